@@ -1,0 +1,65 @@
+"""An Atom feed (RFC 4287) of the newest finished games.
+
+Links are relative to the feed's own address, as Atom allows, so the feed
+works wherever the folder is served.  Times are those of the games (never of
+the build), and ids are derived from the game, so a feed reader sees each
+game once, and two builds of one database write the same bytes.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+
+from pbem.archive import paths
+from pbem.archive.collect import GameSummary
+from pbem.archive.markdown import and_list
+from pbem.archive.pages import game_display_title
+from pbem.archive.text import iso, one_line, xml_text
+
+ENTRIES = 50
+
+
+def _urn(key: str) -> str:
+    return f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, key)}"
+
+
+def entry_summary(s: GameSummary) -> str:
+    scores = s.scores()
+    standing = ", ".join(f"{one_line(seat.name)} {'' if scores[i] is None else scores[i]}"
+                         .rstrip() for i, seat in enumerate(s.seats))
+    winners = and_list([one_line(s.seats[w].name) for w in s.winners()])
+    won = f"{winners} won. " if winners else ""
+    return f"{won}{standing}. {s.seq} moves."
+
+
+def atom(summaries: Sequence[GameSummary], site_key: str = "pbem") -> str:
+    """The feed of the newest :data:`ENTRIES` of ``summaries`` (given oldest first)."""
+    newest = list(reversed(summaries[-ENTRIES:]))
+    updated = iso(newest[0].finished_at) if newest else "1970-01-01T00:00:00Z"
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        "<title>pbem: finished games</title>",
+        f"<id>{_urn(site_key + '/archive')}</id>",
+        f"<updated>{updated}</updated>",
+        f'<link rel="self" href="{paths.FEED}"/>',
+        f'<link rel="alternate" type="text/html" href="{paths.html(paths.INDEX)}"/>',
+        "<author><name>pbem</name></author>",
+    ]
+    for s in newest:
+        title = (f"{game_display_title(s.game)} #{s.id}: "
+                 f"{and_list([one_line(n) for n in s.names])}")
+        out += [
+            "<entry>",
+            f"<title>{xml_text(title)}</title>",
+            f'<link rel="alternate" type="text/html" '
+            f'href="{paths.html(paths.game_page(s.id))}"/>',
+            f"<id>{_urn(f'{site_key}/archive/games/{s.id}/{s.seed}')}</id>",
+            f"<published>{iso(s.finished_at)}</published>",
+            f"<updated>{iso(s.finished_at)}</updated>",
+            f"<summary>{xml_text(entry_summary(s))}</summary>",
+            "</entry>",
+        ]
+    out.append("</feed>")
+    return "\n".join(out) + "\n"

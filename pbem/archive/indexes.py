@@ -1,0 +1,264 @@
+"""The index pages: all games, per game name, per player, per month.
+
+Every index is made from the game summaries alone (no replay), as Markdown;
+that is cheap, and the build converts to HTML and writes only the pages
+whose Markdown changed.  A long list of games is split into fixed blocks of
+:data:`BLOCK` games in the order they ended, each block a page of its own,
+and a front page shows the newest :data:`FRONT` and links to the blocks: a
+new game then changes the front page and the last block, not every page.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pbem.archive import paths
+from pbem.archive.collect import GameSummary
+from pbem.archive.markdown import and_list
+from pbem.archive.pages import game_display_title, game_or_none
+from pbem.archive.text import block_safe, day, md_name, md_text, table_row
+
+BLOCK = 100
+FRONT = 50
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    path: str
+    title: str
+    markdown: str
+
+
+def month_name(month: str) -> str:
+    year, number = month.split("-")
+    return f"{MONTHS[int(number) - 1]} {year}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+# -- rows ---------------------------------------------------------------------
+
+
+class Rows:
+    """The cells of each game's row, made once per build however many lists show it."""
+
+    def __init__(self) -> None:
+        self._cells: dict[int, tuple[str, str, str, str, str]] = {}
+
+    def cells(self, s: GameSummary) -> tuple[str, str, str, str, str]:
+        """Finished, game title, players and scores, winners, moves (Markdown)."""
+        cells = self._cells.get(s.id)
+        if cells is None:
+            scores = s.scores()
+            players = ", ".join(
+                f"{md_name(seat.name)} {'' if scores[i] is None else scores[i]}".rstrip()
+                for i, seat in enumerate(s.seats))
+            winners = and_list([md_name(s.seats[w].name) for w in s.winners()]) or "none"
+            title = f"{md_text(game_display_title(s.game))} #{s.id}"
+            cells = (day(s.finished_at), title, players, winners, str(s.seq))
+            self._cells[s.id] = cells
+        return cells
+
+
+#: (header, alignment, cell): a cell is made from the link prefix back to the
+#: site's top, the game's common cells and the game
+Column = tuple[str, str, Callable[[str, tuple[str, ...], GameSummary], str]]
+
+COLUMNS: list[Column] = [
+    ("Finished", "---", lambda up, c, s: c[0]),
+    ("Game", "---", lambda up, c, s: f"[{c[1]}]({up}{paths.html(paths.game_page(s.id))})"),
+    ("Players and scores", "---", lambda up, c, s: c[2]),
+    ("Winner", "---", lambda up, c, s: c[3]),
+    ("Moves", "---:", lambda up, c, s: c[4]),
+]
+
+
+def _player_columns(player_id: int) -> list[Column]:
+    def seat_of(s: GameSummary) -> int:
+        return next(i for i, seat in enumerate(s.seats) if seat.player_id == player_id)
+
+    def place(up: str, c: tuple[str, ...], s: GameSummary) -> str:
+        rank = s.ranks()[seat_of(s)]
+        return "" if rank is None else str(rank)
+
+    def score(up: str, c: tuple[str, ...], s: GameSummary) -> str:
+        value = s.scores()[seat_of(s)]
+        return "" if value is None else str(value)
+
+    return COLUMNS[:2] + [("Place", "---:", place), ("Score", "---:", score)] + COLUMNS[2:]
+
+
+def games_table(rows: Rows, page: str, games: Sequence[GameSummary],
+                columns: Sequence[Column]) -> str:
+    """A table of ``games``, newest first, on ``page``."""
+    up = paths.root(page)
+    lines = [table_row([c[0] for c in columns]), "|" + "|".join(c[1] for c in columns) + "|"]
+    for s in reversed(games):
+        cells = rows.cells(s)
+        lines.append(table_row([c[2](up, cells, s) for c in columns]))
+    return "\n".join(lines)
+
+
+def game_list(rows: Rows, front: str, title: str, intro: str, games: Sequence[GameSummary],
+              columns: Sequence[Column] = COLUMNS, title_md: str = "") -> list[IndexPage]:
+    """The pages that list ``games`` (oldest first in, newest first out).
+
+    ``title_md`` is the title already escaped for Markdown, when it is a name.
+    """
+    title_md = title_md or md_text(title)
+    head = f"# {title_md}\n\n{intro}\n\n" if intro else f"# {title_md}\n\n"
+    if len(games) <= BLOCK:
+        body = games_table(rows, front, games, columns) if games else "No finished games yet."
+        return [IndexPage(front, title, head + body + "\n")]
+    blocks = [games[i:i + BLOCK] for i in range(0, len(games), BLOCK)]
+    pages = []
+    links = []
+    for number, block in enumerate(blocks, start=1):
+        path = paths.block_page(front, number)
+        span = f"games {(number - 1) * BLOCK + 1}–{(number - 1) * BLOCK + len(block)}"
+        dates = f"{day(block[0].finished_at)} to {day(block[-1].finished_at)}"
+        links.append(f"- [{span.capitalize()}]({paths.rel(front, paths.html(path))}), "
+                     f"{dates}")
+        nav = [f"[Newest games]({paths.rel(path, paths.html(front))})"]
+        if number > 1:
+            older = paths.html(paths.block_page(front, number - 1))
+            nav.append(f"[older]({paths.rel(path, older)})")
+        if number < len(blocks):
+            newer = paths.html(paths.block_page(front, number + 1))
+            nav.append(f"[newer]({paths.rel(path, newer)})")
+        block_title = f"{title}: {span}"
+        pages.append(IndexPage(
+            path, block_title,
+            f"# {title_md}: {span}\n\n{dates}, newest first. " + " · ".join(nav)
+            + "\n\n" + games_table(rows, path, block, columns) + "\n"))
+    newest = games[-FRONT:]
+    text = (head + f"The newest {len(newest)} of {len(games)} games:\n\n"
+            + games_table(rows, front, newest, columns)
+            + f"\n\n## All games, {BLOCK} to a page\n\n" + "\n".join(reversed(links)) + "\n")
+    pages.append(IndexPage(front, title, text))
+    return pages
+
+
+# -- the indexes ------------------------------------------------------------------
+
+
+@dataclass
+class PlayerStats:
+    player_id: int
+    name: str
+    games: list[GameSummary]
+    wins: int = 0
+    placings: int = 0
+    placed: int = 0
+
+    @property
+    def average_placing(self) -> str:
+        return f"{self.placings / self.placed:.2f}" if self.placed else "–"
+
+
+def player_stats(summaries: Sequence[GameSummary]) -> list[PlayerStats]:
+    """Every player who held a seat, sorted by name, with games, wins and placings."""
+    stats: dict[int, PlayerStats] = {}
+    for s in summaries:
+        ranks = s.ranks()
+        for i, seat in enumerate(s.seats):
+            if seat.player_id is None:
+                continue
+            entry = stats.get(seat.player_id)
+            if entry is None:
+                entry = stats[seat.player_id] = PlayerStats(
+                    seat.player_id, seat.player_name or seat.name, [])
+            if not entry.games or entry.games[-1] is not s:
+                entry.games.append(s)
+            if ranks[i] is not None:
+                entry.placed += 1
+                entry.placings += ranks[i]
+                entry.wins += ranks[i] == 1
+    return sorted(stats.values(), key=lambda p: (p.name.casefold(), p.name, p.player_id))
+
+
+def all_games(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+    nav = (f"{_plural(len(summaries), 'finished game')}, newest first. Also "
+           "[by game](by-game/index.html), [by player](players/index.html), "
+           "[by month](months/index.html) and as a [feed](feed.xml).")
+    return game_list(rows, paths.INDEX, "Finished games", nav, summaries)
+
+
+def by_game(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+    groups: dict[str, list[GameSummary]] = defaultdict(list)
+    for s in summaries:
+        groups[s.game].append(s)
+    pages = []
+    table = [table_row(["Game", "Finished games", "Last finished"]), "|---|---:|---|"]
+    for name in sorted(groups):
+        games = groups[name]
+        title = game_display_title(name)
+        front = paths.by_game(name)
+        table.append(table_row([
+            f"[{md_text(title)}]({paths.rel(paths.BY_GAME_INDEX, paths.html(front))})",
+            str(len(games)), day(games[-1].finished_at)]))
+        game = game_or_none(name)
+        about = []
+        if game is not None:
+            about.append(block_safe(md_text(game.description)) if game.description else "")
+            about.append(f"{game.min_players} to {game.max_players} players; rules version "
+                         f"{md_text(game.rules_version)}, data version "
+                         f"{md_text(game.data_version)}.")
+        about.append(f"{_plural(len(games), 'finished game')}, newest first.")
+        pages += game_list(rows, front, title, "\n\n".join(a for a in about if a), games)
+    pages.append(IndexPage(paths.BY_GAME_INDEX, "Games",
+                           "# Games\n\n" + "\n".join(table) + "\n"))
+    return pages
+
+
+def players(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+    stats = player_stats(summaries)
+    table = [table_row(["Player", "Games", "Wins", "Average placing"]), "|---|---:|---:|---:|"]
+    pages = []
+    for p in stats:
+        front = paths.player_page(p.player_id)
+        table.append(table_row([
+            f"[{md_name(p.name)}]({paths.rel(paths.PLAYERS_INDEX, paths.html(front))})",
+            str(len(p.games)), str(p.wins), p.average_placing]))
+        intro = (f"- Games: {len(p.games)}\n- Wins: {p.wins}\n"
+                 f"- Average placing: {p.average_placing} (1 is first)")
+        pages += game_list(rows, front, p.name, intro, p.games, _player_columns(p.player_id),
+                           title_md=md_name(p.name))
+    text = ("# Players\n\nEveryone who held a seat in a finished game; bots that played "
+            "a seat of their own are not listed. A shared place counts for each.\n\n"
+            + ("\n".join(table) if stats else "No players yet.") + "\n")
+    pages.append(IndexPage(paths.PLAYERS_INDEX, "Players", text))
+    return pages
+
+
+def months(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+    groups: dict[str, list[GameSummary]] = defaultdict(list)
+    for s in summaries:
+        groups[s.month].append(s)
+    table = [table_row(["Month", "Finished games"]), "|---|---:|"]
+    pages = []
+    for month in sorted(groups, reverse=True):
+        front = paths.month_page(month)
+        table.append(table_row([
+            f"[{month_name(month)}]({paths.rel(paths.MONTHS_INDEX, paths.html(front))})",
+            str(len(groups[month]))]))
+        pages += game_list(rows, front, f"Games finished in {month_name(month)}",
+                           f"{_plural(len(groups[month]), 'game')}, newest first.",
+                           groups[month])
+    text = "# By month\n\n" + ("\n".join(table) if groups else "No finished games yet.") + "\n"
+    pages.append(IndexPage(paths.MONTHS_INDEX, "By month", text))
+    return pages
+
+
+def all_indexes(summaries: Sequence[GameSummary]) -> list[IndexPage]:
+    """Every index page, sorted by path (``summaries`` oldest first)."""
+    rows = Rows()
+    pages = (all_games(rows, summaries) + by_game(rows, summaries) + players(rows, summaries)
+             + months(rows, summaries))
+    return sorted(pages, key=lambda p: p.path)

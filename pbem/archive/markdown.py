@@ -1,0 +1,234 @@
+"""The Markdown page of one finished game, written as a visitor over its replay.
+
+Everything game-specific comes through the game protocol: ``describe`` for
+every move (as ``EVERYTHING`` sees it, secrets included, since the game is
+over), ``view(state, EVERYTHING)`` with the game's own ``render_text`` for
+the setup and the state after each round, ``result`` for the standings.  A
+game shapes its archive page by what its view and ``render_text`` show; no
+code here knows any single game.
+
+Names are escaped for Markdown (:mod:`pbem.archive.text`) wherever they go
+into running text; in the plain-text state blocks (indented code blocks)
+they stay as they are, since Markdown escapes code for HTML itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pbem.archive import paths
+from pbem.archive.collect import GameSummary
+from pbem.archive.text import (
+    block_safe,
+    code_block,
+    fill,
+    md_name,
+    md_text,
+    number,
+    table_row,
+    when,
+)
+from pbem.archive.visit import Visitor
+from pbem.games.protocol import EVERYTHING, Game, State
+from pbem.models import Move
+from pbem.record import GameRecord
+
+CHART_TITLE = "Score of each player after each round"
+
+
+def game_title(summary: GameSummary, title: str) -> str:
+    return f"{title} #{summary.id}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def player_link(page: str, summary: GameSummary, seat: int) -> str:
+    """A seat's name, linked to its player's page when a person holds the seat."""
+    info = summary.seats[seat]
+    name = md_name(info.name)
+    if info.player_id is None:
+        return name
+    return f"[{name}]({paths.rel(page, paths.html(paths.player_page(info.player_id)))})"
+
+
+def option_lines(game: Game | None, options: dict[str, Any]) -> str:
+    labels = {o.name: o.label for o in game.options} if game is not None else {}
+    if not options:
+        return "none"
+    return "; ".join(f"{md_text(labels.get(k, k))}: {md_text(str(options[k]))}"
+                     for k in sorted(options))
+
+
+class GamePage(Visitor):
+    """Collects the sections of a game page while the replay runs."""
+
+    def __init__(self, summary: GameSummary, title: str, kinds: Sequence[str] = ()):
+        self.summary = summary
+        self.title = title
+        self.page = paths.game_page(summary.id)
+        self.names = summary.names
+        self.md_names = [md_name(n) for n in self.names]
+        self.kinds = list(kinds)
+        self.game: Game | None = None
+        self.setup = ""
+        self.rounds: list[str] = []
+        self.round_numbers: list[int] = []
+        self._lines: list[str] = []
+        self.final: State | None = None
+
+    # -- the replay ---------------------------------------------------------
+
+    def _state_block(self, state: State) -> str:
+        assert self.game is not None
+        text = self.game.render_text(self.game.view(state, EVERYTHING), list(self.names))
+        return code_block(text)
+
+    def begin(self, game: Game, record: GameRecord, setup: State) -> None:
+        self.game = game
+        self.setup = self._state_block(setup)
+
+    def begin_round(self, number: int, state: State) -> None:
+        self._lines = [f"## Round {number} {{#round-{number}}}", ""]
+
+    def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
+        assert self.game is not None
+        sentence = fill(self.game.describe(before, seat, move, EVERYTHING), self.md_names,
+                        name_escape=str)
+        self._lines.append(self._move_line(index, sentence))
+
+    def _move_line(self, index: int, sentence: str) -> str:
+        n = index + 1
+        note = ""
+        if index < len(self.kinds) and self.kinds[index] == Move.TIMEOUT:
+            note = " *(default move after a timeout)*"
+        return f"- [{n}](#m{n}){{#m{n}}} {sentence}{note}"
+
+    def end_round(self, number: int, state: State) -> None:
+        self._lines += ["", f"State after the last move of round {number}:", "",
+                        self._state_block(state)]
+        self.rounds.append("\n".join(self._lines))
+        self.round_numbers.append(number)
+        self._lines = []
+
+    def end(self, state: State) -> None:
+        if self._lines:  # moves after the last round's end (a game that stopped mid-round)
+            self.rounds.append("\n".join(self._lines))
+        self.final = state
+
+    # -- the page -----------------------------------------------------------
+
+    def document(self, result: dict[str, Any], points: Sequence[tuple[str, Sequence[int]]],
+                 chart_file: str, notes: Sequence[str] = ()) -> str:
+        parts = [self.head(result, rounds=len(self.round_numbers))]
+        parts += [f"> {md_text(note)}" for note in notes]
+        parts.append(self.players())
+        parts.append(self.result(result))
+        parts.append(self.chart(points, chart_file))
+        parts.append("## Setup {#setup}\n\n" + self.setup)
+        parts += self.rounds
+        return "\n\n".join(parts) + "\n"
+
+    def head(self, result: dict[str, Any] | None, rounds: int | None) -> str:
+        s = self.summary
+        game = self.game
+        lines = [f"# {md_text(game_title(s, self.title))}: "
+                 f"{and_list([md_name(n) for n in self.names])}", ""]
+        lines.append(block_safe(self.summary_sentence(result)))
+        lines.append("")
+        moves = f"{s.seq}" + (f" in {rounds} rounds" if rounds else "")
+        month_link = paths.rel(self.page, paths.html(paths.month_page(s.month)))
+        game_link = paths.rel(self.page, paths.html(paths.by_game(s.game)))
+        record = f"{s.id}.json"
+        lines += [
+            f"- Game: [{md_text(self.title)}]({game_link})",
+            f"- Rules version: {md_text(s.rules_version)}; data version: "
+            f"{md_text(s.data_version)}",
+            f"- Options: {option_lines(game, s.options)}",
+            f"- Seed: {s.seed}",
+            f"- Started: {when(s.started_at)}",
+            f"- Finished: [{when(s.finished_at)}]({month_link})",
+            f"- Moves: {moves}",
+            f"- Game record: [{record}]({record}) (JSON; `pbem replay {record}` plays it again)",
+        ]
+        return "\n".join(lines)
+
+    def summary_sentence(self, result: dict[str, Any] | None) -> str:
+        winners = (result or {}).get("winners") or []
+        scores = (result or {}).get("scores") or []
+        if not winners:
+            return "The game ended without a winner."
+        names = and_list([md_name(self.names[w]) for w in winners if w < len(self.names)])
+        best = scores[winners[0]] if winners[0] < len(scores) else "?"
+        verb = "won" if len(winners) == 1 else "shared the win"
+        return f"{names} {verb} with a score of {best}."
+
+    def players(self) -> str:
+        lines = ["## Players {#players}", "",
+                 table_row(["Seat", "Player", "Seat held by"]), "|---:|---|---|"]
+        for info in self.summary.seats:
+            lines.append(table_row([str(info.index + 1),
+                                    player_link(self.page, self.summary, info.index),
+                                    info.kind]))
+        return "\n".join(lines)
+
+    def result(self, result: dict[str, Any]) -> str:
+        scores = result.get("scores") or []
+        ranks = result.get("ranks") or []
+        tiebreaks = result.get("tiebreaks") or []
+        tie_names = result.get("tiebreak_names") or []
+        header = ["Place", "Player", "Score"] + [md_text(n) for n in tie_names]
+        lines = ["## Result {#result}", "", table_row(header),
+                 "|" + "|".join(["---:", "---", "---:"] + ["---:"] * len(tie_names)) + "|"]
+        order = sorted(range(len(self.names)),
+                       key=lambda s: (ranks[s] if s < len(ranks) else 1_000_000, s))
+        for seat in order:
+            row = [str(ranks[seat]) if seat < len(ranks) else "",
+                   player_link(self.page, self.summary, seat),
+                   str(scores[seat]) if seat < len(scores) else ""]
+            values = tiebreaks[seat] if seat < len(tiebreaks) else []
+            row += [number(v) if isinstance(v, int | float) else md_text(str(v))
+                    for v in values[:len(tie_names)]]
+            row += [""] * (len(header) - len(row))
+            lines.append(table_row(row))
+        if tie_names:
+            lines += ["", "Ties on the score are broken by "
+                      + ", then by ".join(md_text(n) for n in tie_names) + "."]
+        details = result.get("details") or []
+        if details:
+            lines.append("")
+            lines += [f"- {block_safe(fill(d, self.md_names, name_escape=str))}" for d in details]
+        return "\n".join(lines)
+
+    def chart(self, points: Sequence[tuple[str, Sequence[int]]], chart_file: str) -> str:
+        lines = ["## Score chart {#chart}", "", f"![{CHART_TITLE}]({chart_file})", ""]
+        lines.append(table_row(["Round"] + [md_name(n) for n in self.names]))
+        lines.append("|---|" + "---:|" * len(self.names))
+        for label, scores in points:
+            link = f"[{label}](#round-{label})" if label.isdigit() else md_text(label)
+            lines.append(table_row([link] + [str(v) for v in scores]))
+        return "\n".join(lines)
+
+
+def degraded_document(summary: GameSummary, title: str, game: Game | None,
+                      moves: Sequence[tuple[int, str, str]], reason: str) -> str:
+    """A page for a game whose record no longer replays: moves in notation, stored result."""
+    page = GamePage(summary, title, [k for _s, _m, k in moves])
+    page.game = game
+    parts = [page.head(summary.result, rounds=None),
+             f"> This game does not replay with this version of pbem ({md_text(reason)}); "
+             "its moves are shown in their notation and its result as stored when it ended.",
+             page.players()]
+    if summary.result:
+        parts.append(page.result(summary.result))
+    lines = ["## Moves {#moves}", ""]
+    for index, (seat, move, _kind) in enumerate(moves):
+        name = md_name(summary.names[seat]) if 0 <= seat < len(summary.names) else str(seat)
+        lines.append(page._move_line(index, f"{name}: {md_text(move)}"))
+    parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"

@@ -1,0 +1,106 @@
+"""The files of one game's page: Markdown, HTML, the score chart and the record.
+
+``render_game`` is pure: a :class:`FinishedGame` in, ``{path: text}`` out.
+It replays the record once with two visitors (the Markdown page and the
+score track).  A game whose record no longer replays (an old rules version,
+a game no longer registered) still gets a page, with its moves in notation
+and the result stored when it ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.archive import chart, paths
+from pbem.archive.collect import FinishedGame
+from pbem.archive.markdown import CHART_TITLE, GamePage, degraded_document, game_title
+from pbem.archive.render import Renderer
+from pbem.archive.text import one_line
+from pbem.archive.visit import walk
+from pbem.games import UnknownGameError, get_game
+from pbem.games.protocol import Game
+from pbem.record import RecordError
+
+_RESULT_KEYS = ("scores", "ranks", "winners")
+
+
+@dataclass
+class Rendered:
+    files: dict[str, str] = field(default_factory=dict)
+    #: why the page shows less than usual (the record does not replay…), or ""
+    problem: str = ""
+
+
+def game_or_none(name: str) -> Game | None:
+    try:
+        return get_game(name)
+    except UnknownGameError:
+        return None
+
+
+def game_display_title(name: str) -> str:
+    game = game_or_none(name)
+    return game.title if game is not None else name
+
+
+def record_json(finished: FinishedGame) -> str:
+    """The game record as ``pbem replay`` reads it, with ``<>&`` as JSON escapes.
+
+    Those characters can stand only inside JSON strings, so escaping them
+    keeps the record valid and the same, while no name in it can ever read
+    as markup, whatever a browser or a host makes of the file.
+    """
+    text = finished.record().dumps()
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def page_title(finished: FinishedGame, title: str) -> str:
+    s = finished.summary
+    return f"{game_title(s, title)}: {', '.join(one_line(n) for n in s.names)}"
+
+
+def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
+    s = finished.summary
+    page = paths.game_page(s.id)
+    game = game_or_none(s.game)
+    title = game.title if game is not None else s.game
+    out = Rendered()
+    out.files[f"{page}.json"] = record_json(finished)
+    kinds = [kind for _seat, _move, kind in finished.moves]
+    text = None
+    if game is None:
+        out.problem = f"no game called {s.game!r} is registered"
+    else:
+        visitor, track = GamePage(s, title, kinds), chart.ScoreTrack()
+        try:
+            final = walk(game, finished.record(), [visitor, track])
+        except RecordError as exc:
+            out.problem = str(exc)
+        else:
+            result, notes = _final_result(game, final, s.result)
+            svg_file = f"{s.id}.svg"
+            text = visitor.document(result, track.points, svg_file, notes)
+            out.files[f"{page}.svg"] = chart.svg(track.points, s.names, CHART_TITLE)
+    if text is None:
+        text = degraded_document(s, title, game, finished.moves, out.problem)
+    out.files[f"{page}.md"] = text
+    out.files[f"{page}.html"] = renderer.page(
+        page, page_title(finished, title), text, kind="game",
+        downloads=[("Game record (JSON)", f"{s.id}.json")],
+    )
+    return out
+
+
+def _final_result(game: Game, final: dict[str, Any],
+                  stored: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
+    """The engine's result of the replayed game, with a note if the stored one differs."""
+    if not game.is_over(final):
+        return dict(stored or {}), ["The move log ends before the game does; the result "
+                                    "shown is the one stored when the game was closed."]
+    result = game.result(final).to_json()
+    notes = []
+    if stored and any(stored.get(k) != result[k] for k in _RESULT_KEYS):
+        notes.append("The result stored when the game ended differed from this replay "
+                     f"(stored scores {stored.get('scores')}); the replay is shown.")
+    return result, notes

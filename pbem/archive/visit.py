@@ -1,0 +1,64 @@
+"""One replay of a game's move log, told to any number of visitors.
+
+Like python-chess's PGN visitors: the walk replays the record once through
+the game's own ``apply`` (:func:`pbem.record.replay_steps`) and tells each
+visitor what happened: the setup, every move with the states before and
+after it, the end of each round, the end of the game.  The Markdown page and
+the score chart are two visitors over one replay.
+
+A round ends where ``game.round`` changes between two states, or where the
+game ends; a move belongs to the round of the state it was played in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pbem.games.protocol import Game, State
+from pbem.record import GameRecord, replay_steps
+
+
+class Visitor:
+    """Override what you need; every hook defaults to doing nothing."""
+
+    def begin(self, game: Game, record: GameRecord, setup: State) -> None:
+        pass
+
+    def begin_round(self, number: int, state: State) -> None:
+        pass
+
+    def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
+        pass
+
+    def end_round(self, number: int, state: State) -> None:
+        pass
+
+    def end(self, state: State) -> None:
+        pass
+
+
+def walk(game: Game, record: GameRecord, visitors: Sequence[Visitor]) -> State:
+    """Replay ``record`` once, telling every visitor; the final state.
+
+    Raises :class:`pbem.record.RecordError` when the record does not replay
+    (another rules version, a refused move).
+    """
+    state = game.setup(len(record.players), record.options, record.seed)
+    for v in visitors:
+        v.begin(game, record, state)
+    current: int | None = None
+    for index, seat, move, before, after in replay_steps(record):
+        if current is None:
+            current = game.round(before)
+            for v in visitors:
+                v.begin_round(current, before)
+        for v in visitors:
+            v.move(index, seat, move, before, after)
+        state = after
+        if game.is_over(after) or game.round(after) != current:
+            for v in visitors:
+                v.end_round(current, after)
+            current = None
+    for v in visitors:
+        v.end(state)
+    return state

@@ -1,0 +1,90 @@
+"""An ICS calendar feed of a player's current deadlines, by a personal signed URL.
+
+A calendar app subscribes to ``/calendar/<token>.ics`` (token: ``links.CALENDAR``
+with ``{"p": player_id}``) and shows each running turn as an event at its
+deadline, in UTC, which every calendar shows in its owner's own zone.  The
+feed has no move or seat links: calendars are shared more readily than mail,
+and a feed must not hand anyone a seat.  An event's UID is the seat's, so a
+deadline that moves (a vacation, the next turn) updates the one event instead
+of adding another.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from pbem import clock, links
+from pbem.context import Context
+from pbem.mail import compose
+from pbem.models import Game, Player, Seat
+
+
+def calendar_url(ctx: Context, player: Player) -> str:
+    return ctx.url(f"/calendar/{ctx.signer.sign(links.CALENDAR, {'p': player.id})}.ics")
+
+
+def player_from_token(ctx: Context, token: str) -> Player | None:
+    """The player a feed token names; raises ``links.LinkError`` for a forged token."""
+    payload = ctx.signer.load(links.CALENDAR, token)
+    return Player.get_or_none(Player.id == payload.get("p"))
+
+
+def escape(text: str) -> str:
+    """RFC 5545 TEXT: backslash, semicolon, comma and newlines escaped."""
+    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+            .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n"))
+
+
+def fold(line: str) -> str:
+    """Lines longer than 75 octets continue on the next line after a space (RFC 5545 3.1)."""
+    out, current, size = [], "", 0
+    for char in line:
+        width = len(char.encode("utf-8"))
+        if size + width > 75:
+            out.append(current)
+            current, size = " ", 1
+        current += char
+        size += width
+    out.append(current)
+    return "\r\n".join(out)
+
+
+def _stamp(when: datetime) -> str:
+    return when.strftime("%Y%m%dT%H%M%SZ")
+
+
+def build(ctx: Context, player: Player, now: datetime) -> str:
+    host = urlsplit(ctx.base_url).hostname or "pbem"
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//pbem//deadlines//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        f"X-WR-CALNAME:{escape(f'pbem: deadlines of {player.name}')}",
+        "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
+    ]
+    seats = (Seat.select(Seat, Game).join(Game)
+             .where(Seat.player == player.id, Game.status == Game.ACTIVE, ~Seat.bot,
+                    Seat.deadline.is_null(False))
+             .order_by(Seat.deadline))
+    for seat in seats:
+        game = seat.game
+        title = compose.game_title(game)
+        what = "grace period ends" if seat.in_grace else "your move is due"
+        description = (f"{title}: {what}. {clock.describe_policy(game.clock)}. "
+                       f"{clock.describe_ladder(game.clock)}")
+        lines += [
+            "BEGIN:VEVENT",
+            f"UID:pbem-game{game.id}-seat{seat.index}@{host}",
+            f"DTSTAMP:{_stamp(now)}",
+            f"DTSTART:{_stamp(seat.deadline)}",
+            f"DTEND:{_stamp(seat.deadline)}",
+            f"SUMMARY:{escape(f'{title}: {what}')}",
+            f"DESCRIPTION:{escape(description)}",
+            "TRANSP:TRANSPARENT",
+            "END:VEVENT",
+        ]
+    lines.append("END:VCALENDAR")
+    return "\r\n".join(fold(line) for line in lines) + "\r\n"

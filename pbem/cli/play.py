@@ -1,0 +1,101 @@
+"""Terminal commands that need no server: ``selfplay`` and ``replay``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from pbem.games import game_names, get_game
+from pbem.games.render import seat_text
+from pbem.record import GameRecord, RecordError, replay
+from pbem.selfplay import play_random_game
+
+
+@click.command(help="Play K random legal games of GAME to the end and report them.")
+@click.argument("game_name", metavar="GAME", type=click.Choice(game_names()))
+@click.option("--players", "-n", type=int, default=None, help="seats (default: the minimum)")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="first seed")
+@click.option("--games", "-k", type=int, default=1, show_default=True)
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="a game option, e.g. target=45")
+@click.option("--record", "record_dir", type=click.Path(file_okay=False), default=None,
+              help="write each game's record as JSON into this folder")
+@click.option("--moves/--no-moves", default=False, help="print every move in words")
+def selfplay(game_name: str, players: int | None, seed: int, games: int,
+             option_pairs: tuple[str, ...], record_dir: str | None, moves: bool) -> None:
+    game = get_game(game_name)
+    players = players or game.min_players
+    options = _parse_options(game, option_pairs)
+    total_moves = 0
+    started = time.perf_counter()
+    for k in range(games):
+        record, state = play_random_game(game_name, players, seed + k, options)
+        total_moves += len(record.moves)
+        result = game.result(state)
+        if moves:
+            _print_moves(game, record)
+        standing = ", ".join(
+            f"{record.players[s]} {result.scores[s]} (#{result.ranks[s]})" for s in range(players)
+        )
+        click.echo(f"seed {seed + k}: {len(record.moves)} moves, rounds {game.round(state)}; "
+                   f"{standing}")
+        if record_dir:
+            from pathlib import Path
+
+            path = Path(record_dir)
+            path.mkdir(parents=True, exist_ok=True)
+            (path / f"{game_name}-{players}p-seed{seed + k}.json").write_text(
+                record.dumps(), encoding="utf-8")
+    elapsed = time.perf_counter() - started
+    click.echo(f"{games} games, {total_moves} moves in {elapsed:.2f} s: "
+               f"{total_moves / elapsed:,.0f} moves per second")
+
+
+def _parse_options(game, pairs: tuple[str, ...]) -> dict:
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
+        options[name] = int(value) if value.lstrip("-").isdigit() else value
+    return options
+
+
+def _print_moves(game, record: GameRecord) -> None:
+    from pbem.games.protocol import EVERYTHING
+    from pbem.record import replay_steps
+
+    for index, seat, move, before, _after in replay_steps(record):
+        sentence = seat_text(game.describe(before, seat, move, EVERYTHING), record.players)
+        click.echo(f"  {index + 1:>4}. {sentence}")
+
+
+@click.command(help="Replay a game record (JSON) and print the final result as JSON.")
+@click.argument("record_file", type=click.File("r", encoding="utf-8"))
+def replay_cmd(record_file) -> None:
+    try:
+        record = GameRecord.loads(record_file.read())
+        game = get_game(record.game)
+        state = replay(record)
+    except (RecordError, KeyError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    out = {
+        "game": record.game,
+        "rules_version": game.rules_version,
+        "moves": len(record.moves),
+        "over": game.is_over(state),
+        "players": record.players,
+        "scores": game.scores(state),
+    }
+    if game.is_over(state):
+        out["result"] = game.result(state).to_json()
+    click.echo(json.dumps(out, indent=1, ensure_ascii=False))
+
+
+def register(group: click.Group) -> None:
+    group.add_command(selfplay)
+    group.add_command(replay_cmd, name="replay")

@@ -1,0 +1,91 @@
+"""``pbem tick`` (one tick, for cron) and ``pbem scheduler`` (ticks every minute).
+
+Both take the deployment's scheduler lock (see ``pbem.scheduler``): while a
+``pbem scheduler`` or a ``pbem serve`` with its in-process scheduler runs,
+``pbem tick`` from cron skips (unless ``--force``; a tick is idempotent, so
+forcing one is safe, only wasteful), and a second ``pbem scheduler`` refuses
+to start.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import UTC, datetime
+
+import click
+
+from pbem.context import make_context
+from pbem.models import db, open_database
+
+
+def _open(ctx) -> None:
+    url = ctx.config.database_url
+    open_database(url)
+    if not db.table_exists("game"):
+        click.echo(f"error: no pbem database at {url}", err=True)
+        sys.exit(1)
+
+
+def _parse_at(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r} is not an ISO date and time",
+                                 param_hint="--at") from exc
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when
+
+
+@click.command("tick", help="Run one tick of scheduled work: vacations, timeouts, reminders, "
+                            "digests, mail, archive. For cron (see cron/).")
+@click.option("--force", is_flag=True,
+              help="tick even while a scheduler process runs (safe: a tick is idempotent)")
+@click.option("--at", "at", metavar="ISO", default=None,
+              help="tick as if it were this time (UTC unless it names an offset); for tests")
+@click.option("--quiet", "-q", is_flag=True, help="print nothing when nothing was due")
+def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
+    from pbem.scheduler import SchedulerLock, did_work, tick
+
+    ctx = make_context()
+    _open(ctx)
+    lock = SchedulerLock(ctx)
+    if not lock.acquire():
+        if not force:
+            if not quiet:
+                click.echo(f"skipped: the scheduler of this deployment runs ({lock.holder()})")
+            return
+    try:
+        done = tick(ctx, _parse_at(at))
+    finally:
+        lock.release()
+    if did_work(done) or not quiet:
+        click.echo(json.dumps(done, sort_keys=True, default=str))
+
+
+@click.command("scheduler", help="Run ticks every [scheduler] interval_seconds in the "
+                                 "foreground: the deployment's one scheduler.")
+def scheduler_cmd() -> None:
+    from pbem.scheduler import SchedulerLock, run_forever
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    ctx = make_context()
+    ctx.config.check_production()
+    _open(ctx)
+    lock = SchedulerLock(ctx)
+    if not lock.acquire():
+        click.echo(f"error: a scheduler already runs for this deployment ({lock.holder()})",
+                   err=True)
+        sys.exit(1)
+    click.echo(f"pbem scheduler: a tick every {ctx.config.getint('scheduler', 'interval_seconds')}"
+               " s; Ctrl-C or SIGTERM stops it")
+    run_forever(ctx, lock)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(tick_cmd)
+    group.add_command(scheduler_cmd)

@@ -1,0 +1,243 @@
+"""Commands that run and look after the server: init-db, serve, demo, verify, export, import."""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+
+import click
+
+from pbem.context import Context, make_context
+from pbem.models import create_tables, db, open_database
+
+DEMO_EMAIL = "demo@localhost"
+
+
+def _open(ctx: Context | None = None, create: bool = False) -> Context:
+    ctx = ctx or make_context()
+    open_database(ctx.config.database_url)
+    if create:
+        create_tables()
+    elif not db.table_exists("game"):
+        click.echo(f"error: no pbem database at {_shown(ctx.config.database_url)}; "
+                   "run `pbem init-db` first", err=True)
+        sys.exit(1)
+    return ctx
+
+
+def _shown(url: str) -> str:
+    """A database URL without its password, for messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        cred, host = rest.rsplit("@", 1)
+        return f"{scheme}://{cred.split(':', 1)[0]}:***@{host}" if ":" in cred else url
+    return url
+
+
+@click.command("init-db", help="Create the database tables (safe to run again).")
+def init_db() -> None:
+    ctx = _open(create=True)
+    click.echo(f"database ready: {_shown(ctx.config.database_url)}")
+
+
+def scheduler_wanted(ctx: Context, use_reloader: bool, environ: dict[str, str]) -> bool:
+    """Whether this process runs the scheduler: enabled, and not the reloader's watcher.
+
+    With the reloader, werkzeug runs the app in a child process that has
+    ``WERKZEUG_RUN_MAIN=true``; the parent only watches files.  Only the child
+    may tick, or every mail would have two senders racing for it.
+    """
+    if not ctx.config.getbool("scheduler", "enabled"):
+        return False
+    return not use_reloader or environ.get("WERKZEUG_RUN_MAIN") == "true"
+
+
+@click.command(help="Run the development web server with the scheduler in the same process.")
+@click.option("--host", default=None, help="address to listen on (default: [server] host)")
+@click.option("--port", type=int, default=None, help="port (default: [server] port)")
+@click.option("--reload/--no-reload", default=False,
+              help="restart when the code changes (the scheduler runs in the child only)")
+def serve(host: str | None, port: int | None, reload: bool) -> None:
+    from pbem.web import create_app
+
+    ctx = _open(create=True)
+    app = create_app(ctx)
+    host = host or ctx.config.get("server", "host")
+    port = port or ctx.config.getint("server", "port")
+    if scheduler_wanted(ctx, reload, dict(os.environ)):
+        from pbem.scheduler import start_background
+
+        start_background(ctx)
+        click.echo(f"scheduler: a tick every {ctx.config.get('scheduler', 'interval_seconds')} s")
+    if os.environ.get("WERKZEUG_RUN_MAIN") != "true":
+        click.echo(f"pbem on {ctx.base_url}/ (listening on {host}:{port})")
+        if not ctx.config.getbool("server", "production"):
+            click.echo(f"mails: {ctx.base_url}/dev/mail")
+    app.run(host=host, port=port, debug=False, use_reloader=reload, threaded=True)
+
+
+@click.command(help="Create a demo game (you against bots), deliver its mail, print the links.")
+@click.option("--players", "-n", type=click.IntRange(2, 6), default=3, show_default=True)
+@click.option("--new", "force_new", is_flag=True,
+              help="always start another game, even when a demo game is running")
+@click.option("--seed", type=int, default=None)
+def demo(players: int, force_new: bool, seed: int | None) -> None:
+    from pbem import service
+    from pbem.mail import compose
+    from pbem.models import Game, Player, Seat
+    from pbem.scheduler import tick
+
+    ctx = _open(create=True)
+    # created directly: the service's address check wants a dot in the domain
+    you = Player.get_or_none(Player.email == DEMO_EMAIL) or Player.create(
+        email=DEMO_EMAIL, name="You", quiet_start="00:00", quiet_end="00:00")
+    seat = None
+    if not force_new:
+        seat = (Seat.select().join(Game).where(Seat.player == you, Game.status == Game.ACTIVE)
+                .order_by(Game.id.desc()).first())
+    if seat is None:
+        game = service.create_game(ctx, "visby", you, [None] * (players - 1), seed=seed)
+        seat = Seat.get(Seat.game == game, Seat.index == 0)
+        click.echo(f"created {compose.game_title(game)}: you ({DEMO_EMAIL}) against "
+                   f"{players - 1} bots")
+    else:
+        click.echo(f"a demo game is running: {compose.game_title(seat.game)} "
+                   "(--new starts another)")
+    tick(ctx)
+    click.echo(f"your seat:  {compose.seat_url(ctx, seat.game, seat)}")
+    if ctx.config.get("mail", "transport") == "folder" and not ctx.config.getbool(
+            "server", "production"):
+        click.echo(f"your mails: {ctx.url('/dev/mail')}")
+
+
+@click.command(help="Replay every game's move log and compare it with the stored snapshot.")
+@click.option("--quiet", "-q", is_flag=True, help="print only problems")
+def verify(quiet: bool) -> None:
+    from pbem.games import get_game
+    from pbem.models import Game, Move
+    from pbem.record import RecordError, replay
+    from pbem.service import game_record
+
+    _open()
+    checked = bad = 0
+    for game in Game.select().where(Game.state.is_null(False)).order_by(Game.id):
+        checked += 1
+        problems = []
+        moves = Move.select().where(Move.game == game).count()
+        if moves != game.seq:
+            problems.append(f"{moves} moves in the log but the snapshot is after {game.seq}")
+        try:
+            state = replay(game_record(game))
+        except (RecordError, KeyError) as exc:
+            problems.append(f"the log does not replay: {exc}")
+        else:
+            if state != game.state:
+                diff = sorted(k for k in set(state) | set(game.state)
+                              if state.get(k) != game.state.get(k))
+                problems.append(f"replay differs from the snapshot in {', '.join(diff)}")
+            rules = get_game(game.game)
+            over = rules.is_over(state)
+            if over != (game.status == Game.FINISHED):
+                problems.append(f"status {game.status} but the replayed game "
+                                f"{'is' if over else 'is not'} over")
+            elif over and game.result != rules.result(state).to_json():
+                problems.append("the stored result differs from the replayed one")
+        if problems:
+            bad += 1
+            for problem in problems:
+                click.echo(f"game {game.id}: {problem}", err=True)
+        elif not quiet:
+            click.echo(f"game {game.id}: ok ({game.seq} moves)")
+    click.echo(f"{checked} games checked, {bad} with problems")
+    if bad:
+        sys.exit(1)
+
+
+@click.command("export", help="Print the record (JSON) of game GAME_ID.")
+@click.argument("game_id", type=int)
+def export_cmd(game_id: int) -> None:
+    from pbem.models import Game
+    from pbem.service import game_record
+
+    _open()
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        click.echo(f"error: there is no game {game_id}", err=True)
+        sys.exit(1)
+    click.echo(game_record(game).dumps(), nl=False)
+
+
+def import_record(ctx: Context, record) -> object:
+    """A game in the database made from ``record``, replayed: finished, or active if not over.
+
+    Each seat gets a placeholder player with the record's name and an address
+    under ``.invalid`` (RFC 2606), with mail turned off, so an import never
+    mails anybody.  An active import can be played from the seat links that
+    ``pbem import`` prints.
+    """
+    from pbem import clock
+    from pbem.games import get_game
+    from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
+    from pbem.record import replay_steps
+
+    rules = get_game(record.game)
+    options = rules.resolve_options(record.options, len(record.players))
+    steps = list(replay_steps(record))  # raises RecordError before anything is written
+    state = steps[-1][4] if steps else rules.setup(len(record.players), options, record.seed)
+    over = rules.is_over(state)
+    now = utcnow()
+    with write_transaction():
+        game = Game.create(
+            game=record.game, options=options, seed=record.seed,
+            rules_version=rules.rules_version, data_version=rules.data_version,
+            clock=clock.resolve_policy(ctx, None), status=Game.FINISHED if over else Game.ACTIVE,
+            seq=len(steps), state=state, started_at=now,
+            finished_at=now if over else None,
+            result=rules.result(state).to_json() if over else None,
+        )
+        tag = uuid.uuid4().hex[:12]
+        menu = [0] * len(record.players)
+        seats = []
+        for index, name in enumerate(record.players):
+            player = Player.create(email=f"import-{game.id}-{index}-{tag}@pbem.invalid",
+                                   name=name[:80] or f"Player {index + 1}",
+                                   mail_enabled=False)
+            seats.append(Seat.create(game=game, index=index, player=player))
+        for index, seat, move, before, after in steps:
+            Move.create(game=game, seq=index + 1, seat=seat, move=move, menu_seq=menu[seat],
+                        commit=rules.is_commit_point(before, seat, move, after))
+            menu[seat] += 1
+        for seat in seats:
+            seat.menu_seq = menu[seat.index]
+            seat.save()
+    return game
+
+
+@click.command("import", help="Create a game from a record (JSON), replaying it.")
+@click.argument("record_file", type=click.File("r", encoding="utf-8"))
+def import_cmd(record_file) -> None:
+    from pbem.games import UnknownGameError
+    from pbem.games.protocol import OptionError
+    from pbem.mail import compose
+    from pbem.models import Seat
+    from pbem.record import GameRecord, RecordError
+
+    ctx = _open()
+    try:
+        record = GameRecord.loads(record_file.read())
+        game = import_record(ctx, record)
+    except (RecordError, UnknownGameError, OptionError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    click.echo(f"imported {compose.game_title(game)} ({game.status}, {game.seq} moves): "
+               f"{ctx.url(f'/g/{game.id}')}")
+    if game.status != "finished":
+        for seat in Seat.select().where(Seat.game == game).order_by(Seat.index):
+            click.echo(f"  seat {seat.index + 1} ({seat.player.name}): "
+                       f"{compose.seat_url(ctx, game, seat)}")
+
+
+def register(group: click.Group) -> None:
+    for command in (init_db, serve, demo, verify, export_cmd, import_cmd):
+        group.add_command(command)

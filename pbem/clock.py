@@ -1,0 +1,293 @@
+"""Clock policies: how long a seat has for a move, and the deadline columns.
+
+A policy is a small JSON dict stored with the game when it is created:
+
+* ``{"kind": "per_move", "days": 3}``: every turn gets the same time;
+* ``{"kind": "bank", "initial_days": 7, "bonus_days": 1}``: a chess clock;
+  each turn adds the bonus to the seat's bank and spends what it uses.
+
+Both also carry the reminder points and the timeout ladder:
+
+* ``reminders``: ``["50%", "24h"]`` — when half of the turn's time is gone, and
+  24 hours before the deadline;
+* ``grace_hours``: after the deadline, how long until the default move;
+* ``timeouts_before_bot``: after that many timeouts in a row a bot takes the
+  seat; ``after_timeouts`` says whether the owner can reclaim it (``"bot"``)
+  or has left the game (``"drop"``).
+
+Deadlines are columns on the seat (``deadline``, ``remind_at``), so the
+scheduler finds due work with an indexed query.  Every time is naive UTC; a
+deadline is the start plus so many seconds, whatever the local clocks do.
+While a player is on vacation their clock stands still: a turn that starts
+then starts when they are back, and a running turn is moved by the length of
+the vacation (``shift``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem import quiet
+from pbem.games.protocol import OptionError
+
+DAY = 86_400
+HOUR = 3_600
+#: a reminder that would fall inside quiet hours goes out this long before they begin
+QUIET_LEAD = timedelta(hours=1)
+#: two reminder points closer than this are one reminder
+MERGE_WITHIN = timedelta(hours=1)
+
+_POINT = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%|h)\s*$")
+
+
+def parse_point(spec: str | int | float) -> tuple[str, float]:
+    """``"50%"`` → ``("elapsed", 0.5)``; ``"24h"`` (or a bare number) → ``("left", 86400)``."""
+    if isinstance(spec, int | float):
+        return "left", float(spec) * HOUR
+    match = _POINT.match(str(spec))
+    if not match:
+        raise OptionError(f"a reminder point is like '50%' or '24h', not {spec!r}")
+    value, unit = float(match.group(1)), match.group(2)
+    if unit == "%":
+        if not 0 < value < 100:
+            raise OptionError("a reminder at a share of the turn is between 1% and 99%")
+        return "elapsed", value / 100
+    if not 0 < value <= 60 * 24:
+        raise OptionError("a reminder is at most 60 days before the deadline")
+    return "left", value * HOUR
+
+
+def resolve_policy(ctx: Any, given: dict[str, Any] | None) -> dict[str, Any]:
+    """The game's clock from the defaults in ``[clock]`` and what its creator chose."""
+    cfg = ctx.config
+    policy: dict[str, Any] = {
+        "kind": "per_move",
+        "days": cfg.getint("clock", "days_per_move"),
+        "reminders": [p.strip() for p in cfg.get("clock", "reminders").split(",") if p.strip()],
+        "grace_hours": float(cfg.get("clock", "grace_hours")),
+        "timeouts_before_bot": cfg.getint("clock", "timeouts_before_bot"),
+        "after_timeouts": cfg.get("clock", "after_timeouts").strip(),
+    }
+    policy.update(given or {})
+    if policy["kind"] not in ("per_move", "bank"):
+        raise OptionError("a clock is 'per_move' or 'bank'")
+    if policy["kind"] == "bank":
+        policy.setdefault("initial_days", 7)
+        policy.setdefault("bonus_days", 1)
+        if not 0 < float(policy["initial_days"]) <= 90:
+            raise OptionError("a time bank starts with 1 to 90 days")
+        if not 0 <= float(policy["bonus_days"]) <= 30:
+            raise OptionError("a time bank's bonus is 0 to 30 days per move")
+    elif not 0 < float(policy["days"]) <= 60:
+        raise OptionError("days per move must be between 1 and 60")
+    if isinstance(policy["reminders"], str):
+        policy["reminders"] = [p.strip() for p in policy["reminders"].split(",") if p.strip()]
+    for point in policy["reminders"]:
+        parse_point(point)
+    if not 0 <= float(policy["grace_hours"]) <= 7 * 24:
+        raise OptionError("a grace period is 0 to 168 hours")
+    if not 1 <= int(policy["timeouts_before_bot"]) <= 50:
+        raise OptionError("a bot takes over after 1 to 50 timeouts in a row")
+    if policy["after_timeouts"] not in ("bot", "drop"):
+        raise OptionError("after repeated timeouts a seat goes to a 'bot' or is 'drop'ped")
+    return policy
+
+
+def _get(policy: dict[str, Any], key: str) -> Any:
+    """A policy value, with the defaults for games created before the key existed."""
+    if key == "reminders" and "reminders" not in policy:
+        return [f"{h}h" for h in policy.get("reminders_hours", [24])]
+    return policy.get(key, {"grace_hours": 12, "timeouts_before_bot": 3,
+                            "after_timeouts": "bot"}.get(key))
+
+
+def grace(policy: dict[str, Any]) -> timedelta:
+    return timedelta(hours=float(_get(policy, "grace_hours")))
+
+
+def timeouts_before_bot(policy: dict[str, Any]) -> int:
+    return int(_get(policy, "timeouts_before_bot"))
+
+
+def drops(policy: dict[str, Any]) -> bool:
+    return _get(policy, "after_timeouts") == "drop"
+
+
+# -- turns -------------------------------------------------------------------------
+
+
+def turn_seconds(policy: dict[str, Any], seat: Any) -> int:
+    """Seconds the seat has for the turn that starts now (a bank gets its bonus here)."""
+    if policy.get("kind") == "bank":
+        if seat.bank_seconds is None:
+            seat.bank_seconds = int(float(policy["initial_days"]) * DAY)
+        else:
+            seat.bank_seconds += int(float(policy["bonus_days"]) * DAY)
+        return seat.bank_seconds
+    return int(float(policy["days"]) * DAY)
+
+
+def player_of(seat: Any) -> Any:
+    return seat.player if seat.player_id is not None else None
+
+
+def stopped_until(player: Any, now: datetime) -> datetime | None:
+    """When the player's clocks start again, if they are on vacation at ``now``."""
+    if player is not None and player.vacation_until is not None and player.vacation_until > now:
+        return player.vacation_until
+    return None
+
+
+def _clock_from(player: Any, now: datetime) -> datetime:
+    return max(now, stopped_until(player, now) or now)
+
+
+def start_turn(game: Any, seat: Any, now: datetime) -> None:
+    """The seat must act from ``now``: set its deadline and its first reminder.
+
+    A bot has no clock.  A step of a turn already running changes nothing.  A
+    player on vacation gets the turn's full time from the day they are back.
+    """
+    if seat.bot:
+        stop(seat)
+        return
+    if seat.deadline is not None and seat.deadline_started is not None:
+        # still the same turn (a step of it was played): the clock keeps running
+        return
+    player = player_of(seat)
+    start = _clock_from(player, now)
+    seat.deadline_started = start
+    seat.deadline = start + timedelta(seconds=turn_seconds(game.clock, seat))
+    seat.reminders_sent = 0
+    seat.in_grace = False
+    schedule_reminder(game.clock, seat, player)
+
+
+def end_turn(game: Any, seat: Any, now: datetime) -> None:
+    """The seat has nothing more to do: stop its clock, charging a bank for the time used.
+
+    The bank keeps what was left: time spent on vacation is not charged, and a
+    seat that ran into its grace period has nothing left.
+    """
+    if game.clock.get("kind") == "bank" and seat.deadline is not None:
+        if seat.in_grace:
+            seat.bank_seconds = 0
+        else:
+            left = seat.deadline - _clock_from(player_of(seat), now)
+            seat.bank_seconds = max(0, min(int(left.total_seconds()), seat.bank_seconds or 0))
+    stop(seat)
+
+
+def stop(seat: Any) -> None:
+    seat.deadline = None
+    seat.deadline_started = None
+    seat.remind_at = None
+    seat.in_grace = False
+
+
+def shift(policy: dict[str, Any], seat: Any, delta: timedelta) -> None:
+    """Move a running turn by ``delta`` (a vacation began, was extended or ended early)."""
+    if seat.deadline is None:
+        return
+    seat.deadline += delta
+    if seat.deadline_started is not None:
+        seat.deadline_started += delta
+    if not seat.in_grace:
+        schedule_reminder(policy, seat, player_of(seat))
+
+
+def remaining(seat: Any, now: datetime) -> timedelta | None:
+    """Time the seat has left on its clock (stopped during a vacation); None without a clock."""
+    if seat.deadline is None:
+        return None
+    return max(timedelta(0), seat.deadline - _clock_from(player_of(seat), now))
+
+
+# -- reminders ------------------------------------------------------------------
+
+
+def reminder_times(policy: dict[str, Any], started: datetime, deadline: datetime,
+                   player: Any) -> list[datetime]:
+    """When the seat is reminded during a turn from ``started`` to ``deadline``, in order.
+
+    Each point of the policy is placed in the turn; one that falls inside the
+    player's quiet hours moves to an hour before they begin, and is dropped
+    when that is not after the turn's start (the turn mail itself arrives when
+    the quiet hours end).  Points closer than an hour are one reminder.
+    """
+    length = deadline - started
+    times = []
+    for spec in _get(policy, "reminders"):
+        kind, value = parse_point(spec)
+        at = started + length * value if kind == "elapsed" else deadline - timedelta(
+            seconds=value)
+        if not started < at < deadline:
+            continue
+        if player is not None:
+            began = quiet.quiet_began_at(at, player.timezone, player.quiet_start,
+                                         player.quiet_end)
+            if began is not None:
+                at = began - QUIET_LEAD
+                if at <= started:
+                    continue
+        times.append(at)
+    merged: list[datetime] = []
+    for at in sorted(times):
+        if not merged or at - merged[-1] >= MERGE_WITHIN:
+            merged.append(at)
+    return merged
+
+
+def schedule_reminder(policy: dict[str, Any], seat: Any, player: Any) -> None:
+    """Set ``seat.remind_at`` to its next reminder after the ``reminders_sent`` first ones."""
+    if seat.deadline is None or seat.deadline_started is None or seat.in_grace:
+        seat.remind_at = None
+        return
+    times = reminder_times(policy, seat.deadline_started, seat.deadline, player)
+    seat.remind_at = times[seat.reminders_sent] if seat.reminders_sent < len(times) else None
+
+
+def reminders_due(policy: dict[str, Any], seat: Any, player: Any, now: datetime) -> int:
+    """How many reminder points of the running turn lie at or before ``now``."""
+    times = reminder_times(policy, seat.deadline_started, seat.deadline, player)
+    return sum(1 for at in times if at <= now)
+
+
+# -- words -------------------------------------------------------------------------
+
+
+def format_duration(delta: timedelta) -> str:
+    """'2 days 5 hours', '5 hours 10 minutes', '10 minutes': the two largest units."""
+    minutes = int(delta.total_seconds()) // 60
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    words = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
+    if not words:
+        return "less than a minute"
+    first = next(i for i, (n, _unit) in enumerate(parts) if n)
+    return " ".join(words[:2]) if first < 2 and parts[first + 1][0] else words[0]
+
+
+def describe_policy(policy: dict[str, Any]) -> str:
+    """The clock in one sentence, for pages and mails."""
+    if policy.get("kind") == "bank":
+        return (f"a time bank of {float(policy['initial_days']):g} days plus "
+                f"{float(policy['bonus_days']):g} per move")
+    return f"{float(policy['days']):g} days per move"
+
+
+def describe_ladder(policy: dict[str, Any]) -> str:
+    """What happens when a seat does not move in time, plainly."""
+    hours = float(_get(policy, "grace_hours"))
+    n = timeouts_before_bot(policy)
+    steps = []
+    if hours:
+        steps.append(f"everyone is told and a grace period of {hours:g} hours begins")
+    steps.append("the game's default move is played for the seat")
+    after = ("a bot plays the seat to the end" if drops(policy)
+             else "a bot takes the seat until its owner takes it back with their link")
+    timeouts = "timeout" if n == 1 else f"{n} timeouts in a row"
+    return (f"When the time is up, {', then '.join(steps)}; after {timeouts}, {after}.")

@@ -1,0 +1,143 @@
+"""Settings: embedded defaults, then ``config.ini``, then environment variables.
+
+Every setting has a safe working default here, so pbem runs with no file at
+all (SQLite and mail into a local folder).  ``config.ini`` in the working
+directory (or the file named by ``PBEM_CONFIG``) overrides them, and an
+environment variable ``PBEM_<SECTION>_<KEY>`` overrides both (for example
+``PBEM_DATABASE_URL``).  ``DATABASE_URL`` is honoured too, as hosts set it.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEV_SECRET = "dev-secret-do-not-use-in-production"
+
+DEFAULTS: dict[str, dict[str, str]] = {
+    "server": {
+        "base_url": "http://127.0.0.1:5000",
+        "secret_key": DEV_SECRET,
+        "production": "false",
+        "instance": "instance",
+        "host": "127.0.0.1",
+        "port": "5000",
+    },
+    "database": {
+        # empty: SQLite file pbem.db in the instance folder
+        "url": "",
+    },
+    "mail": {
+        "from_address": "pbem@localhost",
+        "from_name": "pbem",
+        # "folder": write each mail as a .eml file into mail/ under the instance
+        # folder (shown at /dev/mail in development); "smtp": deliver to smtp_host.
+        "transport": "folder",
+        "smtp_host": "localhost",
+        "smtp_port": "25",
+        "smtp_user": "",
+        "smtp_password": "",
+        "smtp_starttls": "false",
+        "smtp_timeout": "20",
+        "max_attempts": "8",
+        "backoff_seconds": "60",
+    },
+    "links": {
+        "move_link_days": "30",
+        "invite_link_days": "30",
+    },
+    "clock": {
+        "days_per_move": "3",
+        # points before a deadline: "50%" = half of the turn's time gone, "24h" = 24 hours left
+        "reminders": "50%, 24h",
+        # timeout ladder: a grace period, then the default move; after N timeouts in a row
+        # a bot takes the seat (the owner can reclaim it) or, with "drop", plays it to the end
+        "grace_hours": "12",
+        "timeouts_before_bot": "3",
+        "after_timeouts": "bot",
+    },
+    "vacation": {
+        # accrued monthly: a twelfth of this at the start of each month
+        "days_per_year": "14",
+    },
+    "scheduler": {
+        "enabled": "true",
+        "interval_seconds": "60",
+    },
+    "archive": {
+        "site_dir": "site",
+    },
+}
+
+
+class ConfigError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Config:
+    values: dict[str, dict[str, str]]
+
+    def get(self, section: str, key: str) -> str:
+        return self.values[section][key]
+
+    def getint(self, section: str, key: str) -> int:
+        return int(self.get(section, key))
+
+    def getbool(self, section: str, key: str) -> bool:
+        return self.get(section, key).strip().lower() in {"1", "true", "yes", "on"}
+
+    @property
+    def instance_path(self) -> Path:
+        return Path(self.get("server", "instance")).resolve()
+
+    @property
+    def database_url(self) -> str:
+        url = self.get("database", "url")
+        if url:
+            return url
+        return f"sqlite:///{self.instance_path / 'pbem.db'}"
+
+    @property
+    def mail_folder(self) -> Path:
+        return self.instance_path / "mail"
+
+    def check_production(self) -> None:
+        """Refuse to run a production deployment on the development secret."""
+        if self.getbool("server", "production") and self.get("server", "secret_key") in (
+            DEV_SECRET,
+            "",
+        ):
+            raise ConfigError(
+                "production = true but secret_key is the development secret: set "
+                "PBEM_SERVER_SECRET_KEY or secret_key in config.ini to a long random value"
+            )
+
+
+def load_config(path: str | os.PathLike | None = None, env: dict[str, str] | None = None,
+                overrides: dict[str, dict[str, str]] | None = None) -> Config:
+    env = dict(os.environ if env is None else env)
+    values = {section: dict(keys) for section, keys in DEFAULTS.items()}
+    path = path or env.get("PBEM_CONFIG") or "config.ini"
+    parser = configparser.ConfigParser(interpolation=None)
+    if Path(path).is_file():
+        parser.read(path, encoding="utf-8")
+        for section in parser.sections():
+            if section not in values:
+                raise ConfigError(f"{path}: unknown section [{section}]")
+            for key, value in parser.items(section):
+                if key not in values[section]:
+                    raise ConfigError(f"{path}: unknown setting {key} in [{section}]")
+                values[section][key] = value
+    for section, keys in values.items():
+        for key in keys:
+            name = f"PBEM_{section.upper()}_{key.upper()}"
+            if name in env:
+                keys[key] = env[name]
+    if "DATABASE_URL" in env and "PBEM_DATABASE_URL" not in env:
+        values["database"]["url"] = env["DATABASE_URL"]
+    for section, keys in (overrides or {}).items():
+        values[section].update(keys)
+    return Config(values)

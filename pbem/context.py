@@ -1,0 +1,57 @@
+"""What every part of the server needs at hand: settings, link signer, templates.
+
+One ``Context`` is built from the configuration at start-up (by the web app
+factory, the CLI or a test) and passed down explicitly; nothing reads global
+settings behind the caller's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from pbem.config import Config, load_config
+from pbem.games.render import seat_filter, seat_text
+from pbem.links import Signer
+
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+
+
+@dataclass
+class Context:
+    config: Config
+    signer: Signer = field(init=False)
+    html: jinja2.Environment = field(init=False)
+    text: jinja2.Environment = field(init=False)
+
+    def __post_init__(self) -> None:
+        keys = [k.strip() for k in self.config.get("server", "secret_key").split(",") if k.strip()]
+        self.signer = Signer(keys)
+        loader = jinja2.FileSystemLoader(str(TEMPLATES_DIR))
+        self.html = jinja2.Environment(loader=loader, autoescape=True,
+                                       undefined=jinja2.StrictUndefined)
+        self.text = jinja2.Environment(loader=loader, autoescape=False,
+                                       undefined=jinja2.StrictUndefined,
+                                       keep_trailing_newline=True)
+        self.html.filters["seats"] = seat_filter
+        self.text.filters["seats"] = seat_text
+
+    @property
+    def base_url(self) -> str:
+        return self.config.get("server", "base_url").rstrip("/")
+
+    def url(self, path: str) -> str:
+        return f"{self.base_url}{path}"
+
+    def render_html(self, name: str, **values: Any) -> str:
+        return self.html.get_template(name).render(**values)
+
+    def render_text(self, name: str, **values: Any) -> str:
+        return self.text.get_template(name).render(**values)
+
+
+def make_context(**overrides: dict[str, str]) -> Context:
+    return Context(load_config(overrides=overrides or None))

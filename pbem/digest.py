@@ -1,0 +1,77 @@
+"""The daily digest: one mail a day instead of one per turn, for players who choose it.
+
+``compose.queue`` holds a digest player's turn and notice mails
+(``Outbox.digest``) until the end of their next quiet hours, their morning.
+When that time comes the tick bundles everything held for the player into
+one mail: what happened, and every game where it is their move now, with its
+deadline in their time zone and their seat link (the move links of a turn
+mail from yesterday may be stale by then; the seat page never is).  The held
+rows are claimed (marked sent) in the same transaction that queues the
+digest, so a digest is made once and each held mail goes into one digest.
+Reminders, invitations and results are never held.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import peewee as pw
+
+from pbem import clock, steps
+from pbem.context import Context
+from pbem.mail import compose
+from pbem.models import Game, Outbox, Player, Seat, write_transaction
+
+
+def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
+    """Players with held mail whose digest time has come."""
+    query = (Outbox.select(Outbox.player).where(Outbox.digest, Outbox.sent_at.is_null(),
+                                                Outbox.not_before <= now)
+             .group_by(Outbox.player).order_by(pw.fn.MIN(Outbox.not_before)).limit(limit))
+    return [row.player_id for row in query if row.player_id is not None]
+
+
+def send_due(ctx: Context, now: datetime) -> int:
+    return steps.each("digests", due(now), lambda pid: digest_one(ctx, pid, now))
+
+
+def digest_one(ctx: Context, player_id: int, now: datetime) -> bool:
+    """Bundle the player's held mails into one digest; False if another tick did."""
+    with write_transaction():
+        held = list(Outbox.select()
+                    .where(Outbox.player == player_id, Outbox.digest, Outbox.sent_at.is_null(),
+                           Outbox.not_before <= now)
+                    .order_by(Outbox.created_at, Outbox.id))
+        if not held:
+            return False
+        claimed = (Outbox.update(sent_at=now, claimed_until=None)
+                   .where(Outbox.id.in_([m.id for m in held]), Outbox.sent_at.is_null())
+                   .execute())
+        if claimed != len(held):
+            raise steps.Lost(player_id)  # another tick bundles them: roll back
+        player = Player.get_by_id(player_id)
+        _queue_digest(ctx, player, held, now)
+        return True
+
+
+def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetime) -> None:
+    happened = [(compose.format_local(m.created_at, player.timezone), m.subject) for m in held]
+    turns = []
+    seats = (Seat.select(Seat, Game).join(Game)
+             .where(Seat.player == player.id, Game.status == Game.ACTIVE, ~Seat.bot,
+                    Seat.deadline.is_null(False))
+             .order_by(Seat.deadline))
+    for seat in seats:
+        left = clock.remaining(seat, now)
+        turns.append(dict(title=compose.game_title(seat.game),
+                          deadline_local=compose.format_local(seat.deadline, player.timezone),
+                          left=clock.format_duration(left) if left is not None else "",
+                          url=compose.seat_url(ctx, seat.game, seat)))
+    values = dict(player=player, happened=happened, turns=turns,
+                  title=f"pbem: your day ({len(turns)} to move)")
+    compose.queue(ctx, kind="digest", to=player,
+                  subject=(f"Your daily digest: your move in {len(turns)} game"
+                           f"{'' if len(turns) == 1 else 's'}" if turns
+                           else "Your daily digest"),
+                  text=ctx.render_text("mail/digest.txt", **values),
+                  html=ctx.render_html("mail/digest.html", **values), now=now)

@@ -1,0 +1,46 @@
+"""Helpers for showing a game's texts in HTML, shared by every game's templates.
+
+Engine texts (events in a view, ``describe`` sentences) name seats by
+``{0}``-style placeholders.  :func:`seat_filter` is the Jinja filter ``seats``
+that turns one into HTML::
+
+    env.filters["seats"] = seat_filter
+    {{ event | seats(names) }}
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from markupsafe import Markup, escape
+
+_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+
+
+def _fill(text: str, names: Sequence[str], quote: Callable[[str], str]) -> list[str]:
+    parts = []
+    pos = 0
+    for match in _PLACEHOLDER.finditer(text):
+        parts.append(quote(text[pos:match.start()]))
+        index = int(match.group(1))
+        parts.append(quote(names[index] if index < len(names) else f"seat {index + 1}"))
+        pos = match.end()
+    parts.append(quote(text[pos:]))
+    return parts
+
+
+def seat_text(text: str, names: Sequence[str]) -> str:
+    """``text`` as plain text (for mails) with each ``{n}`` replaced by ``names[n]``."""
+    return "".join(_fill(text, names, str))
+
+
+def seat_filter(text: str, names: Sequence[str]) -> Markup:
+    """``text`` as safe HTML with each ``{n}`` replaced by ``names[n]``.
+
+    The text and the names are both escaped, so a name like ``<script>`` shows
+    as typed.  Only ``{n}`` placeholders are filled; any other brace is kept as
+    text (unlike ``str.format``, which would fail on it).  A placeholder for a
+    seat that ``names`` lacks reads "seat n+1" rather than breaking the page.
+    """
+    return Markup("").join(_fill(text, names, escape))

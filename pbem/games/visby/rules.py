@@ -1,0 +1,358 @@
+"""Visby's rules as pure functions over a JSON state.
+
+State layout (all lists are indexed by seat)::
+
+    round        Durchgang number, from 1
+    phase        "choose" (II, secret card play), "trade" (7, Kaufmann), "over"
+    tracks       {"Feldzug": seals, "Handelsfahrt": goods, "Markt": purse field}
+    goods, seals per seat
+    hand, discard, chosen (secret, this round), played (last revealed cards)
+    trading      seats still trading in this round's Kaufmann step
+    kurs_feld    the Markt field whose rate (or any lower) merchants may use
+    events       what the last resolution did, in words with {seat} placeholders
+    events_round the round those events belong to
+
+Readings of the rulebook we had to choose, each with its reason:
+
+* *Restwaren* (tie-breaker): the goods left over after the final 3:1
+  conversion (0–2), since "Rest" names what remains of that conversion.
+* Kaufmann trades are made one unit at a time ("trade 3:2" gives 3 goods for
+  2 seals) and end with "done"; merchants trade independently, so they are
+  asked at the same time.
+* The game end is checked after phase III of a round, as the rulebook says
+  ("spielt ihr den Durchgang noch zu Ende").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.protocol import IllegalMoveError, MalformedMoveError, OptionError, State
+from pbem.games.visby import data
+from pbem.games.visby.data import KARTEN
+
+RULES_VERSION = "1"
+DONE = "done"
+_CARD_BY_LOWER = {k.lower(): k for k in KARTEN}
+_ORDER = {k: i for i, k in enumerate(KARTEN)}
+
+
+# -- state helpers -------------------------------------------------------------
+
+
+def copy_state(state: State) -> State:
+    """A copy deep enough that ``apply`` can change it without touching the input."""
+    new = dict(state)
+    new["tracks"] = dict(state["tracks"])
+    for key in ("goods", "seals", "trading"):
+        new[key] = list(state[key])
+    for key in ("hand", "discard", "chosen", "played"):
+        new[key] = [list(cards) for cards in state[key]]
+    new["events"] = list(state["events"])
+    return new
+
+
+def cards_per_round(state: State) -> int:
+    return data.KARTEN_PRO_DURCHGANG[state["players"]]
+
+
+def new_state(players: int, options: dict[str, Any], seed: int) -> State:
+    if players not in data.NACHSCHUB:
+        raise OptionError(f"Visby is for 2 to 6 players, not {players}")
+    state: State = {
+        "game": "visby",
+        "rules_version": RULES_VERSION,
+        "players": players,
+        "options": dict(options),
+        "seed": seed,
+        "draws": 0,  # Visby has no chance; kept so every game's state has it
+        "round": 0,
+        "phase": "choose",
+        "tracks": {"Feldzug": data.TRACK_START, "Handelsfahrt": data.TRACK_START,
+                   "Markt": data.TRACK_START},
+        "goods": [players] * players,
+        "seals": [0] * players,
+        "hand": [list(KARTEN) for _ in range(players)],
+        "discard": [[] for _ in range(players)],
+        "chosen": [[] for _ in range(players)],
+        "played": [[] for _ in range(players)],
+        "trading": [],
+        "kurs_feld": None,
+        "events": [],
+        "events_round": 0,
+    }
+    _start_round(state)
+    return state
+
+
+def _start_round(state: State) -> None:
+    """Phase I, Nachschub: every board marker advances, capped at field 15."""
+    state["round"] += 1
+    steps = data.NACHSCHUB[state["players"]]
+    for track in state["tracks"]:
+        state["tracks"][track] = min(data.TRACK_END, state["tracks"][track] + steps)
+    state["phase"] = "choose"
+
+
+def to_move(state: State) -> list[int]:
+    if state["phase"] == "choose":
+        need = cards_per_round(state)
+        return [s for s in range(state["players"]) if len(state["chosen"][s]) < need]
+    if state["phase"] == "trade":
+        return list(state["trading"])
+    return []
+
+
+# -- parsing ------------------------------------------------------------------
+
+
+def parse(move: str) -> tuple[str, Any]:
+    """``("play", card)``, ``("trade", (waren, siegel))`` or ``("done", None)``."""
+    words = str(move).split()
+    if not words:
+        raise MalformedMoveError("empty move")
+    verb = words[0].lower()
+    if verb == "play" and len(words) == 2:
+        card = _CARD_BY_LOWER.get(words[1].lower())
+        if card is None:
+            raise MalformedMoveError(
+                f"Visby has no card {words[1]!r}; the cards are {', '.join(KARTEN)}"
+            )
+        return "play", card
+    if verb == "trade" and len(words) == 2:
+        parts = words[1].split(":")
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            rate = (int(parts[0]), int(parts[1]))
+            if rate[0] > 0 and rate[1] > 0:
+                return "trade", rate
+        raise MalformedMoveError(f"a trade is written like 'trade 3:2', not {move!r}")
+    if verb == DONE and len(words) == 1:
+        return DONE, None
+    raise MalformedMoveError(
+        f"{move!r} is not a Visby move; moves are 'play <card>', 'trade <goods>:<seals>' "
+        "and 'done'"
+    )
+
+
+def notation(kind: str, arg: Any) -> str:
+    if kind == "play":
+        return f"play {arg}"
+    if kind == "trade":
+        return f"trade {arg[0]}:{arg[1]}"
+    return DONE
+
+
+# -- legal moves -------------------------------------------------------------
+
+
+def rates_up_to(field: int | None) -> list[tuple[int, int]]:
+    """Distinct rates on the Markt fields 0..``field``, best (most seals per good) first."""
+    if field is None:
+        return []
+    rates = {(k.waren, k.siegel) for k in data.MARKT[: field + 1] if k is not None}
+    return sorted(rates, key=lambda r: (-r[1] / r[0], r[0]))
+
+
+def legal_moves(state: State, seat: int) -> list[str]:
+    if seat not in to_move(state):
+        return []
+    if state["phase"] == "choose":
+        chosen = state["chosen"][seat]
+        return [f"play {card}" for card in state["hand"][seat] if card not in chosen]
+    goods = state["goods"][seat]
+    moves = [notation("trade", r) for r in rates_up_to(state["kurs_feld"]) if r[0] <= goods]
+    return moves + [DONE]
+
+
+# -- apply ------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, move: str) -> State:
+    kind, arg = parse(move)
+    if state["phase"] == "over":
+        raise IllegalMoveError("the game is over")
+    if not 0 <= seat < state["players"]:
+        raise IllegalMoveError(f"there is no seat {seat} in this game")
+    if seat not in to_move(state):
+        doing = "choosing cards" if state["phase"] == "choose" else "trading"
+        raise IllegalMoveError(f"seat {seat} is not to move; waiting for others {doing}")
+    if state["phase"] == "choose":
+        if kind != "play":
+            raise IllegalMoveError("now every player chooses a card: 'play <card>'")
+        return _choose(state, seat, arg)
+    if kind == "play":
+        raise IllegalMoveError("the cards are revealed; merchants now trade or say 'done'")
+    return _trade(state, seat, kind, arg)
+
+
+def _choose(state: State, seat: int, card: str) -> State:
+    if card not in state["hand"][seat]:
+        raise IllegalMoveError(f"{card} is not in your hand (it is on your discard pile)")
+    if card in state["chosen"][seat]:
+        raise IllegalMoveError(f"you have already chosen {card} this round")
+    new = copy_state(state)
+    new["chosen"][seat].append(card)
+    new["chosen"][seat].sort(key=_ORDER.__getitem__)
+    if not to_move(new):
+        _reveal_and_resolve(new)
+    return new
+
+
+def _trade(state: State, seat: int, kind: str, rate: tuple[int, int] | None) -> State:
+    new = copy_state(state)
+    if kind == DONE:
+        new["trading"].remove(seat)
+        if not new["trading"]:
+            _finish_round(new)
+        return new
+    assert rate is not None
+    allowed = rates_up_to(state["kurs_feld"])
+    if rate not in allowed:
+        shown = ", ".join(f"{w}:{s}" for w, s in allowed) or "none"
+        raise IllegalMoveError(
+            f"the rate {rate[0]}:{rate[1]} is not on the Markt at or below field "
+            f"{state['kurs_feld']}; available: {shown}"
+        )
+    if state["goods"][seat] < rate[0]:
+        raise IllegalMoveError(
+            f"a trade at {rate[0]}:{rate[1]} needs {rate[0]} goods; you have {state['goods'][seat]}"
+        )
+    new["goods"][seat] -= rate[0]
+    new["seals"][seat] += rate[1]
+    return new
+
+
+# -- resolution (phase III) -----------------------------------------------------
+
+
+def _who_played(state: State, card: str) -> list[int]:
+    return [s for s in range(state["players"]) if card in state["played"][s]]
+
+
+def distribute(available: int, takers: int, each: int | None) -> tuple[int, int]:
+    """The general distribution rule: ``(per taker, left on the track)``.
+
+    Every taker gets the same amount, at most ``each`` (``None``: no limit),
+    and what cannot be shared equally stays on the track.
+    """
+    if takers == 0:
+        return 0, available
+    share = available // takers
+    if each is not None:
+        share = min(share, each)
+    return share, available - share * takers
+
+
+def _gain_goods(state: State, seat: int, amount: int) -> int:
+    """Add goods, keeping at most 15; returns how many were lost to the cap."""
+    total = state["goods"][seat] + amount
+    state["goods"][seat] = min(total, data.GOODS_MAX)
+    return max(0, total - data.GOODS_MAX)
+
+
+def _event(state: State, text: str) -> None:
+    state["events"].append(text)
+
+
+def amount(n: int, noun: str) -> str:
+    """``1 seal``, ``2 seals``: "goods" is the same in both."""
+    if noun == "goods" or n == 1:
+        return f"{n} {'good' if noun == 'goods' and n == 1 else noun}"
+    return f"{n} {noun}s"
+
+
+def _take_from_track(state: State, card: str, track: str, each: int | None, what: str) -> None:
+    takers = _who_played(state, card)
+    if not takers:
+        return
+    share, left = distribute(state["tracks"][track], len(takers), each)
+    state["tracks"][track] = left
+    for seat in takers:
+        if what == "seals":
+            state["seals"][seat] += share
+            _event(state, f"{card}: {{{seat}}} takes {amount(share, 'seal')} from {track}")
+        else:
+            lost = _gain_goods(state, seat, share)
+            note = f" ({lost} lost above 15)" if lost else ""
+            _event(state, f"{card}: {{{seat}}} takes {amount(share, 'goods')} from {track}{note}")
+
+
+def _rival_count(state: State, seat: int, card: str) -> int:
+    return sum(1 for s in _who_played(state, card) if s != seat)
+
+
+def _reveal_and_resolve(state: State) -> None:
+    state["played"] = state["chosen"]
+    state["chosen"] = [[] for _ in range(state["players"])]
+    state["events"] = []
+    state["events_round"] = state["round"]
+    for seat, cards in enumerate(state["played"]):
+        _event(state, f"{{{seat}}} reveals {' and '.join(cards)}")
+
+    _take_from_track(state, "Truppen", "Feldzug", data.TRUPPEN_SIEGEL, "seals")
+    _take_from_track(state, "Ritter", "Feldzug", data.RITTER_LIMIT, "seals")
+    for seat in _who_played(state, "Schmied"):
+        gain = (data.SCHMIED_PRO_RITTER * _rival_count(state, seat, "Ritter")
+                + data.SCHMIED_PRO_TRUPPEN * _rival_count(state, seat, "Truppen"))
+        lost = _gain_goods(state, seat, gain)
+        note = f" ({lost} lost above 15)" if lost else ""
+        _event(state, f"Schmied: {{{seat}}} gets {amount(gain, 'goods')} from the supply{note}")
+    _take_from_track(state, "Flotte", "Handelsfahrt", data.FLOTTE_WAREN, "goods")
+    _take_from_track(state, "Schiff", "Handelsfahrt", None, "goods")
+    for seat in _who_played(state, "Zöllner"):
+        gain = (data.ZOELLNER_PRO_SCHIFF * _rival_count(state, seat, "Schiff")
+                + data.ZOELLNER_PRO_FLOTTE * _rival_count(state, seat, "Flotte"))
+        state["seals"][seat] += gain
+        _event(state, f"Zöllner: {{{seat}}} gets {amount(gain, 'seal')} from the supply")
+
+    merchants = _who_played(state, "Kaufmann")
+    if merchants:
+        back = data.KAUFMANN_RUECKSCHRITT * (len(merchants) - 1)
+        state["tracks"]["Markt"] = max(0, state["tracks"]["Markt"] - back)
+        state["kurs_feld"] = state["tracks"]["Markt"]
+        state["trading"] = merchants
+        state["phase"] = "trade"
+        kurs = data.MARKT[state["kurs_feld"]]
+        _event(state, f"Kaufmann: the purse stands on field {state['kurs_feld']} "
+                      f"(rate {kurs or 'none'})")
+        return
+    _finish_round(state)
+
+
+def _finish_round(state: State) -> None:
+    """Kaufmann's purse reset, Bettelmönch, discards, the end check, next Nachschub."""
+    if state["kurs_feld"] is not None:
+        state["tracks"]["Markt"] = 0
+        state["kurs_feld"] = None
+    state["trading"] = []
+    for seat in _who_played(state, "Bettelmönch"):
+        count = len(state["discard"][seat]) + len(state["played"][seat])
+        gain = (data.BETTELMOENCH_WAREN[count]
+                + data.BETTELMOENCH_PRO_KAUFMANN * _rival_count(state, seat, "Kaufmann"))
+        lost = _gain_goods(state, seat, gain)
+        note = f" ({lost} lost above 15)" if lost else ""
+        _event(state, f"Bettelmönch: {{{seat}}} gets {amount(gain, 'goods')}{note} and takes the "
+                      "discard pile back")
+    for seat in range(state["players"]):
+        played = state["played"][seat]
+        state["hand"][seat] = [c for c in state["hand"][seat] if c not in played]
+        state["discard"][seat] = sorted(state["discard"][seat] + played, key=_ORDER.__getitem__)
+        if "Bettelmönch" in played:
+            state["hand"][seat] = list(KARTEN)
+            state["discard"][seat] = []
+    if max(state["seals"]) >= state["options"]["target"]:
+        state["phase"] = "over"
+        _event(state, f"Someone has {state['options']['target']} seals or more: the game ends")
+        return
+    _start_round(state)
+
+
+# -- scoring -------------------------------------------------------------------
+
+
+def final_seals(state: State, seat: int) -> int:
+    return state["seals"][seat] + state["goods"][seat] // data.SCHLUSSKURS
+
+
+def restwaren(state: State, seat: int) -> int:
+    return state["goods"][seat] % data.SCHLUSSKURS

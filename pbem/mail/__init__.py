@@ -1,0 +1,1 @@
+"""Mail: composing mails into the outbox (``compose``) and delivering it (``outbox``)."""

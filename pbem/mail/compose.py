@@ -1,0 +1,224 @@
+"""Mails as rows of the outbox: what each player is told, rendered from templates.
+
+Queuing happens inside the caller's transaction, so a mail exists exactly
+when the change that caused it was committed.  Delivery is ``outbox``'s job.
+Every mail of a game refers to the game's thread id, so mail clients show a
+game as one conversation.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pbem import links, quiet
+from pbem.context import Context
+from pbem.games import get_game
+from pbem.games.protocol import SPECTATOR, State
+from pbem.models import Game, Notice, Outbox, Player, Seat, utcnow
+
+#: how many recent moves a turn mail retells
+RECENT_MOVES = 30
+#: mails a player who chose the daily digest gets in it instead (see ``pbem.digest``)
+DIGEST_KINDS = ("turn", "notice")
+
+
+def _message_id(game: Game | None) -> str:
+    where = f"game-{game.id}" if game is not None else "pbem"
+    return f"<{where}.{uuid.uuid4().hex}@pbem>"
+
+
+def names_of(seats: list[Seat]) -> list[str]:
+    return [s.display for s in seats]
+
+
+def game_title(game: Game) -> str:
+    return f"{get_game(game.game).title} #{game.id}"
+
+
+def seat_url(ctx: Context, game: Game, seat: Seat) -> str:
+    token = ctx.signer.sign(links.SEAT, {"g": game.id, "s": seat.index,
+                                         "p": seat.player_id,
+                                         "v": seat.player.link_version})
+    return ctx.url(f"/s/{token}")
+
+
+def move_url(ctx: Context, game: Game, seat: Seat, move: str) -> str:
+    token = ctx.signer.sign(links.MOVE, {"g": game.id, "s": seat.index, "n": seat.menu_seq,
+                                         "m": move})
+    return ctx.url(f"/m/{token}")
+
+
+def unsubscribe_url(ctx: Context, player: Player) -> str:
+    return ctx.url(f"/u/{ctx.signer.sign(links.UNSUBSCRIBE, {'p': player.id})}")
+
+
+def queue(
+    ctx: Context,
+    *,
+    kind: str,
+    to: Player | str,
+    subject: str,
+    text: str,
+    html: str | None,
+    game: Game | None = None,
+    now: datetime | None = None,
+) -> Outbox | None:
+    """Add one mail to the outbox; ``None`` when the player asked for no mail."""
+    now = now or utcnow()
+    player = to if isinstance(to, Player) else None
+    if player is not None and not player.mail_enabled:
+        return None
+    not_before = now
+    digest = False
+    if player is not None:
+        not_before = quiet.deliverable_at(now, player.timezone, player.quiet_start,
+                                          player.quiet_end)
+        if player.digest and kind in DIGEST_KINDS:  # held for the digest of their next morning
+            digest, not_before = True, quiet.next_local_time(now, player.timezone,
+                                                             player.quiet_end)
+    return Outbox.create(
+        game=game,
+        player=player,
+        kind=kind,
+        to_address=player.email if player is not None else str(to),
+        to_name=player.name if player is not None else "",
+        subject=subject,
+        text_body=text,
+        html_body=html,
+        message_id=_message_id(game),
+        in_reply_to=game.thread_id if game is not None else None,
+        unsubscribe_url=unsubscribe_url(ctx, player) if player is not None else None,
+        created_at=now,
+        not_before=not_before,
+        digest=digest,
+    )
+
+
+def _both(ctx: Context, name: str, **values: Any) -> tuple[str, str]:
+    return (ctx.render_text(f"mail/{name}.txt", **values),
+            ctx.render_html(f"mail/{name}.html", **values))
+
+
+Step = tuple[int, int, str, State]  # (seq, seat, move, state before the move)
+
+
+def recent_steps(game: Game, limit: int = RECENT_MOVES) -> list[Step]:
+    """The game's last ``limit`` moves with the state before each, for ``describe``.
+
+    The snapshot holds only the state after the last move, so the states
+    before are rebuilt from the log; callers that mail several seats compute
+    this once and pass it to ``recent_moves``.
+    """
+    from pbem.record import replay_steps
+    from pbem.service import game_record
+
+    first = max(0, game.seq - limit)
+    return [(index + 1, seat, move, before)
+            for index, seat, move, before, _after in replay_steps(game_record(game))
+            if index >= first]
+
+
+def recent_moves(game: Game, viewer: int | None, limit: int = RECENT_MOVES,
+                 steps: list[Step] | None = None) -> list[str]:
+    """The last moves and notices of the game in words, as ``viewer`` may read them.
+
+    Sentences keep their ``{0}``-style seat placeholders for the caller to fill.
+    """
+    rules = get_game(game.game)
+    steps = recent_steps(game, limit) if steps is None else steps
+    first = steps[0][0] if steps else game.seq + 1
+    notices: dict[int, list[str]] = {}
+    for notice in (Notice.select().where(Notice.game == game, Notice.seq >= first - 1)
+                   .order_by(Notice.id)):
+        notices.setdefault(notice.seq, []).append(notice.text)
+    lines = list(notices.pop(first - 1, []))
+    for seq, seat, move, before in steps:
+        lines.append(rules.describe(before, seat, move, viewer))
+        lines += notices.pop(seq, [])
+    for rest in notices.values():
+        lines += rest
+    return lines
+
+
+def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
+    token = ctx.signer.sign(links.INVITE, {"g": game.id, "s": seat.index,
+                                           "e": seat.invite_email})
+    rules = get_game(game.game)
+    text, html = _both(ctx, "invite", game=game, title=game_title(game), rules=rules,
+                       host=host.name, url=ctx.url(f"/i/{token}"))
+    queue(ctx, kind="invite", to=seat.invite_email, subject=f"{host.name} invites you to "
+          f"{game_title(game)}", text=text, html=html, game=game)
+
+
+def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
+    """Everyone gets their personal seat link when the game starts."""
+    names = names_of(seats)
+    for seat in seats:
+        if seat.bot or seat.player_id is None:
+            continue
+        text, html = _both(ctx, "started", game=game, title=game_title(game), names=names,
+                           seat=seat, url=seat_url(ctx, game, seat))
+        queue(ctx, kind="notice", to=seat.player, subject=f"{game_title(game)} has started",
+              text=text, html=html, game=game)
+
+
+def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
+               steps: list[Step] | None = None) -> None:
+    """The mail that asks ``seat`` to act: its view, recent moves, every legal move as a link."""
+    rules = get_game(game.game)
+    names = names_of(seats)
+    view = rules.view(state, seat.index)
+    moves = [(m, move_url(ctx, game, seat, m)) for m in rules.legal_moves(state, seat.index)]
+    values = dict(
+        game=game, title=game_title(game), rules=rules, seat=seat, names=names,
+        view=view, view_text=rules.render_text(view, names),
+        recent=recent_moves(game, seat.index, steps=steps), moves=moves,
+        seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
+        deadline_local=format_local(seat.deadline, seat.player.timezone),
+        simultaneous=len(rules.to_move(state)) > 1,
+    )
+    text, html = _both(ctx, "turn", **values)
+    queue(ctx, kind="turn", to=seat.player, subject=f"{game_title(game)}: your move",
+          text=text, html=html, game=game)
+
+
+def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State) -> None:
+    rules = get_game(game.game)
+    names = names_of(seats)
+    result = rules.result(state)
+    view = rules.view(state, SPECTATOR)
+    for seat in seats:
+        if seat.player_id is None:
+            continue
+        text, html = _both(ctx, "result", game=game, title=game_title(game), names=names,
+                           seat=seat, result=result,
+                           winner_names=[names[w] for w in result.winners],
+                           view_text=rules.render_text(view, names),
+                           view=view, rules=rules, seat_url=seat_url(ctx, game, seat))
+        queue(ctx, kind="result", to=seat.player, subject=f"{game_title(game)} is over",
+              text=text, html=html, game=game)
+
+
+def queue_notice(ctx: Context, game: Game, seats: list[Seat], text_line: str,
+                 subject: str, now: datetime | None = None) -> None:
+    """Tell every human at the table something that happened (timeouts, bots, vacations)."""
+    names = names_of(seats)
+    for seat in seats:
+        if seat.player_id is None:
+            continue
+        text, html = _both(ctx, "notice", game=game, title=game_title(game), names=names,
+                           line=text_line, seat_url=seat_url(ctx, game, seat))
+        queue(ctx, kind="notice", to=seat.player, subject=f"{game_title(game)}: {subject}",
+              text=text, html=html, game=game, now=now)
+
+
+def format_local(when: datetime | None, tz: str) -> str:
+    """A UTC time as the reader's local time, e.g. 'Tue 24 Nov 2026, 18:00 (Europe/Berlin)'."""
+    if when is None:
+        return ""
+    from zoneinfo import ZoneInfo
+
+    local = when.replace(tzinfo=ZoneInfo("UTC")).astimezone(quiet.zone(tz))
+    return f"{local:%a %d %b %Y, %H:%M} ({tz})"

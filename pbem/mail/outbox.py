@@ -1,0 +1,175 @@
+"""Delivery of the outbox: claim due mails, send them, retry with backoff.
+
+A tick claims each mail with a conditional UPDATE before sending it, so two
+ticks running at once (two processes, two nodes) never send the same mail;
+a tick that dies after claiming leaves the claim to expire, and the mail is
+sent by a later tick.  A mail is marked sent only after the transport
+accepted it.
+"""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import ssl
+import tempfile
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Protocol
+
+from pbem import quiet
+from pbem.config import Config
+from pbem.models import Outbox, Player, utcnow
+
+#: how long a claim keeps other ticks away from a mail being sent
+CLAIM_SECONDS = 300
+
+
+def _header_safe(text: str) -> str:
+    """One line, no control characters: nothing a player typed can add a header."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def build_message(mail: Outbox, config: Config) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = Address(display_name=_header_safe(config.get("mail", "from_name")),
+                          addr_spec=config.get("mail", "from_address"))
+    msg["To"] = Address(display_name=_header_safe(mail.to_name), addr_spec=mail.to_address)
+    msg["Subject"] = _header_safe(mail.subject)
+    msg["Message-ID"] = mail.message_id
+    msg["Date"] = format_datetime(mail.created_at.replace(tzinfo=UTC))
+    if mail.in_reply_to:
+        msg["In-Reply-To"] = mail.in_reply_to
+        msg["References"] = mail.in_reply_to
+    if mail.unsubscribe_url:
+        msg["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    msg["Auto-Submitted"] = "auto-generated"
+    msg.set_content(mail.text_body)
+    if mail.html_body:
+        msg.add_alternative(mail.html_body, subtype="html")
+    return msg
+
+
+class Transport(Protocol):
+    def send(self, message: EmailMessage) -> None: ...
+
+
+@dataclass
+class FolderTransport:
+    """Writes each mail as ``<n>.eml`` into a folder: the embedded default for development."""
+
+    folder: Path
+
+    def send(self, message: EmailMessage) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        stamp = utcnow().strftime("%Y%m%dT%H%M%S%f")
+        ident = message["Message-ID"].strip("<>").split("@")[0]
+        fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(bytes(message))
+        os.replace(tmp, self.folder / f"{stamp}-{ident}.eml")
+
+
+@dataclass
+class SMTPTransport:
+    host: str
+    port: int
+    user: str = ""
+    password: str = ""
+    starttls: bool = False
+    timeout: float = 20
+
+    def send(self, message: EmailMessage) -> None:
+        with smtplib.SMTP(self.host, self.port, timeout=self.timeout) as smtp:
+            if self.starttls:
+                smtp.starttls(context=ssl.create_default_context())
+            if self.user:
+                smtp.login(self.user, self.password)
+            smtp.send_message(message)
+
+
+def transport_from_config(config: Config) -> Transport:
+    if config.get("mail", "transport") == "smtp":
+        return SMTPTransport(
+            host=config.get("mail", "smtp_host"),
+            port=config.getint("mail", "smtp_port"),
+            user=config.get("mail", "smtp_user"),
+            password=config.get("mail", "smtp_password"),
+            starttls=config.getbool("mail", "smtp_starttls"),
+            timeout=float(config.get("mail", "smtp_timeout")),
+        )
+    return FolderTransport(config.mail_folder)
+
+
+def due_mails(now: datetime, limit: int):
+    return (Outbox.select(Outbox.id)
+            .where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null(), ~Outbox.digest,
+                   Outbox.not_before <= now,
+                   (Outbox.claimed_until.is_null()) | (Outbox.claimed_until < now))
+            .order_by(Outbox.not_before, Outbox.id)
+            .limit(limit))
+
+
+def claim(mail_id: int, now: datetime) -> bool:
+    """Take one mail for this tick; False if another tick got it first."""
+    return (Outbox.update(claimed_until=now + timedelta(seconds=CLAIM_SECONDS))
+            .where(Outbox.id == mail_id, Outbox.sent_at.is_null(),
+                   (Outbox.claimed_until.is_null()) | (Outbox.claimed_until < now))
+            .execute()) == 1
+
+
+def quiet_until(mail: Outbox, now: datetime) -> datetime | None:
+    """When the recipient's quiet hours end, if ``now`` is inside them.
+
+    A mail queued in the evening, retried after a failure or left by a tick
+    that came late must still not arrive in the night.
+    """
+    if mail.player_id is not None:
+        player = Player.get_or_none(Player.id == mail.player_id)
+    else:  # an invitation to an address that may be a player's already
+        player = Player.get_or_none(Player.email == mail.to_address)
+    if player is None:
+        return None
+    later = quiet.deliverable_at(now, player.timezone, player.quiet_start, player.quiet_end)
+    return later if later > now else None
+
+
+def deliver_due(config: Config, transport: Transport, now: datetime | None = None,
+                limit: int = 200) -> dict[str, int]:
+    """Send what is due; returns counts of ``sent``, ``retry``, ``failed`` and ``deferred``."""
+    now = now or utcnow()
+    counts = {"sent": 0, "retry": 0, "failed": 0, "deferred": 0}
+    max_attempts = config.getint("mail", "max_attempts")
+    backoff = config.getint("mail", "backoff_seconds")
+    for row in list(due_mails(now, limit)):
+        if not claim(row.id, now):
+            continue
+        mail = Outbox.get_by_id(row.id)
+        later = quiet_until(mail, now)
+        if later is not None:  # the recipient's night: wait for their morning
+            (Outbox.update(not_before=later, claimed_until=None)
+             .where(Outbox.id == mail.id).execute())
+            counts["deferred"] += 1
+            continue
+        try:
+            transport.send(build_message(mail, config))
+        except (OSError, smtplib.SMTPException) as exc:
+            attempts = mail.attempts + 1
+            gave_up = attempts >= max_attempts
+            (Outbox.update(attempts=attempts, last_error=f"{type(exc).__name__}: {exc}"[:2000],
+                           claimed_until=None,
+                           not_before=now + timedelta(seconds=backoff * 2 ** (attempts - 1)),
+                           failed_at=now if gave_up else None)
+             .where(Outbox.id == mail.id).execute())
+            counts["failed" if gave_up else "retry"] += 1
+            continue
+        (Outbox.update(sent_at=now, attempts=mail.attempts + 1, claimed_until=None,
+                       last_error=None)
+         .where(Outbox.id == mail.id).execute())
+        counts["sent"] += 1
+    return counts

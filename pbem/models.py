@@ -1,0 +1,226 @@
+"""The database: Peewee models behind a deferred database.
+
+The move log (``Move``) is the truth; ``Game.state`` is a snapshot of the
+state after ``Game.seq`` moves so that a move costs the same at move 5 and
+move 500.  All times are naive UTC datetimes.  SQLite (WAL) is the default;
+a ``postgresql://`` URL switches to PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import peewee as pw
+from playhouse.db_url import connect
+
+db = pw.DatabaseProxy()
+
+
+def utcnow() -> datetime:
+    """Now as naive UTC, the form every stored time has (freezegun drives it in tests)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class JSONField(pw.TextField):
+    """JSON in a text column: portable across SQLite and PostgreSQL."""
+
+    def db_value(self, value: Any) -> str | None:
+        if value is None:
+            return None
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+    def python_value(self, value: str | None) -> Any:
+        return None if value is None else json.loads(value)
+
+
+class BaseModel(pw.Model):
+    class Meta:
+        database = db
+
+
+class Player(BaseModel):
+    """A person with an email address; no password, personal signed links instead."""
+
+    email = pw.CharField(max_length=254, unique=True)
+    name = pw.CharField(max_length=80)
+    timezone = pw.CharField(max_length=64, default="UTC")
+    language = pw.CharField(max_length=8, default="en")
+    quiet_start = pw.CharField(max_length=5, default="22:00")  # local HH:MM
+    quiet_end = pw.CharField(max_length=5, default="08:00")
+    digest = pw.BooleanField(default=False)  # one mail a day instead of one per turn
+    mail_enabled = pw.BooleanField(default=True)  # false after List-Unsubscribe
+    vacation_until = pw.DateTimeField(null=True, index=True)
+    vacation_days_used = pw.IntegerField(default=0)
+    vacation_year = pw.IntegerField(default=0)
+    #: bumping it revokes every personal link handed out before
+    link_version = pw.IntegerField(default=1)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    @property
+    def display(self) -> str:
+        return self.name
+
+
+class Game(BaseModel):
+    """One game: what is played, by which rules, and the snapshot of its state."""
+
+    OPEN, ACTIVE, FINISHED, ABORTED = "open", "active", "finished", "aborted"
+
+    game = pw.CharField(max_length=32)  # registry name, e.g. "visby"
+    options = JSONField(default=dict)
+    seed = pw.BigIntegerField()
+    rules_version = pw.CharField(max_length=16)
+    data_version = pw.CharField(max_length=32)
+    status = pw.CharField(max_length=12, default=OPEN, index=True)
+    clock = JSONField(default=dict)  # see pbem.clock
+    creator = pw.ForeignKeyField(Player, null=True, backref="created_games")
+    seq = pw.IntegerField(default=0)  # moves applied; the snapshot is after move ``seq``
+    state = JSONField(null=True)
+    result = JSONField(null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+    started_at = pw.DateTimeField(null=True)
+    finished_at = pw.DateTimeField(null=True, index=True)
+    archived_at = pw.DateTimeField(null=True)
+
+    @property
+    def thread_id(self) -> str:
+        """Message-ID of the game's first mail; every later mail refers to it."""
+        return f"<game-{self.id}-{self.seed}@pbem>"
+
+
+class Seat(BaseModel):
+    """A place at a game's table: a player, an invitation not yet accepted, or a bot."""
+
+    game = pw.ForeignKeyField(Game, backref="seats", on_delete="CASCADE")
+    index = pw.IntegerField()
+    player = pw.ForeignKeyField(Player, null=True, backref="seats")
+    invite_email = pw.CharField(max_length=254, null=True)
+    bot = pw.BooleanField(default=False)
+    #: the seat was human and a bot took over after timeouts; the owner can reclaim it
+    bot_replaced = pw.BooleanField(default=False)
+    #: version of this seat's menu: a move link is valid only while it matches
+    menu_seq = pw.IntegerField(default=0)
+    deadline = pw.DateTimeField(null=True, index=True)
+    deadline_started = pw.DateTimeField(null=True)
+    reminders_sent = pw.IntegerField(default=0)
+    #: when the next reminder is due (already moved out of the player's quiet hours)
+    remind_at = pw.DateTimeField(null=True, index=True)
+    #: the deadline passed once and ``deadline`` now marks the end of the grace period
+    in_grace = pw.BooleanField(default=False)
+    timeouts_in_row = pw.IntegerField(default=0)
+    bank_seconds = pw.IntegerField(null=True)  # time-bank clocks
+
+    class Meta:
+        indexes = ((("game", "index"), True),)
+
+    @property
+    def display(self) -> str:
+        if self.player_id is not None:
+            suffix = " (bot playing)" if self.bot else ""
+            return self.player.name + suffix
+        if self.bot:
+            return f"Bot {self.index + 1}"
+        return f"(invited: seat {self.index + 1})"
+
+
+class Move(BaseModel):
+    """One entry of the move log: the truth from which every state is replayed."""
+
+    PLAYER, BOT, TIMEOUT = "player", "bot", "timeout"
+
+    game = pw.ForeignKeyField(Game, backref="moves", on_delete="CASCADE")
+    seq = pw.IntegerField()  # 1-based
+    seat = pw.IntegerField()
+    move = pw.CharField(max_length=120)  # the game's notation
+    kind = pw.CharField(max_length=10, default=PLAYER)
+    #: the seat's menu version the move was played from (tells "already played" from "stale")
+    menu_seq = pw.IntegerField(default=0)
+    #: whether earlier steps became final with this move (no take-back past it)
+    commit = pw.BooleanField(default=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("game", "seq"), True),)
+
+
+class Notice(BaseModel):
+    """Something that happened to a game outside the move log (timeouts, bots, vacations)."""
+
+    game = pw.ForeignKeyField(Game, backref="notices", on_delete="CASCADE")
+    seq = pw.IntegerField()  # the move number it happened after
+    seat = pw.IntegerField(null=True)
+    text = pw.TextField()  # with {0}-style seat placeholders
+    created_at = pw.DateTimeField(default=utcnow)
+
+
+class Outbox(BaseModel):
+    """A mail waiting for delivery; written in the same transaction as its cause."""
+
+    game = pw.ForeignKeyField(Game, null=True, backref="mails", on_delete="CASCADE")
+    player = pw.ForeignKeyField(Player, null=True, backref="mails")
+    kind = pw.CharField(max_length=16)  # turn, reminder, invite, notice, result
+    to_address = pw.CharField(max_length=254)
+    to_name = pw.CharField(max_length=80, default="")
+    subject = pw.CharField(max_length=200)
+    text_body = pw.TextField()
+    html_body = pw.TextField(null=True)
+    message_id = pw.CharField(max_length=200, unique=True)
+    in_reply_to = pw.CharField(max_length=200, null=True)
+    unsubscribe_url = pw.CharField(max_length=500, null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+    not_before = pw.DateTimeField(default=utcnow, index=True)  # quiet hours, backoff
+    attempts = pw.IntegerField(default=0)
+    claimed_until = pw.DateTimeField(null=True)  # a delivering tick holds it until then
+    sent_at = pw.DateTimeField(null=True, index=True)
+    failed_at = pw.DateTimeField(null=True)  # gave up after max attempts
+    last_error = pw.TextField(null=True)
+    #: held for the player's daily digest (``not_before`` is the digest's time), never
+    #: delivered on its own
+    digest = pw.BooleanField(default=False)
+
+
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Outbox]
+
+
+def open_database(url: str) -> pw.Database:
+    """Connect the deferred database to ``url`` (SQLite in WAL mode by default)."""
+    if url.startswith("sqlite:"):
+        from pathlib import Path
+
+        path = url.split("sqlite:///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        database = pw.SqliteDatabase(
+            path,
+            pragmas={"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000,
+                     "synchronous": "normal"},
+            check_same_thread=False,
+        )
+    else:
+        database = connect(url)
+    db.initialize(database)
+    return database
+
+
+def create_tables() -> None:
+    db.create_tables(MODELS, safe=True)
+
+
+def drop_tables() -> None:
+    kwargs = {"cascade": True} if isinstance(db.obj, pw.PostgresqlDatabase) else {}
+    db.drop_tables(MODELS, safe=True, **kwargs)
+
+
+def write_transaction() -> Any:
+    """A transaction that takes the write lock at once.
+
+    On SQLite a deferred transaction that reads and then writes fails with
+    "database is locked" when another writer got in between; ``BEGIN
+    IMMEDIATE`` makes the second writer wait and then read fresh rows.
+    PostgreSQL uses row locks (``SELECT … FOR UPDATE``) instead.
+    """
+    if isinstance(db.obj, pw.SqliteDatabase):
+        return db.atomic("IMMEDIATE")
+    return db.atomic()

@@ -1,0 +1,100 @@
+"""Reminders before a deadline, at the points the game's clock names.
+
+``clock.start_turn`` puts the first reminder of a turn into ``Seat.remind_at``,
+already moved out of the player's quiet hours (to an hour before they begin).
+A tick sends every reminder that is due, claims it by moving ``remind_at`` on
+to the next point with a conditional UPDATE, and queues the mail in the same
+transaction.  A tick that comes late sends one reminder for all the points it
+missed.  During a vacation the clock stands still and so do the reminders.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem import clock, steps
+from pbem.context import Context
+from pbem.games import get_game
+from pbem.mail import compose
+from pbem.models import Game, Seat, write_transaction
+
+
+def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
+    query = (Seat.select(Seat.id).where(Seat.remind_at <= now)
+             .order_by(Seat.remind_at, Seat.id).limit(limit))
+    return [row.id for row in query]
+
+
+def send_due(ctx: Context, now: datetime) -> int:
+    return steps.each("reminders", due(now), lambda seat_id: remind_one(ctx, seat_id, now))
+
+
+def remind_one(ctx: Context, seat_id: int, now: datetime) -> bool:
+    """Send the seat its due reminder; False when there was none (any more)."""
+    with write_transaction():
+        row = Seat.select(Seat.id, Seat.game).where(Seat.id == seat_id).first()
+        if row is None:
+            return False
+        game = steps.lock_game(row.game_id)
+        seat = Seat.get_by_id(seat_id)
+        if seat.remind_at is None or seat.remind_at > now or game is None:
+            return False
+        rules = get_game(game.game)
+        live = (game.status == Game.ACTIVE and not seat.bot and seat.player_id is not None
+                and seat.deadline is not None and seat.deadline > now and not seat.in_grace
+                and seat.index in rules.to_move(game.state))
+        player = clock.player_of(seat)
+        if not live or clock.stopped_until(player, now) is not None:
+            # the turn is over, or its owner is away: no reminder now, maybe a later one
+            old, nxt = seat.remind_at, None
+            if live:
+                clock.schedule_reminder(game.clock, seat, player)
+                nxt = seat.remind_at if seat.remind_at and seat.remind_at > now else None
+                seat.remind_at = old
+            _claim(seat, remind_at=nxt)
+            return False
+        sent = max(seat.reminders_sent + 1, clock.reminders_due(game.clock, seat, player, now))
+        seat.reminders_sent = sent
+        old = seat.remind_at
+        clock.schedule_reminder(game.clock, seat, player)
+        nxt, seat.remind_at = seat.remind_at, old
+        _claim(seat, remind_at=nxt, reminders_sent=sent)
+        _queue_reminder(ctx, game, seat, now)
+        return True
+
+
+def _claim(seat: Seat, **changes) -> None:
+    claimed = (Seat.update(**changes)
+               .where(Seat.id == seat.id, Seat.remind_at == seat.remind_at).execute())
+    if claimed != 1:
+        raise steps.Lost(seat.id)
+
+
+def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
+    rules = get_game(game.game)
+    seats = steps.seats_of(game)
+    player = seat.player
+    left = clock.remaining(seat, now)
+    moves = [(m, compose.move_url(ctx, game, seat, m))
+             for m in rules.legal_moves(game.state, seat.index)]
+    steps.personal_mail(
+        ctx, game, seat, seats, "reminder", f"{clock.format_duration(left)} left for your move",
+        now, kind="reminder", moves=moves, left=clock.format_duration(left),
+        deadline_local=compose.format_local(seat.deadline, player.timezone),
+        default=rules.default_move(game.state, seat.index),
+        ladder=clock.describe_ladder(game.clock), policy=clock.describe_policy(game.clock),
+        bank=game.clock.get("kind") == "bank",
+    )
+
+
+def reschedule_player(player_id: int) -> int:
+    """Place a player's pending reminders again (their time zone or quiet hours changed)."""
+    moved = 0
+    seats = (Seat.select(Seat, Game).join(Game)
+             .where(Seat.player == player_id, Seat.remind_at.is_null(False)))
+    for seat in seats:
+        old = seat.remind_at
+        clock.schedule_reminder(seat.game.clock, seat, seat.player)
+        moved += (Seat.update(remind_at=seat.remind_at)
+                  .where(Seat.id == seat.id, Seat.remind_at == old).execute())
+    return moved

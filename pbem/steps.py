@@ -1,0 +1,97 @@
+"""What the scheduled steps (timeouts, reminders, vacations, digests) share.
+
+Each step is shaped like healthchecks' ``sendalerts``: a query lists the ids
+of due rows (an indexed column compared with ``now``), and a small function
+takes one of them inside a write transaction, checks it is still due, claims
+it with a conditional UPDATE and does its work, returning whether it did.  A
+second tick, or a tick that runs again after a crash, finds nothing left to
+do, and work that failed half-way was rolled back with its claim.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+
+import peewee as pw
+
+from pbem.context import Context
+from pbem.mail import compose
+from pbem.models import Game, Notice, Seat, db
+
+log = logging.getLogger("pbem.scheduler")
+
+#: rows one step takes per tick at most; the rest waits for the next tick
+BATCH = 500
+
+
+class Lost(Exception):
+    """Another tick claimed the row first: roll back and move on."""
+
+
+def lock_game(game_id: int) -> Game | None:
+    """The game row, locked against moves and other ticks until the transaction ends.
+
+    PostgreSQL takes a row lock; SQLite has one writer already (``BEGIN
+    IMMEDIATE``), so the read is enough there.
+    """
+    query = Game.select().where(Game.id == game_id)
+    if not isinstance(db.obj, pw.SqliteDatabase):
+        query = query.for_update()
+    return query.get_or_none()
+
+
+def each(name: str, ids: Iterable[int], one: Callable[[int], Any]) -> int:
+    """Run ``one`` for every due id; count the ones that did work.
+
+    A row whose work raises is logged and left for the next tick, so one bad
+    game cannot stop the others (or the mail).
+    """
+    done = 0
+    for row_id in ids:
+        try:
+            if one(row_id):
+                done += 1
+        except Lost:
+            continue
+        except Exception:
+            log.exception("%s: row %s failed; it stays due for the next tick", name, row_id)
+    return done
+
+
+def seats_of(game: Game) -> list[Seat]:
+    return list(game.seats.order_by(Seat.index))
+
+
+def note(game: Game, seat: int | None, text: str, seq: int | None = None) -> Notice:
+    """A line in the game's log (``{0}``-style seat placeholders)."""
+    return Notice.create(game=game, seq=game.seq if seq is None else seq, seat=seat, text=text)
+
+
+def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str, subject: str,
+               now: datetime, skip: Iterable[int] = ()) -> None:
+    """Mail ``line`` to every human at the table but the seats in ``skip``."""
+    skip = set(skip)
+    names = compose.names_of(seats)
+    title = compose.game_title(game)
+    for seat in seats:
+        if seat.player_id is None or seat.index in skip:
+            continue
+        values = dict(game=game, title=title, names=names, line=line,
+                      seat_url=compose.seat_url(ctx, game, seat))
+        compose.queue(ctx, kind="notice", to=seat.player, subject=f"{title}: {subject}",
+                      text=ctx.render_text("mail/notice.txt", **values),
+                      html=ctx.render_html("mail/notice.html", **values), game=game, now=now)
+
+
+def personal_mail(ctx: Context, game: Game, seat: Seat, seats: list[Seat], template: str,
+                  subject: str, now: datetime, kind: str = "notice", **values: Any) -> None:
+    """One mail to the owner of ``seat`` from ``templates/mail/<template>.{txt,html}``."""
+    title = compose.game_title(game)
+    values = dict(game=game, title=title, names=compose.names_of(seats), seat=seat,
+                  seat_url=compose.seat_url(ctx, game, seat), **values)
+    compose.queue(ctx, kind=kind, to=seat.player, subject=f"{title}: {subject}",
+                  text=ctx.render_text(f"mail/{template}.txt", **values),
+                  html=ctx.render_html(f"mail/{template}.html", **values), game=game, now=now)

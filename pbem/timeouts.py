@@ -1,0 +1,198 @@
+"""The timeout ladder: what happens when a seat does not move in time.
+
+1. The deadline passes: everyone is told, and a grace period begins
+   (``grace_hours`` of the game's clock; none when it is 0).
+2. The grace period ends: the game's documented default move is played for
+   the seat (``Move.TIMEOUT`` in the log, with a notice saying so), through
+   ``service.play`` like any move.  A turn of several steps gets a default move
+   for each step it still owes.
+3. The ``timeouts_before_bot``-th timeout in a row: a bot takes the seat.  With
+   ``after_timeouts = "bot"`` its owner can take it back from their seat link
+   (``reclaim``); with ``"drop"`` the player has left and the bot plays the
+   seat to the end.
+
+A move of the player's own resets the count (``service._record``).  In a
+simultaneous decision only the seats that have not chosen have a deadline,
+so only they time out.  Every step is recorded in the game's log and mailed
+to the table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from pbem import clock, service, steps
+from pbem.context import Context
+from pbem.games import get_game
+from pbem.mail import compose
+from pbem.models import Game, Move, Seat, write_transaction
+
+#: default moves one timed-out turn may take at most (a turn of many steps)
+MAX_STEPS = 50
+
+GRACE, DEFAULT, BOT, DROP = "grace", "default", "bot", "drop"
+
+
+def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
+    """Seats whose deadline (or grace period) has passed, oldest first."""
+    query = (Seat.select(Seat.id).where(Seat.deadline <= now)
+             .order_by(Seat.deadline, Seat.id).limit(limit))
+    return [row.id for row in query]
+
+
+def apply_due(ctx: Context, now: datetime) -> int:
+    return steps.each("timeouts", due(now), lambda seat_id: timeout_one(ctx, seat_id, now))
+
+
+def _claim(seat: Seat, **changes) -> None:
+    """Take the seat's timeout for this tick, or raise ``Lost`` when another tick has."""
+    claimed = (Seat.update(**changes)
+               .where(Seat.id == seat.id, Seat.deadline == seat.deadline,
+                      Seat.menu_seq == seat.menu_seq, Seat.in_grace == seat.in_grace)
+               .execute())
+    if claimed != 1:
+        raise steps.Lost(seat.id)
+
+
+def timeout_one(ctx: Context, seat_id: int, now: datetime) -> str | None:
+    """Take the next step of the ladder for one seat; which step it took, or None."""
+    with write_transaction():
+        row = Seat.select(Seat.id, Seat.game).where(Seat.id == seat_id).first()
+        if row is None:
+            return None
+        game = steps.lock_game(row.game_id)
+        seat = Seat.get_by_id(seat_id)  # read again under the lock
+        if seat.deadline is None or seat.deadline > now or game is None:
+            return None
+        rules = get_game(game.game)
+        if (game.status != Game.ACTIVE or seat.bot or seat.player_id is None
+                or seat.index not in rules.to_move(game.state)):
+            # nothing to time out any more (the game ended, a bot plays): clear the clock
+            _claim(seat, deadline=None, deadline_started=None, remind_at=None, in_grace=False)
+            return None
+        policy = game.clock
+        if not seat.in_grace and clock.grace(policy) > timedelta(0):
+            return _start_grace(ctx, game, seat, now)
+        return _time_out(ctx, game, seat, now)
+
+
+def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
+    period = clock.grace(game.clock)
+    until = now + period
+    _claim(seat, deadline=until, in_grace=True, remind_at=None)
+    seat.deadline, seat.in_grace = until, True
+    hours = f"{period.total_seconds() / 3600:g}"
+    i = seat.index
+    steps.note(game, i, f"{{{i}}} did not move by the deadline: a grace period of {hours} "
+                        f"hours began, then the default move is played for them")
+    seats = steps.seats_of(game)
+    steps.tell_table(ctx, game, seats, f"{{{i}}} did not move by the deadline; after a grace "
+                     f"period of {hours} hours the default move is played for them.",
+                     f"{seat.display} ran out of time", now, skip=[i])
+    rules = get_game(game.game)
+    moves = [(m, compose.move_url(ctx, game, seat, m))
+             for m in rules.legal_moves(game.state, i)]
+    steps.personal_mail(ctx, game, seat, seats, "timeout", "your time is up", now, stage=GRACE,
+                        hours=hours, moves=moves, default=rules.default_move(game.state, i),
+                        until_local=compose.format_local(until, seat.player.timezone),
+                        count=seat.timeouts_in_row, limit=clock.timeouts_before_bot(game.clock),
+                        ladder=clock.describe_ladder(game.clock))
+    return GRACE
+
+
+def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
+    policy = game.clock
+    count = seat.timeouts_in_row + 1
+    limit = clock.timeouts_before_bot(policy)
+    takeover = count >= limit
+    stage = (DROP if clock.drops(policy) else BOT) if takeover else DEFAULT
+    changes: dict = {"timeouts_in_row": count, "in_grace": False}
+    if takeover:
+        changes.update(bot=True, bot_replaced=stage == BOT)
+    deadline = seat.deadline
+    _claim(seat, **changes)
+    i = seat.index
+    # the notices belong after the first default move; written first, so that the turn
+    # mails the move sends out already tell it
+    at = game.seq + 1
+    steps.note(game, i, f"{{{i}}} did not move in time: the default move was played for them "
+                        f"(timeout {count} in a row)", seq=at)
+    if stage == BOT:
+        steps.note(game, i, f"After {count} timeouts in a row a bot plays for {{{i}}}; "
+                            f"{{{i}}} can take the seat back with their link", seq=at)
+    elif stage == DROP:
+        steps.note(game, i, f"After {count} timeouts in a row {{{i}}} leaves the game; "
+                            f"a bot plays the seat to the end", seq=at)
+    rules = get_game(game.game)
+    played = []
+    for _ in range(MAX_STEPS):
+        game = Game.get_by_id(game.id)
+        seat = Seat.get_by_id(seat.id)
+        if game.status != Game.ACTIVE or i not in rules.to_move(game.state):
+            break
+        if not takeover and seat.deadline != deadline:
+            break  # its turn ended and a new one began, with a clock of its own
+        move = rules.default_move(game.state, i)
+        service.play(ctx, game.id, i, move, menu_seq=seat.menu_seq, kind=Move.TIMEOUT)
+        played.append(move)
+        if takeover:
+            break  # the bot played whatever the turn still owed
+    game = Game.get_by_id(game.id)
+    seats = steps.seats_of(game)
+    seat = seats[i]
+    name = seat.player.name
+    if stage == DEFAULT:
+        line = (f"{{{i}}} did not move in time: the default move was played for them "
+                f"(timeout {count} of {limit} in a row before a bot takes the seat).")
+        subject = f"default move for {name}"
+    elif stage == BOT:
+        line = (f"{{{i}}} did not move in time {count} times in a row: a bot plays the seat "
+                f"now, until {{{i}}} takes it back.")
+        subject = f"a bot plays for {name}"
+    else:
+        line = (f"{{{i}}} did not move in time {count} times in a row and leaves the game: "
+                f"a bot plays the seat to the end.")
+        subject = f"{name} leaves the game"
+    steps.tell_table(ctx, game, seats, line, subject, now, skip=[i])
+    seat_url = compose.seat_url(ctx, game, seat)
+    steps.personal_mail(ctx, game, seat, seats, "timeout",
+                        "a bot plays your seat" if takeover else "a default move for you", now,
+                        stage=stage, played=played, count=count, limit=limit,
+                        reclaim_url=f"{seat_url}/reclaim", ladder=clock.describe_ladder(policy))
+    return stage
+
+
+def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
+            now: datetime) -> Seat:
+    """The owner takes back a seat a bot took after timeouts; their clock starts afresh."""
+    with write_transaction():
+        game = steps.lock_game(game_id)
+        if game is None:
+            raise service.PlayError("no-game", "There is no such game.")
+        seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
+        if seat is None or seat.player_id != player_id:
+            raise service.PlayError("no-seat", "This is not your seat.")
+        if game.status != Game.ACTIVE:
+            raise service.PlayError("not-active", "This game is not running any more.")
+        if not seat.bot_replaced:
+            raise service.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
+        claimed = (Seat.update(bot=False, bot_replaced=False, timeouts_in_row=0)
+                   .where(Seat.id == seat.id, Seat.bot_replaced == True)  # noqa: E712
+                   .execute())
+        if claimed != 1:
+            raise service.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
+        seat = Seat.get_by_id(seat.id)
+        rules = get_game(game.game)
+        i = seat.index
+        steps.note(game, i, f"{{{i}}} took their seat back from the bot")
+        seats = steps.seats_of(game)
+        seats[i] = seat
+        if i in rules.to_move(game.state):
+            seat.menu_seq += 1
+            clock.stop(seat)
+            clock.start_turn(game, seat, now)
+            seat.save()
+            compose.queue_turn(ctx, game, seat, seats, game.state)
+        steps.tell_table(ctx, game, seats, f"{{{i}}} took their seat back from the bot.",
+                         f"{seat.display} is back", now, skip=[i])
+        return seat

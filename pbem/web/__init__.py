@@ -1,0 +1,151 @@
+"""The web server: a Flask application factory and its blueprints.
+
+``create_app(ctx)`` builds one application from one :class:`~pbem.context.Context`
+(settings, link signer): tests make a fresh app per test, ``pbem serve`` and
+gunicorn (``gunicorn "pbem.web:create_app()"``) make one at start-up.  The
+pages never apply rules or send mail themselves: they read the database, and
+every change goes through :mod:`pbem.service`, whose transaction also queues
+the mails that the scheduler delivers.
+
+Blueprints, one concern each:
+
+``play``   the pages behind mailed links: move confirm (``/m/``), personal
+           seat (``/s/``), public game (``/g/``)
+``lobby``  the home page, creating a game (``/new``), accepting an invitation
+           (``/i/``), unsubscribing (``/u/``)
+``dev``    development only: the mails of the folder transport (``/dev/mail``)
+
+GET never changes anything (mail scanners open links to check them); every
+change is a POST carrying the CSRF token of :mod:`pbem.web.csrf`.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from flask import Flask, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from pbem.context import TEMPLATES_DIR, Context, make_context
+from pbem.models import db, open_database
+from pbem.web import csrf
+from pbem.web.refusal import Refusal
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+#: modules whose ``bp`` the app serves; a part of pbem with pages adds its module here
+BLUEPRINTS: tuple[str, ...] = ("pbem.web.play", "pbem.web.lobby", "pbem.web.time_views")
+#: served only when [server] production is false
+DEV_BLUEPRINTS: tuple[str, ...] = ("pbem.web.dev",)
+
+
+def create_app(ctx: Context | None = None) -> Flask:
+    """A Flask application serving pbem with the settings of ``ctx``.
+
+    Without ``ctx`` the settings are loaded as everywhere else (defaults,
+    ``config.ini``, ``PBEM_*`` variables).  A production configuration that
+    fails :meth:`~pbem.config.Config.check_production` stops the start.  The
+    database is opened from the settings unless the caller (a test, the CLI)
+    has opened one already.
+    """
+    ctx = ctx or make_context()
+    config = ctx.config
+    config.check_production()
+    if db.obj is None:
+        open_database(config.database_url)
+    production = config.getbool("server", "production")
+
+    app = Flask(__name__, template_folder=str(TEMPLATES_DIR), static_folder=str(STATIC_DIR),
+                static_url_path="/static")
+    keys = [k.strip() for k in config.get("server", "secret_key").split(",") if k.strip()]
+    app.config.update(
+        SECRET_KEY=keys[-1],
+        SECRET_KEY_FALLBACKS=keys[:-1],
+        SESSION_COOKIE_NAME="pbem",
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=ctx.base_url.startswith("https://"),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=62),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        PBEM_PRODUCTION=production,
+    )
+    app.extensions["pbem"] = ctx
+    app.jinja_env.undefined = jinja2.StrictUndefined
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["seats"] = ctx.html.filters["seats"]
+    app.jinja_env.globals["csrf_token"] = csrf.token
+    app.jinja_env.globals["production"] = production
+
+    for module in BLUEPRINTS + (() if production else DEV_BLUEPRINTS):
+        app.register_blueprint(import_module(module).bp)
+
+    _database_per_request(app)
+    _pages_for_errors(app)
+    _safety_headers(app)
+    return app
+
+
+def context() -> Context:
+    """The context of the application handling the current request."""
+    from flask import current_app
+
+    return current_app.extensions["pbem"]
+
+
+def _database_per_request(app: Flask) -> None:
+    """One connection per request, closed at its end (threads of the server do not share)."""
+
+    @app.before_request
+    def _connect() -> None:
+        if request.endpoint != "static":
+            db.connect(reuse_if_open=True)
+
+    @app.teardown_request
+    def _close(_exc: BaseException | None) -> None:
+        if not db.is_closed() and not db.in_transaction():
+            db.close()
+
+
+def _pages_for_errors(app: Flask) -> None:
+    """Refusals and HTTP errors as readable pages with their status; never a stack trace."""
+
+    @app.errorhandler(Refusal)
+    def _refusal(exc: Refusal) -> Any:
+        return render_template("pages/refusal.html", refusal=exc), exc.status
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        return render_template("pages/error.html", code=exc.code, name=exc.name,
+                               description=exc.description), exc.code
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception) -> Any:
+        app.logger.exception("request failed: %s %s", request.method, request.path)
+        return render_template("pages/error.html", code=500, name="Something went wrong",
+                               description="The server could not answer this request. "
+                               "Nothing was changed by the failed request; please try "
+                               "again in a moment."), 500
+
+
+def _safety_headers(app: Flask) -> None:
+    """No caching of personal pages, no token in a Referer, no framing, no inline scripts."""
+
+    @app.after_request
+    def _headers(response: Any) -> Any:
+        headers = response.headers
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+            "script-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+        )
+        if request.endpoint != "static":
+            headers.setdefault("Cache-Control", "no-store")
+            headers.setdefault("X-Robots-Tag", "noindex, nofollow")
+        return response

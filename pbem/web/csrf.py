@@ -1,0 +1,47 @@
+"""CSRF protection for every POST: a random secret in the session cookie, echoed by the form.
+
+A page that shows a form puts :func:`token` in a hidden ``csrf_token`` field;
+the POST handler calls :func:`check`.  Another site can make a browser send
+our cookie, but cannot read the page to learn the value, so it cannot forge
+the field.  The only POST without it is the RFC 8058 one-click unsubscribe,
+which mail providers send with no cookie at all (its signed link is the proof).
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import request, session
+
+from pbem.web.refusal import Refusal
+
+FIELD = "csrf_token"
+
+
+def token() -> str:
+    """This browser's CSRF value, created on first use and kept in its session."""
+    value = session.get("csrf")
+    if not isinstance(value, str) or not value:
+        value = secrets.token_urlsafe(32)
+        session["csrf"] = value
+        session.permanent = True
+    return value
+
+
+def check(again_url: str | None = None) -> None:
+    """Refuse the current POST unless its form carries this browser's CSRF value.
+
+    ``again_url`` is the page that showed the form, offered on the refusal page.
+    """
+    sent = request.form.get(FIELD, "")
+    wanted = session.get("csrf")
+    if not isinstance(wanted, str) or not wanted or not hmac.compare_digest(
+            sent.encode(), wanted.encode()):
+        raise Refusal(
+            "csrf",
+            "The form did not come with this browser's security token: the page may have "
+            "been open for very long, or cookies are blocked for this site. Nothing was "
+            "changed. Open the page again and repeat.",
+            again_url=again_url,
+        )

@@ -1,0 +1,272 @@
+"""The way into a game: home page, creating a game, accepting an invitation, unsubscribing.
+
+Nobody has a password.  Whoever creates a game names themselves by name and
+address and gets the personal link of their seat by mail; invited players
+prove their address by the link mailed to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+
+from pbem import links, service
+from pbem.games import UnknownGameError, all_games, get_game
+from pbem.games.protocol import Game as Rules
+from pbem.games.protocol import OptionError
+from pbem.mail import compose
+from pbem.models import Game, Player, Seat
+from pbem.web import context, csrf
+from pbem.web.play import _field, _payload, seat_path
+from pbem.web.refusal import Refusal
+from pbem.web.zones import timezones
+
+bp = Blueprint("lobby", __name__)
+
+#: what a seat field may say instead of an address
+BOT_WORDS = {"", "bot"}
+
+
+@bp.get("/")
+def home() -> Any:
+    recent = (Game.select().where(Game.status.in_([Game.ACTIVE, Game.FINISHED]))
+              .order_by(Game.id.desc()).limit(10))
+    return render_template("pages/home.html", games=all_games(), recent=list(recent),
+                           title_of=compose.game_title)
+
+
+@bp.get("/healthz")
+def health() -> Any:
+    Game.select(Game.id).limit(1).exists()  # the database answers
+    return {"ok": True}
+
+
+# -- a new game -------------------------------------------------------------------
+
+
+@bp.get("/new")
+def new_game_list() -> Any:
+    games = all_games()
+    if len(games) == 1:
+        return redirect(url_for("lobby.new_game", name=games[0].name))
+    return render_template("pages/new_list.html", games=games)
+
+
+def _rules_or_404(name: str) -> Rules:
+    try:
+        return get_game(name)
+    except UnknownGameError:
+        abort(404)
+
+
+def _form_defaults(rules: Rules) -> dict[str, Any]:
+    form: dict[str, Any] = {
+        "name": "", "email": "", "timezone": "UTC", "players": str(rules.min_players),
+        "days": context().config.get("clock", "days_per_move"),
+    }
+    for opt in rules.options:
+        form[f"opt-{opt.name}"] = str(opt.default)
+    for i in range(1, rules.max_players):
+        form[f"seat-{i}"] = ""
+    return form
+
+
+def _render_new(rules: Rules, form: dict[str, Any], errors: list[str], status: int = 200) -> Any:
+    return render_template("pages/new_game.html", rules=rules, form=form, errors=errors,
+                           timezones=timezones()), status
+
+
+@bp.get("/new/<name>")
+def new_game(name: str) -> Any:
+    rules = _rules_or_404(name)
+    return _render_new(rules, _form_defaults(rules), [])
+
+
+def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The checked values of the new-game form, or the errors to show beside it."""
+    errors: list[str] = []
+    parsed: dict[str, Any] = {}
+    parsed["name"] = service.clean_name(form["name"]) if form["name"].strip() else ""
+    if not parsed["name"]:
+        errors.append("Please give your name: the other players see it.")
+    try:
+        parsed["email"] = service.normalise_email(form["email"])
+    except ValueError:
+        errors.append("Please give your email address: your seat link is mailed there.")
+    if form["timezone"] not in timezones():
+        errors.append("Please choose a time zone from the list.")
+    try:
+        players = int(form["players"])
+    except ValueError:
+        players = 0
+    if not rules.min_players <= players <= rules.max_players:
+        errors.append(f"{rules.title} is for {rules.min_players} to {rules.max_players} players.")
+        players = rules.min_players
+    seats: list[str | None] = []
+    for i in range(1, players):
+        raw = form.get(f"seat-{i}", "").strip()
+        if raw.lower() in BOT_WORDS:
+            seats.append(None)
+            continue
+        try:
+            seats.append(service.normalise_email(raw))
+        except ValueError:
+            errors.append(f"Seat {i + 1}: enter an email address, or 'bot' (or leave it "
+                          "empty) for a computer player.")
+    parsed["seats"] = seats
+    addresses = [a for a in seats if a is not None] + [parsed.get("email")]
+    if len(set(addresses)) != len(addresses):
+        errors.append("Each player can take only one seat: an address appears twice.")
+    options = {}
+    for opt in rules.options:
+        raw = form.get(f"opt-{opt.name}", str(opt.default))
+        match = [c for c in opt.choices if str(c) == raw]
+        if not match:
+            errors.append(f"{opt.label}: choose one of {', '.join(map(str, opt.choices))}.")
+        else:
+            options[opt.name] = match[0]
+    parsed["options"] = options
+    try:
+        days = float(form["days"])
+        parsed["days"] = int(days) if days.is_integer() else days
+    except ValueError:
+        errors.append("Days per move: give a number of days.")
+    return parsed, errors
+
+
+@bp.post("/new/<name>")
+def new_game_post(name: str) -> Any:
+    rules = _rules_or_404(name)
+    csrf.check(again_url=url_for("lobby.new_game", name=name))
+    form = _form_defaults(rules)
+    for key in form:
+        form[key] = request.form.get(key, form[key])[:300]
+    parsed, errors = _parse_new_game(rules, form)
+    if errors:
+        return _render_new(rules, form, errors, 400)
+    existing = Player.get_or_none(Player.email == parsed["email"])
+    try:
+        rules.resolve_options(parsed["options"], 1 + len(parsed["seats"]))
+        creator = existing or service.get_or_create_player(
+            parsed["email"], parsed["name"], timezone=form["timezone"])
+        game = service.create_game(context(), rules.name, creator, parsed["seats"],
+                                   options=parsed["options"],
+                                   clock_policy={"days": parsed["days"]})
+    except OptionError as exc:
+        return _render_new(rules, form, [str(exc)], 400)
+    seat = Seat.get(Seat.game == game, Seat.index == 0)
+    # Someone who types an address that has played here before may not be its owner:
+    # that seat link goes only to the mailbox. A new address gets it here at once.
+    session["created"] = {"game": game.id,
+                          "seat": None if existing else seat_path(game, seat)}
+    return redirect(url_for("lobby.created", game_id=game.id), code=303)
+
+
+@bp.get("/created/<int:game_id>")
+def created(game_id: int) -> Any:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        abort(404)
+    mine = session.get("created") or {}
+    seat_link = mine.get("seat") if mine.get("game") == game.id else None
+    seats = list(game.seats.order_by(Seat.index))
+    return render_template("pages/created.html", game=game, seats=seats,
+                           names=compose.names_of(seats), title=compose.game_title(game),
+                           seat_link=seat_link)
+
+
+# -- invitations ---------------------------------------------------------------------
+
+
+def _invite(token: str) -> tuple[Game, Seat, str]:
+    days = context().config.getint("links", "invite_link_days")
+    payload = _payload(links.INVITE, token, days * 86_400)
+    game = Game.get_or_none(Game.id == _field(payload, "g", int))
+    if game is None:
+        raise Refusal("no-game", "There is no such game on this server (any more).")
+    seat = Seat.get_or_none(Seat.game == game, Seat.index == _field(payload, "s", int))
+    address = _field(payload, "e", str)
+    game_url = url_for("play.game_page", game_id=game.id)
+    if seat is None or seat.invite_email != address:
+        raise Refusal("withdrawn", "This invitation is no longer open.", game_url=game_url)
+    if seat.player_id is not None and seat.player.email != address:
+        raise Refusal("taken", "Someone else has taken this seat.", game_url=game_url)
+    if game.status not in (Game.OPEN, Game.ACTIVE):
+        raise Refusal("not-active", "This game is not running.", game_url=game_url)
+    return game, seat, address
+
+
+@bp.get("/i/<token>")
+def invite(token: str) -> Any:
+    game, seat, address = _invite(token)
+    player = Player.get_or_none(Player.email == address)
+    seats = list(game.seats.order_by(Seat.index))
+    joined = seat.player_id is not None
+    form = {"name": player.name if player else address.split("@")[0],
+            "timezone": player.timezone if player else "UTC"}
+    return render_template(
+        "pages/invite.html", game=game, seat=seat, rules=get_game(game.game),
+        title=compose.game_title(game), names=compose.names_of(seats), seats=seats,
+        host=game.creator.name if game.creator else "A player", address=address,
+        joined=joined, seat_link=seat_path(game, seat) if joined else None,
+        form=form, timezones=timezones(), errors=[],
+    )
+
+
+@bp.post("/i/<token>")
+def invite_post(token: str) -> Any:
+    game, seat, address = _invite(token)
+    csrf.check(again_url=request.path)
+    name = service.clean_name(request.form.get("name", "")[:300])
+    tz = request.form.get("timezone", "UTC")
+    if tz not in timezones():
+        tz = "UTC"
+    player = service.get_or_create_player(address, name, timezone=tz)
+    # the link was mailed to this address: its holder may set the name and zone
+    if player.name != name or player.timezone != tz:
+        player.name, player.timezone = name, tz
+        player.save()
+    try:
+        service.accept_invite(context(), game, seat, player)
+    except service.PlayError as exc:
+        raise Refusal.from_play(exc, game_url=url_for("play.game_page",
+                                                      game_id=game.id)) from exc
+    game = Game.get_by_id(game.id)
+    seat = Seat.get_by_id(seat.id)
+    if game.status == Game.ACTIVE:
+        flash("You have joined; the game has started.", "joined")
+    else:
+        flash("You have joined; the game starts when every seat is taken.", "joined")
+    return redirect(seat_path(game, seat), code=303)
+
+
+# -- unsubscribe -------------------------------------------------------------------
+
+
+def _player(token: str) -> Player:
+    payload = _payload(links.UNSUBSCRIBE, token)
+    player = Player.get_or_none(Player.id == _field(payload, "p", int))
+    if player is None:
+        raise Refusal("forged", "This link names no player of this server.")
+    return player
+
+
+@bp.get("/u/<token>")
+def unsubscribe(token: str) -> Any:
+    return render_template("pages/unsubscribe.html", player=_player(token), done=None)
+
+
+@bp.post("/u/<token>")
+def unsubscribe_post(token: str) -> Any:
+    player = _player(token)
+    one_click = request.form.get("List-Unsubscribe") == "One-Click"
+    if not one_click:  # RFC 8058: the mail provider posts with no cookie; the link proves it
+        csrf.check(again_url=request.path)
+    enable = not one_click and request.form.get("action") == "resubscribe"
+    Player.update(mail_enabled=enable).where(Player.id == player.id).execute()
+    if one_click:
+        return "Unsubscribed.\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+    player = Player.get_by_id(player.id)
+    return render_template("pages/unsubscribe.html", player=player,
+                           done="on" if enable else "off")

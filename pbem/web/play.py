@@ -1,0 +1,346 @@
+"""The pages behind the links we mail: confirm a move, a player's seat, a game in public.
+
+``/m/<token>``  GET shows the move in words and a button; POST plays it
+``/s/<token>``  the personal seat page: the table as this seat sees it, what
+                happened, the move menu (POST ``/s/<token>/play``), take-back
+                (POST ``/s/<token>/takeback``)
+``/g/<id>``     the public page of a game: what a spectator may see
+
+Tokens are checked for authenticity and age by :mod:`pbem.links`; whether
+they may still be used (the game moved on, the move was played) is checked
+against the database, and the final word is the service's, inside its
+transaction.  A refused link is a page with a 4xx status that says why and
+where to go on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from itsdangerous import SignatureExpired, URLSafeTimedSerializer
+from peewee import JOIN
+
+from pbem import clock, links, service
+from pbem.games import get_game
+from pbem.games.protocol import SPECTATOR, MoveError
+from pbem.games.protocol import Game as Rules
+from pbem.games.render import seat_text
+from pbem.mail import compose
+from pbem.models import Game, Move, Player, Seat, utcnow
+from pbem.record import replay_steps
+from pbem.web import context, csrf
+from pbem.web.refusal import Refusal
+from pbem.web.zones import timezones
+
+bp = Blueprint("play", __name__)
+
+#: how many of the last moves a page retells
+RECENT_ON_PAGE = 30
+
+
+# -- tokens --------------------------------------------------------------------
+
+
+def _payload(purpose: str, token: str, max_age: int | None = None) -> dict[str, Any]:
+    try:
+        return context().signer.load(purpose, token, max_age)
+    except links.LinkError as exc:
+        game_url = None
+        if exc.reason == "expired":
+            # the signature was good, only the age is wrong: the game it names is real
+            old = _expired_payload(exc)
+            if isinstance(old, dict) and type(old.get("g")) is int:
+                game_url = url_for("play.game_page", game_id=old["g"])
+        raise Refusal.from_link(exc, game_url=game_url) from exc
+
+
+def _expired_payload(exc: links.LinkError) -> Any:
+    cause = exc.__cause__
+    if isinstance(cause, SignatureExpired) and cause.payload is not None:
+        try:
+            return URLSafeTimedSerializer("-").load_payload(cause.payload)
+        except Exception:  # noqa: BLE001 - a payload we cannot read: no link then
+            return None
+    return None
+
+
+def _field(payload: dict[str, Any], key: str, kind: type) -> Any:
+    value = payload.get(key)
+    if type(value) is not kind:
+        raise Refusal("forged", "This link is not valid: it does not name what it should.")
+    return value
+
+
+def path_of(url: str) -> str:
+    """The path of one of our absolute URLs, for redirects on the host the reader is on."""
+    return urlsplit(url).path
+
+
+def seat_path(game: Game, seat: Seat) -> str | None:
+    if seat.player_id is None:
+        return None
+    return path_of(compose.seat_url(context(), game, seat))
+
+
+def _game_and_seat(game_id: int, index: int) -> tuple[Game, Seat]:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        raise Refusal("no-game", "There is no such game on this server (any more).")
+    seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
+    if seat is None:
+        raise Refusal("no-seat", "This game has no such seat.",
+                      game_url=url_for("play.game_page", game_id=game.id))
+    return game, seat
+
+
+@dataclass
+class MoveLink:
+    game: Game
+    seat: Seat
+    menu_seq: int
+    move: str
+
+    @property
+    def links(self) -> dict[str, str | None]:
+        return {"game_url": url_for("play.game_page", game_id=self.game.id),
+                "seat_url": seat_path(self.game, self.seat)}
+
+
+def load_move_link(token: str) -> MoveLink:
+    days = context().config.getint("links", "move_link_days")
+    payload = _payload(links.MOVE, token, days * 86_400)
+    game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
+    return MoveLink(game, seat, _field(payload, "n", int), _field(payload, "m", str))
+
+
+def load_seat_link(token: str) -> tuple[Game, Seat]:
+    payload = _payload(links.SEAT, token)
+    game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
+    game_url = url_for("play.game_page", game_id=game.id)
+    if seat.player_id is None or seat.player_id != _field(payload, "p", int):
+        raise Refusal("other-player", "This seat link was made for another player of this "
+                      "seat, who no longer sits there.", game_url=game_url)
+    if seat.player.link_version != _field(payload, "v", int):
+        raise Refusal("revoked", "Newer links have been mailed to you since this one; "
+                      "please use the link from your latest mail.", game_url=game_url)
+    return game, seat
+
+
+# -- shared pieces of the pages ------------------------------------------------------
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The game's seats in order, each with its player loaded in the same query."""
+    return list(Seat.select(Seat, Player).join(Player, JOIN.LEFT_OUTER)
+                .where(Seat.game == game).order_by(Seat.index))
+
+
+def _played_from(game: Game, seat: Seat, menu_seq: int) -> str | None:
+    """The sentence (names filled in) for the move ``seat`` played from menu ``menu_seq``."""
+    row = (Move.select().where(Move.game == game, Move.seat == seat.index,
+                               Move.menu_seq == menu_seq).first())
+    if row is None:
+        return None
+    rules = get_game(game.game)
+    names = compose.names_of(_seats(game))
+    for index, mover, move, before, _after in replay_steps(service.game_record(game)):
+        if index + 1 == row.seq:
+            return seat_text(rules.describe(before, mover, move, seat.index), names)
+    return row.move
+
+
+def check_move_link(link: MoveLink) -> None:
+    """Refuse a move link that can no longer be played (read-only; the service decides last)."""
+    game, seat = link.game, link.seat
+    if game.status == Game.FINISHED:
+        raise Refusal("not-active", "This game has ended; its links cannot be played any "
+                      "more. The final table is on the game's page.", **link.links)
+    if game.status != Game.ACTIVE:
+        raise Refusal("not-active", "This game is not running.", **link.links)
+    if seat.menu_seq != link.menu_seq:
+        played = _played_from(game, seat, link.menu_seq)
+        if played is not None:
+            raise Refusal("used", "A move from this mail has already been played; a link "
+                          "plays once.", detail=played, **link.links)
+        raise Refusal("stale", "The game has moved on since this link was mailed: it "
+                      "offered a choice that is no longer open. Your seat shows what you "
+                      "can do now.", **link.links)
+
+
+def _play_refusal(exc: service.PlayError, game: Game, seat: Seat, menu_seq: int | None,
+                  links_: dict[str, str | None]) -> Refusal:
+    detail = None
+    if exc.reason == "used" and menu_seq is not None:
+        detail = _played_from(game, seat, menu_seq)
+    message = str(exc)
+    if exc.reason == "used":
+        message = "This move has already been played; a link plays once."
+    return Refusal(exc.reason, message, detail=detail, **links_)
+
+
+def _describe(rules: Rules, game: Game, seat: Seat, move: str) -> str:
+    try:
+        return rules.describe(game.state, seat.index, rules.parse(move), seat.index)
+    except MoveError:
+        return move
+
+
+def table_values(game: Game, seats: list[Seat], viewer: int | None) -> dict[str, Any]:
+    """What every game page shows: the view, names, what happened, who is to move."""
+    rules = get_game(game.game)
+    names = compose.names_of(seats)
+    values: dict[str, Any] = {
+        "game": game, "rules": rules, "seats": seats, "names": names,
+        "title": compose.game_title(game), "view": None, "recent": [], "to_move": [],
+        "result": game.result, "waiting_for": [],
+    }
+    if game.state is None:
+        values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot]
+        return values
+    values["view"] = rules.view(game.state, viewer)
+    values["recent"] = compose.recent_moves(game, viewer, limit=RECENT_ON_PAGE)
+    if game.status == Game.ACTIVE:
+        values["to_move"] = [names[s] for s in rules.to_move(game.state)]
+    return values
+
+
+# -- pages ---------------------------------------------------------------------
+
+
+@bp.get("/m/<token>")
+def confirm(token: str) -> Any:
+    link = load_move_link(token)
+    check_move_link(link)
+    game, seat = link.game, link.seat
+    rules = get_game(game.game)
+    if link.move not in rules.legal_moves(game.state, seat.index):
+        raise Refusal("illegal", "This move is not open to you now.", **link.links)
+    values = table_values(game, _seats(game), seat.index)
+    return render_template(
+        "pages/confirm.html", **values, seat=seat, move=link.move,
+        sentence=_describe(rules, game, seat, link.move), seat_url=link.links["seat_url"],
+        deadline_local=compose.format_local(seat.deadline, seat.player.timezone),
+    )
+
+
+@bp.post("/m/<token>")
+def confirm_post(token: str) -> Any:
+    link = load_move_link(token)
+    csrf.check(again_url=request.path)
+    game, seat = link.game, link.seat
+    rules = get_game(game.game)
+    sentence = _describe(rules, game, seat, link.move) if game.state else link.move
+    try:
+        service.play(context(), game.id, seat.index, link.move, menu_seq=link.menu_seq)
+    except service.PlayError as exc:
+        raise _play_refusal(exc, game, seat, link.menu_seq, link.links) from exc
+    flash(sentence, "played")
+    return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
+
+
+@bp.get("/s/<token>")
+def seat_page(token: str) -> Any:
+    game, seat = load_seat_link(token)
+    seats = _seats(game)
+    values = table_values(game, seats, seat.index)
+    menu: list[str] = []
+    takeback = None
+    if game.status == Game.ACTIVE:
+        rules = values["rules"]
+        menu = rules.legal_moves(game.state, seat.index)
+        candidate = service.takeback_candidate(game, seat.index)
+        if candidate is not None:
+            takeback = candidate.move
+    left = clock.remaining(seat, utcnow()) if menu else None
+    return render_template(
+        "pages/seat.html", **values, seat=seat, me=seat.player, menu=menu, takeback=takeback,
+        token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone),
+        time_left=clock.format_duration(left) if left is not None else None,
+        clock_policy=clock.describe_policy(game.clock) if game.clock else None,
+        messages=get_flashed_messages(with_categories=True),
+    )
+
+
+def _menu_seq_field() -> int:
+    try:
+        return int(request.form.get("n", ""))
+    except ValueError:
+        raise Refusal("bad-form", "The form did not say which menu it came from.") from None
+
+
+@bp.post("/s/<token>/play")
+def seat_play(token: str) -> Any:
+    game, seat = load_seat_link(token)
+    here = url_for("play.seat_page", token=token)
+    csrf.check(again_url=here)
+    menu_seq = _menu_seq_field()
+    move = request.form.get("move", "")
+    links_ = {"game_url": url_for("play.game_page", game_id=game.id), "seat_url": here}
+    rules = get_game(game.game)
+    sentence = _describe(rules, game, seat, move) if game.state else move
+    try:
+        service.play(context(), game.id, seat.index, move, menu_seq=menu_seq)
+    except service.PlayError as exc:
+        raise _play_refusal(exc, game, seat, menu_seq, links_) from exc
+    flash(sentence, "played")
+    return redirect(here, code=303)
+
+
+@bp.post("/s/<token>/takeback")
+def seat_takeback(token: str) -> Any:
+    game, seat = load_seat_link(token)
+    here = url_for("play.seat_page", token=token)
+    csrf.check(again_url=here)
+    menu_seq = _menu_seq_field()
+    try:
+        removed = service.take_back(context(), game.id, seat.index, menu_seq=menu_seq)
+    except service.PlayError as exc:
+        raise Refusal(exc.reason, str(exc), seat_url=here,
+                      game_url=url_for("play.game_page", game_id=game.id)) from exc
+    flash(f"You took back your step: {removed.move}.", "took-back")
+    return redirect(here, code=303)
+
+
+@bp.get("/s/<token>/settings")
+def seat_settings(token: str) -> Any:
+    game, seat = load_seat_link(token)
+    return render_template("pages/settings.html", game=game, seat=seat, me=seat.player,
+                           token=token, title=compose.game_title(game), timezones=timezones())
+
+
+@bp.post("/s/<token>/settings")
+def seat_settings_post(token: str) -> Any:
+    _game, seat = load_seat_link(token)
+    here = url_for("play.seat_page", token=token)
+    csrf.check(again_url=here)
+    player = seat.player
+    tz = request.form.get("timezone", player.timezone)
+    if tz not in timezones():
+        raise Refusal("bad-form", f"{tz!r} is not a time zone this server knows.",
+                      seat_url=here)
+    player.timezone = tz
+    player.mail_enabled = request.form.get("mail") == "on"
+    player.save()
+    flash("Your settings are saved.", "saved")
+    return redirect(here, code=303)
+
+
+@bp.get("/g/<int:game_id>")
+def game_page(game_id: int) -> Any:
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None:
+        abort(404)
+    values = table_values(game, _seats(game), SPECTATOR)
+    return render_template("pages/game.html", **values)

@@ -1,0 +1,108 @@
+"""A game page of the archive in a real browser: Debian's chromium, driven by playwright.
+
+Skips, saying why, where chromium or playwright is missing (CI installs
+both: ``.ci/run`` and the test extras).  Never downloads a browser.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from archive_data import HOSTILE, Archive
+
+from pbem.archive import build
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _skip_reason() -> str | None:
+    if not CHROMIUM.exists():
+        return (f"no chromium at {CHROMIUM}: install Debian's package "
+                "(apt-get install chromium) to run the browser test")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install -e '.[test]')"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def test_game_page_shows_the_chart_and_the_moves(sqlite_archive: Archive, browser, tmp_path):
+    build(sqlite_archive.site)
+    game = next(g for g in sqlite_archive.games
+                if any(s.player and s.player.name == HOSTILE for s in g.seats))
+    page_file = sqlite_archive.site / f"games/{game.id}.html"
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+    page.goto(page_file.as_uri())
+
+    chart = page.locator("main img").first
+    chart.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('main img').complete")
+    assert chart.evaluate("img => img.naturalWidth") == 640
+    box = chart.bounding_box()
+    assert box is not None and box["width"] > 300 and box["height"] > 200
+    # the lines are drawn: a blank picture of that size would compress to almost nothing
+    assert len(chart.screenshot()) > 8000
+
+    moves = page.locator("main li > a[id^='m']")
+    assert moves.count() == game.seq
+    assert moves.first.is_visible() and moves.first.inner_text() == "1"
+    assert HOSTILE in page.locator("h1").inner_text()  # shown as text, never run
+    assert page.locator("script").count() == 0
+
+    shot = tmp_path / "game.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 50_000
+    assert errors == []
+    assert all(url.startswith("file://") for url in requests), requests  # all from disk
+    page.close()
+
+
+def test_pages_fit_a_phone_and_print_without_navigation(sqlite_archive: Archive, browser):
+    build(sqlite_archive.site)
+    game = sqlite_archive.games[-1]
+    page = browser.new_page(viewport={"width": 375, "height": 740})
+    for name in ("index.html", f"games/{game.id}.html", "players/index.html"):
+        page.goto((sqlite_archive.site / name).as_uri())
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, f"{name} is {width}px wide on a phone"
+    page.goto((sqlite_archive.site / f"games/{game.id}.html").as_uri() + "#m3")
+    assert page.locator("#m3").is_visible()
+    page.emulate_media(media="print")
+    assert not page.locator("header nav").is_visible()
+    page.close()
+
+
+def test_site_copied_elsewhere_still_works(sqlite_archive: Archive, browser, tmp_path):
+    build(sqlite_archive.site)
+    copy = tmp_path / "copied"
+    shutil.copytree(sqlite_archive.site, copy)
+    page = browser.new_page()
+    page.goto((copy / "index.html").as_uri())
+    page.get_by_role("link", name="Players").first.click()
+    assert page.url.endswith("/copied/players/index.html")
+    page.locator("main a").first.click()
+    assert "/copied/players/" in page.url
+    assert page.locator("main table").count() >= 1
+    page.close()

@@ -1,0 +1,392 @@
+"""The archive built from a database of finished bot games: links, scores, records, escaping."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+from archive_data import HOSTILE, LINE_START_NAME, MARKDOWN_NAME, Archive
+from click.testing import CliRunner
+
+from pbem.archive import build
+from pbem.cli import main as cli
+from pbem.games import get_game
+from pbem.models import Game, Seat
+from pbem.record import GameRecord, replay
+from pbem.service import game_record
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+class Page(HTMLParser):
+    """What a crawler needs of one HTML file: ids, links, text, tags."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        if attributes.get("id"):
+            self.ids.add(attributes["id"])
+        for name in ("href", "src"):
+            if attributes.get(name):
+                self.links.append(attributes[name])
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes()
+            for p in sorted(site.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def finished_games() -> list[Game]:
+    return list(Game.select().where(Game.status == Game.FINISHED).order_by(Game.id))
+
+
+# -- links ------------------------------------------------------------------
+
+
+def test_every_internal_link_resolves(archive: Archive):
+    build(archive.site)
+    site = archive.site
+    pages = {p.relative_to(site).as_posix(): parse(p) for p in site.rglob("*.html")}
+    assert "index.html" in pages
+    checked = 0
+    for name, page in pages.items():
+        for link in page.links:
+            parts = urlsplit(link)
+            assert not parts.scheme and not parts.netloc, f"{name}: absolute link {link}"
+            assert not link.startswith("/"), f"{name}: link from the host's root {link}"
+            target = (posixpath.normpath(posixpath.join(posixpath.dirname(name),
+                                                        unquote(parts.path)))
+                      if parts.path else name)
+            assert not target.startswith(".."), f"{name}: {link} leaves the site"
+            assert (site / target).is_file(), f"{name}: {link} leads nowhere"
+            if parts.fragment and target.endswith(".html"):
+                assert parts.fragment in pages[target].ids, f"{name}: no #{parts.fragment}"
+            checked += 1
+    assert checked > 1000
+    # every page is reachable from the front page
+    seen, todo = set(), ["index.html"]
+    while todo:
+        name = todo.pop()
+        if name in seen or not name.endswith(".html"):
+            continue
+        seen.add(name)
+        for link in pages[name].links:
+            path = urlsplit(link).path
+            if path:
+                todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(name), path)))
+    assert seen == set(pages)
+
+
+def test_an_empty_archive_is_a_site_too(sqlite_database, tmp_path):
+    report = build(tmp_path / "site")
+    assert report.games == 0
+    index = (tmp_path / "site" / "index.md").read_text(encoding="utf-8")
+    assert "No finished games yet." in index
+    assert ET.parse(tmp_path / "site" / "feed.xml").getroot().findall(f"{ATOM}entry") == []
+    assert (tmp_path / "site" / "style.css").is_file()
+
+
+def test_feed_is_atom_with_links_into_the_site(archive: Archive):
+    build(archive.site)
+    feed = ET.parse(archive.site / "feed.xml").getroot()
+    assert feed.tag == f"{ATOM}feed"
+    entries = feed.findall(f"{ATOM}entry")
+    assert len(entries) == len(archive.games)
+    newest = max(archive.games, key=lambda g: g.finished_at)
+    first = entries[0].find(f"{ATOM}link").get("href")
+    assert first == f"games/{newest.id}.html"
+    for entry in entries:
+        assert (archive.site / entry.find(f"{ATOM}link").get("href")).is_file()
+    titles = " ".join(e.find(f"{ATOM}title").text for e in entries)
+    assert HOSTILE in titles  # XML-escaped in the file, the name itself once parsed
+
+
+# -- what a game page says --------------------------------------------------
+
+
+def _result_rows(path: Path) -> list[list[str]]:
+    """The rows of the table after the "Result" heading of a game page."""
+    html = path.read_text(encoding="utf-8")
+    section = html.split('<h2 id="result">', 1)[1].split("</table>", 1)[0]
+    rows = []
+    for row in re.findall(r"<tr>(.*?)</tr>", section, re.S)[1:]:
+        cells = [re.sub(r"<[^>]+>", "", c).strip()
+                 for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+        rows.append(cells)
+    return rows
+
+
+def test_each_game_page_shows_the_scores_the_engine_computed(archive: Archive):
+    build(archive.site)
+    from html import unescape
+
+    games = finished_games()
+    assert len(games) == len(archive.games) >= 10
+    for game in games:
+        seats = list(game.seats.order_by(Seat.index))
+        rows = _result_rows(archive.site / f"games/{game.id}.html")
+        shown = {unescape(name): (int(place), int(score)) for place, name, score, *_ in rows}
+        engine = get_game(game.game).result(replay(game_record(game)))
+        assert engine.to_json() == game.result  # stored at the end == replayed now
+        expected = {s.display: (engine.ranks[s.index], engine.scores[s.index]) for s in seats}
+        assert shown == expected
+        # rows are in the order of the places, tie-breakers applied
+        assert [int(r[0]) for r in rows] == sorted(engine.ranks)
+
+
+def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(archive):
+    build(archive.site)
+    game = archive.games[0]
+    page = parse(archive.site / f"games/{game.id}.html")
+    moves = [i for i in page.ids if re.fullmatch(r"m\d+", i)]
+    assert len(moves) == game.seq
+    assert f'href="#m{game.seq}"' in (archive.site / f"games/{game.id}.html").read_text()
+    rounds = get_game(game.game).round(replay(game_record(game)))
+    assert {f"round-{r}" for r in range(1, rounds + 1)} <= page.ids
+    text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
+    assert text.count("State after the last move of round") == rounds
+    assert "## Setup" in text and "Rules version: 1" in text
+    assert (archive.site / f"games/{game.id}.svg").read_text().startswith("<svg")
+
+
+def test_a_move_played_on_timeout_says_so(archive: Archive):
+    from pbem.models import Move
+
+    game = archive.games[0]
+    Move.update(kind=Move.TIMEOUT).where(Move.game == game.id, Move.seq == 3).execute()
+    build(archive.site)
+    text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("- [3](#m3)"))
+    assert line.endswith("*(default move after a timeout)*")
+    assert text.count("after a timeout") == 1
+
+
+def test_json_record_replays_to_the_same_result(archive: Archive):
+    build(archive.site)
+    runner = CliRunner()
+    for game in finished_games():
+        path = archive.site / f"games/{game.id}.json"
+        record = GameRecord.loads(path.read_text(encoding="utf-8"))
+        assert record.to_json() == game_record(game).to_json()
+        out = runner.invoke(cli, ["replay", str(path)])
+        assert out.exit_code == 0, out.output
+        replayed = json.loads(out.output)
+        assert replayed["over"] is True
+        assert replayed["result"] == game.result
+
+
+# -- incremental and deterministic -----------------------------------------------
+
+
+def test_second_build_writes_nothing(archive: Archive):
+    first = build(archive.site)
+    assert first.rendered_games == len(archive.games)
+    before = {p: (archive.site / p).stat().st_mtime_ns for p in site_files(archive.site)}
+    second = build(archive.site)
+    assert (second.written, second.removed, second.rendered_games,
+            second.rendered_indexes) == ([], [], 0, 0)
+    after = {p: (archive.site / p).stat().st_mtime_ns for p in site_files(archive.site)}
+    assert after == before
+
+
+def test_two_builds_of_one_database_are_byte_identical(archive: Archive, tmp_path):
+    build(archive.site)
+    other = tmp_path / "elsewhere"
+    build(other, full=True)
+    assert site_files(archive.site) == site_files(other)
+    # and a full rebuild over a built site changes no byte
+    again = build(archive.site, full=True)
+    assert again.written == [] and again.rendered_games == len(archive.games)
+
+
+def test_pages_rendered_by_several_processes_are_the_same(archive: Archive, tmp_path,
+                                                          monkeypatch):
+    from pbem.archive import pipeline
+
+    build(archive.site, jobs=1)
+    monkeypatch.setattr(pipeline, "PARALLEL_MIN", 1)
+    parallel = tmp_path / "parallel"
+    report = build(parallel, jobs=2)
+    assert report.rendered_games == len(archive.games)
+    assert site_files(parallel) == site_files(archive.site)
+
+
+def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: Archive):
+    build(archive.site)
+    heike, malte = archive.players[0], archive.players[1]
+    last = max(g.finished_at for g in archive.games)
+    game = archive.add("visby", [heike, malte, None], seed=4242, finished_at=last)
+    report = build(archive.site)
+    assert report.rendered_games == 1
+    page = f"games/{game.id}"
+    month = game.finished_at.strftime("%Y-%m")
+    expected = {f"{page}.md", f"{page}.html", f"{page}.json", f"{page}.svg",
+                "feed.xml", ".manifest.json"}
+    for index in ("index", "by-game/index", "by-game/visby", "players/index",
+                  f"players/{heike.id}", f"players/{malte.id}", "months/index",
+                  f"months/{month}"):
+        expected |= {f"{index}.md", f"{index}.html"}
+    assert set(report.written) == expected
+    assert report.removed == []
+
+
+def test_a_game_that_is_no_longer_finished_leaves_the_archive(archive: Archive):
+    build(archive.site)
+    gone = archive.games[3]
+    Game.update(status=Game.ABORTED).where(Game.id == gone.id).execute()
+    report = build(archive.site)
+    assert sorted(report.removed) == [f"games/{gone.id}.{ext}"
+                                      for ext in ("html", "json", "md", "svg")]
+    assert f"games/{gone.id}.html" not in (archive.site / "index.html").read_text()
+
+
+def test_a_renamed_player_rewrites_the_pages_that_show_the_name(archive: Archive):
+    build(archive.site)
+    heike = archive.players[0]
+    heike.name = "Heike Renamed"
+    heike.save()
+    report = build(archive.site)
+    theirs = {g.id for g in archive.games
+              if any(s.player_id == heike.id for s in g.seats)}
+    assert report.rendered_games == len(theirs)
+    assert "Heike Renamed" in (archive.site / f"players/{heike.id}.md").read_text()
+
+
+def test_unfinished_games_never_appear(archive: Archive):
+    from pbem.archive.sample import add_finished_game
+
+    open_game = add_finished_game("visby", archive.players[:2], 7, archive.games[0].finished_at)
+    Game.update(status=Game.ACTIVE, finished_at=None).where(Game.id == open_game.id).execute()
+    build(archive.site)
+    assert not list(archive.site.glob(f"games/{open_game.id}.*"))
+    for path in archive.site.rglob("*.html"):
+        assert f"games/{open_game.id}.html" not in path.read_text(encoding="utf-8")
+
+
+# -- escaping ---------------------------------------------------------------------
+
+
+def test_names_with_markup_are_escaped_everywhere(archive: Archive):
+    build(archive.site)
+    hostile = next(p for p in archive.players if p.name == HOSTILE)
+    for path in archive.site.rglob("*"):
+        if not path.is_file() or path.suffix not in {".html", ".xml", ".json", ".svg"}:
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert "<script" not in text.lower(), path
+        assert 'href="javascript' not in text.lower(), path
+        if path.suffix != ".json":  # no attribute of any tag came from a name
+            assert not any("onclick" in tag for tag in re.findall(r"<[^>]*>", text)), path
+    # the names read as themselves
+    game = next(g for g in archive.games if any(s.player_id == hostile.id for s in g.seats))
+    text = "".join(parse(archive.site / f"games/{game.id}.html").text)
+    assert HOSTILE in text
+    other = next(g for g in archive.games
+                 if any(s.player and s.player.name == MARKDOWN_NAME for s in g.seats))
+    page = parse(archive.site / f"games/{other.id}.html")
+    assert MARKDOWN_NAME in "".join(page.text)
+    assert not any(tag in {"strong", "em", "script"} for tag, _ in page.tags)
+    # a name that would start a list where it starts a line
+    listed = next(g for g in archive.games
+                  if any(s.player and s.player.name == LINE_START_NAME for s in g.seats))
+    page = parse(archive.site / f"games/{listed.id}.html")
+    assert LINE_START_NAME + ":" in "".join(page.text)  # the result's details
+    assert not any(tag == "ol" for tag, _ in page.tags)
+    # and in the Markdown, outside the plain-text blocks, as entities
+    markdown = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
+    prose = "\n".join(line for line in markdown.splitlines() if not line.startswith("    "))
+    assert "&lt;script&gt;" in prose and "<script" not in prose
+    record = (archive.site / f"games/{game.id}.json").read_text(encoding="utf-8")
+    assert HOSTILE in GameRecord.loads(record).players
+
+
+def test_a_game_that_no_longer_replays_still_gets_a_page(archive: Archive):
+    old = archive.games[0]
+    Game.update(rules_version="0").where(Game.id == old.id).execute()
+    report = build(archive.site)
+    assert [game_id for game_id, _why in report.problems] == [old.id]
+    text = (archive.site / f"games/{old.id}.md").read_text(encoding="utf-8")
+    assert "does not replay" in text and "## Moves" in text
+    assert f"[{old.seq}](#m{old.seq})" in text
+    assert not (archive.site / f"games/{old.id}.svg").exists()
+
+
+# -- the command and the scheduler ----------------------------------------------------
+
+
+@pytest.fixture
+def cli_env(monkeypatch, request, ctx, database, archive: Archive) -> Archive:
+    url = ctx.config.database_url if database == "sqlite" else request.getfixturevalue("pg_url")
+    monkeypatch.setenv("PBEM_DATABASE_URL", url)
+    monkeypatch.setenv("PBEM_ARCHIVE_SITE_DIR", str(archive.site))
+    return archive
+
+
+def test_build_site_command(cli_env: Archive):
+    runner = CliRunner()
+    out = runner.invoke(cli, ["build-site"])
+    assert out.exit_code == 0, out.output
+    assert f"{len(cli_env.games)} finished games" in out.output
+    assert (cli_env.site / "index.html").is_file()
+    out = runner.invoke(cli, ["build-site"])
+    assert "wrote 0 files" in out.output
+
+
+def test_progress_on_a_terminal_and_in_a_log():
+    import io
+
+    from pbem.cli.archive import TerminalProgress
+
+    log = io.StringIO()
+    progress = TerminalProgress(log, min_total=10)
+    for done in range(1, 101):
+        progress("games", done, 100)
+    lines = log.getvalue().splitlines()
+    assert lines[0] == "rendering games: 1/100 (1%)"
+    assert lines[-1] == "rendering games: 100/100 (100%)"
+    assert len(lines) == 11
+
+
+def test_tick_archives_games_that_ended(ctx, archive: Archive, monkeypatch):
+    from pbem import scheduler
+
+    monkeypatch.setitem(ctx.config.values["archive"], "site_dir", str(archive.site))
+    done = scheduler.tick(ctx)
+    assert done["archive"]["rendered_games"] == len(archive.games)
+    assert (archive.site / "index.html").is_file()
+    assert Game.select().where(Game.archived_at.is_null()).count() == 0
+    assert scheduler.tick(ctx)["archive"] is None  # nothing new: no build at all
+
+
+def test_a_failing_build_never_stops_the_mail(ctx, archive: Archive, monkeypatch):
+    from pbem import scheduler
+
+    def broken(ctx):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(scheduler, "build_if_needed", broken)
+    done = scheduler.tick(ctx)
+    assert done["archive"] == "failed"
+    assert "mail" in done

@@ -1,0 +1,151 @@
+"""Shared fixtures: a context on a temporary instance, a database, a real SMTP server.
+
+``database`` runs every test that uses it on SQLite, and again on PostgreSQL
+when ``PBEM_TEST_DATABASE_URL`` names one that answers; otherwise the
+PostgreSQL run is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.context import Context, make_context
+from pbem.models import create_tables, db, drop_tables, open_database
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
+
+
+def _pg_skip_reason() -> str | None:
+    if not PG_URL:
+        return "PostgreSQL tests need PBEM_TEST_DATABASE_URL (e.g. postgresql://user@host/db)"
+    try:
+        import psycopg2
+
+        psycopg2.connect(PG_URL, connect_timeout=3).close()
+    except Exception as exc:  # noqa: BLE001 - any failure means: no usable server
+        return f"PostgreSQL at PBEM_TEST_DATABASE_URL is not reachable: {exc}".strip()
+    return None
+
+
+_PG_SKIP = _pg_skip_reason()
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A database of this test run's own on the PostgreSQL server, dropped at the end.
+
+    Two test runs at once (two developers, or CI beside a developer) must not
+    drop each other's tables; where the role may not create databases, the
+    given one is used as it is.
+    """
+    if _PG_SKIP:
+        pytest.skip(_PG_SKIP)
+    import psycopg2
+    from psycopg2.extensions import ISOLATION_LEVEL_AUTOCOMMIT
+
+    name = f"pbem_test_{os.getpid()}"
+    admin = psycopg2.connect(PG_URL)
+    admin.set_isolation_level(ISOLATION_LEVEL_AUTOCOMMIT)
+    try:
+        with admin.cursor() as cur:
+            cur.execute(f"DROP DATABASE IF EXISTS {name}")
+            cur.execute(f"CREATE DATABASE {name}")
+    except psycopg2.Error:
+        admin.close()
+        yield PG_URL
+        return
+    base, _, _old = PG_URL.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        db.close()
+        with admin.cursor() as cur:
+            cur.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.close()
+
+
+@pytest.fixture
+def ctx(tmp_path) -> Context:
+    return make_context(
+        server={"instance": str(tmp_path / "instance"), "base_url": "http://pbem.test"},
+        archive={"site_dir": str(tmp_path / "site")},
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request, ctx: Context) -> Iterator[str]:
+    """An empty database with pbem's tables; yields its kind."""
+    if request.param == "postgresql":
+        open_database(request.getfixturevalue("pg_url"))
+        drop_tables()
+    else:
+        open_database(ctx.config.database_url)
+    create_tables()
+    yield request.param
+    if request.param == "postgresql":
+        drop_tables()
+    db.close()
+
+
+@pytest.fixture
+def sqlite_database(ctx: Context) -> Iterator[str]:
+    """SQLite only, for tests about the embedded default itself."""
+    open_database(ctx.config.database_url)
+    create_tables()
+    yield "sqlite"
+    db.close()
+
+
+@dataclass
+class MailSink:
+    """Messages a real SMTP server on loopback received, parsed."""
+
+    host: str
+    port: int
+    messages: list[EmailMessage] = field(default_factory=list)
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        self.messages.append(msg)
+        return "250 OK"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [m for m in self.messages if address in str(m["To"])]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server() -> Iterator[MailSink]:
+    """A real aiosmtpd server on 127.0.0.1 that keeps what it receives."""
+    from aiosmtpd.controller import Controller
+
+    sink = MailSink("127.0.0.1", free_port())
+    controller = Controller(sink, hostname=sink.host, port=sink.port)
+    controller.start()
+    try:
+        yield sink
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtp_ctx(tmp_path, smtp_server: MailSink) -> Context:
+    """A context whose mail goes by SMTP to ``smtp_server``."""
+    return make_context(
+        server={"instance": str(tmp_path / "instance"), "base_url": "http://pbem.test"},
+        mail={"transport": "smtp", "smtp_host": smtp_server.host,
+              "smtp_port": str(smtp_server.port), "backoff_seconds": "60"},
+    )

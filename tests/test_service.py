@@ -1,0 +1,108 @@
+"""The move service on a real database: a whole game, refusals, take-back."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem import service
+from pbem.games import get_game
+from pbem.models import Game, Move, Outbox, Seat
+from pbem.record import replay
+
+VISBY = get_game("visby")
+
+
+def _table(ctx, bots=1):
+    alice = service.get_or_create_player("alice@example.org", "Alice")
+    bob = service.get_or_create_player("bob@example.org", "Bob")
+    game = service.create_game(ctx, "visby", alice, ["bob@example.org"] + [None] * bots, seed=11)
+    service.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), bob)
+    return Game.get_by_id(game.id)
+
+
+def _menu_seq(game, seat):
+    return Seat.get(Seat.game == game, Seat.index == seat).menu_seq
+
+
+def test_whole_game_through_the_service_replays_from_the_log(ctx, database):
+    game = _table(ctx)
+    rng = random.Random(3)
+    while game.status == Game.ACTIVE:
+        seat = rng.choice(VISBY.to_move(game.state))
+        move = rng.choice(VISBY.legal_moves(game.state, seat))
+        service.play(ctx, game.id, seat, move, menu_seq=_menu_seq(game, seat))
+        game = Game.get_by_id(game.id)
+    assert game.status == Game.FINISHED
+    assert Move.select().where(Move.game == game).count() == game.seq
+    assert replay(service.game_record(game)) == game.state
+    assert game.result["scores"] == VISBY.result(game.state).scores
+    kinds = {m.kind for m in Outbox.select()}
+    assert {"invite", "turn", "result"} <= kinds
+
+
+def test_one_link_plays_once_and_an_old_menu_is_stale(ctx, database):
+    game = _table(ctx)
+    seq = _menu_seq(game, 0)
+    service.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
+    with pytest.raises(service.PlayError) as used:
+        service.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
+    assert used.value.reason == "used"
+    with pytest.raises(service.PlayError) as stale:
+        service.play(ctx, game.id, 0, "play Schiff", menu_seq=seq - 1)
+    assert stale.value.reason == "stale"
+    assert Move.select().where(Move.kind == Move.PLAYER).count() == 1
+
+
+def test_illegal_move_is_refused_and_changes_nothing(ctx, database):
+    game = _table(ctx)
+    before = Game.get_by_id(game.id).state
+    moves_before = Move.select().count()  # the bot's cards are in already
+    with pytest.raises(service.PlayError) as err:
+        service.play(ctx, game.id, 0, "play Drache", menu_seq=_menu_seq(game, 0))
+    assert err.value.reason == "illegal" and "Drache" in str(err.value)
+    assert Game.get_by_id(game.id).state == before
+    assert Move.select().count() == moves_before
+    assert not Move.select().where(Move.kind == Move.PLAYER).exists()
+
+
+def test_take_back_a_secret_choice_before_the_reveal(ctx, database):
+    game = _table(ctx)
+    service.play(ctx, game.id, 0, "play Ritter", menu_seq=_menu_seq(game, 0))
+    service.play(ctx, game.id, 1, "play Schiff", menu_seq=_menu_seq(game, 1))
+    assert service.takeback_candidate(game, 0) is not None
+    service.take_back(ctx, game.id, 0)
+    game = Game.get_by_id(game.id)
+    assert game.state["chosen"][0] == []
+    assert game.state["chosen"][1] == ["Schiff"]
+    assert [m.move for m in game.moves.order_by(Move.seq)] == ["play Schiff"] or all(
+        m.kind == Move.BOT for m in game.moves if m.move != "play Schiff")
+    assert replay(service.game_record(game)) == game.state
+
+
+def test_no_take_back_after_the_reveal(ctx, database):
+    game = _table(ctx, bots=0)
+    for seat, card in ((0, "Ritter"), (0, "Schiff"), (1, "Flotte"), (1, "Truppen")):
+        service.play(ctx, game.id, seat, f"play {card}", menu_seq=_menu_seq(game, seat))
+    game = Game.get_by_id(game.id)
+    assert game.state["round"] == 2
+    with pytest.raises(service.PlayError) as err:
+        service.take_back(ctx, game.id, 0)
+    assert err.value.reason == "final"
+
+
+def test_mover_is_mailed_when_its_turn_ends_not_while_it_goes_on(ctx, database):
+    alice = service.get_or_create_player("alice@example.org", "Alice")
+    game = service.create_game(ctx, "visby", alice, [None], seed=2)  # 2 players: 2 cards
+    turn_mails = Outbox.select().where(Outbox.kind == "turn")
+    assert turn_mails.count() == 1
+    first_deadline = Seat.get(Seat.game == game, Seat.index == 0).deadline
+    service.play(ctx, game.id, 0, "play Ritter", menu_seq=_menu_seq(game, 0))
+    assert turn_mails.count() == 1  # the turn goes on: the page shows the second card
+    service.play(ctx, game.id, 0, "play Schiff", menu_seq=_menu_seq(game, 0))
+    # the bot chose too, cards were revealed, round 2 asks Alice again: a new mail
+    assert Game.get_by_id(game.id).state["round"] == 2
+    assert turn_mails.count() == 2
+    assert "Round 1:" in turn_mails.order_by(Outbox.id.desc()).first().text_body
+    assert Seat.get(Seat.game == game, Seat.index == 0).deadline >= first_deadline

@@ -1,0 +1,111 @@
+"""``pbem init-db``, ``demo``, ``verify``, ``export``, ``import``; when ``serve`` ticks."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.cli.server import scheduler_wanted
+from pbem.context import make_context
+from pbem.models import Game, Player, db
+from pbem.record import GameRecord
+from pbem.selfplay import play_random_game
+
+
+@pytest.fixture
+def run(tmp_path, monkeypatch):
+    """Run a ``pbem`` command on a fresh instance folder; returns the click result."""
+    env = {"PBEM_SERVER_INSTANCE": str(tmp_path / "instance"),
+           "PBEM_SERVER_BASE_URL": "http://pbem.test",
+           "PBEM_ARCHIVE_SITE_DIR": str(tmp_path / "site"),
+           "PBEM_DATABASE_URL": ""}
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str, input: str | None = None):
+        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
+
+    yield invoke
+    db.close()
+
+
+def test_demo_makes_a_game_you_can_open(run, tmp_path):
+    assert run("init-db").exit_code == 0
+    first = run("demo")
+    assert first.exit_code == 0, first.output
+    seat = re.search(r"your seat:\s+(http://pbem.test/s/\S+)", first.output).group(1)
+    assert "your mails: http://pbem.test/dev/mail" in first.output
+    assert list((tmp_path / "instance" / "mail").glob("*.eml"))  # delivered into the folder
+    again = run("demo")  # run.sh calls it on every start: the same game, not a new one
+    assert "a demo game is running" in again.output and seat in again.output
+    assert Game.select().count() == 1
+    assert Player.get(Player.email == "demo@localhost").name == "You"
+
+    from pbem.web import create_app
+
+    page = create_app(make_context()).test_client().get(seat.removeprefix("http://pbem.test"))
+    assert page.status_code == 200 and "Your move" in page.text
+
+
+def test_export_import_and_verify(run, tmp_path):
+    run("init-db")
+    run("demo")
+    exported = run("export", "1")
+    assert exported.exit_code == 0
+    record = GameRecord.loads(exported.output)
+    assert record.game == "visby" and record.players[0] == "You"
+    assert run("export", "99").exit_code == 1
+
+    finished, _state = play_random_game("visby", 3, 5, {})
+    path = tmp_path / "finished.json"
+    path.write_text(finished.dumps())
+    imported = run("import", str(path))
+    assert imported.exit_code == 0, imported.output
+    game = Game.get_by_id(2)
+    assert (game.status, game.seq) == (Game.FINISHED, len(finished.moves))
+    assert json.loads(run("export", "2").output)["moves"] == finished.to_json()["moves"]
+    assert not Player.get(Player.email.startswith("import-2-0-")).mail_enabled
+
+    (tmp_path / "active.json").write_text(exported.output)
+    active = run("import", str(tmp_path / "active.json"))
+    assert "active" in active.output and "/s/" in active.output
+
+    verified = run("verify")
+    assert verified.exit_code == 0, verified.output
+    assert "3 games checked, 0 with problems" in verified.output
+
+    state = Game.get_by_id(2).state
+    state["seals"][0] += 1
+    Game.update(state=state).where(Game.id == 2).execute()
+    broken = run("verify", "--quiet")
+    assert broken.exit_code == 1
+    assert "game 2: replay differs from the snapshot in seals" in broken.output
+
+    (tmp_path / "bad.json").write_text('{"game": "visby", "players": ["a", "b"], "seed": 1, '
+                                       '"moves": [{"seat": 0, "move": "play Drache"}]}')
+    refused = run("import", str(tmp_path / "bad.json"))
+    assert refused.exit_code == 1 and "error:" in refused.output
+    assert Game.select().count() == 3  # nothing half-imported
+
+
+def test_commands_on_a_missing_database_say_so(run):
+    result = run("verify")
+    assert result.exit_code == 1 and "pbem init-db" in result.output
+
+
+@pytest.mark.parametrize(("enabled", "reloader", "run_main", "wanted"), [
+    ("true", False, None, True),     # plain serve: the one process ticks
+    ("true", True, None, False),     # the reloader's watcher: never
+    ("true", True, "true", True),    # the reloader's child that serves
+    ("false", False, None, False),   # cron or `pbem scheduler` ticks instead
+])
+def test_serve_runs_one_scheduler(enabled, reloader, run_main, wanted):
+    ctx = make_context(scheduler={"enabled": enabled})
+    environ = {"WERKZEUG_RUN_MAIN": run_main} if run_main else {}
+    assert scheduler_wanted(ctx, reloader, environ) is wanted

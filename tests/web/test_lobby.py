@@ -1,0 +1,112 @@
+"""Creating a game, accepting an invitation, unsubscribing."""
+
+from __future__ import annotations
+
+from freezegun import freeze_time
+from web_helpers import csrf_of, forms_in, hrefs, move_forms, paths_in, player, post_form, snapshot
+
+from pbem.models import Game, Outbox, Player, Seat
+
+
+def _new_game_form(client):
+    page = client.get("/new/visby")
+    assert page.status_code == 200
+    return next(f for f in forms_in(page.text) if f.action == "/new/visby")
+
+
+@freeze_time("2026-03-02 12:00:00")
+def test_create_a_game_against_bots_and_play_from_the_result_page(client):
+    assert client.get("/new").headers["Location"].endswith("/new/visby")
+    created = post_form(client, _new_game_form(client), name="Heike", email="Heike@Example.ORG",
+                        timezone="Europe/Berlin", players="4", days="2", **{
+                            "seat-1": "bot", "seat-2": "", "seat-3": "BOT",
+                            "opt-target": "45"})
+    assert created.status_code == 303
+    page = client.get(created.headers["Location"])
+    assert "has started" in page.text
+    [seat_link] = [h for h in hrefs(page.text) if h.startswith("/s/")]
+    game = Game.get()
+    assert (game.status, game.options, game.clock["days"]) == ("active", {"target": 45}, 2)
+    seats = list(Seat.select().order_by(Seat.index))
+    assert [s.bot for s in seats] == [False, True, True, True]
+    heike = Player.get(Player.email == "Heike@example.org")
+    assert (heike.name, heike.timezone) == ("Heike", "Europe/Berlin")
+    assert {m.kind for m in Outbox.select()} >= {"notice", "turn"}
+    seat_page = client.get(seat_link)
+    assert seat_page.status_code == 200 and "(Europe/Berlin)" in seat_page.text
+    assert len(move_forms(seat_page.text)) == 8  # one card of eight, for 4 players
+
+
+def test_the_form_says_what_is_wrong_and_creates_nothing(client):
+    form = _new_game_form(client)
+    before = snapshot()
+    response = post_form(client, form, name="  ", email="not-an-address", players="3",
+                         **{"seat-1": "someone@", "seat-2": "x@example.org"})
+    assert response.status_code == 400
+    assert "Please give your name" in response.text
+    assert "Please give your email address" in response.text
+    assert "Seat 2: enter an email address" in response.text
+    assert 'value="x@example.org"' in response.text  # what was typed stays in the form
+    twice = post_form(client, form, name="A", email="a@example.org", players="2",
+                      **{"seat-1": "a@example.org"})
+    assert twice.status_code == 400 and "only one seat" in twice.text
+    assert snapshot() == before
+
+
+def test_an_address_that_played_before_gets_its_seat_link_only_by_mail(client):
+    player("alice@example.org", "Alice")
+    created = post_form(client, _new_game_form(client), name="Not Alice",
+                        email="alice@example.org", players="2", **{"seat-1": "bot"})
+    page = client.get(created.headers["Location"])
+    assert "/s/" not in page.text and "only to its mailbox" in page.text
+    assert Player.get(Player.email == "alice@example.org").name == "Alice"
+
+
+@freeze_time("2026-03-02 12:00:00")
+def test_accept_an_invitation(client, app):
+    post_form(client, _new_game_form(client), name="Alice", email="alice@example.org",
+              players="3", **{"seat-1": "bob@example.org", "seat-2": "bot"})
+    invite = Outbox.get(Outbox.kind == "invite")
+    assert invite.to_address == "bob@example.org"
+    [path] = [p for p in paths_in(invite.text_body) if p.startswith("/i/")]
+    bob = app.test_client()
+    before = snapshot()
+    page = bob.get(path)
+    assert page.status_code == 200 and "Alice invites you" in page.text
+    assert snapshot() == before  # looking is not accepting
+    [form] = [f for f in forms_in(page.text) if f.action == path]
+    joined = post_form(bob, form, name="Bob", timezone="America/New_York")
+    assert joined.status_code == 303
+    seat_page = bob.get(joined.headers["Location"])
+    assert "the game has started" in seat_page.text
+    assert "(America/New_York)" in seat_page.text
+    assert Game.get().status == Game.ACTIVE
+    # the link again: "you have joined", with the way to the seat
+    again = bob.get(path)
+    assert again.status_code == 200 and "joined this game already" in again.text
+    payload = joined.headers["Location"].split("/")[-1].split(".")[0]  # tokens differ by time
+    assert f'href="/s/{payload}.' in again.text
+
+
+def test_unsubscribe_asks_first_and_one_click_needs_no_cookie(client, app, ctx):
+    alice = player("alice@example.org", "Alice")
+    from pbem.mail import compose
+
+    path = compose.unsubscribe_url(ctx, alice).replace("http://pbem.test", "")
+    before = snapshot()
+    page = client.get(path)
+    assert page.status_code == 200 and "Stop all mail" in page.text
+    assert snapshot() == before
+    assert client.post(path, data={"action": "unsubscribe"}).status_code == 400  # no CSRF
+    assert Player.get_by_id(alice.id).mail_enabled
+    done = client.post(path, data={"action": "unsubscribe", "csrf_token": csrf_of(page.text)})
+    assert done.status_code == 200 and "no more mail" in done.text
+    assert not Player.get_by_id(alice.id).mail_enabled
+    back = client.post(path, data={"action": "resubscribe", "csrf_token": csrf_of(page.text)})
+    assert "mails alice@example.org again" in back.text
+    assert Player.get_by_id(alice.id).mail_enabled
+    # RFC 8058: the mail provider posts this body, with no cookie and no page before
+    provider = app.test_client()
+    response = provider.post(path, data={"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    assert not Player.get_by_id(alice.id).mail_enabled

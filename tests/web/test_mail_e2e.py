@@ -1,0 +1,121 @@
+"""A whole game played only from mails that a real SMTP server received.
+
+Alice creates the game in the lobby, Bob and Carol join from their invitation
+mails, and from then on every move starts at a link in the last turn mail the
+player received: GET the confirm page, POST its form, and while the turn goes
+on with no new mail, the buttons of the seat page the POST leads to.  The scheduler's tick
+delivers the mail after each move.
+"""
+
+from __future__ import annotations
+
+import random
+from email.message import EmailMessage
+
+from web_helpers import forms_in, move_forms, paths_in, player, post_form, text_part
+
+from pbem.models import Game, Move, Seat
+from pbem.record import replay
+from pbem.scheduler import tick
+from pbem.service import game_record
+from pbem.web import create_app
+
+PEOPLE = {"alice@example.org": "Alice", "bob@example.org": "Bob",
+          "carol@example.org": "Carol"}
+
+
+def _follow(client, response):
+    assert response.status_code == 303, response.text
+    return client.get(response.headers["Location"])
+
+
+class Inbox:
+    """The received mails by address, read once each (header parsing is slow)."""
+
+    def __init__(self, sink):
+        self.sink = sink
+        self.read = 0
+        self.mails: dict[str, list[tuple[str, str, EmailMessage]]] = {a: [] for a in PEOPLE}
+
+    def _update(self) -> None:
+        for msg in self.sink.messages[self.read:]:
+            address = msg["To"].addresses[0].addr_spec
+            self.mails[address].append((msg["Message-ID"], str(msg["Subject"]), msg))
+        self.read = len(self.sink.messages)
+
+    def of(self, address: str, subject: str) -> list[tuple[str, str, EmailMessage]]:
+        self._update()
+        return [m for m in self.mails[address] if subject in m[1]]
+
+    def last_turn(self, address: str, unless: set[str]) -> EmailMessage | None:
+        turns = self.of(address, "your move")
+        return turns[-1][2] if turns and turns[-1][0] not in unless else None
+
+
+def test_a_whole_game_played_from_the_links_in_the_mails(smtp_ctx, smtp_server, database):
+    for address, name in PEOPLE.items():  # no quiet hours: mail leaves whatever the hour
+        player(address, name)
+    app = create_app(smtp_ctx)
+    browsers = {address: app.test_client() for address in PEOPLE}
+    rng = random.Random(7)
+
+    # Alice creates the game in the lobby
+    alice = browsers["alice@example.org"]
+    page = alice.get("/new/visby")
+    form = next(f for f in forms_in(page.text) if f.action == "/new/visby")
+    created = post_form(alice, form, name="Alice", email="alice@example.org", players="3",
+                        **{"seat-1": "bob@example.org", "seat-2": "carol@example.org"})
+    assert _follow(alice, created).status_code == 200
+    tick(smtp_ctx)
+
+    # Bob and Carol join from their invitation mails
+    for address in ("bob@example.org", "carol@example.org"):
+        [invite] = smtp_server.to(address)
+        [path] = [p for p in paths_in(text_part(invite)) if p.startswith("/i/")]
+        page = browsers[address].get(path)
+        assert page.status_code == 200
+        [form] = [f for f in forms_in(page.text) if f.action == path]
+        joined = post_form(browsers[address], form, name=PEOPLE[address], timezone="UTC")
+        assert _follow(browsers[address], joined).status_code == 200
+    tick(smtp_ctx)
+    game = Game.get()
+    assert game.status == Game.ACTIVE
+
+    inbox = Inbox(smtp_server)
+    handled: set[str] = set()
+    posts = 0
+    while not all(inbox.of(address, "is over") for address in PEOPLE):
+        waiting = [(a, m) for a in PEOPLE if (m := inbox.last_turn(a, handled)) is not None]
+        assert waiting, "nobody has a turn mail to answer, but the game is not over"
+        address, mail = waiting[0]
+        handled.add(mail["Message-ID"])
+        browser = browsers[address]
+        links = [p for p in paths_in(text_part(mail)) if p.startswith("/m/")]
+        assert links, text_part(mail)
+        link = rng.choice(links)
+        confirm = browser.get(link)
+        assert confirm.status_code == 200, confirm.text
+        [form] = [f for f in forms_in(confirm.text) if f.action == link]
+        page = _follow(browser, post_form(browser, form))
+        posts += 1
+        assert page.status_code == 200 and "Played:" in page.text
+        tick(smtp_ctx)
+        # while the turn goes on without a new mail (a trade after a trade, the second
+        # card), its next step is on the page the POST led to
+        while inbox.last_turn(address, handled) is None and (
+                forms := move_forms(page.text)):
+            page = _follow(browser, post_form(browser, rng.choice(forms)))
+            posts += 1
+            assert page.status_code == 200
+            tick(smtp_ctx)
+        assert posts < 400, "the game does not end"
+
+    game = Game.get_by_id(game.id)
+    assert game.status == Game.FINISHED
+    assert replay(game_record(game)) == game.state
+    humans = Move.select().where(Move.game == game, Move.kind == Move.PLAYER).count()
+    assert humans == posts == game.seq  # every move came from a click, none from elsewhere
+    for address in PEOPLE:
+        [(_id, _subject, result)] = inbox.of(address, "is over")
+        assert "Winner" in text_part(result) or "Shared victory" in text_part(result)
+    assert all(s.deadline is None for s in Seat.select())

@@ -1,0 +1,84 @@
+"""The personal seat page: a whole turn in one visit, take-back, what others may not see."""
+
+from __future__ import annotations
+
+from web_helpers import (
+    csrf_of,
+    forms_in,
+    latest_mail,
+    move_forms,
+    move_paths,
+    post_form,
+    seat_path,
+    table,
+)
+
+from pbem.models import Move, Player
+
+
+def _takeback_form(html: str):
+    forms = [f for f in forms_in(html) if f.action.endswith("/takeback")]
+    return forms[0] if forms else None
+
+
+def test_a_whole_turn_in_one_visit_with_take_back(ctx, client):
+    table(ctx, humans=2)  # two players: two cards each round
+    link = move_paths(latest_mail("alice@example.org"))[1]  # play Ritter
+    confirm = client.get(link)
+    assert "Alice chooses Ritter" in confirm.text  # the move in words
+    page = client.get(post_form(client, forms_in(confirm.text)[-1]).headers["Location"])
+    assert "Played: Alice chooses Ritter" in page.text
+    # the turn goes on: the second card is offered right here, and the first can be taken back
+    assert len(move_forms(page.text)) == 7
+    assert "Ritter" not in [f.fields["move"].split()[-1] for f in move_forms(page.text)]
+    takeback = _takeback_form(page.text)
+    assert takeback is not None and "play Ritter" in takeback.button
+
+    first = post_form(client, takeback)
+    second = post_form(client, takeback)  # a double click takes back one step, not two
+    assert first.status_code == 303 and second.status_code == 410
+    page = client.get(first.headers["Location"])
+    assert "You took back your step: play Ritter" in page.text
+    assert len(move_forms(page.text)) == 8 and _takeback_form(page.text) is None
+    assert Move.select().count() == 0
+
+    for card in ("Schiff", "Kaufmann"):
+        form = next(f for f in move_forms(page.text) if f.fields["move"] == f"play {card}")
+        page = client.get(post_form(client, form).headers["Location"])
+    assert move_forms(page.text) == []
+    assert "Waiting for: Bob" in page.text
+    # until Bob has chosen, the last card can still be taken back
+    assert _takeback_form(page.text) is not None
+
+
+def test_others_see_that_a_card_was_chosen_never_which(ctx, client, app):
+    table(ctx, humans=2)
+    alice_seat = seat_path(latest_mail("alice@example.org"))
+    page = client.get(alice_seat)
+    form = next(f for f in move_forms(page.text) if f.fields["move"] == "play Zöllner")
+    post_form(client, form)
+    bob = app.test_client()
+    for path in (seat_path(latest_mail("bob@example.org")), "/g/1"):
+        text = bob.get(path).text
+        assert "Alice chooses a card in secret" in text
+        assert "chooses Zöllner" not in text and "You have chosen" not in text
+    public = bob.get("/g/1").text
+    assert "Zöllner" not in public and "Your hand" not in public
+    assert "You have chosen: <strong>Zöllner" in client.get(alice_seat).text
+
+
+def test_deadlines_show_in_the_readers_time_zone_and_settings_change_it(ctx, client):
+    table(ctx, humans=2)
+    path = seat_path(latest_mail("alice@example.org"))
+    page = client.get(path)
+    assert "(UTC)" in page.text
+    settings = client.get(path + "/settings")
+    [form] = [f for f in forms_in(settings.text) if f.action.endswith("/settings")]
+    saved = post_form(client, form, timezone="Asia/Tokyo")  # the mail box is unticked
+    assert saved.status_code == 303
+    alice = Player.get(Player.email == "alice@example.org")
+    assert alice.timezone == "Asia/Tokyo" and not alice.mail_enabled
+    assert "(Asia/Tokyo)" in client.get(path).text
+    bad = client.post(path + "/settings", data={"csrf_token": csrf_of(settings.text),
+                                                "timezone": "Mars/Olympus"})
+    assert bad.status_code == 400

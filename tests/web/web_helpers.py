@@ -1,0 +1,171 @@
+"""Helpers for the web tests: links in mails, forms in pages, database snapshots."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+from pbem import service
+from pbem.models import MODELS, Game, Outbox, Player, Seat
+
+BASE = "http://pbem.test"
+_URL = re.compile(r"https?://pbem\.test/\S+")
+
+
+def paths_in(text: str) -> list[str]:
+    """The paths of every link to our server in a text, in order."""
+    return [urlsplit(url.rstrip(".,)")).path for url in _URL.findall(text)]
+
+
+def text_part(msg: EmailMessage) -> str:
+    return msg.get_body(preferencelist=("plain",)).get_content()
+
+
+def html_part(msg: EmailMessage) -> str:
+    return msg.get_body(preferencelist=("html",)).get_content()
+
+
+@dataclass
+class Form:
+    action: str
+    method: str
+    fields: dict[str, str] = field(default_factory=dict)
+    button: str = ""
+
+
+class _FormParser(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+        self._current: Form | None = None
+        self._in_button = False
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "form":
+            self._current = Form(a.get("action") or "", (a.get("method") or "get").lower())
+        elif self._current is not None and tag == "input" and a.get("name"):
+            if a.get("type") == "checkbox" and "checked" not in a:
+                return
+            self._current.fields[a["name"]] = a.get("value") or ""
+        elif self._current is not None and tag == "button":
+            self._in_button = True
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self._current is not None:
+            self.forms.append(self._current)
+            self._current = None
+        elif tag == "button":
+            self._in_button = False
+
+    def handle_data(self, data):
+        if self._in_button and self._current is not None:
+            self._current.button += data.strip()
+
+
+def forms_in(html: str) -> list[Form]:
+    parser = _FormParser()
+    parser.feed(html)
+    return parser.forms
+
+
+def post_form(client, form: Form, **extra: str):
+    assert form.method == "post", form
+    return client.post(form.action, data={**form.fields, **extra})
+
+
+def move_forms(html: str) -> list[Form]:
+    return [f for f in forms_in(html) if f.action.endswith("/play")]
+
+
+def csrf_of(html: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match, "no CSRF field on the page"
+    return match.group(1)
+
+
+def snapshot() -> dict[str, list[tuple]]:
+    """Every row of every table, for "nothing changed" comparisons."""
+    result = {}
+    for model in MODELS:
+        columns = list(model._meta.sorted_fields)
+        rows = model.select(*columns).order_by(model._meta.primary_key).tuples()
+        result[model._meta.table_name] = [tuple(map(repr, row)) for row in rows]
+    return result
+
+
+def player(email: str, name: str) -> Player:
+    """A player with no quiet hours, so mails leave at any hour the test runs."""
+    return service.get_or_create_player(email, name, quiet_start="00:00", quiet_end="00:00")
+
+
+def table(ctx, humans: int = 2, bots: int = 0, seed: int = 5) -> Game:
+    """A started game: Alice, Bob (and Carol) who accepted their invitations, then bots."""
+    people = [player(e, n) for e, n in (("alice@example.org", "Alice"),
+                                         ("bob@example.org", "Bob"),
+                                         ("carol@example.org", "Carol"))[:humans]]
+    game = service.create_game(ctx, "visby", people[0],
+                               [p.email for p in people[1:]] + [None] * bots, seed=seed)
+    for index, person in enumerate(people[1:], start=1):
+        service.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == index),
+                              person)
+    return Game.get_by_id(game.id)
+
+
+def latest_mail(address: str, kind: str = "turn") -> Outbox:
+    return (Outbox.select().where(Outbox.to_address == address, Outbox.kind == kind)
+            .order_by(Outbox.id.desc()).first())
+
+
+def move_paths(mail: Outbox) -> list[str]:
+    return [p for p in paths_in(mail.text_body) if p.startswith("/m/")]
+
+
+def seat_path(mail: Outbox) -> str:
+    return next(p for p in paths_in(mail.text_body) if p.startswith("/s/"))
+
+
+def finish(ctx, game: Game, seed: int = 1) -> Game:
+    """Play ``game`` to its end with random moves through the service."""
+    import random
+
+    from pbem.games import get_game
+
+    rng = random.Random(seed)
+    rules = get_game(game.game)
+    game = Game.get_by_id(game.id)
+    while game.status == Game.ACTIVE:
+        seat = rng.choice(rules.to_move(game.state))
+        menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
+        service.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
+                     menu_seq=menu)
+        game = Game.get_by_id(game.id)
+    return game
+
+
+def all_mailed_paths() -> list[str]:
+    """Every link to our server in every mail ever queued, headers included, in order."""
+    seen: dict[str, None] = {}
+    for mail in Outbox.select().order_by(Outbox.id):
+        for text in (mail.text_body, mail.html_body or "", mail.unsubscribe_url or ""):
+            for path in paths_in(text.replace('"', " ").replace("<", " ").replace(">", " ")):
+                seen.setdefault(path, None)
+    return list(seen)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def hrefs(html: str) -> list[str]:
+    """The targets of the links on a page."""
+    import html as html_lib
+
+    return [html_lib.unescape(h) for h in re.findall(r'href="([^"]*)"', html)]
