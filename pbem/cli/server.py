@@ -12,6 +12,8 @@ from pbem.context import Context, make_context
 from pbem.models import create_tables, db, open_database
 
 DEMO_EMAIL = "demo@localhost"
+# a name, not "You": every sentence of the game names its seats in the third person
+DEMO_NAME = "Alex (you)"
 
 
 def _open(ctx: Context | None = None, create: bool = False) -> Context:
@@ -82,7 +84,9 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
 @click.option("--new", "force_new", is_flag=True,
               help="always start another game, even when a demo game is running")
 @click.option("--seed", type=int, default=None)
-def demo(players: int, force_new: bool, seed: int | None) -> None:
+@click.option("--name", default=DEMO_NAME, show_default=True,
+              help="your name at the table (when the demo player is first made)")
+def demo(players: int, force_new: bool, seed: int | None, name: str) -> None:
     from pbem import service
     from pbem.mail import compose
     from pbem.models import Game, Player, Seat
@@ -91,7 +95,7 @@ def demo(players: int, force_new: bool, seed: int | None) -> None:
     ctx = _open(create=True)
     # created directly: the service's address check wants a dot in the domain
     you = Player.get_or_none(Player.email == DEMO_EMAIL) or Player.create(
-        email=DEMO_EMAIL, name="You", quiet_start="00:00", quiet_end="00:00")
+        email=DEMO_EMAIL, name=name, quiet_start="00:00", quiet_end="00:00")
     seat = None
     if not force_new:
         seat = (Seat.select().join(Game).where(Seat.player == you, Game.status == Game.ACTIVE)

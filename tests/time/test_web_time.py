@@ -36,7 +36,7 @@ def _csrf(html: str) -> str:
 
 def test_the_seat_page_shows_the_clock_and_links_vacation(ctx, client, game):
     html = client.get(_seat_path(ctx, game, 0)).get_data(as_text=True)
-    assert "Thu 05 Mar 2026, 10:00 (Europe/Berlin)" in html and "(3 days left)" in html
+    assert "Thu 05 Mar 2026, 10:00 (Europe/Berlin)" in html and "</strong> (3 days left)." in html
     assert "Clock of this game: 3 days per move." in html
     assert f'href="{_seat_path(ctx, game, 0)}/vacation"' in html
     assert "/reclaim" not in html
