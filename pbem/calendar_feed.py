@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 from pbem import clock, links
 from pbem.context import Context
-from pbem.mail import compose
-from pbem.models import Game, Player, Seat
+from pbem.models import Player
+from pbem.running import running_clocks
 
 
 def calendar_url(ctx: Context, player: Player) -> str:
@@ -65,14 +65,9 @@ def build(ctx: Context, player: Player, now: datetime) -> str:
         f"X-WR-CALNAME:{escape(f'pbem: deadlines of {player.name}')}",
         "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
     ]
-    seats = (Seat.select(Seat, Game).join(Game)
-             .where(Seat.player == player.id, Game.status == Game.ACTIVE, ~Seat.bot,
-                    Seat.deadline.is_null(False))
-             .order_by(Seat.deadline))
-    for seat in seats:
-        game = seat.game
-        title = compose.game_title(game)
-        what = "grace period ends" if seat.in_grace else "your move is due"
+    for running in running_clocks(player, now):
+        seat, game, title = running.seat, running.game, running.title
+        what = "grace period ends" if running.grace else "your move is due"
         description = (f"{title}: {what}. {clock.describe_policy(game.clock)}. "
                        f"{clock.describe_ladder(game.clock)}")
         lines += [

@@ -17,10 +17,11 @@ from datetime import datetime
 
 import peewee as pw
 
-from pbem import clock, steps
+from pbem import steps
 from pbem.context import Context
 from pbem.mail import compose
-from pbem.models import Game, Outbox, Player, Seat, write_transaction
+from pbem.models import Outbox, Player, write_transaction
+from pbem.running import running_clocks
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
@@ -56,17 +57,9 @@ def digest_one(ctx: Context, player_id: int, now: datetime) -> bool:
 
 def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetime) -> None:
     happened = [(compose.format_local(m.created_at, player.timezone), m.subject) for m in held]
-    turns = []
-    seats = (Seat.select(Seat, Game).join(Game)
-             .where(Seat.player == player.id, Game.status == Game.ACTIVE, ~Seat.bot,
-                    Seat.deadline.is_null(False))
-             .order_by(Seat.deadline))
-    for seat in seats:
-        left = clock.remaining(seat, now)
-        turns.append(dict(title=compose.game_title(seat.game),
-                          deadline_local=compose.format_local(seat.deadline, player.timezone),
-                          left=clock.format_duration(left) if left is not None else "",
-                          url=compose.seat_url(ctx, seat.game, seat)))
+    turns = [dict(title=c.title, deadline_local=c.deadline_local, left=c.left,
+                  url=compose.seat_url(ctx, c.game, c.seat))
+             for c in running_clocks(player, now)]
     values = dict(player=player, happened=happened, turns=turns,
                   title=f"pbem: your day ({len(turns)} to move)")
     compose.queue(ctx, kind="digest", to=player,

@@ -30,7 +30,8 @@ from flask import (
 
 from pbem import calendar_feed, clock, links, reminders, service, timeouts, vacation
 from pbem.mail import compose
-from pbem.models import Game, Player, Seat, utcnow
+from pbem.models import Player, utcnow
+from pbem.running import running_clocks
 from pbem.web import context, csrf
 from pbem.web.play import load_seat_link
 from pbem.web.refusal import Refusal
@@ -49,18 +50,7 @@ def vacation_page(token: str) -> Any:
     now = utcnow()
     have = vacation.allowance(context(), player, now)
     away_until = clock.stopped_until(player, now)
-    clocks = []
-    rows = (Seat.select(Seat, Game).join(Game)
-            .where(Seat.player == player.id, Game.status == Game.ACTIVE, ~Seat.bot,
-                   Seat.deadline.is_null(False))
-            .order_by(Seat.deadline))
-    for row in rows:
-        left = clock.remaining(row, now)
-        clocks.append(dict(title=compose.game_title(row.game),
-                           deadline_local=compose.format_local(row.deadline, player.timezone),
-                           left=clock.format_duration(left) if left is not None else "",
-                           policy=clock.describe_policy(row.game.clock),
-                           grace=row.in_grace))
+    clocks = running_clocks(player, now)
     return render_template(
         "time/vacation.html", game=game, seat=seat, me=player, token=token, allowance=have,
         away_until=compose.format_local(away_until, player.timezone) if away_until else None,

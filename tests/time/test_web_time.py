@@ -48,7 +48,8 @@ def test_a_player_takes_vacation_from_their_page_and_comes_back(ctx, client, gam
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "3 so far this year" in html and "<strong>3</strong> left" in html  # March
-    assert "Thu 05 Mar 2026, 10:00 (Europe/Berlin)" in html  # her running clock, her time
+    # her running clock, in her time
+    assert "move by <strong>Thu 05 Mar 2026, 10:00 (Europe/Berlin)</strong>" in html
     assert "/calendar/" in html
     token = _csrf(html)
 
