@@ -12,8 +12,9 @@ from pbem.context import Context, make_context
 from pbem.models import create_tables, db, open_database
 
 DEMO_EMAIL = "demo@localhost"
-# a name, not "You": every sentence of the game names its seats in the third person
-DEMO_NAME = "Alex (you)"
+# a name, not "You": the game's sentences name seats in the third person ("Alex chooses
+# Truppen"), and pages mark your own seat "(you)" already
+DEMO_NAME = "Alex"
 
 
 def _open(ctx: Context | None = None, create: bool = False) -> Context:

@@ -45,7 +45,7 @@ def test_demo_makes_a_game_you_can_open(run, tmp_path):
     again = run("demo")  # run.sh calls it on every start: the same game, not a new one
     assert "a demo game is running" in again.output and seat in again.output
     assert Game.select().count() == 1
-    assert Player.get(Player.email == "demo@localhost").name == "Alex (you)"
+    assert Player.get(Player.email == "demo@localhost").name == "Alex"
 
     from pbem.web import create_app
 
@@ -59,7 +59,7 @@ def test_export_import_and_verify(run, tmp_path):
     exported = run("export", "1")
     assert exported.exit_code == 0
     record = GameRecord.loads(exported.output)
-    assert record.game == "visby" and record.players[0] == "Alex (you)"
+    assert record.game == "visby" and record.players[0] == "Alex"
     assert run("export", "99").exit_code == 1
 
     finished, _state = play_random_game("visby", 3, 5, {})
