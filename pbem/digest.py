@@ -20,6 +20,7 @@ import peewee as pw
 from pbem import steps
 from pbem.context import Context
 from pbem.mail import compose
+from pbem.mail.language import Phrase, phrase, say
 from pbem.models import Outbox, Player, write_transaction
 from pbem.running import running_clocks
 
@@ -56,15 +57,22 @@ def digest_one(ctx: Context, player_id: int, now: datetime) -> bool:
 
 
 def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetime) -> None:
-    happened = [(compose.format_local(m.created_at, player.timezone), m.subject) for m in held]
-    turns = [dict(title=c.title, deadline_local=c.deadline_local, left=c.left,
-                  url=compose.seat_url(ctx, c.game, c.seat))
+    lang = compose.language_of(player)
+    happened = [(compose.format_local(m.created_at, player.timezone, lang), m.subject)
+                for m in held]  # the held mails' subjects were made in the player's language
+    turns = [dict(title=c.title, left=c.left, url=compose.seat_url(ctx, c.game, c.seat),
+                  deadline_local=compose.format_local(c.seat.deadline, player.timezone, lang))
              for c in running_clocks(player, now)]
-    values = dict(player=player, happened=happened, turns=turns,
-                  title=f"pbem: your day ({len(turns)} to move)")
-    compose.queue(ctx, kind="digest", to=player,
-                  subject=(f"Your daily digest: your move in {len(turns)} game"
-                           f"{'' if len(turns) == 1 else 's'}" if turns
-                           else "Your daily digest"),
-                  text=ctx.render_text("mail/digest.txt", **values),
-                  html=ctx.render_html("mail/digest.html", **values), now=now)
+    text, html = compose.render_mail(
+        ctx, "digest", lang, player=player, happened=happened, turns=turns,
+        title=say(phrase("pbem: your day ({n} to move)", n=len(turns)), lang))
+    compose.queue(ctx, kind="digest", to=player, subject=say(_digest_subject(len(turns)), lang),
+                  text=text, html=html, now=now)
+
+
+def _digest_subject(turns: int) -> str | Phrase:
+    if not turns:
+        return "Your daily digest"
+    if turns == 1:
+        return "Your daily digest: your move in 1 game"
+    return phrase("Your daily digest: your move in {n} games", n=turns)

@@ -16,6 +16,7 @@ from pbem import clock, steps
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.mail import compose
+from pbem.mail.language import phrase
 from pbem.models import Game, Seat, write_transaction
 
 
@@ -74,13 +75,15 @@ def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None
     rules = get_game(game.game)
     seats = steps.seats_of(game)
     player = seat.player
+    lang = compose.language_of(player)
     left = clock.remaining(seat, now)
     moves = [(m, compose.move_url(ctx, game, seat, m))
              for m in rules.legal_moves(game.state, seat.index)]
     steps.personal_mail(
-        ctx, game, seat, seats, "reminder", f"{clock.format_duration(left)} left for your move",
+        ctx, game, seat, seats, "reminder",
+        phrase("{left} left for your move", left=clock.format_duration(left)),
         now, kind="reminder", moves=moves, left=clock.format_duration(left),
-        deadline_local=compose.format_local(seat.deadline, player.timezone),
+        deadline_local=compose.format_local(seat.deadline, player.timezone, lang),
         default=rules.default_move(game.state, seat.index),
         ladder=clock.describe_ladder(game.clock), policy=clock.describe_policy(game.clock),
         bank=game.clock.get("kind") == "bank",

@@ -19,6 +19,7 @@ import peewee as pw
 
 from pbem.context import Context
 from pbem.mail import compose
+from pbem.mail.language import Phrase, say
 from pbem.models import Game, Notice, Seat, db
 
 log = logging.getLogger("pbem.scheduler")
@@ -70,28 +71,37 @@ def note(game: Game, seat: int | None, text: str, seq: int | None = None) -> Not
     return Notice.create(game=game, seq=game.seq if seq is None else seq, seat=seat, text=text)
 
 
-def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str, subject: str,
+def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str, subject: str | Phrase,
                now: datetime, skip: Iterable[int] = ()) -> None:
-    """Mail ``line`` to every human at the table but the seats in ``skip``."""
+    """Mail ``line`` to every human at the table but the seats in ``skip``.
+
+    ``subject`` is said in each player's language (``pbem.mail.language``); ``line``
+    is a line of the game's log and reads as the log does.
+    """
     skip = set(skip)
     names = compose.names_of(seats)
     title = compose.game_title(game)
     for seat in seats:
         if seat.player_id is None or seat.index in skip:
             continue
-        values = dict(game=game, title=title, names=names, line=line,
-                      seat_url=compose.seat_url(ctx, game, seat))
-        compose.queue(ctx, kind="notice", to=seat.player, subject=f"{title}: {subject}",
-                      text=ctx.render_text("mail/notice.txt", **values),
-                      html=ctx.render_html("mail/notice.html", **values), game=game, now=now)
+        lang = compose.language_of(seat.player)
+        text, html = compose.render_mail(ctx, "notice", lang, game=game, title=title,
+                                         names=names, line=line,
+                                         seat_url=compose.seat_url(ctx, game, seat))
+        compose.queue(ctx, kind="notice", to=seat.player,
+                      subject=f"{title}: {say(subject, lang)}", text=text, html=html,
+                      game=game, now=now)
 
 
 def personal_mail(ctx: Context, game: Game, seat: Seat, seats: list[Seat], template: str,
-                  subject: str, now: datetime, kind: str = "notice", **values: Any) -> None:
-    """One mail to the owner of ``seat`` from ``templates/mail/<template>.{txt,html}``."""
+                  subject: str | Phrase, now: datetime, kind: str = "notice",
+                  **values: Any) -> None:
+    """One mail to the owner of ``seat`` from ``templates/mail/<template>.{txt,html}``,
+    in their language where the templates have it."""
     title = compose.game_title(game)
-    values = dict(game=game, title=title, names=compose.names_of(seats), seat=seat,
-                  seat_url=compose.seat_url(ctx, game, seat), **values)
-    compose.queue(ctx, kind=kind, to=seat.player, subject=f"{title}: {subject}",
-                  text=ctx.render_text(f"mail/{template}.txt", **values),
-                  html=ctx.render_html(f"mail/{template}.html", **values), game=game, now=now)
+    lang = compose.language_of(seat.player)
+    text, html = compose.render_mail(ctx, template, lang, game=game, title=title,
+                                     names=compose.names_of(seats), seat=seat,
+                                     seat_url=compose.seat_url(ctx, game, seat), **values)
+    compose.queue(ctx, kind=kind, to=seat.player, subject=f"{title}: {say(subject, lang)}",
+                  text=text, html=html, game=game, now=now)

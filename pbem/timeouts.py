@@ -25,6 +25,7 @@ from pbem import clock, service, steps
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.mail import compose
+from pbem.mail.language import phrase
 from pbem.models import Game, Move, Seat, write_transaction
 
 #: default moves one timed-out turn may take at most (a turn of many steps)
@@ -88,13 +89,14 @@ def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     seats = steps.seats_of(game)
     steps.tell_table(ctx, game, seats, f"{{{i}}} did not move by the deadline; after a grace "
                      f"period of {hours} hours the default move is played for them.",
-                     f"{seat.display} ran out of time", now, skip=[i])
+                     phrase("{name} ran out of time", name=seat.display), now, skip=[i])
     rules = get_game(game.game)
     moves = [(m, compose.move_url(ctx, game, seat, m))
              for m in rules.legal_moves(game.state, i)]
     steps.personal_mail(ctx, game, seat, seats, "timeout", "your time is up", now, stage=GRACE,
                         hours=hours, moves=moves, default=rules.default_move(game.state, i),
-                        until_local=compose.format_local(until, seat.player.timezone),
+                        until_local=compose.format_local(until, seat.player.timezone,
+                                                         compose.language_of(seat.player)),
                         count=seat.timeouts_in_row, limit=clock.timeouts_before_bot(game.clock),
                         ladder=clock.describe_ladder(game.clock))
     return GRACE
@@ -144,15 +146,15 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     if stage == DEFAULT:
         line = (f"{{{i}}} did not move in time: the default move was played for them "
                 f"(timeout {count} of {limit} in a row before a bot takes the seat).")
-        subject = f"default move for {name}"
+        subject = phrase("default move for {name}", name=name)
     elif stage == BOT:
         line = (f"{{{i}}} did not move in time {count} times in a row: a bot plays the seat "
                 f"now, until {{{i}}} takes it back.")
-        subject = f"a bot plays for {name}"
+        subject = phrase("a bot plays for {name}", name=name)
     else:
         line = (f"{{{i}}} did not move in time {count} times in a row and leaves the game: "
                 f"a bot plays the seat to the end.")
-        subject = f"{name} leaves the game"
+        subject = phrase("{name} leaves the game", name=name)
     steps.tell_table(ctx, game, seats, line, subject, now, skip=[i])
     seat_url = compose.seat_url(ctx, game, seat)
     steps.personal_mail(ctx, game, seat, seats, "timeout",
@@ -194,5 +196,5 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
             seat.save()
             compose.queue_turn(ctx, game, seat, seats, game.state)
         steps.tell_table(ctx, game, seats, f"{{{i}}} took their seat back from the bot.",
-                         f"{seat.display} is back", now, skip=[i])
+                         phrase("{name} is back", name=seat.display), now, skip=[i])
         return seat

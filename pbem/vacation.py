@@ -22,6 +22,7 @@ import peewee as pw
 
 from pbem import clock, quiet, service, steps
 from pbem.context import Context
+from pbem.mail.language import Phrase, phrase
 from pbem.models import Game, Player, Seat, db, write_transaction
 
 DAY = timedelta(days=1)
@@ -82,7 +83,7 @@ def start(ctx: Context, player_id: int, days: int, now: datetime) -> datetime:
         day_word = "day" if days == 1 else "days"
         _move_clocks(ctx, player.id, until - now, now,
                      "{i} is on vacation for " + f"{days} {day_word}: their clock stands "
-                     "still until they are back", f"{player.name} is on vacation")
+                     "still until they are back", phrase("{name} is on vacation", name=player.name))
         return until
 
 
@@ -102,11 +103,11 @@ def end(ctx: Context, player_id: int, now: datetime) -> None:
          .where(Player.id == player.id).execute())
         _move_clocks(ctx, player.id, now - until, now,
                      "{i} is back from vacation early: their clock runs again",
-                     f"{player.name} is back")
+                     phrase("{name} is back", name=player.name))
 
 
 def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime, line: str,
-                 subject: str) -> None:
+                 subject: Phrase) -> None:
     """Move the player's running turns by ``delta`` and tell each of their tables."""
     games = (Game.select(Game.id).join(Seat)
              .where(Seat.player == player_id, Game.status == Game.ACTIVE, ~Seat.bot)

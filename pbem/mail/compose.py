@@ -4,6 +4,13 @@ Queuing happens inside the caller's transaction, so a mail exists exactly
 when the change that caused it was committed.  Delivery is ``outbox``'s job.
 Every mail of a game refers to the game's thread id, so mail clients show a
 game as one conversation.
+
+Each player reads their mails in their own language where the templates have
+it (``render_mail``; subjects and dates through ``pbem.mail.language``).  Only
+our own words are translated: the game's content stays as the engine writes it
+(the text of a view, the sentences of moves, move names such as "play Ritter"
+with the game's German card names), and so do the lines of the game log that
+notices retell.
 """
 
 from __future__ import annotations
@@ -12,10 +19,13 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+import jinja2
+
 from pbem import links, quiet
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, State
+from pbem.mail.language import DEFAULT, Phrase, local_time, phrase, say, supported
 from pbem.models import Game, Notice, Outbox, Player, Seat, utcnow
 
 #: how many recent moves a turn mail retells
@@ -96,9 +106,35 @@ def queue(
     )
 
 
-def _both(ctx: Context, name: str, **values: Any) -> tuple[str, str]:
-    return (ctx.render_text(f"mail/{name}.txt", **values),
-            ctx.render_html(f"mail/{name}.html", **values))
+def language_of(player: Player | None) -> str:
+    """The language ``player``'s mails are written in (the default for a language we lack)."""
+    return supported(player.language) if player is not None else DEFAULT
+
+
+def _template(env: jinja2.Environment, kind: str, ext: str,
+              lang: str) -> tuple[jinja2.Template, str]:
+    """``mail/<kind>.<lang>.<ext>`` if there is one, else the English ``mail/<kind>.<ext>``;
+    with the language of the one chosen."""
+    if lang != DEFAULT:
+        try:
+            return env.get_template(f"mail/{kind}.{lang}.{ext}"), lang
+        except jinja2.TemplateNotFound:
+            pass  # not translated (yet): English is better than no mail
+    return env.get_template(f"mail/{kind}.{ext}"), DEFAULT
+
+
+def render_mail(ctx: Context, kind: str, lang: str, /, **values: Any) -> tuple[str, str]:
+    """A mail's text and HTML from ``templates/mail/<kind>``, in ``lang`` where it has them.
+
+    Each part tells its template the language it is written in (``lang``): the HTML
+    layout declares it, and delivery sends that as ``Content-Language``.  (The
+    arguments before ``/`` are positional so that any name is free for a template value.)
+    """
+    parts = []
+    for env, ext in ((ctx.text, "txt"), (ctx.html, "html")):
+        template, written_in = _template(env, kind, ext, supported(lang))
+        parts.append(template.render(**values, lang=written_in))
+    return parts[0], parts[1]
 
 
 Step = tuple[int, int, str, State]  # (seq, seat, move, state before the move)
@@ -146,10 +182,20 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
     token = ctx.signer.sign(links.INVITE, {"g": game.id, "s": seat.index,
                                            "e": seat.invite_email})
     rules = get_game(game.game)
-    text, html = _both(ctx, "invite", game=game, title=game_title(game), rules=rules,
-                       host=host.name, url=ctx.url(f"/i/{token}"))
-    queue(ctx, kind="invite", to=seat.invite_email, subject=f"{host.name} invites you to "
-          f"{game_title(game)}", text=text, html=html, game=game)
+    lang = invite_language(seat.invite_email, host)
+    text, html = render_mail(ctx, "invite", lang, game=game, title=game_title(game),
+                             rules=rules, host=host.name, url=ctx.url(f"/i/{token}"))
+    subject = say(phrase("{host} invites you to {title}", host=host.name,
+                         title=game_title(game)), lang)
+    queue(ctx, kind="invite", to=seat.invite_email, subject=subject, text=text, html=html,
+          game=game)
+
+
+def invite_language(address: str | None, host: Player) -> str:
+    """An invitation reads in the language of the address's player, if it plays here already;
+    else in the host's, who writes it, as one writes to friends in the language one shares."""
+    invited = Player.get_or_none(Player.email == address) if address else None
+    return language_of(invited or host)
 
 
 def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
@@ -158,10 +204,12 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
     for seat in seats:
         if seat.bot or seat.player_id is None:
             continue
-        text, html = _both(ctx, "started", game=game, title=game_title(game), names=names,
-                           seat=seat, url=seat_url(ctx, game, seat))
-        queue(ctx, kind="notice", to=seat.player, subject=f"{game_title(game)} has started",
-              text=text, html=html, game=game)
+        lang = language_of(seat.player)
+        text, html = render_mail(ctx, "started", lang, game=game, title=game_title(game),
+                                 names=names, seat=seat, url=seat_url(ctx, game, seat))
+        subject = say(phrase("{title} has started", title=game_title(game)), lang)
+        queue(ctx, kind="notice", to=seat.player, subject=subject, text=text, html=html,
+              game=game)
 
 
 def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
@@ -171,17 +219,18 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     names = names_of(seats)
     view = rules.view(state, seat.index)
     moves = [(m, move_url(ctx, game, seat, m)) for m in rules.legal_moves(state, seat.index)]
+    lang = language_of(seat.player)
     values = dict(
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
         view=view, view_text=rules.render_text(view, names),
         recent=recent_moves(game, seat.index, steps=steps), moves=moves,
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
-        deadline_local=format_local(seat.deadline, seat.player.timezone),
+        deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
         simultaneous=len(rules.to_move(state)) > 1,
     )
-    text, html = _both(ctx, "turn", **values)
-    queue(ctx, kind="turn", to=seat.player, subject=f"{game_title(game)}: your move",
-          text=text, html=html, game=game)
+    text, html = render_mail(ctx, "turn", lang, **values)
+    subject = say(phrase("{title}: your move", title=game_title(game)), lang)
+    queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game)
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State) -> None:
@@ -192,33 +241,38 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State) -> N
     for seat in seats:
         if seat.player_id is None:
             continue
-        text, html = _both(ctx, "result", game=game, title=game_title(game), names=names,
-                           seat=seat, result=result,
-                           winner_names=[names[w] for w in result.winners],
-                           view_text=rules.render_text(view, names),
-                           view=view, rules=rules, seat_url=seat_url(ctx, game, seat))
-        queue(ctx, kind="result", to=seat.player, subject=f"{game_title(game)} is over",
-              text=text, html=html, game=game)
+        lang = language_of(seat.player)
+        text, html = render_mail(ctx, "result", lang, game=game, title=game_title(game),
+                                 names=names, seat=seat, result=result,
+                                 winner_names=[names[w] for w in result.winners],
+                                 view_text=rules.render_text(view, names),
+                                 view=view, rules=rules, seat_url=seat_url(ctx, game, seat))
+        subject = say(phrase("{title} is over", title=game_title(game)), lang)
+        queue(ctx, kind="result", to=seat.player, subject=subject, text=text, html=html,
+              game=game)
 
 
 def queue_notice(ctx: Context, game: Game, seats: list[Seat], text_line: str,
-                 subject: str, now: datetime | None = None) -> None:
+                 subject: str | Phrase, now: datetime | None = None) -> None:
     """Tell every human at the table something that happened (timeouts, bots, vacations)."""
     names = names_of(seats)
     for seat in seats:
         if seat.player_id is None:
             continue
-        text, html = _both(ctx, "notice", game=game, title=game_title(game), names=names,
-                           line=text_line, seat_url=seat_url(ctx, game, seat))
-        queue(ctx, kind="notice", to=seat.player, subject=f"{game_title(game)}: {subject}",
+        lang = language_of(seat.player)
+        text, html = render_mail(ctx, "notice", lang, game=game, title=game_title(game),
+                                 names=names, line=text_line,
+                                 seat_url=seat_url(ctx, game, seat))
+        queue(ctx, kind="notice", to=seat.player,
+              subject=f"{game_title(game)}: {say(subject, lang)}",
               text=text, html=html, game=game, now=now)
 
 
-def format_local(when: datetime | None, tz: str) -> str:
+def format_local(when: datetime | None, tz: str, lang: str = DEFAULT) -> str:
     """A UTC time as the reader's local time, e.g. 'Tue 24 Nov 2026, 18:00 (Europe/Berlin)'."""
     if when is None:
         return ""
     from zoneinfo import ZoneInfo
 
     local = when.replace(tzinfo=ZoneInfo("UTC")).astimezone(quiet.zone(tz))
-    return f"{local:%a %d %b %Y, %H:%M} ({tz})"
+    return local_time(local, tz, lang)

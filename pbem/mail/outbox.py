@@ -10,6 +10,7 @@ accepted it.
 from __future__ import annotations
 
 import os
+import re
 import smtplib
 import ssl
 import tempfile
@@ -23,6 +24,7 @@ from typing import Protocol
 
 from pbem import quiet
 from pbem.config import Config
+from pbem.mail.language import DEFAULT, supported
 from pbem.models import Outbox, Player, utcnow
 
 #: how long a claim keeps other ticks away from a mail being sent
@@ -32,6 +34,21 @@ CLAIM_SECONDS = 300
 def _header_safe(text: str) -> str:
     """One line, no control characters: nothing a player typed can add a header."""
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+#: the language our mail layout declares on its root element
+_HTML_LANG = re.compile(r'<html lang="([A-Za-z-]{2,8})"')
+
+
+def content_language(mail: Outbox) -> str:
+    """The language the mail is written in, as the template it was rendered from declared it.
+
+    The HTML part's root says it (``templates/mail/_layout.html``): the row keeps what
+    was rendered, so the header agrees with the words even if the player has chosen
+    another language since, and the outbox needs no column for it.
+    """
+    found = _HTML_LANG.search((mail.html_body or "")[:500])
+    return supported(found.group(1)) if found else DEFAULT
 
 
 def build_message(mail: Outbox, config: Config) -> EmailMessage:
@@ -52,6 +69,9 @@ def build_message(mail: Outbox, config: Config) -> EmailMessage:
     msg.set_content(mail.text_body)
     if mail.html_body:
         msg.add_alternative(mail.html_body, subtype="html")
+    # last: setting the content clears Content-* headers, and making it multipart moves
+    # them into the first part
+    msg["Content-Language"] = content_language(mail)
     return msg
 
 

@@ -16,9 +16,10 @@ from pbem.games import UnknownGameError, all_games, get_game
 from pbem.games.protocol import Game as Rules
 from pbem.games.protocol import OptionError
 from pbem.mail import compose
+from pbem.mail.language import DEFAULT, LANGUAGES
 from pbem.models import Game, Player, Seat
 from pbem.web import context, csrf
-from pbem.web.play import _field, _payload, seat_path
+from pbem.web.play import _field, _payload, chosen_language, seat_path
 from pbem.web.refusal import Refusal
 from pbem.web.zones import timezones
 
@@ -204,13 +205,16 @@ def invite(token: str) -> Any:
     seats = list(game.seats.order_by(Seat.index))
     joined = seat.player_id is not None
     form = {"name": player.name if player else address.split("@")[0],
-            "timezone": player.timezone if player else "UTC"}
+            "timezone": player.timezone if player else "UTC",
+            # a newcomer's browser says which language they read best
+            "language": player.language if player else
+            request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)}
     return render_template(
         "pages/invite.html", game=game, seat=seat, rules=get_game(game.game),
         title=compose.game_title(game), names=compose.names_of(seats), seats=seats,
         host=game.creator.name if game.creator else "A player", address=address,
         joined=joined, seat_link=seat_path(game, seat) if joined else None,
-        form=form, timezones=timezones(), errors=[],
+        form=form, timezones=timezones(), languages=LANGUAGES, errors=[],
     )
 
 
@@ -222,10 +226,12 @@ def invite_post(token: str) -> Any:
     tz = request.form.get("timezone", "UTC")
     if tz not in timezones():
         tz = "UTC"
-    player = service.get_or_create_player(address, name, timezone=tz)
-    # the link was mailed to this address: its holder may set the name and zone
-    if player.name != name or player.timezone != tz:
-        player.name, player.timezone = name, tz
+    known = Player.get_or_none(Player.email == address)
+    lang = chosen_language(known.language if known else DEFAULT, again_url=request.path)
+    player = service.get_or_create_player(address, name, timezone=tz, language=lang)
+    # the link was mailed to this address: its holder may set the name, zone and language
+    if (player.name, player.timezone, player.language) != (name, tz, lang):
+        player.name, player.timezone, player.language = name, tz, lang
         player.save()
     try:
         service.accept_invite(context(), game, seat, player)

@@ -38,6 +38,7 @@ from pbem.games.protocol import SPECTATOR, MoveError
 from pbem.games.protocol import Game as Rules
 from pbem.games.render import seat_text
 from pbem.mail import compose
+from pbem.mail.language import LANGUAGES
 from pbem.models import Game, Move, Player, Seat, utcnow
 from pbem.record import replay_steps
 from pbem.web import context, csrf
@@ -317,7 +318,23 @@ def seat_takeback(token: str) -> Any:
 def seat_settings(token: str) -> Any:
     game, seat = load_seat_link(token)
     return render_template("pages/settings.html", game=game, seat=seat, me=seat.player,
-                           token=token, title=compose.game_title(game), timezones=timezones())
+                           token=token, title=compose.game_title(game), timezones=timezones(),
+                           languages=LANGUAGES)
+
+
+def chosen_language(current: str, **links: str | None) -> str:
+    """The mail language a form chose, or ``current`` when it has no such field.
+
+    Only a language we have mails in may be chosen: anything else would be stored and
+    then silently read as English, so it is refused like any field filled in wrong.
+    """
+    lang = request.form.get("language")
+    if lang is None:
+        return current
+    if lang not in LANGUAGES:
+        raise Refusal("bad-form", f"{lang[:40]!r} is not a language our mails are written "
+                      f"in; choose one of: {', '.join(LANGUAGES.values())}.", **links)
+    return lang
 
 
 @bp.post("/s/<token>/settings")
@@ -330,6 +347,7 @@ def seat_settings_post(token: str) -> Any:
     if tz not in timezones():
         raise Refusal("bad-form", f"{tz!r} is not a time zone this server knows.",
                       seat_url=here)
+    player.language = chosen_language(player.language, seat_url=here)
     player.timezone = tz
     player.mail_enabled = request.form.get("mail") == "on"
     player.save()

@@ -1,0 +1,254 @@
+"""Mails in the player's own language: German where the templates have it, English otherwise.
+
+Bob reads German and Alice English at the same table; the game's own words
+(the view, the move names) read the same for both.  Players choose the
+language on their seat settings and when they accept an invitation.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from datetime import datetime, timedelta
+
+import jinja2
+from freezegun import freeze_time
+from web_helpers import (
+    csrf_of,
+    forms_in,
+    latest_mail,
+    paths_in,
+    player,
+    post_form,
+    seat_path,
+    table,
+)
+
+from pbem import service, vacation
+from pbem.context import TEMPLATES_DIR
+from pbem.games import get_game
+from pbem.mail import compose
+from pbem.mail.language import DEFAULT, LANGUAGES, PHRASES
+from pbem.mail.outbox import SMTPTransport, build_message, deliver_due
+from pbem.models import Game, Outbox, Player, Seat
+from pbem.scheduler import tick
+
+ALICE, BOB = "alice@example.org", "bob@example.org"
+START = datetime(2026, 3, 2, 12, 0)  # a Monday; with days_per_move = 3 the deadline is Thursday
+
+
+def _players(bob_language: str = "de") -> None:
+    """Alice (English, the default) and Bob in ``bob_language``, before the game starts."""
+    player(ALICE, "Alice")
+    bob = player(BOB, "Bob")
+    Player.update(language=bob_language).where(Player.id == bob.id).execute()
+
+
+def _language(ctx, mail: Outbox) -> str:
+    return build_message(mail, ctx.config)["Content-Language"]
+
+
+def _mails(address: str) -> list[Outbox]:
+    return list(Outbox.select().where(Outbox.to_address == address).order_by(Outbox.id))
+
+
+@freeze_time(START)
+def test_a_german_player_reads_german_and_an_english_one_english(ctx, database, smtp_server):
+    _players()
+    table(ctx)
+    bob, alice = latest_mail(BOB), latest_mail(ALICE)
+
+    assert bob.subject == "Visby #1: du bist am Zug"
+    assert "in Visby #1 wählen alle gleichzeitig" in bob.text_body
+    assert "Deine Züge (jeder Link fragt nach" in bob.text_body
+    assert "Bitte zieh bis Do 05.03.2026, 12:00 (UTC)." in bob.text_body
+    assert '<html lang="de">' in bob.html_body and "<h3>Deine Züge</h3>" in bob.html_body
+    assert "Du bekommst diese Mail, weil du Visby #1 auf pbem spielst." in bob.html_body
+    assert _language(ctx, bob) == "de"
+
+    assert alice.subject == "Visby #1: your move"
+    assert "Everyone chooses at the same time in Visby #1" in alice.text_body
+    assert "Please move by Thu 05 Mar 2026, 12:00 (UTC)." in alice.text_body
+    assert '<html lang="en">' in alice.html_body and "<h3>Your moves</h3>" in alice.html_body
+    assert "Deine" not in alice.text_body + alice.html_body
+    assert _language(ctx, alice) == "en"
+
+    # the game's own words are the engine's, in either language
+    for mail in (bob, alice):
+        assert "Your hand:" in mail.text_body
+        assert re.search(r"^  play \w+$", mail.text_body, re.M)
+    assert latest_mail(BOB, "notice").subject == "Visby #1 hat begonnen"
+    assert latest_mail(ALICE, "notice").subject == "Visby #1 has started"
+    # Bob played here before the invitation, so it came in his language
+    assert latest_mail(BOB, "invite").subject == "Alice lädt dich zu Visby #1 ein"
+
+    # and the header arrives over real SMTP
+    deliver_due(ctx.config, SMTPTransport(smtp_server.host, smtp_server.port))
+    [received] = [m for m in smtp_server.to(BOB) if m["Message-ID"] == bob.message_id]
+    assert received["Content-Language"] == "de"
+    assert received["Subject"] == "Visby #1: du bist am Zug"
+
+
+@freeze_time(START)
+def test_a_language_we_have_no_mails_in_falls_back_to_english(ctx, database):
+    _players(bob_language="fr")  # stored before it was checked, or edited by hand
+    table(ctx)
+    bob = latest_mail(BOB)
+    assert bob.subject == "Visby #1: your move"
+    assert "Please move by Thu 05 Mar 2026" in bob.text_body
+    assert '<html lang="en">' in bob.html_body and _language(ctx, bob) == "en"
+
+
+def test_a_mail_not_translated_yet_is_english_part_by_part(ctx):
+    templates = jinja2.DictLoader({
+        "mail/hello.txt": "Hello {{ name }} ({{ lang }})",
+        "mail/hello.de.txt": "Hallo {{ name }} ({{ lang }})",
+        "mail/hello.html": "<p>Hello {{ name }} ({{ lang }})</p>",  # no German HTML yet
+    })
+    ctx.text.loader = ctx.html.loader = templates
+    assert compose.render_mail(ctx, "hello", "de", name="Bob") == ("Hallo Bob (de)",
+                                                                   "<p>Hello Bob (en)</p>")
+    assert compose.render_mail(ctx, "hello", "fr", name="Bob") == ("Hello Bob (en)",
+                                                                   "<p>Hello Bob (en)</p>")
+
+
+def _fields(text: str) -> set[str]:
+    return {field for _lit, field, _spec, _conv in string.Formatter().parse(text) if field}
+
+
+def test_every_language_players_may_choose_has_every_mail_and_phrase():
+    folder = TEMPLATES_DIR / "mail"
+    kinds = {p.name.split(".")[0] for p in folder.glob("*.txt")}
+    assert {"invite", "started", "turn", "reminder", "timeout", "notice", "result",
+            "digest"} <= kinds
+    translated = {p.name.split(".")[1] for p in folder.glob("*.*.txt")}
+    assert translated == set(LANGUAGES) - {DEFAULT}  # each one can be chosen, and has mails
+    for lang in translated:
+        for kind in kinds:
+            for ext in ("txt", "html"):
+                assert (folder / f"{kind}.{lang}.{ext}").exists(), (kind, lang, ext)
+        assert (folder / f"_layout.{lang}.html").exists()
+        for english, said in PHRASES[lang].items():
+            assert _fields(said) == _fields(english), (lang, english)
+
+
+def test_reminders_timeouts_and_notices_come_in_each_players_language(ctx, database):
+    _players()
+    rules = get_game("visby")
+    with freeze_time(START) as frozen:
+        game = table(ctx)
+        while 0 in rules.to_move(Game.get_by_id(game.id).state):  # Alice chooses, Bob not
+            state = Game.get_by_id(game.id).state
+            service.play(ctx, game.id, 0, rules.legal_moves(state, 0)[0],
+                         menu_seq=Seat.get(Seat.game == game, Seat.index == 0).menu_seq)
+        # a reminder at half time, the deadline and its grace period, the default move
+        for later in (timedelta(hours=36, minutes=1), timedelta(days=3, minutes=1),
+                      timedelta(days=3, hours=12, minutes=2)):
+            frozen.move_to(START + later)
+            tick(ctx)
+        vacation.start(ctx, Player.get(Player.email == ALICE).id, 1, START + later)
+
+    subjects = [m.subject for m in _mails(BOB)]
+    assert any(s.startswith("Visby #1: noch ") and s.endswith(" für deinen Zug")
+               for s in subjects)
+    assert "Visby #1: deine Zeit ist abgelaufen" in subjects
+    assert "Visby #1: ein Standardzug für dich" in subjects
+    assert "Visby #1: Alice ist im Urlaub" in subjects
+    grace = next(m for m in _mails(BOB) if m.subject.endswith("deine Zeit ist abgelaufen"))
+    assert "Eine Nachfrist von 12 Stunden hat begonnen" in grace.text_body
+    assert "Wenn du bis Fr 06.03.2026, 00:01 (UTC) ziehst" in grace.text_body
+    for mail in _mails(BOB):
+        assert _language(ctx, mail) == "de", mail.subject
+
+    subjects = [m.subject for m in _mails(ALICE)]
+    assert "Visby #1: Bob ran out of time" in subjects
+    assert "Visby #1: default move for Bob" in subjects
+    for mail in _mails(ALICE):
+        assert _language(ctx, mail) == "en", mail.subject
+
+
+def test_a_german_digest(ctx, database):
+    _players()
+    Player.update(digest=True).where(Player.email == BOB).execute()
+    with freeze_time(START) as frozen:
+        table(ctx)
+        frozen.move_to(START + timedelta(hours=12, minutes=1))  # Bob's morning: midnight
+        tick(ctx)
+    digest = latest_mail(BOB, "digest")
+    assert digest.subject == "Deine tägliche Übersicht: du bist in 1 Spiel am Zug"
+    assert "du bist am Zug in:\n" in digest.text_body
+    assert "Visby #1: bis Do 05.03.2026, 12:00 (UTC)" in digest.text_body
+    assert "Mo 02.03.2026, 12:00 (UTC): Visby #1: du bist am Zug" in digest.text_body
+    assert "<title>pbem: dein Tag (1 am Zug)</title>" in digest.html_body
+    assert _language(ctx, digest) == "de"
+
+
+def test_an_invitation_reads_in_the_invited_players_language_else_the_hosts(ctx, database):
+    _players(bob_language="en")
+    carol = player("carol@example.org", "Carol")
+    Player.update(language="de").where(Player.id == carol.id).execute()
+    service.create_game(ctx, "visby", Player.get_by_id(carol.id),
+                        [BOB, "dora@example.org"], seed=1)
+    assert latest_mail(BOB, "invite").subject == "Carol invites you to Visby #1"
+    dora = latest_mail("dora@example.org", "invite")  # nobody yet: Carol's language
+    assert dora.subject == "Carol lädt dich zu Visby #1 ein"
+    assert "Um deinen Platz einzunehmen, öffne diesen Link:" in dora.text_body
+    assert _language(ctx, dora) == "de"
+
+
+# -- choosing the language -------------------------------------------------------------
+
+
+def _settings_form(client, path: str):
+    page = client.get(path + "/settings")
+    assert page.status_code == 200
+    assert '<option value="de" lang="de">Deutsch</option>' in page.text
+    [form] = [f for f in forms_in(page.text) if f.action.endswith("/settings")]
+    return form, page
+
+
+def test_the_settings_page_chooses_the_language_and_refuses_others(ctx, client):
+    table(ctx)
+    path = seat_path(latest_mail(BOB))
+    form, page = _settings_form(client, path)
+    saved = post_form(client, form, timezone="UTC", mail="on", language="de")
+    assert saved.status_code == 303
+    assert Player.get(Player.email == BOB).language == "de"
+    assert '<option value="de" lang="de" selected>' in client.get(path + "/settings").text
+    for bogus in ("fr", "de-DE", "x" * 500, "'><script>"):
+        refused = client.post(path + "/settings", data={
+            "csrf_token": csrf_of(page.text), "timezone": "UTC", "language": bogus})
+        assert refused.status_code == 400, bogus
+        assert 'data-reason="bad-form"' in refused.text
+        assert "is not a language our mails are written in" in refused.text
+        assert "<script>" not in refused.text
+    assert Player.get(Player.email == BOB).language == "de"
+    # a form without the field (an older page) leaves the language as it is
+    post_form(client, form, timezone="UTC")
+    assert Player.get(Player.email == BOB).language == "de"
+
+
+@freeze_time(START)
+def test_the_invitation_page_chooses_the_language_and_refuses_others(client, app):
+    page = client.get("/new/visby")
+    form = next(f for f in forms_in(page.text) if f.action == "/new/visby")
+    post_form(client, form, name="Alice", email=ALICE, players="2", **{"seat-1": BOB})
+    invite = latest_mail(BOB, "invite")
+    assert invite.subject == "Alice invites you to Visby #1"  # Alice reads English
+    [path] = [p for p in paths_in(invite.text_body) if p.startswith("/i/")]
+    bob = app.test_client()
+    page = bob.get(path, headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"})
+    assert '<option value="de" lang="de" selected>Deutsch</option>' in page.text
+    [form] = [f for f in forms_in(page.text) if f.action == path]
+
+    refused = post_form(bob, form, name="Bob", timezone="UTC", language="tlh")
+    assert refused.status_code == 400 and 'data-reason="bad-form"' in refused.text
+    assert Player.get_or_none(Player.email == BOB) is None  # nothing was taken
+    assert Seat.get(Seat.index == 1).player_id is None
+
+    joined = post_form(bob, form, name="Bob", timezone="UTC", language="de")
+    assert joined.status_code == 303
+    assert Player.get(Player.email == BOB).language == "de"
+    assert latest_mail(BOB, "notice").subject == "Visby #1 hat begonnen"
+    assert latest_mail(BOB).subject == "Visby #1: du bist am Zug"
+    assert latest_mail(ALICE).subject == "Visby #1: your move"
