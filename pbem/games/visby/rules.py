@@ -52,6 +52,20 @@ def copy_state(state: State) -> State:
     return new
 
 
+def cards_held(state: State, seat: int) -> list[str]:
+    """The cards ``seat`` holds as a player sees them.
+
+    The state keeps this round's revealed cards in ``hand`` until the round
+    ends (the Bettelmönch takes back the discard pile only then), but at the
+    table they lie face up in front of the player while the merchants trade,
+    so the views leave them out.
+    """
+    if state["phase"] != "trade":
+        return list(state["hand"][seat])
+    played = state["played"][seat]
+    return [card for card in state["hand"][seat] if card not in played]
+
+
 def cards_per_round(state: State) -> int:
     return data.KARTEN_PRO_DURCHGANG[state["players"]]
 

@@ -24,11 +24,12 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
     moving = rules.to_move(state)
     seats = []
     for s in range(n):
+        hand = rules.cards_held(state, s)
         entry: dict[str, Any] = {
             "seat": s,
             "goods": state["goods"][s],
             "seals": state["seals"][s],
-            "hand_count": len(state["hand"][s]),
+            "hand_count": len(hand),
             "discard": list(state["discard"][s]),
             "chosen_count": len(state["chosen"][s]),
             "choosing": state["phase"] == "choose" and s in moving,
@@ -36,7 +37,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
             "played": list(state["played"][s]),
         }
         if sees_all or s == seat:
-            entry["hand"] = list(state["hand"][s])
+            entry["hand"] = hand
             entry["chosen"] = list(state["chosen"][s])
         seats.append(entry)
     view: View = {
@@ -76,7 +77,8 @@ def render_text(view: View, names: list[str]) -> str:
     t = view["tracks"]
     kurs = view["kurs"] or "no exchange"
     lines.append(
-        f"Board: Feldzug {t['Feldzug']} seals, Handelsfahrt {t['Handelsfahrt']} goods, "
+        f"Board: Feldzug {rules.amount(t['Feldzug'], 'seal')}, "
+        f"Handelsfahrt {rules.amount(t['Handelsfahrt'], 'goods')}, "
         f"Markt field {view['kurs_feld']} (rate {kurs})."
     )
     lines.append("")

@@ -61,11 +61,14 @@ def check_structure(state) -> None:
         assert view["you"] == viewer
         for entry in view["seats"]:
             s = entry["seat"]
+            # while merchants trade, the revealed cards lie on the table, not in the hand
+            held = [c for c in state["hand"][s]
+                    if state["phase"] != "trade" or c not in state["played"][s]]
             assert entry["chosen_count"] == len(state["chosen"][s])
-            assert entry["hand_count"] == len(state["hand"][s])
+            assert entry["hand_count"] == len(held)
             if s == viewer:
                 assert entry["chosen"] == state["chosen"][s]
-                assert entry["hand"] == state["hand"][s]
+                assert entry["hand"] == held
             else:
                 assert "chosen" not in entry and "hand" not in entry, (viewer, entry)
     everything = GAME.view(state, EVERYTHING)
@@ -139,6 +142,22 @@ def test_the_reveal_shows_everything_that_was_chosen():
     view = GAME.view(state, SPECTATOR)
     assert [e["played"] for e in view["seats"]] == [["Ritter"], ["Schiff"], ["Flotte"],
                                                     ["Zöllner"]]
+
+
+def test_while_merchants_trade_the_revealed_cards_are_on_the_table_not_in_the_hand():
+    state = trade_state(goods=6)
+    view = GAME.view(state, 0)
+    me = view["seats"][0]
+    assert me["played"] == ["Schmied", "Kaufmann"]
+    assert me["hand_count"] == 6
+    assert "Kaufmann" not in me["hand"] and "Schmied" not in me["hand"]
+    assert "Your hand: Truppen, Ritter, Flotte, Schiff, Zöllner, Bettelmönch" in (
+        GAME.render_text(view, NAMES[:2]))
+    # after the round the cards are on the discard pile, as before
+    for seat in (0, 1):
+        state = GAME.apply(state, seat, "done")
+    assert GAME.view(state, 0)["seats"][0]["hand_count"] == 6
+    assert GAME.view(state, 0)["seats"][0]["discard"] == ["Schmied", "Kaufmann"]
 
 
 # -- refused moves -------------------------------------------------------------------

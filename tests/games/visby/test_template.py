@@ -150,3 +150,15 @@ def test_plain_text_shows_every_hand_only_to_the_all_seeing_view():
         text = GAME.render_text(GAME.view(state, viewer), names)
         assert "chosen: Ritter" not in text and "You have chosen" not in text
     assert "You have chosen: Ritter" in GAME.render_text(GAME.view(state, 0), names)
+
+
+def test_one_seal_and_one_good_read_in_the_singular(env):
+    state = GAME.setup(4, None, 1)
+    state["tracks"].update(Feldzug=1, Handelsfahrt=1)
+    html = render(env, state, 0)
+    assert "<td>1 seal</td>" in html and "<td>1 good</td>" in html
+    text = GAME.render_text(GAME.view(state, 0), NAMES)
+    assert "Feldzug 1 seal, Handelsfahrt 1 good," in text
+    state["tracks"].update(Feldzug=2, Handelsfahrt=0)
+    assert "<td>2 seals</td>" in render(env, state, 0)
+    assert "Feldzug 2 seals, Handelsfahrt 0 goods," in GAME.render_text(GAME.view(state, 0), NAMES)
