@@ -74,8 +74,9 @@ def build(ctx: Context, player: Player, now: datetime) -> str:
             "BEGIN:VEVENT",
             f"UID:pbem-game{game.id}-seat{seat.index}@{host}",
             f"DTSTAMP:{_stamp(now)}",
+            # a deadline is an instant: no DTEND, which must lie after DTSTART (RFC 5545
+            # 3.8.2.2); without one the event ends when it starts (3.6.1)
             f"DTSTART:{_stamp(seat.deadline)}",
-            f"DTEND:{_stamp(seat.deadline)}",
             f"SUMMARY:{escape(f'{title}: {what}')}",
             f"DESCRIPTION:{escape(description)}",
             "TRANSP:TRANSPARENT",

@@ -45,13 +45,18 @@ def remind_one(ctx: Context, seat_id: int, now: datetime) -> bool:
                 and seat.deadline is not None and seat.deadline > now and not seat.in_grace
                 and seat.index in rules.to_move(game.state))
         player = clock.player_of(seat)
-        if not live or clock.stopped_until(player, now) is not None:
+        away_until = clock.stopped_until(player, now)
+        if not live or away_until is not None:
             # the turn is over, or its owner is away: no reminder now, maybe a later one
             old, nxt = seat.remind_at, None
             if live:
                 clock.schedule_reminder(game.clock, seat, player)
-                nxt = seat.remind_at if seat.remind_at and seat.remind_at > now else None
+                nxt = seat.remind_at
                 seat.remind_at = old
+                if nxt is not None and nxt <= now:
+                    # the point fell inside the vacation (moved before a night, a DST
+                    # change, new quiet hours): it waits for the return, not dropped
+                    nxt = away_until
             _claim(seat, remind_at=nxt)
             return False
         sent = max(seat.reminders_sent + 1, clock.reminders_due(game.clock, seat, player, now))

@@ -71,6 +71,13 @@ def test_reminder_points_that_coincide_are_one_and_points_before_the_start_are_d
     # 24h before a one-day deadline is the start itself: only the halfway reminder is left
     assert clock.reminder_times(one_day, start, start + timedelta(days=1), None) == [
         utc("2026-03-02 21:00")]
+    # a short turn (a time bank running low) from 21:30 to midnight in Berlin: both points
+    # fall in the night, and an hour before it began (21:00) is before the turn started:
+    # no reminder then, rather than one at once beside the turn mail
+    late = utc("2026-03-02 20:30")
+    short = dict(POLICY, reminders=["50%", "2h"])
+    assert clock.reminder_times(short, late, late + timedelta(hours=2, minutes=30),
+                                who(BERLIN)) == []
     same = dict(POLICY, reminders=["50%", "36h"])
     assert len(clock.reminder_times(same, start, start + timedelta(days=3), None)) == 1
 

@@ -191,7 +191,10 @@ def test_smtp_failures_back_off_exponentially_and_the_mail_goes_once(mail_ctx, d
     row = Outbox.get_by_id(row.id)
     assert row.attempts == 2 and row.not_before == now + timedelta(seconds=180)
     assert "ConnectionRefused" in row.last_error
-    sent = scheduler.tick(mail_ctx, now + timedelta(seconds=180))["mail"]["sent"]
+    scheduler.tick(mail_ctx, now + timedelta(seconds=180), transport=dead)
+    row = Outbox.get_by_id(row.id)  # 60, 120, 240 seconds: the wait doubles each time
+    assert row.attempts == 3 and row.not_before == now + timedelta(seconds=420)
+    sent = scheduler.tick(mail_ctx, now + timedelta(seconds=420))["mail"]["sent"]
     assert sent == pending
     _assert_each_mail_once(smtp_server)
 

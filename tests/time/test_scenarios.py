@@ -139,6 +139,9 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_owner_can_reclai
     bot_moves = Move.select().where(Move.seat == 0, Move.kind == Move.BOT).count()
     assert bot_moves > 0
 
+    with pytest.raises(service.PlayError) as not_his:
+        timeouts.reclaim(ctx, game.id, 0, bernd.id, sim.now)  # only the owner takes it back
+    assert not_his.value.reason == "no-seat" and seat(game, 0).bot
     timeouts.reclaim(ctx, game.id, 0, aiko.id, sim.now)
     s = seat(game, 0)
     assert not s.bot and not s.bot_replaced and s.timeouts_in_row == 0
@@ -297,3 +300,89 @@ def test_a_time_bank_game_charges_the_time_used(ctx, sim):
     assert s.deadline is None and s.bank_seconds == (48 - 6) * 3600
     reminders = Seat.select().where(Seat.remind_at.is_null(False)).count()
     assert reminders == 1  # only Bernd's clock runs
+
+
+def test_a_reminder_that_falls_due_during_a_vacation_waits_for_the_return(ctx, sim):
+    """Berlin moves to summer time during Bernd's vacation: his moved halfway reminder
+    (an hour before 22:00 CEST) comes half an hour before he is back.  It is not lost,
+    and nor is the next one: both reach him after the vacation."""
+    sim.at(utc("2026-03-26 09:30"))  # Thursday, 10:30 CET
+    aiko = player("aiko@example.jp", "Aiko", "Asia/Tokyo")
+    bernd = player("bernd@example.de", "Bernd", "Europe/Berlin")
+    game = table(ctx, [aiko, bernd], {"days": 3})
+    move_first(ctx, game, 0)
+    move_first(ctx, game, 0)  # only Bernd's clock runs: until Sun 29 March 09:30 UTC
+    assert seat(game, 1).remind_at == utc("2026-03-27 20:00")  # 21:00 CET, before his night
+    sim.run_until(utc("2026-03-27 19:30"))  # Friday 20:30 CET
+
+    from pbem import vacation
+
+    until = vacation.start(ctx, bernd.id, 3, sim.now)
+    assert until == utc("2026-03-30 19:30")  # Monday 21:30 CEST
+    assert seat(game, 1).deadline == utc("2026-04-01 09:30")
+    sim.run_until(utc("2026-04-01 09:29"))
+    assert sim.mail.to(bernd.email, "reminder") != []
+    reminded = [m.at for m in sim.mail.to(bernd.email, "reminder")]
+    # halfway (Mon 30 March 23:30 CEST) moved to 21:00 CEST is inside the vacation: it
+    # goes out on his return; a day before the deadline, Tue 31 March 11:30 CEST
+    assert reminded == [until, utc("2026-03-31 09:30")]
+    assert all(at >= until for at in reminded)
+    _never_at_night(sim)
+
+
+def test_a_move_of_her_own_breaks_the_row_of_timeouts(ctx, sim):
+    aiko = player("aiko@example.jp", "Aiko", "Asia/Tokyo")
+    bernd = player("bernd@example.de", "Bernd", "Europe/Berlin")
+    game = table(ctx, [aiko, bernd], {"days": 1, "grace_hours": 0, "timeouts_before_bot": 2})
+    on_tick = _bernd_plays(ctx, game)
+    on_tick(sim)
+    sim.run_until(utc("2026-03-03 09:00"), on_tick)  # her first turn times out
+    assert seat(game, 0).timeouts_in_row == 1
+    on_tick(sim)
+    assert 0 in VISBY.to_move(fresh(game).state)
+    while 0 in VISBY.to_move(fresh(game).state) and seat(game, 0).deadline is not None:
+        started = seat(game, 0).deadline_started
+        move_first(ctx, game, 0)  # she plays this turn herself
+        if seat(game, 0).deadline_started != started:
+            break
+    assert seat(game, 0).timeouts_in_row == 0
+    on_tick(sim)
+    sim.run_until(sim.now + timedelta(days=1, minutes=1), on_tick)  # and then times out again
+    s = seat(game, 0)
+    assert s.timeouts_in_row == 1 and not s.bot  # one in a row, not two: no bot yet
+    assert sum("(timeout 1 in a row)" in line for line in _log(game)) == 2
+
+
+def test_a_tick_that_comes_late_sends_one_reminder_for_the_points_it_missed(ctx, sim):
+    aiko, bernd = (player("aiko@example.jp", "Aiko", "Asia/Tokyo"),
+                   player("bernd@example.de", "Bernd", "Europe/Berlin"))
+    game = table(ctx, [aiko, bernd], {"days": 3})
+    sim.tick()
+    # the scheduler was down from Monday until Wednesday 10:00 UTC (11:00 CET): both of
+    # Bernd's points (Tue 20:00, Wed 09:00 UTC) have passed
+    sim.at(utc("2026-03-04 10:00"))
+    sim.tick()
+    assert [m.at for m in sim.mail.to(bernd.email, "reminder")] == [utc("2026-03-04 10:00")]
+    s = seat(game, 1)
+    assert s.reminders_sent == 2 and s.remind_at is None
+
+
+def test_a_deadline_across_the_dst_change_in_los_angeles_is_72_hours_in_utc(ctx, sim):
+    """Los Angeles springs forward on Sunday 8 March 2026: a three-day turn from Friday
+    09:00 PST ends on Monday at 10:00 PDT, 72 hours later, and that is when it times out."""
+    sim.at(utc("2026-03-06 17:00"))  # Friday 09:00 PST
+    aiko, bernd, lucy = three_zones()
+    game = table(ctx, [aiko, bernd, lucy], {"days": 3, "grace_hours": 0})
+    for _ in range(2):
+        move_first(ctx, game, 0)
+        move_first(ctx, game, 1)
+    assert seat(game, 2).deadline == utc("2026-03-09 17:00")
+    sim.run_until(utc("2026-03-09 16:59"))
+    assert Move.select().where(Move.kind == Move.TIMEOUT).count() == 0
+    reminders = sim.mail.to(lucy.email, "reminder")
+    # halfway: Sat 21:00 PST; a day before: Sun 10:00 PDT (17:00 UTC, not 18:00)
+    assert [m.at for m in reminders] == [utc("2026-03-08 05:00"), utc("2026-03-08 17:00")]
+    assert "Mon 09 Mar 2026, 10:00 (America/Los_Angeles)" in reminders[-1].text
+    sim.run_until(utc("2026-03-09 17:00"))
+    assert {m.seat for m in Move.select().where(Move.kind == Move.TIMEOUT)} == {2}
+    _never_at_night(sim)

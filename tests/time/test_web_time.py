@@ -139,3 +139,26 @@ def test_quiet_hours_and_the_digest_are_set_from_the_page_and_reminders_follow(c
     kenji = Player.get(Player.email == "kenji@example.jp")
     assert (kenji.quiet_start, kenji.quiet_end, kenji.digest) == ("20:00", "07:00", True)
     assert seat(game, 1).remind_at == utc("2026-03-03 10:00")  # 19:00 JST now
+
+
+def test_the_calendar_feed_is_valid_icalendar(ctx, game):
+    """RFC 5545: CRLF everywhere, folded lines, one DTSTAMP and UID per event, and no
+    DTEND that is not later than DTSTART (3.8.2.2): a deadline is an instant, so the
+    event has a DTSTART only (3.6.1: it then ends when it starts)."""
+    Player.update(name="Anna; the, \\quick\nbrown " + "ü" * 40).where(
+        Player.email == "anna@example.de").execute()
+    anna = Player.get(Player.email == "anna@example.de")
+    body = calendar_feed.build(ctx, anna, utc("2026-03-02 09:00"))
+    assert "\n" not in body.replace("\r\n", "") and "\r" not in body.replace("\r\n", "")
+    assert all(len(line.encode()) <= 75 for line in body.split("\r\n"))
+    unfolded = body.replace("\r\n ", "").split("\r\n")[:-1]
+    assert "X-WR-CALNAME:pbem: deadlines of Anna\\; the\\, \\\\quick\\nbrown " + "ü" * 40 \
+        in unfolded
+    event = unfolded[unfolded.index("BEGIN:VEVENT"):unfolded.index("END:VEVENT")]
+    props = {line.split(":", 1)[0].split(";")[0]: line.split(":", 1)[1] for line in event[1:]}
+    assert props["DTSTAMP"] == "20260302T090000Z" and props["DTSTART"] == "20260305T090000Z"
+    assert "DTEND" not in props or props["DTEND"] > props["DTSTART"]
+    assert sum(line.startswith(("UID:", "DTSTAMP:")) for line in event) == 2
+    # the same event (UID) tomorrow: a calendar updates it rather than adding another
+    later = calendar_feed.build(ctx, anna, utc("2026-03-03 09:00"))
+    assert f"UID:pbem-game{game.id}-seat0@pbem.test" in later.replace("\r\n ", "")
