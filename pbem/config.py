@@ -106,12 +106,12 @@ class Config:
 
     def check_production(self) -> None:
         """Refuse to run a production deployment on the development secret."""
-        if self.getbool("server", "production") and self.get("server", "secret_key") in (
-            DEV_SECRET,
-            "",
-        ):
+        # every key of a rotation list ("old, new") verifies links, so none may be the
+        # published development secret
+        keys = [k.strip() for k in self.get("server", "secret_key").split(",") if k.strip()]
+        if self.getbool("server", "production") and (not keys or DEV_SECRET in keys):
             raise ConfigError(
-                "production = true but secret_key is the development secret: set "
+                "production = true but secret_key is (or keeps) the development secret: set "
                 "PBEM_SERVER_SECRET_KEY or secret_key in config.ini to a long random value"
             )
 

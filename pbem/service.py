@@ -9,9 +9,11 @@ protocol.
 
 from __future__ import annotations
 
+import email.errors as email_errors
 import random
 import secrets
 from dataclasses import dataclass, field
+from email.headerregistry import Address
 from typing import Any
 
 import peewee as pw
@@ -58,7 +60,16 @@ def normalise_email(email: str) -> str:
     local, _, domain = email.rpartition("@")
     if not local or "." not in domain:
         raise ValueError(f"{email!r} is not an email address")
-    return f"{local}@{domain.lower()}"
+    email = f"{local}@{domain.lower()}"
+    # what the mail's To header cannot carry as typed would never be delivered
+    # ("<a@b.org>", "a@b..org", a comment, a non-ASCII local part): refuse it here
+    try:
+        parsed = Address(addr_spec=email).addr_spec
+    except (ValueError, IndexError, email_errors.MessageError):
+        parsed = None
+    if parsed != email or not local.isascii():
+        raise ValueError(f"{email!r} is not an email address")
+    return email
 
 
 def clean_name(name: str) -> str:
@@ -71,8 +82,13 @@ def get_or_create_player(email: str, name: str | None = None, **fields: Any) -> 
     email = normalise_email(email)
     player = Player.get_or_none(Player.email == email)
     if player is None:
-        player = Player.create(email=email, name=clean_name(name or email.split("@")[0]),
-                               **fields)
+        try:
+            with db.atomic():  # a savepoint inside a caller's transaction
+                player = Player.create(email=email,
+                                       name=clean_name(name or email.split("@")[0]), **fields)
+        except pw.IntegrityError:
+            # another request added the address meanwhile (a double click on "Join")
+            player = Player.get(Player.email == email)
     return player
 
 
@@ -117,6 +133,9 @@ def create_game(
 
 def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
     with write_transaction():
+        # locked first: two invitees accepting at once must each see the other's seat,
+        # or neither starts the game (PostgreSQL reads committed rows only)
+        game = _lock_game(game.id)
         seat = Seat.get_by_id(seat.id)
         if seat.player_id is not None:
             if seat.player_id == player.id:
@@ -126,7 +145,7 @@ def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
             raise PlayError("taken", "You already have a seat in this game.")
         seat.player = player
         seat.save()
-        _start_if_full(ctx, Game.get_by_id(game.id))
+        _start_if_full(ctx, game)
 
 
 def _start_if_full(ctx: Context, game: Game) -> None:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
 from pbem import service
 from pbem.games import get_game
-from pbem.models import Game, Move, Outbox, Seat
+from pbem.models import Game, Move, Outbox, Seat, db
 from pbem.record import replay
 
 VISBY = get_game("visby")
@@ -106,3 +107,63 @@ def test_mover_is_mailed_when_its_turn_ends_not_while_it_goes_on(ctx, database):
     assert turn_mails.count() == 2
     assert "Round 1:" in turn_mails.order_by(Outbox.id.desc()).first().text_body
     assert Seat.get(Seat.game == game, Seat.index == 0).deadline >= first_deadline
+
+
+def test_the_last_two_invitations_accepted_at_once_start_the_game(ctx, database, monkeypatch):
+    """Two invitees accept at the same moment: each transaction must see the other's seat.
+
+    Without a lock on the game row (PostgreSQL, READ COMMITTED) each acceptance sees
+    only its own seat taken, neither starts the game, and it stays open for ever.
+    """
+    alice = service.get_or_create_player("alice@example.org", "Alice")
+    people = [service.get_or_create_player(f"{n}@example.org", n.title()) for n in ("bob", "carol")]
+    game = service.create_game(ctx, "visby", alice, [p.email for p in people], seed=4)
+    seats = [Seat.get(Seat.game == game, Seat.index == i) for i in (1, 2)]
+    both_inside = threading.Barrier(2)
+    start_if_full = service._start_if_full
+
+    def start_when_both_are_inside(*args):
+        try:  # with the game locked the second waits at the lock instead: go on alone
+            both_inside.wait(timeout=2)
+        except threading.BrokenBarrierError:
+            pass
+        start_if_full(*args)
+
+    monkeypatch.setattr(service, "_start_if_full", start_when_both_are_inside)
+    errors: list[Exception] = []
+
+    def accept(seat, person):
+        try:
+            service.accept_invite(ctx, game, seat, person)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=accept, args=(seat, person))
+               for seat, person in zip(seats, people, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    game = Game.get_by_id(game.id)
+    assert game.status == Game.ACTIVE
+    assert Outbox.select().where(Outbox.kind == "turn").count() == 3
+
+
+def test_a_player_added_meanwhile_is_found_not_a_crash(database, monkeypatch):
+    """Two requests for one new address (a double click on "Join"): the one that looked
+    first and inserts second finds the other's row instead of failing on the unique email."""
+    from pbem.models import Player
+
+    looked = Player.get_or_none
+
+    def first_look_misses(*args, **kwargs):
+        monkeypatch.setattr(Player, "get_or_none", looked)
+        Player.create(email="bob@example.org", name="Bob")  # the other request, just now
+        return None
+
+    monkeypatch.setattr(Player, "get_or_none", first_look_misses)
+    bob = service.get_or_create_player("bob@example.org", "Bob")
+    assert Player.select().count() == 1 and bob.email == "bob@example.org"

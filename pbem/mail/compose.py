@@ -182,13 +182,16 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
     token = ctx.signer.sign(links.INVITE, {"g": game.id, "s": seat.index,
                                            "e": seat.invite_email})
     rules = get_game(game.game)
+    # to an address that plays here already, the invitation is that player's mail: it
+    # heeds their "stop all mail" and offers List-Unsubscribe like every other
+    invited = Player.get_or_none(Player.email == seat.invite_email)
     lang = invite_language(seat.invite_email, host)
     text, html = render_mail(ctx, "invite", lang, game=game, title=game_title(game),
                              rules=rules, host=host.name, url=ctx.url(f"/i/{token}"))
     subject = say(phrase("{host} invites you to {title}", host=host.name,
                          title=game_title(game)), lang)
-    queue(ctx, kind="invite", to=seat.invite_email, subject=subject, text=text, html=html,
-          game=game)
+    queue(ctx, kind="invite", to=invited or seat.invite_email, subject=subject, text=text,
+          html=html, game=game)
 
 
 def invite_language(address: str | None, host: Player) -> str:

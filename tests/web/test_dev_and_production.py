@@ -71,3 +71,15 @@ def test_pages_fit_a_phone_and_need_no_script(sqlite_client):
         assert response.headers["Referrer-Policy"] == "no-referrer"
     css = sqlite_client.get("/static/style.css").text
     assert "min-height: 2.75rem" in css  # thumb-sized buttons
+
+
+@pytest.mark.parametrize("secret", ["dev-secret-do-not-use-in-production, a-long-random-key",
+                                    "a-long-random-key,dev-secret-do-not-use-in-production",
+                                    " , "])
+def test_production_refuses_the_development_secret_among_rotated_keys(tmp_path, secret):
+    """Every key of a rotation list verifies links: the published development secret
+    kept as an old key would let anyone sign a link to any seat."""
+    config = make_context(server={"instance": str(tmp_path / "instance"), "production": "true",
+                                  "secret_key": secret}).config
+    with pytest.raises(ConfigError):
+        config.check_production()

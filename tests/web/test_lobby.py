@@ -110,3 +110,35 @@ def test_unsubscribe_asks_first_and_one_click_needs_no_cookie(client, app, ctx):
     response = provider.post(path, data={"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
     assert not Player.get_by_id(alice.id).mail_enabled
+
+
+def test_an_address_no_mail_can_be_sent_to_is_refused_in_the_form(client):
+    """Addresses the mail header parser refuses were taken and queued, then never sent."""
+    form = _new_game_form(client)
+    before = snapshot()
+    for typed in ("<bob@example.org>", "bob@example..org", "bob@example.org>", "bo;b@example.org",
+                  "j\u00f6rg@example.org", "bob(x)@example.org", ".bob@example.org"):
+        response = post_form(client, form, name="Alice", email="alice@example.org",
+                             players="2", **{"seat-1": typed})
+        assert response.status_code == 400, typed
+        assert "Seat 2: enter an email address" in response.text
+    assert snapshot() == before
+
+
+def test_an_invitation_to_a_player_obeys_their_unsubscribe(ctx, database):
+    """An invitation to an address that plays here already is that player's mail: it
+    carries List-Unsubscribe, and after "Stop all mail" it is not sent at all."""
+    from pbem import service
+
+    alice, bob, carol = (player(f"{n}@example.org", n.title()) for n in ("alice", "bob", "carol"))
+    Player.update(mail_enabled=False).where(Player.id == bob.id).execute()
+    service.create_game(ctx, "visby", alice, ["bob@example.org"])
+    assert not Outbox.select().where(Outbox.kind == "invite").exists()
+    service.create_game(ctx, "visby", alice, ["carol@example.org"])
+    invite = Outbox.get(Outbox.kind == "invite")
+    assert (invite.player_id, invite.to_address, invite.to_name) == (
+        carol.id, "carol@example.org", "Carol")
+    assert invite.unsubscribe_url
+    # an address nobody plays with yet still gets its invitation
+    service.create_game(ctx, "visby", alice, ["dave@example.org"])
+    assert Outbox.select().where(Outbox.kind == "invite").count() == 2
