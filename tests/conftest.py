@@ -111,9 +111,12 @@ class MailSink:
     host: str
     port: int
     messages: list[EmailMessage] = field(default_factory=list)
+    #: each message as it came over the wire, for what parsing would hide (encoded words)
+    raw: list[bytes] = field(default_factory=list)
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        self.raw.append(envelope.content)
         self.messages.append(msg)
         return "250 OK"
 

@@ -9,6 +9,8 @@ accepted it.
 
 from __future__ import annotations
 
+import email.errors
+import email.policy
 import os
 import re
 import smtplib
@@ -16,7 +18,7 @@ import ssl
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from email.headerregistry import Address
+from email.headerregistry import Address, HeaderRegistry, UnstructuredHeader
 from email.message import EmailMessage
 from email.utils import format_datetime
 from pathlib import Path
@@ -32,8 +34,15 @@ CLAIM_SECONDS = 300
 
 
 def _header_safe(text: str) -> str:
-    """One line, no control characters: nothing a player typed can add a header."""
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    """One line, no control characters: nothing a player typed can add a header.
+
+    "=?" opens an RFC 2047 encoded word, which the header parser decodes (a name
+    typed as ``=?utf-8?q?=0D=0ABcc:...?=`` would become a line break and a header
+    on Pythons without the fix for CVE-2024-6923, and a different name on any):
+    a space after "=" keeps typed text as typed.
+    """
+    line = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    return line.replace("=?", "= ?")
 
 
 #: the language our mail layout declares on its root element
@@ -51,8 +60,32 @@ def content_language(mail: Outbox) -> str:
     return supported(found.group(1)) if found else DEFAULT
 
 
+class _Verbatim(UnstructuredHeader):
+    """A header made of our own tokens (a URL in angle brackets, message ids), sent as it is.
+
+    The default folder writes a token longer than a line as RFC 2047 encoded words
+    (``=?utf-8?q?=3Chttps=3A//...``): right for words, wrong for the URL of
+    List-Unsubscribe (RFC 2369), which providers read without decoding, so one-click
+    unsubscribe would break for any real (longer) base URL.  A line may be 998
+    characters long; a value that is not plain printable ASCII is folded as usual.
+    """
+
+    def fold(self, *, policy: email.policy.Policy) -> str:
+        value = str(self)
+        if value.isascii() and value.isprintable() and len(self.name) + len(value) < 990:
+            return f"{self.name}: {value}{policy.linesep}"
+        return super().fold(policy=policy)
+
+
+_HEADERS = HeaderRegistry()
+for _name in ("List-Unsubscribe", "In-Reply-To", "References"):
+    _HEADERS.map_to_type(_name, _Verbatim)
+#: the default policy, but with our own tokens written verbatim
+POLICY = email.policy.default.clone(header_factory=_HEADERS)
+
+
 def build_message(mail: Outbox, config: Config) -> EmailMessage:
-    msg = EmailMessage()
+    msg = EmailMessage(policy=POLICY)
     msg["From"] = Address(display_name=_header_safe(config.get("mail", "from_name")),
                           addr_spec=config.get("mail", "from_address"))
     msg["To"] = Address(display_name=_header_safe(mail.to_name), addr_spec=mail.to_address)
@@ -177,7 +210,18 @@ def deliver_due(config: Config, transport: Transport, now: datetime | None = Non
             counts["deferred"] += 1
             continue
         try:
-            transport.send(build_message(mail, config))
+            message = build_message(mail, config)
+        except (ValueError, email.errors.MessageError) as exc:
+            # no retry can make a message of this row (an address the header parser refuses):
+            # give it up at once, and let the mails after it go
+            (Outbox.update(attempts=mail.attempts + 1, claimed_until=None, failed_at=now,
+                           last_error=f"cannot build the message: {type(exc).__name__}: "
+                                      f"{exc}"[:2000])
+             .where(Outbox.id == mail.id).execute())
+            counts["failed"] += 1
+            continue
+        try:
+            transport.send(message)
         except (OSError, smtplib.SMTPException) as exc:
             attempts = mail.attempts + 1
             gave_up = attempts >= max_attempts

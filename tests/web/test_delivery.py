@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 from freezegun import freeze_time
 from web_helpers import free_port, table
 
-from pbem.models import Outbox
+from pbem.context import make_context
+from pbem.models import Outbox, Player
 from pbem.scheduler import tick
 
 NOON = datetime(2026, 3, 2, 12, 0, 0)
@@ -46,3 +47,73 @@ def test_mail_waits_while_smtp_is_down_and_goes_once_after_backoff(smtp_ctx, smt
     assert sorted(received) == sorted(r.message_id for r in Outbox.select())
     assert len(set(received)) == len(received) == queued
     assert all(r.attempts == 2 and r.sent_at is not None for r in Outbox.select())
+
+
+def test_a_mail_that_cannot_be_built_fails_alone_and_the_rest_goes(smtp_ctx, smtp_server,
+                                                                  database):
+    """A row no message can be made of (an address the header parser refuses) must not
+    block the queue: before, every tick stopped at it and no mail after it left."""
+    with freeze_time(NOON, ignore=["asyncio", "aiosmtpd"]) as frozen:
+        bad = Outbox.create(kind="invite", to_address="bob@example..org", subject="Hi",
+                            text_body="hi", message_id="<bad@pbem>", created_at=NOON,
+                            not_before=NOON - timedelta(hours=1))
+        table(smtp_ctx, humans=2)
+        good = Outbox.select().where(Outbox.id != bad.id).count()
+        done = tick(smtp_ctx)["mail"]
+        assert (done["sent"], done["failed"]) == (good, 1)
+        bad = Outbox.get_by_id(bad.id)
+        assert bad.failed_at == NOON and bad.sent_at is None and "cannot build" in bad.last_error
+        frozen.tick(timedelta(days=1))
+        assert tick(smtp_ctx)["mail"] == {"sent": 0, "retry": 0, "failed": 0, "deferred": 0}
+    assert len(smtp_server.messages) == good
+
+
+def test_each_game_is_one_thread_and_every_player_mail_can_unsubscribe(smtp_ctx, smtp_server,
+                                                                       app, database):
+    """What the relay receives: text and HTML alternatives, one thread per game, and an
+    RFC 8058 one-click unsubscribe that works with nothing but the header's URL."""
+    with freeze_time(NOON, ignore=["asyncio", "aiosmtpd"]):
+        first = table(smtp_ctx, humans=2, seed=1)
+        second = table(smtp_ctx, humans=2, seed=2)
+        assert tick(smtp_ctx)["mail"]["sent"] == Outbox.select().count()
+    threads: dict[str, set[str]] = {}
+    for msg in smtp_server.messages:
+        assert msg.get_content_type() == "multipart/alternative"
+        assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
+        assert msg["In-Reply-To"] == msg["References"] != msg["Message-ID"]
+        threads.setdefault(msg["References"], set()).add(msg["Message-ID"])
+        if str(msg["To"]).startswith("Alice") or str(msg["To"]).startswith("Bob"):
+            assert msg["List-Unsubscribe"].startswith("<http://pbem.test/u/")
+            assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert set(threads) == {first.thread_id, second.thread_id}
+    assert sum(len(ids) for ids in threads.values()) == len(smtp_server.messages)
+
+    alice = next(m for m in smtp_server.messages if "alice@" in str(m["To"]))
+    url = alice["List-Unsubscribe"].strip("<>").removeprefix("http://pbem.test")
+    response = app.test_client().post(url, data={"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200
+    assert not Player.get(Player.email == "alice@example.org").mail_enabled
+
+
+def test_a_long_unsubscribe_url_is_sent_as_it_is_not_as_encoded_words(tmp_path, smtp_server,
+                                                                      database):
+    """RFC 2369 wants the URL itself in angle brackets; a header folder that turns a long
+    one into RFC 2047 encoded words (=?utf-8?q?=3Chttps...) breaks one-click unsubscribe,
+    and production base URLs are longer than the tests' http://pbem.test."""
+    base = "https://play-by-email.a-rather-long-domain-name.example.org/pbem"
+    ctx = make_context(
+        server={"instance": str(tmp_path / "instance"), "base_url": base},
+        archive={"site_dir": str(tmp_path / "site")},
+        mail={"transport": "smtp", "smtp_host": smtp_server.host,
+              "smtp_port": str(smtp_server.port)})
+    with freeze_time(NOON, ignore=["asyncio", "aiosmtpd"]):
+        table(ctx, humans=2)
+        tick(ctx)
+    urls = {o.to_address: o.unsubscribe_url for o in Outbox.select() if o.unsubscribe_url}
+    assert urls and smtp_server.raw
+    for raw in smtp_server.raw:
+        head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii")
+        to = next(line for line in head.splitlines() if line.startswith("To:"))
+        url = next(u for address, u in urls.items() if address in to)
+        assert len(url) > 100
+        assert f"\r\nList-Unsubscribe: <{url}>\r\n" in head, head

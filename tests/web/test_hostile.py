@@ -72,3 +72,34 @@ def test_hostile_names_are_escaped_in_pages_and_mails(ctx, app, database):
     assert confirm.status_code == 200
     _escaped_in_page(confirm.text)
     _escaped_in_page(eve.get("/g/1").text)
+
+
+#: printable text that a header parser decodes (RFC 2047) into a line break and a header
+ENCODED = "=?utf-8?q?Trent=0D=0ABcc:_victim@example.org=0D=0AX-Injected:_yes?="
+
+
+@freeze_time("2026-03-02 12:00:00")
+def test_a_name_written_as_an_encoded_word_cannot_add_a_header(ctx, app, database):
+    trent = app.test_client()
+    form = next(f for f in forms_in(trent.get("/new/visby").text) if f.action == "/new/visby")
+    created = post_form(trent, form, name=ENCODED, email="trent@example.org", players="3",
+                        **{"seat-1": "eve@example.org", "seat-2": "bot"})
+    assert created.status_code == 303
+    invite = next(o for o in Outbox.select() if o.kind == "invite")
+    eve = app.test_client()
+    page = eve.get(next(p for p in paths_in(invite.text_body) if p.startswith("/i/")))
+    [form] = [f for f in forms_in(page.text) if "/i/" in f.action]
+    assert post_form(eve, form, name="\u00c8ve " + ENCODED, timezone="UTC").status_code == 303
+    tick(ctx)
+    mails = _mails(ctx)
+    assert len(mails) >= 5 and any("invites you" in str(m["Subject"]) for _r, m in mails)
+    for raw, msg in mails:
+        head = raw.split(b"\n\n", 1)[0]
+        assert head.isascii(), head  # "\u00c8ve" goes as an RFC 2047 encoded word
+        for line in head.splitlines():
+            assert not line.lower().startswith((b"bcc", b"x-injected")), (line, head)
+        assert msg["Bcc"] is None and msg["X-Injected"] is None
+        for name in ("To", "Subject"):
+            assert "\n" not in str(msg[name]) and "\r" not in str(msg[name])
+        assert text_part(msg)  # the body is still the body
+    assert any(str(m["To"]).startswith('"\u00c8ve = ?utf-8?q?Trent') for _r, m in mails)
