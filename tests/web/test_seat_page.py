@@ -26,6 +26,7 @@ def test_a_whole_turn_in_one_visit_with_take_back(ctx, client):
     link = move_paths(latest_mail("alice@example.org"))[1]  # play Ritter
     confirm = client.get(link)
     assert "Alice chooses Ritter" in confirm.text  # the move in words
+    assert forms_in(confirm.text)[-1].button == "Confirm: play Ritter"
     page = client.get(post_form(client, forms_in(confirm.text)[-1]).headers["Location"])
     assert "Played: Alice chooses Ritter" in page.text
     # the turn goes on: the second card is offered right here, and the first can be taken back
