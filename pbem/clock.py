@@ -59,6 +59,10 @@ def parse_point(spec: str | int | float) -> tuple[str, float]:
     return "left", value * HOUR
 
 
+#: a new time bank's clock where its creator does not say otherwise
+BANK_DEFAULTS = {"initial_days": 7, "bonus_days": 1}
+
+
 def resolve_policy(ctx: Any, given: dict[str, Any] | None) -> dict[str, Any]:
     """The game's clock from the defaults in ``[clock]`` and what its creator chose."""
     cfg = ctx.config
@@ -74,13 +78,13 @@ def resolve_policy(ctx: Any, given: dict[str, Any] | None) -> dict[str, Any]:
     if policy["kind"] not in ("per_move", "bank"):
         raise OptionError("a clock is 'per_move' or 'bank'")
     if policy["kind"] == "bank":
-        policy.setdefault("initial_days", 7)
-        policy.setdefault("bonus_days", 1)
-        if not 0 < float(policy["initial_days"]) <= 90:
+        for key, value in BANK_DEFAULTS.items():
+            policy.setdefault(key, value)
+        if not 1 <= float(policy["initial_days"]) <= 90:
             raise OptionError("a time bank starts with 1 to 90 days")
         if not 0 <= float(policy["bonus_days"]) <= 30:
             raise OptionError("a time bank's bonus is 0 to 30 days per move")
-    elif not 0 < float(policy["days"]) <= 60:
+    elif not 1 <= float(policy["days"]) <= 60:
         raise OptionError("days per move must be between 1 and 60")
     if isinstance(policy["reminders"], str):
         policy["reminders"] = [p.strip() for p in policy["reminders"].split(",") if p.strip()]
@@ -88,7 +92,8 @@ def resolve_policy(ctx: Any, given: dict[str, Any] | None) -> dict[str, Any]:
         parse_point(point)
     if not 0 <= float(policy["grace_hours"]) <= 7 * 24:
         raise OptionError("a grace period is 0 to 168 hours")
-    if not 1 <= int(policy["timeouts_before_bot"]) <= 50:
+    if float(policy["timeouts_before_bot"]) != int(policy["timeouts_before_bot"]) or not (
+            1 <= int(policy["timeouts_before_bot"]) <= 50):
         raise OptionError("a bot takes over after 1 to 50 timeouts in a row")
     if policy["after_timeouts"] not in ("bot", "drop"):
         raise OptionError("after repeated timeouts a seat goes to a 'bot' or is 'drop'ped")

@@ -115,6 +115,8 @@ class Game(ABC):
     description: str = ""
     #: Jinja template (under ``templates/``) that renders a view on a page
     template: str = ""
+    #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
+    default_move_note: str = ""
 
     # -- setup and turn order -------------------------------------------------
 

@@ -11,13 +11,13 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
-from pbem import links, service
+from pbem import clock, links, service
 from pbem.games import UnknownGameError, all_games, get_game
 from pbem.games.protocol import Game as Rules
 from pbem.games.protocol import OptionError
 from pbem.mail import compose
 from pbem.mail.language import DEFAULT, LANGUAGES
-from pbem.models import Game, Player, Seat
+from pbem.models import Game, Player, Seat, write_transaction
 from pbem.web import context, csrf
 from pbem.web.play import _field, _payload, chosen_language, seat_path
 from pbem.web.refusal import Refusal
@@ -62,9 +62,17 @@ def _rules_or_404(name: str) -> Rules:
 
 
 def _form_defaults(rules: Rules) -> dict[str, Any]:
+    cfg = context().config
     form: dict[str, Any] = {
         "name": "", "email": "", "timezone": "UTC", "players": str(rules.min_players),
-        "days": context().config.get("clock", "days_per_move"),
+        "clock": "per_move",
+        "days": cfg.get("clock", "days_per_move"),
+        "initial_days": str(clock.BANK_DEFAULTS["initial_days"]),
+        "bonus_days": str(clock.BANK_DEFAULTS["bonus_days"]),
+        "reminders": cfg.get("clock", "reminders"),
+        "grace_hours": cfg.get("clock", "grace_hours"),
+        "timeouts_before_bot": cfg.get("clock", "timeouts_before_bot"),
+        "after_timeouts": cfg.get("clock", "after_timeouts").strip(),
     }
     for opt in rules.options:
         form[f"opt-{opt.name}"] = str(opt.default)
@@ -128,12 +136,40 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
         else:
             options[opt.name] = match[0]
     parsed["options"] = options
-    try:
-        days = float(form["days"])
-        parsed["days"] = int(days) if days.is_integer() else days
-    except ValueError:
-        errors.append("Days per move: give a number of days.")
+    parsed["clock"] = _parse_clock(form, errors)
     return parsed, errors
+
+
+#: the clock form's number fields and how a mistake in one is named
+_CLOCK_NUMBERS = {
+    "per_move": {"days": "Days per move"},
+    "bank": {"initial_days": "Time bank: days at the start",
+             "bonus_days": "Time bank: days added per move"},
+}
+_LADDER_NUMBERS = {"grace_hours": "Grace period", "timeouts_before_bot": "Timeouts in a row"}
+
+
+def _number(raw: str) -> int | float:
+    value = float(raw)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(raw)
+    return int(value) if value.is_integer() else value
+
+
+def _parse_clock(form: dict[str, Any], errors: list[str]) -> dict[str, Any]:
+    """The clock policy the form asks for; ``clock.resolve_policy`` checks its ranges."""
+    kind = form["clock"]
+    if kind not in _CLOCK_NUMBERS:
+        errors.append("Clock: choose days per move or a time bank.")
+        return {}
+    policy: dict[str, Any] = {"kind": kind, "reminders": form["reminders"],
+                              "after_timeouts": form["after_timeouts"]}
+    for key, label in {**_CLOCK_NUMBERS[kind], **_LADDER_NUMBERS}.items():
+        try:
+            policy[key] = _number(form[key])
+        except ValueError:
+            errors.append(f"{label}: give a number.")
+    return policy
 
 
 @bp.post("/new/<name>")
@@ -148,12 +184,13 @@ def new_game_post(name: str) -> Any:
         return _render_new(rules, form, errors, 400)
     existing = Player.get_or_none(Player.email == parsed["email"])
     try:
-        rules.resolve_options(parsed["options"], 1 + len(parsed["seats"]))
-        creator = existing or service.get_or_create_player(
-            parsed["email"], parsed["name"], timezone=form["timezone"])
-        game = service.create_game(context(), rules.name, creator, parsed["seats"],
-                                   options=parsed["options"],
-                                   clock_policy={"days": parsed["days"]})
+        # one transaction: a game refused for its options or clock leaves no new player
+        with write_transaction():
+            creator = existing or service.get_or_create_player(
+                parsed["email"], parsed["name"], timezone=form["timezone"])
+            game = service.create_game(context(), rules.name, creator, parsed["seats"],
+                                       options=parsed["options"],
+                                       clock_policy=parsed["clock"])
     except OptionError as exc:
         return _render_new(rules, form, [str(exc)], 400)
     seat = Seat.get(Seat.game == game, Seat.index == 0)

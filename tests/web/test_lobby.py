@@ -142,3 +142,47 @@ def test_an_invitation_to_a_player_obeys_their_unsubscribe(ctx, database):
     # an address nobody plays with yet still gets its invitation
     service.create_game(ctx, "visby", alice, ["dave@example.org"])
     assert Outbox.select().where(Outbox.kind == "invite").count() == 2
+
+
+@freeze_time("2026-03-02 12:00:00")
+def test_the_creator_chooses_a_time_bank_and_the_timeout_ladder(client):
+    form = _new_game_form(client)
+    assert form.fields["clock"] == "per_move"  # the checked radio button, by default
+    created = post_form(client, form, name="Heike", email="heike@example.org", players="2",
+                        clock="bank", initial_days="5", bonus_days="0.5", days="",
+                        reminders="12h", grace_hours="6", timeouts_before_bot="2",
+                        after_timeouts="drop", **{"seat-1": "bot"})
+    assert created.status_code == 303, created.text
+    game = Game.get()
+    assert {k: game.clock[k] for k in ("kind", "initial_days", "bonus_days", "reminders",
+                                       "grace_hours", "timeouts_before_bot",
+                                       "after_timeouts")} == {
+        "kind": "bank", "initial_days": 5, "bonus_days": 0.5, "reminders": ["12h"],
+        "grace_hours": 6, "timeouts_before_bot": 2, "after_timeouts": "drop"}
+    heike = Seat.get(Seat.game == game, Seat.index == 0)
+    assert (heike.deadline - heike.deadline_started).days == 5
+    [seat_link] = [h for h in hrefs(client.get(created.headers["Location"]).text)
+                   if h.startswith("/s/")]
+    page = client.get(seat_link).text
+    assert "a time bank of 5 days plus 0.5 per move" in page
+
+
+def test_a_clock_out_of_range_is_refused_beside_the_form(client):
+    form = _new_game_form(client)
+    before = snapshot()
+    for fields, words in [
+        ({"days": "0.0001"}, "days per move must be between 1 and 60"),
+        ({"days": "soon"}, "Days per move: give a number"),
+        ({"clock": "bank", "initial_days": "200"}, "a time bank starts with 1 to 90 days"),
+        ({"clock": "bank", "bonus_days": "-1"}, "bonus is 0 to 30 days"),
+        ({"clock": "hourglass"}, "Clock: choose days per move or a time bank"),
+        ({"reminders": "tomorrow"}, "a reminder point is like"),
+        ({"grace_hours": "nan"}, "Grace period: give a number"),
+        ({"timeouts_before_bot": "2.5"}, "after 1 to 50 timeouts in a row"),
+        ({"after_timeouts": "explode"}, "goes to a"),
+    ]:
+        response = post_form(client, form, name="A", email="a@example.org", players="2",
+                             **{"seat-1": "bot", **fields})
+        assert response.status_code == 400, fields
+        assert words in response.text, (fields, words)
+    assert snapshot() == before

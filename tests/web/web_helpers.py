@@ -48,7 +48,7 @@ class _FormParser(HTMLParser):
         if tag == "form":
             self._current = Form(a.get("action") or "", (a.get("method") or "get").lower())
         elif self._current is not None and tag == "input" and a.get("name"):
-            if a.get("type") == "checkbox" and "checked" not in a:
+            if a.get("type") in ("checkbox", "radio") and "checked" not in a:
                 return
             self._current.fields[a["name"]] = a.get("value") or ""
         elif self._current is not None and tag == "button":

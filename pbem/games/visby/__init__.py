@@ -35,6 +35,7 @@ class Visby(Game):
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
     template = "games/visby/view.html"
+    default_move_note = DEFAULT_TIMEOUT_NOTE
     options = (
         Option(
             "target",
