@@ -84,14 +84,19 @@ for _name in ("List-Unsubscribe", "In-Reply-To", "References"):
 POLICY = email.policy.default.clone(header_factory=_HEADERS)
 
 
-def build_message(mail: Outbox, config: Config) -> EmailMessage:
+def build_message(mail: Outbox, config: Config, sent_at: datetime | None = None) -> EmailMessage:
+    """The message of an outbox row, dated ``sent_at`` (when it goes out) or when queued.
+
+    A mail held back by quiet hours or a retry is dated when it leaves: dated when
+    it was queued, it would arrive as if written in the recipient's night.
+    """
     msg = EmailMessage(policy=POLICY)
     msg["From"] = Address(display_name=_header_safe(config.get("mail", "from_name")),
                           addr_spec=config.get("mail", "from_address"))
     msg["To"] = Address(display_name=_header_safe(mail.to_name), addr_spec=mail.to_address)
     msg["Subject"] = _header_safe(mail.subject)
     msg["Message-ID"] = mail.message_id
-    msg["Date"] = format_datetime(mail.created_at.replace(tzinfo=UTC))
+    msg["Date"] = format_datetime((sent_at or mail.created_at).replace(tzinfo=UTC))
     if mail.in_reply_to:
         msg["In-Reply-To"] = mail.in_reply_to
         msg["References"] = mail.in_reply_to
@@ -210,7 +215,7 @@ def deliver_due(config: Config, transport: Transport, now: datetime | None = Non
             counts["deferred"] += 1
             continue
         try:
-            message = build_message(mail, config)
+            message = build_message(mail, config, sent_at=now)
         except (ValueError, email.errors.MessageError) as exc:
             # no retry can make a message of this row (an address the header parser refuses):
             # give it up at once, and let the mails after it go

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
 
 from freezegun import freeze_time
 from web_helpers import free_port, table
@@ -46,6 +47,11 @@ def test_mail_waits_while_smtp_is_down_and_goes_once_after_backoff(smtp_ctx, smt
     received = [m["Message-ID"] for m in smtp_server.messages]
     assert sorted(received) == sorted(r.message_id for r in Outbox.select())
     assert len(set(received)) == len(received) == queued
+    # dated when it went out, not when it was queued: a mail held back (here by the
+    # backoff, at night by quiet hours) does not arrive dated hours in the past
+    sent = NOON + timedelta(seconds=61)
+    assert {parsedate_to_datetime(m["Date"]) for m in smtp_server.messages} == {
+        sent.replace(tzinfo=UTC)}
     assert all(r.attempts == 2 and r.sent_at is not None for r in Outbox.select())
 
 
