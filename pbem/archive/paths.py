@@ -14,6 +14,10 @@ INDEX = "index"
 STYLESHEET = "style.css"
 FEED = "feed.xml"
 MANIFEST = ".manifest.json"
+#: an empty file that tells GitHub Pages to serve the folder as it is; without it,
+#: Jekyll renders each ``.md`` (front matter is optional there) over the ``.html``
+#: of the same name
+NO_JEKYLL = ".nojekyll"
 BY_GAME_INDEX = "by-game/index"
 PLAYERS_INDEX = "players/index"
 MONTHS_INDEX = "months/index"

@@ -81,26 +81,40 @@ def _hash_files(files: list[Path], digest: Any) -> None:
 
 @cache
 def code_fingerprint(game_name: str | None = None) -> str:
-    """A checksum of what renders pages: this package, its templates, and a game's code.
+    """A checksum of what renders pages: :func:`rendering_sources` and the Markdown version.
 
     Changing a game's ``describe`` or ``render_text``, or a template, thus
     re-renders exactly the pages it shows on.
     """
     digest = hashlib.sha256(f"{ARCHIVE_FORMAT}\0{markdown.__version__}".encode())
-    _hash_files(sorted(_PACKAGE.glob("*.py")), digest)
-    _hash_files(sorted(p for p in ARCHIVE_TEMPLATES.rglob("*") if p.is_file()), digest)
-    _hash_files([_GAMES / "protocol.py", _PACKAGE.parent / "record.py"], digest)
+    sources = rendering_sources(game_name)
+    if sources is None:  # no such game: its page shows the moves in notation
+        digest.update(b"unregistered")
+        sources = rendering_sources(None) or []
+    _hash_files(sources, digest)
+    return digest.hexdigest()
+
+
+@cache
+def rendering_sources(game_name: str | None = None) -> list[Path] | None:
+    """The files whose code or text a page is made with (``None``: no such game).
+
+    This package and its templates, the game record, the modules every game
+    shares (``pbem/games/*.py``: the protocol, the text helpers a game's
+    ``render_text`` uses, the seeded RNG) and, for a game, its whole package.
+    """
+    files = sorted(_PACKAGE.glob("*.py"))
+    files += sorted(p for p in ARCHIVE_TEMPLATES.rglob("*") if p.is_file())
+    files += sorted(_GAMES.glob("*.py")) + [_PACKAGE.parent / "record.py"]
     if game_name is not None:
         try:
             module = import_module(f"pbem.games.{game_name}")
         except ImportError:
-            digest.update(b"unregistered")
-        else:
-            folder = Path(module.__file__ or "").resolve().parent
-            files = sorted(p for p in folder.rglob("*")
-                           if p.is_file() and "__pycache__" not in p.parts)
-            _hash_files(files, digest)
-    return digest.hexdigest()
+            return None
+        folder = Path(module.__file__ or "").resolve().parent
+        files += sorted(p for p in folder.rglob("*")
+                        if p.is_file() and "__pycache__" not in p.parts)
+    return files
 
 
 def _unchanged(writer: SiteWriter, entry: dict[str, Any] | None, fp: str) -> bool:
@@ -162,8 +176,9 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
           site_key: str = "pbem", wait: bool = True, jobs: int = 1) -> BuildReport:
     """Bring ``site_dir`` up to date with the database's finished games.
 
-    ``full`` ignores the manifest and renders every page again (files whose
-    bytes come out the same are still left alone).  ``site_key`` names the
+    ``full`` renders every page again, whatever the manifest says (files whose
+    bytes come out the same are still left alone, and the files of pages that
+    are gone are still removed).  ``site_key`` names the
     deployment in the feed's ids.  ``wait=False`` raises
     :class:`pbem.archive.writer.BuildLocked` if another build is running.
     ``jobs`` > 1 renders the pages in that many processes when there are many.
@@ -176,13 +191,16 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
         # 1. read
         summaries = collect()
         report.games = len(summaries)
-        old = {} if full else writer.read_manifest()
+        # a full build renders everything again, but still needs the last manifest
+        # to remove the files of pages that are gone
+        old = writer.read_manifest()
+        reuse = {} if full else old
         manifest: dict[str, dict[str, Any]] = {}
         todo: list[tuple[GameSummary, str]] = []
         for s in summaries:
             page = paths.game_page(s.id)
             fp = fingerprint([s.fingerprint, code_fingerprint(s.game)])
-            if _unchanged(writer, old.get(page), fp):
+            if _unchanged(writer, reuse.get(page), fp):
                 manifest[page] = old[page]
             else:
                 todo.append((s, fp))
@@ -206,7 +224,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             changed: list[tuple[IndexPage, str]] = []
             for index in all_indexes(summaries):
                 fp = fingerprint([common, index.title, index.markdown])
-                if _unchanged(writer, old.get(index.path), fp):
+                if _unchanged(writer, reuse.get(index.path), fp):
                     manifest[index.path] = old[index.path]
                 else:
                     changed.append((index, fp))
@@ -222,6 +240,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             workers.close()
         writer.write(paths.FEED, atom(summaries, site_key))
         writer.write(paths.STYLESHEET, SOURCE_STYLESHEET.read_bytes())
+        writer.write(paths.NO_JEKYLL, "")
 
         # 4. remove what is gone, then record what is there
         for page, entry in sorted(old.items()):

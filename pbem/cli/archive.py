@@ -46,7 +46,7 @@ class TerminalProgress:
 @click.option("--site", "site", type=click.Path(file_okay=False), default=None,
               help="output folder (default: [archive] site_dir)")
 @click.option("--full", is_flag=True,
-              help="render every page again, ignoring what the last build recorded")
+              help="render every page again, whatever the last build recorded")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="processes that render pages (default: one per CPU, at most 8)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress, only errors")

@@ -7,12 +7,15 @@ both: ``.ci/run`` and the test extras).  Never downloads a browser.
 from __future__ import annotations
 
 import shutil
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
 from archive_data import HOSTILE, Archive
 
 from pbem.archive import build
+from pbem.archive import chart as chart_module
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -31,6 +34,49 @@ def _skip_reason() -> str | None:
 
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+
+
+def png_pixels(data: bytes) -> list[list[tuple[int, int, int]]]:
+    """The rows of RGB pixels of an 8-bit PNG, as a browser's screenshot is (no PIL here)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks, header = 8, [], b""
+    while pos < len(data):
+        (length,), kind = struct.unpack(">I", data[pos:pos + 4]), data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        pos += 12 + length
+    width, height, depth, colour, _c, _f, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, header
+    step = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(b"".join(chunks)), width * step
+    rows, previous, pos = [], bytearray(stride), 0
+    for _ in range(height):
+        kind, line = raw[pos], bytearray(raw[pos + 1:pos + 1 + stride])
+        pos += 1 + stride
+        for i in range(stride):
+            a = line[i - step] if i >= step else 0
+            b, c = previous[i], previous[i - step] if i >= step else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[i:i + 3]) for i in range(0, stride, step)])
+        previous = line
+    return rows
+
+
+def near(pixel: tuple[int, int, int], colour: str, slack: int = 24) -> bool:
+    rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return all(abs(p - q) <= slack for p, q in zip(pixel, rgb, strict=True))
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +108,16 @@ def test_game_page_shows_the_chart_and_the_moves(sqlite_archive: Archive, browse
     assert chart.evaluate("img => img.naturalWidth") == 640
     box = chart.bounding_box()
     assert box is not None and box["width"] > 300 and box["height"] > 200
-    # the lines are drawn: a blank picture of that size would compress to almost nothing
-    assert len(chart.screenshot()) > 8000
+    # each seat's line is drawn in its colour across the plot (above the axis and the
+    # legend, which has a short line in each colour too)
+    rows = png_pixels(chart.screenshot())
+    scale = len(rows[0]) / 640
+    plot = rows[int(scale * chart_module.TOP):int(scale * (chart_module.TOP
+                                                           + chart_module.PLOT_HEIGHT))]
+    for seat in range(len(game.seats)):
+        colour = chart_module.COLOURS[seat]
+        columns = {x for row in plot for x, pixel in enumerate(row) if near(pixel, colour)}
+        assert len(columns) > len(rows[0]) / 3, f"no line for seat {seat} ({colour})"
 
     moves = page.locator("main li > a[id^='m']")
     assert moves.count() == game.seq

@@ -6,6 +6,7 @@ import json
 import posixpath
 import re
 import xml.etree.ElementTree as ET
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -106,6 +107,8 @@ def test_an_empty_archive_is_a_site_too(sqlite_database, tmp_path):
     assert "No finished games yet." in index
     assert ET.parse(tmp_path / "site" / "feed.xml").getroot().findall(f"{ATOM}entry") == []
     assert (tmp_path / "site" / "style.css").is_file()
+    # GitHub Pages serves the folder as it is, not each .md rendered over its .html
+    assert (tmp_path / "site" / ".nojekyll").is_file()
 
 
 def test_feed_is_atom_with_links_into_the_site(archive: Archive):
@@ -140,8 +143,6 @@ def _result_rows(path: Path) -> list[list[str]]:
 
 def test_each_game_page_shows_the_scores_the_engine_computed(archive: Archive):
     build(archive.site)
-    from html import unescape
-
     games = finished_games()
     assert len(games) == len(archive.games) >= 10
     for game in games:
@@ -169,6 +170,35 @@ def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(a
     assert text.count("State after the last move of round") == rounds
     assert "## Setup" in text and "Rules version: 1" in text
     assert (archive.site / f"games/{game.id}.svg").read_text().startswith("<svg")
+
+
+def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
+    """Secret choices in the moves, and every hand in the state after each round."""
+    from pbem.archive.text import code_block, fill, md_name
+    from pbem.games.protocol import EVERYTHING, SPECTATOR
+    from pbem.record import replay_steps
+
+    build(archive.site)
+    hidden = 0
+    for game in archive.games:
+        rules = get_game(game.game)
+        record = game_record(game)
+        names = record.players
+        text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for index, seat, move, before, after in replay_steps(record):
+            n = index + 1
+            said = fill(rules.describe(before, seat, move, EVERYTHING),
+                        [md_name(x) for x in names], name_escape=str)
+            assert f"- [{n}](#m{n}){{#m{n}}} {said}" in lines
+            hidden += said != fill(rules.describe(before, seat, move, SPECTATOR),
+                                   [md_name(x) for x in names], name_escape=str)
+            if rules.is_over(after) or rules.round(after) != rules.round(before):
+                everything = rules.render_text(rules.view(after, EVERYTHING), list(names))
+                assert code_block(everything) in text
+                hidden += everything != rules.render_text(rules.view(after, SPECTATOR),
+                                                          list(names))
+    assert hidden  # the games had secrets, and the archive shows them
 
 
 def test_a_move_played_on_timeout_says_so(archive: Archive):
@@ -262,6 +292,42 @@ def test_a_game_that_is_no_longer_finished_leaves_the_archive(archive: Archive):
     assert f"games/{gone.id}.html" not in (archive.site / "index.html").read_text()
 
 
+def test_a_full_build_also_removes_the_pages_of_games_that_are_gone(archive: Archive):
+    build(archive.site)
+    gone = archive.games[3]
+    Game.update(status=Game.ABORTED).where(Game.id == gone.id).execute()
+    report = build(archive.site, full=True)
+    assert sorted(report.removed) == [f"games/{gone.id}.{ext}"
+                                      for ext in ("html", "json", "md", "svg")]
+    assert not list(archive.site.glob(f"games/{gone.id}.*"))
+    assert site_files(archive.site) == site_files(_fresh_build(archive.site))
+
+
+def _fresh_build(site: Path) -> Path:
+    other = site.parent / "fresh"
+    build(other)
+    return other
+
+
+def test_the_fingerprint_covers_every_module_a_page_is_made_with(archive: Archive):
+    """A change to any code that renders a page renders it again (pbem/games/render.py…)."""
+    import sys
+
+    from pbem.archive.pipeline import rendering_sources
+
+    build(archive.site)  # every module a page needs is imported now
+    package = Path(sys.modules["pbem"].__file__).resolve().parent
+    covered = set(rendering_sources("visby"))
+    used = {Path(m.__file__).resolve() for name, m in list(sys.modules.items())
+            if name.startswith(("pbem.games", "pbem.archive", "pbem.record"))
+            and getattr(m, "__file__", None)}
+    used = {p for p in used if p.is_relative_to(package / "games") and
+            (p.parent == package / "games" or p.is_relative_to(package / "games" / "visby"))
+            or p.is_relative_to(package / "archive") or p == package / "record.py"}
+    assert package / "games" / "render.py" in used
+    assert used - covered == set()
+
+
 def test_a_renamed_player_rewrites_the_pages_that_show_the_name(archive: Archive):
     build(archive.site)
     heike = archive.players[0]
@@ -320,6 +386,36 @@ def test_names_with_markup_are_escaped_everywhere(archive: Archive):
     assert "&lt;script&gt;" in prose and "<script" not in prose
     record = (archive.site / f"games/{game.id}.json").read_text(encoding="utf-8")
     assert HOSTILE in GameRecord.loads(record).players
+
+
+def test_markdown_in_names_reads_as_the_name(sqlite_archive: Archive):
+    """Backticks, braces, links, emphasis: the HTML shows each name as typed, nothing more."""
+    from pbem.archive.sample import add_player
+
+    names = ["`tick` {0} {1}", "[x](javascript:alert(1))", "_under_ **b** ~~s~~",
+             "<img src=x onerror=alert(1)>", "![i](x.png) \\ &lt;"]
+    seats = [add_player(name, email=f"md{i}@example.org") for i, name in enumerate(names)]
+    game = sqlite_archive.add("visby", seats, seed=77)
+    build(sqlite_archive.site)
+    html = (sqlite_archive.site / f"games/{game.id}.html").read_text(encoding="utf-8")
+    page = parse(sqlite_archive.site / f"games/{game.id}.html")
+    # no markup came from a name: the one image is the chart, the one code the command
+    assert not {tag for tag, _ in page.tags} & {"em", "strong", "del", "script"}
+    assert [a.get("src") for tag, a in page.tags if tag == "img"] == [f"{game.id}.svg"]
+    prose = html.split("<main>", 1)[1].split('<h2 id="setup">', 1)[0]
+    assert prose.count("<code>") == 1 and f"<code>pbem replay {game.id}.json" in prose
+    assert not any("javascript" in (a.get("href") or "") for _, a in page.tags)
+    assert not any("onerror" in tag for tag in re.findall(r"<[^>]*>", html))
+    # and each name reads as typed: in the heading, the result, every move
+    heading = html.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    assert unescape(heading) == (f"Visby #{game.id}: " + ", ".join(names[:-1])
+                                 + " and " + names[-1])
+    rows = _result_rows(sqlite_archive.site / f"games/{game.id}.html")
+    assert sorted(unescape(r[1]) for r in rows) == sorted(names)
+    moves = [unescape(re.sub(r"<[^>]+>", "", li))
+             for li in re.findall(r'<li><a href="#m\d+" id="m\d+">\d+</a>(.*?)</li>', html)]
+    assert len(moves) == game.seq
+    assert all(any(m.strip().startswith(n + " ") for n in names) for m in moves)
 
 
 def test_a_game_that_no_longer_replays_still_gets_a_page(archive: Archive):
