@@ -13,9 +13,12 @@ From one run it prints games per second for
 * Pelican rendering the very Markdown pages of the full build (the game
   pages, with Pelican's own indexes) into its default theme,
 
-and the ratio of the first to the last.  Pelican is for the benchmark only:
-``pip install pelican`` (it is not a dependency of pbem); without it the
-baseline is skipped, saying so.
+and the ratio of the first to the last.  Pelican is for the benchmark only,
+never a dependency of pbem: the script installs it (pinned, with the same
+Markdown version as pbem's) once into a virtual environment of its own under
+the user's cache folder, and runs it there in a subprocess; ``--pelican-python``
+names an interpreter that has Pelican instead, ``--no-pelican`` skips the
+baseline.  If the install fails (no network), the baseline is skipped, saying why.
 
 The games are random legal games of every registered game (2 to 6 players,
 named players and bots), written straight into a fresh SQLite database.
@@ -24,16 +27,20 @@ named players and bots), written straight into a fresh SQLite database.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import logging
+import importlib.util
+import json
+import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
+import venv
 from datetime import datetime, timedelta
 from pathlib import Path
+
+import markdown
 
 from pbem.archive import build, default_jobs
 from pbem.archive.sample import add_finished_game, add_player
@@ -41,6 +48,21 @@ from pbem.games import all_games
 from pbem.models import Player, create_tables, db, open_database
 
 START = datetime(2020, 1, 1)
+#: the baseline's version, pinned so that runs stay comparable; change it here
+PELICAN = "pelican==4.12.0"
+
+#: run in the Pelican interpreter: settings (JSON) in argv, its seconds (JSON) out
+PELICAN_RUNNER = """
+import contextlib, io, json, logging, sys, time
+from pelican import Pelican
+from pelican.settings import read_settings
+settings = read_settings(override=json.loads(sys.argv[1]))
+logging.getLogger("pelican").setLevel(logging.ERROR)
+started = time.perf_counter()
+with contextlib.redirect_stdout(io.StringIO()):  # its summary line, not ours
+    Pelican(settings).run()
+print(json.dumps(time.perf_counter() - started))
+"""
 
 
 def seed_database(games: int, players: int, rng: random.Random) -> list[Player]:
@@ -69,15 +91,38 @@ def add_game(n: int, pool: list[Player], kinds, rng: random.Random) -> None:
     add_finished_game(game.name, seats, seed=n, finished_at=finished)
 
 
-def pelican_baseline(site: Path, work: Path) -> tuple[int, float] | None:
-    """Pelican over the game pages' Markdown: (pages, seconds), or None without Pelican."""
-    try:
-        from pelican import Pelican
-        from pelican.settings import read_settings
-    except ImportError:
-        return None
+def pelican_python(explicit: Path | None) -> tuple[Path | None, str]:
+    """An interpreter with Pelican, installing it for the benchmark if need be, and a note."""
+    if explicit is not None:
+        return explicit, f"Pelican from {explicit}"
+    if importlib.util.find_spec("pelican") is not None:
+        return Path(sys.executable), "Pelican from this environment"
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = cache / "pbem" / f"bench-{PELICAN.replace('==', '-')}-markdown-{markdown.__version__}"
+    python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    done = folder / "installed"  # written last: a half-made environment is made again
+    if not done.exists():
+        print(f"Installing {PELICAN} for the benchmark only into {folder} ...",
+              file=sys.stderr, flush=True)
+        try:
+            venv.create(folder, with_pip=True, clear=True)
+            subprocess.run([str(python), "-m", "pip", "install", "--quiet",
+                            "--disable-pip-version-check", PELICAN,
+                            f"markdown=={markdown.__version__}"],
+                           check=True, stdout=subprocess.DEVNULL)
+            done.write_text(PELICAN + "\n", encoding="utf-8")
+        except (OSError, subprocess.CalledProcessError) as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            return None, f"could not install {PELICAN} ({exc})"
+    return python, f"{PELICAN} in its own environment, {folder}"
+
+
+def pelican_baseline(site: Path, work: Path, python: Path) -> tuple[int, float]:
+    """Pelican over the game pages' Markdown: (pages, seconds of its run)."""
     content = work / "pelican-content"
     output = work / "pelican-output"
+    shutil.rmtree(content, ignore_errors=True)
+    shutil.rmtree(output, ignore_errors=True)
     content.mkdir()
     pages = 0
     for page in sorted((site / "games").glob("*.md")):
@@ -88,7 +133,7 @@ def pelican_baseline(site: Path, work: Path) -> tuple[int, float] | None:
             f"Title: {title}\nDate: 2024-01-01 00:00\nSlug: game-{page.stem}\n\n{text}",
             encoding="utf-8")
         pages += 1
-    settings = read_settings(override={
+    settings = {
         "PATH": str(content),
         "OUTPUT_PATH": str(output),
         "SITEURL": "",
@@ -111,12 +156,10 @@ def pelican_baseline(site: Path, work: Path) -> tuple[int, float] | None:
             },
             "output_format": "html5",
         },
-    })
-    logging.getLogger("pelican").setLevel(logging.ERROR)
-    started = time.perf_counter()
-    with contextlib.redirect_stdout(io.StringIO()):  # its summary line, not ours
-        Pelican(settings).run()
-    return pages, time.perf_counter() - started
+    }
+    out = subprocess.run([str(python), "-c", PELICAN_RUNNER, json.dumps(settings)],
+                         check=True, capture_output=True, text=True)
+    return pages, float(out.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -125,7 +168,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=300, help="named players in the pool")
     parser.add_argument("--keep", type=Path, default=None,
                         help="build here and keep the database and the sites")
+    parser.add_argument("--pelican-python", type=Path, default=None,
+                        help="an interpreter that has Pelican (default: install it into a "
+                             "cached environment of the benchmark's own)")
+    parser.add_argument("--no-pelican", action="store_true", help="skip the Pelican baseline")
     args = parser.parse_args()
+    started = time.perf_counter()
+    python, source = (None, "--no-pelican") if args.no_pelican else \
+        pelican_python(args.pelican_python)
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="pbem-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -167,11 +217,10 @@ def main() -> None:
               f"{incremental_rate:10,.1f} games/s  (after one new game: "
               f"{incremental.games} checked, {incremental.rendered_games} rendered, "
               f"{len(incremental.written)} files written)")
-        baseline = pelican_baseline(site, work)
-        if baseline is None:
-            print("  Pelican baseline: skipped: pip install pelican (for the benchmark only)")
+        if python is None:
+            print(f"  Pelican baseline: skipped: {source}")
         else:
-            pages, seconds = baseline
+            pages, seconds = pelican_baseline(site, work, python)
             pelican_rate = pages / seconds
             print(f"  Pelican, same Markdown:  {seconds:8.2f} s  {pelican_rate:10,.1f} games/s  "
                   f"({pages} game pages, its default theme and indexes, 1 process)")
@@ -181,6 +230,8 @@ def main() -> None:
                 print(f"  ratio full build ({jobs} processes) / Pelican: "
                       f"{rate / pelican_rate:.2f}")
             print(f"  ratio incremental build / Pelican: {incremental_rate / pelican_rate:,.1f}")
+            print(f"  (baseline: {source})")
+        print(f"  benchmark run: {time.perf_counter() - started:.0f} s in all")
     finally:
         db.close()
         if args.keep is None:
