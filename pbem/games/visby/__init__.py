@@ -93,8 +93,9 @@ class Visby(Game):
             tiebreaks=[[rest[s], hand[s]] for s in range(n)],
             tiebreak_names=["goods left over after the 3:1 conversion", "cards in hand"],
             details=[
-                f"{{{s}}}: {state['seals'][s]} seals + {state['goods'][s]} goods "
-                f"// 3 = {scores[s]}"
+                f"{{{s}}}: {rules.amount(state['seals'][s], 'seal')} + "
+                f"{state['goods'][s] // data.SCHLUSSKURS} for "
+                f"{rules.amount(state['goods'][s], 'goods')} at 3:1 = {scores[s]}"
                 for s in range(n)
             ],
         )

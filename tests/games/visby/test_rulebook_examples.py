@@ -511,3 +511,9 @@ def test_ranks_are_competition_ranks():
     result = finish([31, 20, 20, 5], [0, 0, 0, 0])
     assert result.ranks == [1, 2, 2, 4]
     assert result.winners == [0]
+
+
+def test_the_result_explains_each_score_in_words():
+    result = finish([30, 25], [2, 14])
+    assert result.details == ["{0}: 30 seals + 0 for 2 goods at 3:1 = 30",
+                              "{1}: 25 seals + 4 for 14 goods at 3:1 = 29"]
