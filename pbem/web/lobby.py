@@ -7,6 +7,7 @@ prove their address by the link mailed to it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
@@ -151,7 +152,7 @@ _LADDER_NUMBERS = {"grace_hours": "Grace period", "timeouts_before_bot": "Timeou
 
 def _number(raw: str) -> int | float:
     value = float(raw)
-    if value != value or value in (float("inf"), float("-inf")):
+    if not math.isfinite(value):  # float() reads "nan" and "inf"
         raise ValueError(raw)
     return int(value) if value.is_integer() else value
 
