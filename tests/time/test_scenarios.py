@@ -21,7 +21,7 @@ from time_helpers import (
     utc,
 )
 
-from pbem import clock, service, timeouts
+from pbem import clock, service, timeouts, vacation
 from pbem.models import Move, Notice, Outbox, Player, Seat
 
 
@@ -203,8 +203,6 @@ def test_vacation_stops_the_clock_and_the_reminders_and_the_table_is_told(ctx, s
     assert seat(game, 1).deadline == utc("2026-07-09 09:00")
     sim.run_until(utc("2026-07-06 12:00"))
 
-    from pbem import vacation
-
     until = vacation.start(ctx, bernd.id, 5, sim.now)
     assert until == utc("2026-07-11 12:00")
     s = seat(game, 1)
@@ -240,8 +238,6 @@ def test_coming_back_early_gives_back_whole_days_and_moves_the_clock_back(ctx, s
     move_first(ctx, game, 0)
     move_first(ctx, game, 0)
     sim.at(utc("2026-07-06 12:00"))
-    from pbem import vacation
-
     vacation.start(ctx, bernd.id, 5, sim.now)
     sim.run_until(utc("2026-07-08 09:00"))
     vacation.end(ctx, bernd.id, sim.now)
@@ -314,8 +310,6 @@ def test_a_reminder_that_falls_due_during_a_vacation_waits_for_the_return(ctx, s
     move_first(ctx, game, 0)  # only Bernd's clock runs: until Sun 29 March 09:30 UTC
     assert seat(game, 1).remind_at == utc("2026-03-27 20:00")  # 21:00 CET, before his night
     sim.run_until(utc("2026-03-27 19:30"))  # Friday 20:30 CET
-
-    from pbem import vacation
 
     until = vacation.start(ctx, bernd.id, 3, sim.now)
     assert until == utc("2026-03-30 19:30")  # Monday 21:30 CEST
