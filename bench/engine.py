@@ -30,8 +30,8 @@ import time
 from collections.abc import Callable
 
 from pbem.games.visby import GAME
-from pbem.record import replay_steps
-from pbem.selfplay import play_random_game
+from pbem.lifecycle.records import replay_steps
+from pbem.lifecycle.selfplay import play_random_game
 
 PLAYER_COUNTS = (2, 4, 6)
 

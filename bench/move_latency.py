@@ -32,9 +32,9 @@ from pathlib import Path
 import peewee as pw
 from flask import Flask
 
-from pbem import service
 from pbem.context import make_context
 from pbem.games import get_game
+from pbem.lifecycle import create
 from pbem.mail import compose
 from pbem.models import BaseModel, Game, Seat, create_tables, db, drop_tables, open_database
 from pbem.web import create_app
@@ -68,11 +68,11 @@ def bare_app() -> Flask:
 
 
 def new_game(ctx, number: int) -> Game:
-    people = [service.get_or_create_player(f"{who}{number}@bench.example.org", who,
+    people = [create.get_or_create_player(f"{who}{number}@bench.example.org", who,
                                            quiet_start="00:00", quiet_end="00:00")
               for who in ("alice", "bob")]
-    game = service.create_game(ctx, "visby", people[0], [people[1].email], seed=number)
-    service.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), people[1])
+    game = create.create_game(ctx, "visby", people[0], [people[1].email], seed=number)
+    create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), people[1])
     return Game.get_by_id(game.id)
 
 

@@ -37,7 +37,6 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from pbem import clock, scheduler
 from pbem.context import make_context
 from pbem.games import get_game
 from pbem.models import (
@@ -51,6 +50,7 @@ from pbem.models import (
     open_database,
     utcnow,
 )
+from pbem.time import clock, scheduler
 
 PLAYERS = 2_000
 BATCH = 500

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import jinja2
 
@@ -45,12 +44,6 @@ class Context:
 
     def url(self, path: str) -> str:
         return f"{self.base_url}{path}"
-
-    def render_html(self, name: str, **values: Any) -> str:
-        return self.html.get_template(name).render(**values)
-
-    def render_text(self, name: str, **values: Any) -> str:
-        return self.text.get_template(name).render(**values)
 
 
 def make_context(**overrides: dict[str, str]) -> Context:

@@ -74,7 +74,7 @@ class Game(BaseModel):
     rules_version = pw.CharField(max_length=16)
     data_version = pw.CharField(max_length=32)
     status = pw.CharField(max_length=12, default=OPEN, index=True)
-    clock = JSONField(default=dict)  # see pbem.clock
+    clock = JSONField(default=dict)  # see pbem.time.clock
     creator = pw.ForeignKeyField(Player, null=True, backref="created_games")
     seq = pw.IntegerField(default=0)  # moves applied; the snapshot is after move ``seq``
     state = JSONField(null=True)
@@ -211,6 +211,19 @@ def create_tables() -> None:
 def drop_tables() -> None:
     kwargs = {"cascade": True} if isinstance(db.obj, pw.PostgresqlDatabase) else {}
     db.drop_tables(MODELS, safe=True, **kwargs)
+
+
+def lock_row(model: type[BaseModel], row_id: int) -> Any:
+    """The row of ``model`` with ``row_id`` (or ``None``), locked against other writers
+    until the transaction ends.
+
+    PostgreSQL takes a row lock (``SELECT … FOR UPDATE``); SQLite has one writer
+    already (``write_transaction`` begins ``IMMEDIATE``), so the read is enough there.
+    """
+    query = model.select().where(model.id == row_id)
+    if not isinstance(db.obj, pw.SqliteDatabase):
+        query = query.for_update()
+    return query.get_or_none()
 
 
 def write_transaction() -> Any:

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.games import get_game
-from pbem.record import GameRecord
-from pbem.selfplay import play_random_game
+from pbem.lifecycle.records import GameRecord
+from pbem.lifecycle.selfplay import play_random_game
 
 
 @pytest.fixture

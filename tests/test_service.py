@@ -7,19 +7,19 @@ import threading
 
 import pytest
 
-from pbem import service
 from pbem.games import get_game
+from pbem.lifecycle import create, moves
+from pbem.lifecycle.records import replay
 from pbem.models import Game, Move, Outbox, Seat, db
-from pbem.record import replay
 
 VISBY = get_game("visby")
 
 
 def _table(ctx, bots=1):
-    alice = service.get_or_create_player("alice@example.org", "Alice")
-    bob = service.get_or_create_player("bob@example.org", "Bob")
-    game = service.create_game(ctx, "visby", alice, ["bob@example.org"] + [None] * bots, seed=11)
-    service.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), bob)
+    alice = create.get_or_create_player("alice@example.org", "Alice")
+    bob = create.get_or_create_player("bob@example.org", "Bob")
+    game = create.create_game(ctx, "visby", alice, ["bob@example.org"] + [None] * bots, seed=11)
+    create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), bob)
     return Game.get_by_id(game.id)
 
 
@@ -33,11 +33,11 @@ def test_whole_game_through_the_service_replays_from_the_log(ctx, database):
     while game.status == Game.ACTIVE:
         seat = rng.choice(VISBY.to_move(game.state))
         move = rng.choice(VISBY.legal_moves(game.state, seat))
-        service.play(ctx, game.id, seat, move, menu_seq=_menu_seq(game, seat))
+        moves.play(ctx, game.id, seat, move, menu_seq=_menu_seq(game, seat))
         game = Game.get_by_id(game.id)
     assert game.status == Game.FINISHED
     assert Move.select().where(Move.game == game).count() == game.seq
-    assert replay(service.game_record(game)) == game.state
+    assert replay(moves.game_record(game)) == game.state
     assert game.result["scores"] == VISBY.result(game.state).scores
     kinds = {m.kind for m in Outbox.select()}
     assert {"invite", "turn", "result"} <= kinds
@@ -46,12 +46,12 @@ def test_whole_game_through_the_service_replays_from_the_log(ctx, database):
 def test_one_link_plays_once_and_an_old_menu_is_stale(ctx, database):
     game = _table(ctx)
     seq = _menu_seq(game, 0)
-    service.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
-    with pytest.raises(service.PlayError) as used:
-        service.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
+    with pytest.raises(moves.PlayError) as used:
+        moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
     assert used.value.reason == "used"
-    with pytest.raises(service.PlayError) as stale:
-        service.play(ctx, game.id, 0, "play Schiff", menu_seq=seq - 1)
+    with pytest.raises(moves.PlayError) as stale:
+        moves.play(ctx, game.id, 0, "play Schiff", menu_seq=seq - 1)
     assert stale.value.reason == "stale"
     assert Move.select().where(Move.kind == Move.PLAYER).count() == 1
 
@@ -60,8 +60,8 @@ def test_illegal_move_is_refused_and_changes_nothing(ctx, database):
     game = _table(ctx)
     before = Game.get_by_id(game.id).state
     moves_before = Move.select().count()  # the bot's cards are in already
-    with pytest.raises(service.PlayError) as err:
-        service.play(ctx, game.id, 0, "play Drache", menu_seq=_menu_seq(game, 0))
+    with pytest.raises(moves.PlayError) as err:
+        moves.play(ctx, game.id, 0, "play Drache", menu_seq=_menu_seq(game, 0))
     assert err.value.reason == "illegal" and "Drache" in str(err.value)
     assert Game.get_by_id(game.id).state == before
     assert Move.select().count() == moves_before
@@ -70,38 +70,38 @@ def test_illegal_move_is_refused_and_changes_nothing(ctx, database):
 
 def test_take_back_a_secret_choice_before_the_reveal(ctx, database):
     game = _table(ctx)
-    service.play(ctx, game.id, 0, "play Ritter", menu_seq=_menu_seq(game, 0))
-    service.play(ctx, game.id, 1, "play Schiff", menu_seq=_menu_seq(game, 1))
-    assert service.takeback_candidate(game, 0) is not None
-    service.take_back(ctx, game.id, 0)
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=_menu_seq(game, 0))
+    moves.play(ctx, game.id, 1, "play Schiff", menu_seq=_menu_seq(game, 1))
+    assert moves.takeback_candidate(game, 0) is not None
+    moves.take_back(ctx, game.id, 0)
     game = Game.get_by_id(game.id)
     assert game.state["chosen"][0] == []
     assert game.state["chosen"][1] == ["Schiff"]
     assert [m.move for m in game.moves.order_by(Move.seq)] == ["play Schiff"] or all(
         m.kind == Move.BOT for m in game.moves if m.move != "play Schiff")
-    assert replay(service.game_record(game)) == game.state
+    assert replay(moves.game_record(game)) == game.state
 
 
 def test_no_take_back_after_the_reveal(ctx, database):
     game = _table(ctx, bots=0)
     for seat, card in ((0, "Ritter"), (0, "Schiff"), (1, "Flotte"), (1, "Truppen")):
-        service.play(ctx, game.id, seat, f"play {card}", menu_seq=_menu_seq(game, seat))
+        moves.play(ctx, game.id, seat, f"play {card}", menu_seq=_menu_seq(game, seat))
     game = Game.get_by_id(game.id)
     assert game.state["round"] == 2
-    with pytest.raises(service.PlayError) as err:
-        service.take_back(ctx, game.id, 0)
+    with pytest.raises(moves.PlayError) as err:
+        moves.take_back(ctx, game.id, 0)
     assert err.value.reason == "final"
 
 
 def test_mover_is_mailed_when_its_turn_ends_not_while_it_goes_on(ctx, database):
-    alice = service.get_or_create_player("alice@example.org", "Alice")
-    game = service.create_game(ctx, "visby", alice, [None], seed=2)  # 2 players: 2 cards
+    alice = create.get_or_create_player("alice@example.org", "Alice")
+    game = create.create_game(ctx, "visby", alice, [None], seed=2)  # 2 players: 2 cards
     turn_mails = Outbox.select().where(Outbox.kind == "turn")
     assert turn_mails.count() == 1
     first_deadline = Seat.get(Seat.game == game, Seat.index == 0).deadline
-    service.play(ctx, game.id, 0, "play Ritter", menu_seq=_menu_seq(game, 0))
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=_menu_seq(game, 0))
     assert turn_mails.count() == 1  # the turn goes on: the page shows the second card
-    service.play(ctx, game.id, 0, "play Schiff", menu_seq=_menu_seq(game, 0))
+    moves.play(ctx, game.id, 0, "play Schiff", menu_seq=_menu_seq(game, 0))
     # the bot chose too, cards were revealed, round 2 asks Alice again: a new mail
     assert Game.get_by_id(game.id).state["round"] == 2
     assert turn_mails.count() == 2
@@ -115,12 +115,12 @@ def test_the_last_two_invitations_accepted_at_once_start_the_game(ctx, database,
     Without a lock on the game row (PostgreSQL, READ COMMITTED) each acceptance sees
     only its own seat taken, neither starts the game, and it stays open for ever.
     """
-    alice = service.get_or_create_player("alice@example.org", "Alice")
-    people = [service.get_or_create_player(f"{n}@example.org", n.title()) for n in ("bob", "carol")]
-    game = service.create_game(ctx, "visby", alice, [p.email for p in people], seed=4)
+    alice = create.get_or_create_player("alice@example.org", "Alice")
+    people = [create.get_or_create_player(f"{n}@example.org", n.title()) for n in ("bob", "carol")]
+    game = create.create_game(ctx, "visby", alice, [p.email for p in people], seed=4)
     seats = [Seat.get(Seat.game == game, Seat.index == i) for i in (1, 2)]
     both_inside = threading.Barrier(2)
-    start_if_full = service._start_if_full
+    start_if_full = create._start_if_full
 
     def start_when_both_are_inside(*args):
         try:  # with the game locked the second waits at the lock instead: go on alone
@@ -129,12 +129,12 @@ def test_the_last_two_invitations_accepted_at_once_start_the_game(ctx, database,
             pass
         start_if_full(*args)
 
-    monkeypatch.setattr(service, "_start_if_full", start_when_both_are_inside)
+    monkeypatch.setattr(create, "_start_if_full", start_when_both_are_inside)
     errors: list[Exception] = []
 
     def accept(seat, person):
         try:
-            service.accept_invite(ctx, game, seat, person)
+            create.accept_invite(ctx, game, seat, person)
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -165,5 +165,5 @@ def test_a_player_added_meanwhile_is_found_not_a_crash(database, monkeypatch):
         return None
 
     monkeypatch.setattr(Player, "get_or_none", first_look_misses)
-    bob = service.get_or_create_player("bob@example.org", "Bob")
+    bob = create.get_or_create_player("bob@example.org", "Bob")
     assert Player.select().count() == 1 and bob.email == "bob@example.org"

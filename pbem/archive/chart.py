@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from pbem.archive.text import one_line, xml_text
 from pbem.archive.visit import Visitor
-from pbem.games.protocol import Game, State
-from pbem.record import GameRecord
+from pbem.games.protocol import Rules, State
+from pbem.lifecycle.records import GameRecord
 
 #: Okabe-Ito colours (distinguishable with colour blindness), then dash patterns
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
@@ -33,9 +33,9 @@ class ScoreTrack(Visitor):
 
     def __init__(self) -> None:
         self.points: list[tuple[str, list[int]]] = []
-        self._game: Game | None = None
+        self._game: Rules | None = None
 
-    def begin(self, game: Game, record: GameRecord, setup: State) -> None:
+    def begin(self, game: Rules, record: GameRecord, setup: State) -> None:
         self._game = game
         self.points = [("start", list(game.scores(setup)))]
 

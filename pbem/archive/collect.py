@@ -24,8 +24,8 @@ from typing import Any
 
 import peewee as pw
 
+from pbem.lifecycle.records import GameRecord
 from pbem.models import Game, Move, Player, Seat, db
-from pbem.record import GameRecord
 
 #: SQLite allows a limited number of bound variables per statement
 _CHUNK = 500

@@ -30,9 +30,9 @@ from pbem.archive.text import (
     when,
 )
 from pbem.archive.visit import Visitor
-from pbem.games.protocol import EVERYTHING, Game, State
+from pbem.games.protocol import EVERYTHING, Rules, State
+from pbem.lifecycle.records import GameRecord
 from pbem.models import Move
-from pbem.record import GameRecord
 
 CHART_TITLE = "Score of each player after each round"
 
@@ -57,7 +57,7 @@ def player_link(page: str, summary: GameSummary, seat: int) -> str:
     return f"[{name}]({paths.rel(page, paths.html(paths.player_page(info.player_id)))})"
 
 
-def option_lines(game: Game | None, options: dict[str, Any]) -> str:
+def option_lines(game: Rules | None, options: dict[str, Any]) -> str:
     labels = {o.name: o.label for o in game.options} if game is not None else {}
     if not options:
         return "none"
@@ -75,7 +75,7 @@ class GamePage(Visitor):
         self.names = summary.names
         self.md_names = [md_name(n) for n in self.names]
         self.kinds = list(kinds)
-        self.game: Game | None = None
+        self.game: Rules | None = None
         self.setup = ""
         self.rounds: list[str] = []
         self.round_numbers: list[int] = []
@@ -89,7 +89,7 @@ class GamePage(Visitor):
         text = self.game.render_text(self.game.view(state, EVERYTHING), list(self.names))
         return code_block(text)
 
-    def begin(self, game: Game, record: GameRecord, setup: State) -> None:
+    def begin(self, game: Rules, record: GameRecord, setup: State) -> None:
         self.game = game
         self.setup = self._state_block(setup)
 
@@ -215,7 +215,7 @@ class GamePage(Visitor):
         return "\n".join(lines)
 
 
-def degraded_document(summary: GameSummary, title: str, game: Game | None,
+def degraded_document(summary: GameSummary, title: str, game: Rules | None,
                       moves: Sequence[tuple[int, str, str]], reason: str) -> str:
     """A page for a game whose record no longer replays: moves in notation, stored result."""
     page = GamePage(summary, title, [k for _s, _m, k in moves])

@@ -19,8 +19,8 @@ from pbem.archive.render import Renderer
 from pbem.archive.text import one_line
 from pbem.archive.visit import walk
 from pbem.games import UnknownGameError, get_game
-from pbem.games.protocol import Game
-from pbem.record import RecordError
+from pbem.games.protocol import Rules
+from pbem.lifecycle.records import RecordError
 
 _RESULT_KEYS = ("scores", "ranks", "winners")
 
@@ -32,7 +32,7 @@ class Rendered:
     problem: str = ""
 
 
-def game_or_none(name: str) -> Game | None:
+def game_or_none(name: str) -> Rules | None:
     try:
         return get_game(name)
     except UnknownGameError:
@@ -92,7 +92,7 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     return out
 
 
-def _final_result(game: Game, final: dict[str, Any],
+def _final_result(game: Rules, final: dict[str, Any],
                   stored: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
     """The engine's result of the replayed game, with a note if the stored one differs."""
     if not game.is_over(final):

@@ -1,7 +1,7 @@
 """Finished games of random legal play, written straight into the database.
 
 For the archive's tests and benchmark, and for trying the archive out: each
-game is played to its end by :func:`pbem.selfplay.play_random_game` and
+game is played to its end by :func:`pbem.lifecycle.selfplay.play_random_game` and
 stored as the service would have left it (move log, final snapshot, result).
 """
 
@@ -12,8 +12,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games import get_game
+from pbem.lifecycle.selfplay import play_random_game
 from pbem.models import Game, Move, Player, Seat, db
-from pbem.selfplay import play_random_game
 
 _ROWS = 100
 

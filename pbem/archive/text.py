@@ -100,11 +100,6 @@ def fill(template: str, names: Sequence[str], name_escape=md_name, text_escape=m
     return "".join(parts)
 
 
-def fill_plain(template: str, names: Sequence[str]) -> str:
-    """The same sentence for plain text (the feed's summaries before XML escaping)."""
-    return fill(template, names, name_escape=one_line, text_escape=_flat)
-
-
 def xml_text(text: str) -> str:
     """Text for XML content or a double-quoted attribute (SVG, Atom)."""
     text = _XML_FORBIDDEN.sub(" ", str(text))

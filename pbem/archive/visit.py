@@ -1,7 +1,7 @@
 """One replay of a game's move log, told to any number of visitors.
 
 Like python-chess's PGN visitors: the walk replays the record once through
-the game's own ``apply`` (:func:`pbem.record.replay_steps`) and tells each
+the game's own ``apply`` (:func:`pbem.lifecycle.records.replay_steps`) and tells each
 visitor what happened: the setup, every move with the states before and
 after it, the end of each round, the end of the game.  The Markdown page and
 the score chart are two visitors over one replay.
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.games.protocol import Game, State
-from pbem.record import GameRecord, replay_steps
+from pbem.games.protocol import Rules, State
+from pbem.lifecycle.records import GameRecord, replay_steps
 
 
 class Visitor:
     """Override what you need; every hook defaults to doing nothing."""
 
-    def begin(self, game: Game, record: GameRecord, setup: State) -> None:
+    def begin(self, game: Rules, record: GameRecord, setup: State) -> None:
         pass
 
     def begin_round(self, number: int, state: State) -> None:
@@ -37,10 +37,10 @@ class Visitor:
         pass
 
 
-def walk(game: Game, record: GameRecord, visitors: Sequence[Visitor]) -> State:
+def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor]) -> State:
     """Replay ``record`` once, telling every visitor; the final state.
 
-    Raises :class:`pbem.record.RecordError` when the record does not replay
+    Raises :class:`pbem.lifecycle.records.RecordError` when the record does not replay
     (another rules version, a refused move).
     """
     state = game.setup(len(record.players), record.options, record.seed)

@@ -10,8 +10,8 @@ import click
 
 from pbem.games import game_names, get_game
 from pbem.games.render import seat_text
-from pbem.record import GameRecord, RecordError, replay
-from pbem.selfplay import play_random_game
+from pbem.lifecycle.records import GameRecord, RecordError, replay
+from pbem.lifecycle.selfplay import play_random_game
 
 
 @click.command(help="Play K random legal games of GAME to the end and report them.")
@@ -66,7 +66,7 @@ def _parse_options(game, pairs: tuple[str, ...]) -> dict:
 
 def _print_moves(game, record: GameRecord) -> None:
     from pbem.games.protocol import EVERYTHING
-    from pbem.record import replay_steps
+    from pbem.lifecycle.records import replay_steps
 
     for index, seat, move, before, _after in replay_steps(record):
         sentence = seat_text(game.describe(before, seat, move, EVERYTHING), record.players)

@@ -1,6 +1,6 @@
 """``pbem tick`` (one tick, for cron) and ``pbem scheduler`` (ticks every minute).
 
-Both take the deployment's scheduler lock (see ``pbem.scheduler``): while a
+Both take the deployment's scheduler lock (see ``pbem.time.scheduler``): while a
 ``pbem scheduler`` or a ``pbem serve`` with its in-process scheduler runs,
 ``pbem tick`` from cron skips (unless ``--force``; a tick is idempotent, so
 forcing one is safe, only wasteful), and a second ``pbem scheduler`` refuses
@@ -49,7 +49,7 @@ def _parse_at(value: str | None) -> datetime | None:
               help="tick as if it were this time (UTC unless it names an offset); for tests")
 @click.option("--quiet", "-q", is_flag=True, help="print nothing when nothing was due")
 def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
-    from pbem.scheduler import SchedulerLock, did_work, tick
+    from pbem.time.scheduler import SchedulerLock, did_work, tick
 
     ctx = make_context()
     _open(ctx)
@@ -70,7 +70,7 @@ def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
 @click.command("scheduler", help="Run ticks every [scheduler] interval_seconds in the "
                                  "foreground: the deployment's one scheduler.")
 def scheduler_cmd() -> None:
-    from pbem.scheduler import SchedulerLock, run_forever
+    from pbem.time.scheduler import SchedulerLock, run_forever
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     ctx = make_context()

@@ -69,7 +69,7 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
     host = host or ctx.config.get("server", "host")
     port = port or ctx.config.getint("server", "port")
     if scheduler_wanted(ctx, reload, dict(os.environ)):
-        from pbem.scheduler import start_background
+        from pbem.time.scheduler import start_background
 
         start_background(ctx)
         click.echo(f"scheduler: a tick every {ctx.config.get('scheduler', 'interval_seconds')} s")
@@ -88,10 +88,10 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
 @click.option("--name", default=DEMO_NAME, show_default=True,
               help="your name at the table (when the demo player is first made)")
 def demo(players: int, force_new: bool, seed: int | None, name: str) -> None:
-    from pbem import service
+    from pbem.lifecycle import create
     from pbem.mail import compose
     from pbem.models import Game, Player, Seat
-    from pbem.scheduler import tick
+    from pbem.time.scheduler import tick
 
     ctx = _open(create=True)
     # created directly: the service's address check wants a dot in the domain
@@ -102,7 +102,7 @@ def demo(players: int, force_new: bool, seed: int | None, name: str) -> None:
         seat = (Seat.select().join(Game).where(Seat.player == you, Game.status == Game.ACTIVE)
                 .order_by(Game.id.desc()).first())
     if seat is None:
-        game = service.create_game(ctx, "visby", you, [None] * (players - 1), seed=seed)
+        game = create.create_game(ctx, "visby", you, [None] * (players - 1), seed=seed)
         seat = Seat.get(Seat.game == game, Seat.index == 0)
         click.echo(f"created {compose.game_title(game)}: you ({DEMO_EMAIL}) against "
                    f"{players - 1} bots")
@@ -120,9 +120,9 @@ def demo(players: int, force_new: bool, seed: int | None, name: str) -> None:
 @click.option("--quiet", "-q", is_flag=True, help="print only problems")
 def verify(quiet: bool) -> None:
     from pbem.games import get_game
+    from pbem.lifecycle.moves import game_record
+    from pbem.lifecycle.records import RecordError, replay
     from pbem.models import Game, Move
-    from pbem.record import RecordError, replay
-    from pbem.service import game_record
 
     _open()
     checked = bad = 0
@@ -162,8 +162,8 @@ def verify(quiet: bool) -> None:
 @click.command("export", help="Print the record (JSON) of game GAME_ID.")
 @click.argument("game_id", type=int)
 def export_cmd(game_id: int) -> None:
+    from pbem.lifecycle.moves import game_record
     from pbem.models import Game
-    from pbem.service import game_record
 
     _open()
     game = Game.get_or_none(Game.id == game_id)
@@ -181,10 +181,10 @@ def import_record(ctx: Context, record) -> object:
     mails anybody.  An active import can be played from the seat links that
     ``pbem import`` prints.
     """
-    from pbem import clock
     from pbem.games import get_game
+    from pbem.lifecycle.records import replay_steps
     from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
-    from pbem.record import replay_steps
+    from pbem.time import clock
 
     rules = get_game(record.game)
     options = rules.resolve_options(record.options, len(record.players))
@@ -224,9 +224,9 @@ def import_record(ctx: Context, record) -> object:
 def import_cmd(record_file) -> None:
     from pbem.games import UnknownGameError
     from pbem.games.protocol import OptionError
+    from pbem.lifecycle.records import GameRecord, RecordError
     from pbem.mail import compose
     from pbem.models import Seat
-    from pbem.record import GameRecord, RecordError
 
     ctx = _open()
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import import_module
 
-from pbem.games.protocol import Game
+from pbem.games.protocol import Rules
 
 _GAME_PACKAGES = ("visby",)
 
@@ -21,13 +21,13 @@ class UnknownGameError(KeyError):
 
 
 @cache
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Rules:
     if name not in _GAME_PACKAGES:
         raise UnknownGameError(name)
     return import_module(f"pbem.games.{name}").GAME
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Rules]:
     return [get_game(name) for name in _GAME_PACKAGES]
 
 

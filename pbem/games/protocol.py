@@ -96,7 +96,7 @@ def rank_by(keys: list[tuple[int, ...]]) -> list[int]:
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
-class Game(ABC):
+class Rules(ABC):
     """Static facts about one game plus the pure functions over its states."""
 
     #: registry key and URL part, e.g. ``"visby"``

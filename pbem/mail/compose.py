@@ -21,16 +21,17 @@ from typing import Any
 
 import jinja2
 
-from pbem import links, quiet
+from pbem import links
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, State
-from pbem.mail.language import DEFAULT, Phrase, local_time, phrase, say, supported
+from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
 from pbem.models import Game, Notice, Outbox, Player, Seat, utcnow
+from pbem.time import quiet
 
 #: how many recent moves a turn mail retells
 RECENT_MOVES = 30
-#: mails a player who chose the daily digest gets in it instead (see ``pbem.digest``)
+#: mails a player who chose the daily digest gets in it instead (see ``pbem.time.digest``)
 DIGEST_KINDS = ("turn", "notice")
 
 
@@ -147,8 +148,8 @@ def recent_steps(game: Game, limit: int = RECENT_MOVES) -> list[Step]:
     before are rebuilt from the log; callers that mail several seats compute
     this once and pass it to ``recent_moves``.
     """
-    from pbem.record import replay_steps
-    from pbem.service import game_record
+    from pbem.lifecycle.moves import game_record
+    from pbem.lifecycle.records import replay_steps
 
     first = max(0, game.seq - limit)
     return [(index + 1, seat, move, before)
@@ -253,22 +254,6 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State) -> N
         subject = say(phrase("{title} is over", title=game_title(game)), lang)
         queue(ctx, kind="result", to=seat.player, subject=subject, text=text, html=html,
               game=game)
-
-
-def queue_notice(ctx: Context, game: Game, seats: list[Seat], text_line: str,
-                 subject: str | Phrase, now: datetime | None = None) -> None:
-    """Tell every human at the table something that happened (timeouts, bots, vacations)."""
-    names = names_of(seats)
-    for seat in seats:
-        if seat.player_id is None:
-            continue
-        lang = language_of(seat.player)
-        text, html = render_mail(ctx, "notice", lang, game=game, title=game_title(game),
-                                 names=names, line=text_line,
-                                 seat_url=seat_url(ctx, game, seat))
-        queue(ctx, kind="notice", to=seat.player,
-              subject=f"{game_title(game)}: {say(subject, lang)}",
-              text=text, html=html, game=game, now=now)
 
 
 def format_local(when: datetime | None, tz: str, lang: str = DEFAULT) -> str:

@@ -24,10 +24,10 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Protocol
 
-from pbem import quiet
 from pbem.config import Config
 from pbem.mail.language import DEFAULT, supported
 from pbem.models import Outbox, Player, utcnow
+from pbem.time import quiet
 
 #: how long a claim keeps other ticks away from a mail being sent
 CLAIM_SECONDS = 300

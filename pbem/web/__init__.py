@@ -4,7 +4,7 @@
 (settings, link signer): tests make a fresh app per test, ``pbem serve`` and
 gunicorn (``gunicorn "pbem.web:create_app()"``) make one at start-up.  The
 pages never apply rules or send mail themselves: they read the database, and
-every change goes through :mod:`pbem.service`, whose transaction also queues
+every change goes through :mod:`pbem.lifecycle.moves`, whose transaction also queues
 the mails that the scheduler delivers.
 
 Blueprints, one concern each:

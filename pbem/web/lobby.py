@@ -12,13 +12,14 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
-from pbem import clock, links, service
+from pbem import links
 from pbem.games import UnknownGameError, all_games, get_game
-from pbem.games.protocol import Game as Rules
-from pbem.games.protocol import OptionError
+from pbem.games.protocol import OptionError, Rules
+from pbem.lifecycle import create, moves
 from pbem.mail import compose
 from pbem.mail.language import DEFAULT, LANGUAGES
 from pbem.models import Game, Player, Seat, write_transaction
+from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.play import _field, _payload, chosen_language, seat_path
 from pbem.web.refusal import Refusal
@@ -97,11 +98,11 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
     """The checked values of the new-game form, or the errors to show beside it."""
     errors: list[str] = []
     parsed: dict[str, Any] = {}
-    parsed["name"] = service.clean_name(form["name"]) if form["name"].strip() else ""
+    parsed["name"] = create.clean_name(form["name"]) if form["name"].strip() else ""
     if not parsed["name"]:
         errors.append("Please give your name: the other players see it.")
     try:
-        parsed["email"] = service.normalise_email(form["email"])
+        parsed["email"] = create.normalise_email(form["email"])
     except ValueError:
         errors.append("Please give your email address: your seat link is mailed there.")
     if form["timezone"] not in timezones():
@@ -120,7 +121,7 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
             seats.append(None)
             continue
         try:
-            seats.append(service.normalise_email(raw))
+            seats.append(create.normalise_email(raw))
         except ValueError:
             errors.append(f"Seat {i + 1}: enter an email address, or 'bot' (or leave it "
                           "empty) for a computer player.")
@@ -187,9 +188,9 @@ def new_game_post(name: str) -> Any:
     try:
         # one transaction: a game refused for its options or clock leaves no new player
         with write_transaction():
-            creator = existing or service.get_or_create_player(
+            creator = existing or create.get_or_create_player(
                 parsed["email"], parsed["name"], timezone=form["timezone"])
-            game = service.create_game(context(), rules.name, creator, parsed["seats"],
+            game = create.create_game(context(), rules.name, creator, parsed["seats"],
                                        options=parsed["options"],
                                        clock_policy=parsed["clock"])
     except OptionError as exc:
@@ -260,20 +261,20 @@ def invite(token: str) -> Any:
 def invite_post(token: str) -> Any:
     game, seat, address = _invite(token)
     csrf.check(again_url=request.path)
-    name = service.clean_name(request.form.get("name", "")[:300])
+    name = create.clean_name(request.form.get("name", "")[:300])
     tz = request.form.get("timezone", "UTC")
     if tz not in timezones():
         tz = "UTC"
     known = Player.get_or_none(Player.email == address)
     lang = chosen_language(known.language if known else DEFAULT, again_url=request.path)
-    player = service.get_or_create_player(address, name, timezone=tz, language=lang)
+    player = create.get_or_create_player(address, name, timezone=tz, language=lang)
     # the link was mailed to this address: its holder may set the name, zone and language
     if (player.name, player.timezone, player.language) != (name, tz, lang):
         player.name, player.timezone, player.language = name, tz, lang
         player.save()
     try:
-        service.accept_invite(context(), game, seat, player)
-    except service.PlayError as exc:
+        create.accept_invite(context(), game, seat, player)
+    except moves.PlayError as exc:
         raise Refusal.from_play(exc, game_url=url_for("play.game_page",
                                                       game_id=game.id)) from exc
     game = Game.get_by_id(game.id)

@@ -32,15 +32,16 @@ from flask import (
 from itsdangerous import SignatureExpired, URLSafeTimedSerializer
 from peewee import JOIN
 
-from pbem import clock, links, service
+from pbem import links
 from pbem.games import get_game
-from pbem.games.protocol import SPECTATOR, MoveError
-from pbem.games.protocol import Game as Rules
+from pbem.games.protocol import SPECTATOR, MoveError, Rules
 from pbem.games.render import seat_text
+from pbem.lifecycle import moves
+from pbem.lifecycle.records import replay_steps
 from pbem.mail import compose
 from pbem.mail.language import LANGUAGES
 from pbem.models import Game, Move, Player, Seat, utcnow
-from pbem.record import replay_steps
+from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.refusal import Refusal
 from pbem.web.zones import timezones
@@ -156,7 +157,7 @@ def _played_from(game: Game, seat: Seat, menu_seq: int) -> str | None:
         return None
     rules = get_game(game.game)
     names = compose.names_of(_seats(game))
-    for index, mover, move, before, _after in replay_steps(service.game_record(game)):
+    for index, mover, move, before, _after in replay_steps(moves.game_record(game)):
         if index + 1 == row.seq:
             return seat_text(rules.describe(before, mover, move, seat.index), names)
     return row.move
@@ -180,7 +181,7 @@ def check_move_link(link: MoveLink) -> None:
                       "can do now.", **link.links)
 
 
-def _play_refusal(exc: service.PlayError, game: Game, seat: Seat, menu_seq: int | None,
+def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat, menu_seq: int | None,
                   links_: dict[str, str | None]) -> Refusal:
     detail = None
     if exc.reason == "used" and menu_seq is not None:
@@ -244,8 +245,8 @@ def confirm_post(token: str) -> Any:
     rules = get_game(game.game)
     sentence = _describe(rules, game, seat, link.move) if game.state else link.move
     try:
-        service.play(context(), game.id, seat.index, link.move, menu_seq=link.menu_seq)
-    except service.PlayError as exc:
+        moves.play(context(), game.id, seat.index, link.move, menu_seq=link.menu_seq)
+    except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, link.menu_seq, link.links) from exc
     flash(sentence, "played")
     return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
@@ -261,7 +262,7 @@ def seat_page(token: str) -> Any:
     if game.status == Game.ACTIVE:
         rules = values["rules"]
         menu = rules.legal_moves(game.state, seat.index)
-        candidate = service.takeback_candidate(game, seat.index)
+        candidate = moves.takeback_candidate(game, seat.index)
         if candidate is not None:
             takeback = candidate.move
     left = clock.remaining(seat, utcnow()) if menu else None
@@ -292,8 +293,8 @@ def seat_play(token: str) -> Any:
     rules = get_game(game.game)
     sentence = _describe(rules, game, seat, move) if game.state else move
     try:
-        service.play(context(), game.id, seat.index, move, menu_seq=menu_seq)
-    except service.PlayError as exc:
+        moves.play(context(), game.id, seat.index, move, menu_seq=menu_seq)
+    except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, menu_seq, links_) from exc
     flash(sentence, "played")
     return redirect(here, code=303)
@@ -306,8 +307,8 @@ def seat_takeback(token: str) -> Any:
     csrf.check(again_url=here)
     menu_seq = _menu_seq_field()
     try:
-        removed = service.take_back(context(), game.id, seat.index, menu_seq=menu_seq)
-    except service.PlayError as exc:
+        removed = moves.take_back(context(), game.id, seat.index, menu_seq=menu_seq)
+    except moves.PlayError as exc:
         raise Refusal(exc.reason, str(exc), seat_url=here,
                       game_url=url_for("play.game_page", game_id=game.id)) from exc
     flash(f"You took back your step: {removed.move}.", "took-back")

@@ -8,8 +8,8 @@ reasons, the link checks' "forged"/"expired", "csrf"…) that tests and logs use
 
 from __future__ import annotations
 
+from pbem.lifecycle.moves import PlayError
 from pbem.links import LinkError
-from pbem.service import PlayError
 
 #: status and headline of each reason
 REASONS: dict[str, tuple[int, str]] = {

@@ -8,8 +8,8 @@
 ``/calendar/<token>.ics`` the player's deadlines as an ICS feed (``links.CALENDAR``)
 
 GET never changes anything; every POST carries the CSRF token of
-:mod:`pbem.web.csrf`.  The work is done by :mod:`pbem.vacation` and
-:mod:`pbem.timeouts` in their own transactions.
+:mod:`pbem.web.csrf`.  The work is done by :mod:`pbem.time.vacation` and
+:mod:`pbem.time.timeouts` in their own transactions.
 """
 
 from __future__ import annotations
@@ -28,10 +28,13 @@ from flask import (
     url_for,
 )
 
-from pbem import calendar_feed, clock, links, reminders, service, timeouts, vacation
+from pbem import links
+from pbem.lifecycle import moves
 from pbem.mail import compose
 from pbem.models import Player, utcnow
-from pbem.running import running_clocks
+from pbem.time import calendar as calendar_feed
+from pbem.time import clock, reminders, timeouts, vacation
+from pbem.time.running import running_clocks
 from pbem.web import context, csrf
 from pbem.web.play import load_seat_link
 from pbem.web.refusal import Refusal
@@ -39,7 +42,7 @@ from pbem.web.refusal import Refusal
 bp = Blueprint("time", __name__)
 
 
-def _refusal(exc: service.PlayError, token: str) -> Refusal:
+def _refusal(exc: moves.PlayError, token: str) -> Refusal:
     return Refusal(exc.reason, str(exc), seat_url=url_for("play.seat_page", token=token))
 
 
@@ -83,7 +86,7 @@ def vacation_post(token: str) -> Any:
             flash("Welcome back: your clocks run again.", "saved")
         else:
             raise Refusal("bad-form", "The form did not say what to do.", again_url=here)
-    except service.PlayError as exc:
+    except moves.PlayError as exc:
         raise _refusal(exc, token) from exc
     return redirect(here, code=303)
 
@@ -127,7 +130,7 @@ def reclaim_post(token: str) -> Any:
     csrf.check(again_url=url_for("time.reclaim_page", token=token))
     try:
         timeouts.reclaim(context(), game.id, seat.index, seat.player_id, utcnow())
-    except service.PlayError as exc:
+    except moves.PlayError as exc:
         raise _refusal(exc, token) from exc
     flash("Your seat is yours again; the bot has stopped.", "saved")
     return redirect(url_for("play.seat_page", token=token), code=303)

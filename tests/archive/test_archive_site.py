@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from pbem.archive import build
 from pbem.cli import main as cli
 from pbem.games import get_game
+from pbem.lifecycle.moves import game_record
+from pbem.lifecycle.records import GameRecord, replay
 from pbem.models import Game, Seat
-from pbem.record import GameRecord, replay
-from pbem.service import game_record
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -176,7 +176,7 @@ def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
     """Secret choices in the moves, and every hand in the state after each round."""
     from pbem.archive.text import code_block, fill, md_name
     from pbem.games.protocol import EVERYTHING, SPECTATOR
-    from pbem.record import replay_steps
+    from pbem.lifecycle.records import replay_steps
 
     build(archive.site)
     hidden = 0
@@ -319,7 +319,7 @@ def test_the_fingerprint_covers_every_module_a_page_is_made_with(archive: Archiv
     package = Path(sys.modules["pbem"].__file__).resolve().parent
     covered = set(rendering_sources("visby"))
     used = {Path(m.__file__).resolve() for name, m in list(sys.modules.items())
-            if name.startswith(("pbem.games", "pbem.archive", "pbem.record"))
+            if name.startswith(("pbem.games", "pbem.archive", "pbem.lifecycle.records"))
             and getattr(m, "__file__", None)}
     used = {p for p in used if p.is_relative_to(package / "games") and
             (p.parent == package / "games" or p.is_relative_to(package / "games" / "visby"))
@@ -466,7 +466,7 @@ def test_progress_on_a_terminal_and_in_a_log():
 
 
 def test_tick_archives_games_that_ended(ctx, archive: Archive, monkeypatch):
-    from pbem import scheduler
+    from pbem.time import scheduler
 
     monkeypatch.setitem(ctx.config.values["archive"], "site_dir", str(archive.site))
     done = scheduler.tick(ctx)
@@ -477,7 +477,7 @@ def test_tick_archives_games_that_ended(ctx, archive: Archive, monkeypatch):
 
 
 def test_a_failing_build_never_stops_the_mail(ctx, archive: Archive, monkeypatch):
-    from pbem import scheduler
+    from pbem.time import scheduler
 
     def broken(ctx):
         raise OSError("disk full")

@@ -13,10 +13,10 @@ import pytest
 from click.testing import CliRunner
 from time_helpers import player, table
 
-from pbem import scheduler
 from pbem.cli import main
 from pbem.context import make_context
 from pbem.models import Outbox, create_tables, db, open_database
+from pbem.time import scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
 

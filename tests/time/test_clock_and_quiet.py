@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import pytest
 from time_helpers import BERLIN, LA, TOKYO, utc
 
-from pbem import clock, quiet
 from pbem.games.protocol import OptionError
+from pbem.time import clock, quiet
 
 POLICY = {"kind": "per_move", "days": 3, "reminders": ["50%", "24h"], "grace_hours": 12,
           "timeouts_before_bot": 3, "after_timeouts": "bot"}

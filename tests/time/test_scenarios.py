@@ -21,8 +21,9 @@ from time_helpers import (
     utc,
 )
 
-from pbem import clock, service, timeouts, vacation
+from pbem.lifecycle import moves
 from pbem.models import Move, Notice, Outbox, Player, Seat
+from pbem.time import clock, timeouts, vacation
 
 
 def _never_at_night(sim) -> None:
@@ -139,17 +140,17 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_owner_can_reclai
     bot_moves = Move.select().where(Move.seat == 0, Move.kind == Move.BOT).count()
     assert bot_moves > 0
 
-    with pytest.raises(service.PlayError) as not_his:
+    with pytest.raises(moves.PlayError) as not_his:
         timeouts.reclaim(ctx, game.id, 0, bernd.id, sim.now)  # only the owner takes it back
     assert not_his.value.reason == "no-seat" and seat(game, 0).bot
     timeouts.reclaim(ctx, game.id, 0, aiko.id, sim.now)
     s = seat(game, 0)
     assert not s.bot and not s.bot_replaced and s.timeouts_in_row == 0
     assert "{0} took their seat back from the bot" in _log(game)
-    with pytest.raises(service.PlayError) as again:
+    with pytest.raises(moves.PlayError) as again:
         timeouts.reclaim(ctx, game.id, 0, aiko.id, sim.now)
     assert again.value.reason == "not-bot"
-    with pytest.raises(service.PlayError):
+    with pytest.raises(moves.PlayError):
         timeouts.reclaim(ctx, game.id, 1, aiko.id, sim.now)  # not her seat
     # her next turn comes with a mail and a fresh clock of its own
     turns_before = len(sim.mail.to(aiko.email, "turn"))
@@ -174,7 +175,7 @@ def test_drop_instead_of_a_bot_cannot_be_reclaimed(ctx, sim):
     assert s.bot and not s.bot_replaced
     assert any("{0} leaves the game; a bot plays the seat to the end" in line
                for line in _log(game))
-    with pytest.raises(service.PlayError):
+    with pytest.raises(moves.PlayError):
         timeouts.reclaim(ctx, game.id, 0, aiko.id, sim.now)
 
 
@@ -209,10 +210,10 @@ def test_vacation_stops_the_clock_and_the_reminders_and_the_table_is_told(ctx, s
     assert s.deadline == utc("2026-07-14 09:00")  # the clock stands still for five days
     have = vacation.allowance(ctx, Player.get_by_id(bernd.id), sim.now)
     assert (have.accrued, have.used, have.available) == (8, 5, 3)
-    with pytest.raises(service.PlayError) as too_many:
+    with pytest.raises(moves.PlayError) as too_many:
         vacation.start(ctx, aiko.id, 9, sim.now)
     assert too_many.value.reason == "no-days"
-    with pytest.raises(service.PlayError):
+    with pytest.raises(moves.PlayError):
         vacation.start(ctx, bernd.id, 1, sim.now)  # already away
 
     sim.run_until(utc("2026-07-14 08:59"))

@@ -8,9 +8,9 @@ from urllib.parse import urlsplit
 import pytest
 from time_helpers import player, seat, table, utc
 
-from pbem import calendar_feed
 from pbem.mail import compose
 from pbem.models import Notice, Outbox, Player, Seat
+from pbem.time import calendar
 from pbem.web import create_app
 
 
@@ -97,7 +97,7 @@ def test_the_owner_takes_the_seat_back_from_the_bot(ctx, client, game):
 
 def test_the_calendar_feed_lists_current_deadlines(ctx, client, game):
     anna = Player.get(Player.email == "anna@example.de")
-    url = calendar_feed.calendar_url(ctx, anna)
+    url = calendar.calendar_url(ctx, anna)
     feed = client.get(urlsplit(url).path)
     assert feed.status_code == 200 and feed.mimetype == "text/calendar"
     body = feed.get_data(as_text=True)
@@ -118,8 +118,8 @@ def test_the_calendar_feed_lists_current_deadlines(ctx, client, game):
 
 
 def test_ics_text_is_escaped_and_folded():
-    assert calendar_feed.escape("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
-    folded = calendar_feed.fold("X:" + "é" * 60)
+    assert calendar.escape("a,b;c\\d\ne") == "a\\,b\\;c\\\\d\\ne"
+    folded = calendar.fold("X:" + "é" * 60)
     assert all(len(part.encode()) <= 75 for part in folded.split("\r\n"))
     assert folded.replace("\r\n ", "") == "X:" + "é" * 60
 
@@ -148,7 +148,7 @@ def test_the_calendar_feed_is_valid_icalendar(ctx, game):
     Player.update(name="Anna; the, \\quick\nbrown " + "ü" * 40).where(
         Player.email == "anna@example.de").execute()
     anna = Player.get(Player.email == "anna@example.de")
-    body = calendar_feed.build(ctx, anna, utc("2026-03-02 09:00"))
+    body = calendar.build(ctx, anna, utc("2026-03-02 09:00"))
     assert "\n" not in body.replace("\r\n", "") and "\r" not in body.replace("\r\n", "")
     assert all(len(line.encode()) <= 75 for line in body.split("\r\n"))
     unfolded = body.replace("\r\n ", "").split("\r\n")[:-1]
@@ -160,5 +160,5 @@ def test_the_calendar_feed_is_valid_icalendar(ctx, game):
     assert "DTEND" not in props or props["DTEND"] > props["DTSTART"]
     assert sum(line.startswith(("UID:", "DTSTAMP:")) for line in event) == 2
     # the same event (UID) tomorrow: a calendar updates it rather than adding another
-    later = calendar_feed.build(ctx, anna, utc("2026-03-03 09:00"))
+    later = calendar.build(ctx, anna, utc("2026-03-03 09:00"))
     assert f"UID:pbem-game{game.id}-seat0@pbem.test" in later.replace("\r\n ", "")

@@ -15,10 +15,11 @@ from email.message import EmailMessage
 
 import peewee as pw
 
-from pbem import quiet, scheduler, service
 from pbem.context import Context
 from pbem.games import get_game
+from pbem.lifecycle import create, moves
 from pbem.models import Game, Outbox, Player, Seat, utcnow
+from pbem.time import quiet, scheduler
 
 VISBY = get_game("visby")
 TOKYO, BERLIN, LA = "Asia/Tokyo", "Europe/Berlin", "America/Los_Angeles"
@@ -106,7 +107,7 @@ class Sim:
 
 
 def player(email: str, name: str, tz: str, **fields) -> Player:
-    return service.get_or_create_player(email, name, timezone=tz, **fields)
+    return create.get_or_create_player(email, name, timezone=tz, **fields)
 
 
 def three_zones() -> list[Player]:
@@ -118,10 +119,10 @@ def table(ctx: Context, players: list[Player], clock_policy: dict | None = None,
           seed: int = 7) -> Game:
     """A running Visby game with ``players`` on seats 0.. (invitations accepted)."""
     host, *others = players
-    game = service.create_game(ctx, "visby", host, [p.email for p in others],
+    game = create.create_game(ctx, "visby", host, [p.email for p in others],
                                clock_policy=clock_policy, seed=seed)
     for index, p in enumerate(others, start=1):
-        service.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == index), p)
+        create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == index), p)
     return Game.get_by_id(game.id)
 
 
@@ -137,7 +138,7 @@ def move_first(ctx: Context, game: Game, index: int) -> None:
     """The seat plays the first move of its menu, as a player clicking a link."""
     game = fresh(game)
     s = seat(game, index)
-    service.play(ctx, game.id, index, VISBY.legal_moves(game.state, index)[0],
+    moves.play(ctx, game.id, index, VISBY.legal_moves(game.state, index)[0],
                  menu_seq=s.menu_seq)
 
 

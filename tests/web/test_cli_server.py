@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.cli.server import scheduler_wanted
 from pbem.context import make_context
+from pbem.lifecycle.records import GameRecord
+from pbem.lifecycle.selfplay import play_random_game
 from pbem.models import Game, Player, db
-from pbem.record import GameRecord
-from pbem.selfplay import play_random_game
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from web_helpers import free_port, table
 
 from pbem.context import make_context
 from pbem.models import Outbox, Player
-from pbem.scheduler import tick
+from pbem.time.scheduler import tick
 
 NOON = datetime(2026, 3, 2, 12, 0, 0)
 

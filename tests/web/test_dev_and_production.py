@@ -6,10 +6,10 @@ import pytest
 from freezegun import freeze_time
 from web_helpers import forms_in, hrefs, move_forms, player
 
-from pbem import service
 from pbem.config import ConfigError
 from pbem.context import make_context
-from pbem.scheduler import tick
+from pbem.lifecycle import create
+from pbem.time.scheduler import tick
 from pbem.web import create_app
 
 
@@ -17,7 +17,7 @@ from pbem.web import create_app
 def test_a_newcomer_plays_from_the_mails_shown_in_the_browser(ctx, sqlite_client):
     client = sqlite_client
     you = player("demo@example.org", "You")
-    service.create_game(ctx, "visby", you, [None, None], seed=1)
+    create.create_game(ctx, "visby", you, [None, None], seed=1)
     tick(ctx)
     listing = client.get("/dev/mail")
     assert listing.status_code == 200

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from web_helpers import all_mailed_paths, finish, player, snapshot, table
 
-from pbem import service
-from pbem.scheduler import tick
+from pbem.lifecycle import create
+from pbem.time.scheduler import tick
 
 
 def test_opening_every_link_ever_mailed_changes_nothing(ctx, app, database):
     over = finish(ctx, table(ctx, humans=2, bots=1, seed=3))  # a finished game
     table(ctx, humans=3, seed=4)  # a running one, whose links are all still good
-    service.create_game(ctx, "visby", player("alice@example.org", "Alice"),
+    create.create_game(ctx, "visby", player("alice@example.org", "Alice"),
                         ["dave@example.org"])  # an invitation nobody answered yet
     tick(ctx)  # deliver into the folder, so that the state below is final
     paths = all_mailed_paths()

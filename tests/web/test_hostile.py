@@ -9,7 +9,7 @@ from freezegun import freeze_time
 from web_helpers import forms_in, html_part, move_paths, paths_in, post_form, text_part
 
 from pbem.models import Outbox, Player
-from pbem.scheduler import tick
+from pbem.time.scheduler import tick
 
 MALLORY = '<script>alert("m")</script>\r\nBcc: victim@example.org'
 EVE = "Eve <img src=x onerror=alert(1)>\nX-Injected: yes"

@@ -24,14 +24,15 @@ from web_helpers import (
     table,
 )
 
-from pbem import service, vacation
 from pbem.context import TEMPLATES_DIR
 from pbem.games import get_game
+from pbem.lifecycle import create, moves
 from pbem.mail import compose
 from pbem.mail.language import DEFAULT, LANGUAGES, PHRASES
 from pbem.mail.outbox import SMTPTransport, build_message, deliver_due
 from pbem.models import Game, Outbox, Player, Seat
-from pbem.scheduler import tick
+from pbem.time import vacation
+from pbem.time.scheduler import tick
 
 ALICE, BOB = "alice@example.org", "bob@example.org"
 START = datetime(2026, 3, 2, 12, 0)  # a Monday; with days_per_move = 3 the deadline is Thursday
@@ -139,7 +140,7 @@ def test_reminders_timeouts_and_notices_come_in_each_players_language(ctx, datab
         game = table(ctx)
         while 0 in rules.to_move(Game.get_by_id(game.id).state):  # Alice chooses, Bob not
             state = Game.get_by_id(game.id).state
-            service.play(ctx, game.id, 0, rules.legal_moves(state, 0)[0],
+            moves.play(ctx, game.id, 0, rules.legal_moves(state, 0)[0],
                          menu_seq=Seat.get(Seat.game == game, Seat.index == 0).menu_seq)
         # a reminder at half time, the deadline and its grace period, the default move
         for later in (timedelta(hours=36, minutes=1), timedelta(days=3, minutes=1),
@@ -187,7 +188,7 @@ def test_an_invitation_reads_in_the_invited_players_language_else_the_hosts(ctx,
     _players(bob_language="en")
     carol = player("carol@example.org", "Carol")
     Player.update(language="de").where(Player.id == carol.id).execute()
-    service.create_game(ctx, "visby", Player.get_by_id(carol.id),
+    create.create_game(ctx, "visby", Player.get_by_id(carol.id),
                         [BOB, "dora@example.org"], seed=1)
     assert latest_mail(BOB, "invite").subject == "Carol invites you to Visby #1"
     dora = latest_mail("dora@example.org", "invite")  # nobody yet: Carol's language

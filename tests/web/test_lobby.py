@@ -128,19 +128,19 @@ def test_an_address_no_mail_can_be_sent_to_is_refused_in_the_form(client):
 def test_an_invitation_to_a_player_obeys_their_unsubscribe(ctx, database):
     """An invitation to an address that plays here already is that player's mail: it
     carries List-Unsubscribe, and after "Stop all mail" it is not sent at all."""
-    from pbem import service
+    from pbem.lifecycle import create
 
     alice, bob, carol = (player(f"{n}@example.org", n.title()) for n in ("alice", "bob", "carol"))
     Player.update(mail_enabled=False).where(Player.id == bob.id).execute()
-    service.create_game(ctx, "visby", alice, ["bob@example.org"])
+    create.create_game(ctx, "visby", alice, ["bob@example.org"])
     assert not Outbox.select().where(Outbox.kind == "invite").exists()
-    service.create_game(ctx, "visby", alice, ["carol@example.org"])
+    create.create_game(ctx, "visby", alice, ["carol@example.org"])
     invite = Outbox.get(Outbox.kind == "invite")
     assert (invite.player_id, invite.to_address, invite.to_name) == (
         carol.id, "carol@example.org", "Carol")
     assert invite.unsubscribe_url
     # an address nobody plays with yet still gets its invitation
-    service.create_game(ctx, "visby", alice, ["dave@example.org"])
+    create.create_game(ctx, "visby", alice, ["dave@example.org"])
     assert Outbox.select().where(Outbox.kind == "invite").count() == 2
 
 

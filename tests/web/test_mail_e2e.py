@@ -14,10 +14,10 @@ from email.message import EmailMessage
 
 from web_helpers import forms_in, move_forms, paths_in, player, post_form, text_part
 
+from pbem.lifecycle.moves import game_record
+from pbem.lifecycle.records import replay
 from pbem.models import Game, Move, Seat
-from pbem.record import replay
-from pbem.scheduler import tick
-from pbem.service import game_record
+from pbem.time.scheduler import tick
 from pbem.web import create_app
 
 PEOPLE = {"alice@example.org": "Alice", "bob@example.org": "Bob",

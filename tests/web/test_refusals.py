@@ -13,7 +13,8 @@ import pytest
 from freezegun import freeze_time
 from web_helpers import csrf_of, finish, latest_mail, move_paths, seat_path, snapshot, table
 
-from pbem import links, service
+from pbem import links
+from pbem.lifecycle import moves
 from pbem.models import Game, Move, Player, Seat
 
 
@@ -128,15 +129,15 @@ def test_a_stale_link_after_the_game_moved_on(ctx, client):
     for seat, cards in ((0, ("Ritter", "Schiff")), (1, ("Flotte", "Truppen"))):
         for card in cards:
             menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
-            service.play(ctx, game.id, seat, f"play {card}", menu_seq=menu)
+            moves.play(ctx, game.id, seat, f"play {card}", menu_seq=menu)
     assert Game.get_by_id(game.id).state["round"] == 2
     # a move was played from Alice's round-1 mail: its links say "already played"
     _refused(client, old[0], 409, "used")
     # a round-2 mail came; after a take-back its links are stale, not played
     fresh = move_paths(latest_mail("alice@example.org"))
-    service.play(ctx, game.id, 0, "play Kaufmann",
+    moves.play(ctx, game.id, 0, "play Kaufmann",
                  menu_seq=Seat.get(Seat.game == game, Seat.index == 0).menu_seq)
-    service.take_back(ctx, game.id, 0)
+    moves.take_back(ctx, game.id, 0)
     _refused(client, fresh[0], 410, "stale")
     page = client.get(fresh[0])
     assert _links_to_seat(page.text, "alice@example.org")

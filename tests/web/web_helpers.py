@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
-from pbem import service
+from pbem.lifecycle import create, moves
 from pbem.models import MODELS, Game, Outbox, Player, Seat
 
 BASE = "http://pbem.test"
@@ -99,7 +99,7 @@ def snapshot() -> dict[str, list[tuple]]:
 
 def player(email: str, name: str) -> Player:
     """A player with no quiet hours, so mails leave at any hour the test runs."""
-    return service.get_or_create_player(email, name, quiet_start="00:00", quiet_end="00:00")
+    return create.get_or_create_player(email, name, quiet_start="00:00", quiet_end="00:00")
 
 
 def table(ctx, humans: int = 2, bots: int = 0, seed: int = 5) -> Game:
@@ -107,10 +107,10 @@ def table(ctx, humans: int = 2, bots: int = 0, seed: int = 5) -> Game:
     people = [player(e, n) for e, n in (("alice@example.org", "Alice"),
                                          ("bob@example.org", "Bob"),
                                          ("carol@example.org", "Carol"))[:humans]]
-    game = service.create_game(ctx, "visby", people[0],
+    game = create.create_game(ctx, "visby", people[0],
                                [p.email for p in people[1:]] + [None] * bots, seed=seed)
     for index, person in enumerate(people[1:], start=1):
-        service.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == index),
+        create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == index),
                               person)
     return Game.get_by_id(game.id)
 
@@ -140,7 +140,7 @@ def finish(ctx, game: Game, seed: int = 1) -> Game:
     while game.status == Game.ACTIVE:
         seat = rng.choice(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
-        service.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
+        moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
                      menu_seq=menu)
         game = Game.get_by_id(game.id)
     return game

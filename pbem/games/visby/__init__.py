@@ -10,9 +10,9 @@ from typing import Any
 
 from pbem.games.protocol import (
     EVERYTHING,
-    Game,
     Option,
     Result,
+    Rules,
     State,
     View,
     rank_by,
@@ -27,7 +27,7 @@ DEFAULT_TIMEOUT_NOTE = (
 )
 
 
-class Visby(Game):
+class Visby(Rules):
     name = "visby"
     title = "Visby"
     min_players = 2

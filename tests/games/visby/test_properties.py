@@ -35,7 +35,7 @@ from hypothesis import strategies as st
 
 from pbem.games.visby import GAME
 from pbem.games.visby.data import KARTEN
-from pbem.record import GameRecord, replay
+from pbem.lifecycle.records import GameRecord, replay
 
 DRAWN_MOVES = 120
 MAX_MOVES = 5_000  # random games end after ~60-300 moves; this is a hang, not a game

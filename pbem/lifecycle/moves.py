@@ -9,23 +9,18 @@ protocol.
 
 from __future__ import annotations
 
-import email.errors as email_errors
 import random
-import secrets
 from dataclasses import dataclass, field
-from email.headerregistry import Address
-from typing import Any
 
 import peewee as pw
 
-from pbem import clock
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.games.protocol import Game as GameRules
-from pbem.games.protocol import MoveError, OptionError, State
+from pbem.games.protocol import MoveError, Rules, State
+from pbem.lifecycle.records import GameRecord
 from pbem.mail import compose
-from pbem.models import Game, Move, Notice, Player, Seat, db, utcnow, write_transaction
-from pbem.record import GameRecord
+from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
+from pbem.time import clock
 
 #: bots playing each other to the end in one request is fine for card games,
 #: but a rules bug must not hang a web worker
@@ -50,131 +45,16 @@ class Outcome:
     still_to_move: bool = False
 
 
-# -- players and games ---------------------------------------------------------
-
-
-def normalise_email(email: str) -> str:
-    email = email.strip()
-    if "@" not in email or any(c.isspace() for c in email) or len(email) > 254:
-        raise ValueError(f"{email!r} is not an email address")
-    local, _, domain = email.rpartition("@")
-    if not local or "." not in domain:
-        raise ValueError(f"{email!r} is not an email address")
-    email = f"{local}@{domain.lower()}"
-    # what the mail's To header cannot carry as typed would never be delivered
-    # ("<a@b.org>", "a@b..org", a comment, a non-ASCII local part): refuse it here
-    try:
-        parsed = Address(addr_spec=email).addr_spec
-    except (ValueError, IndexError, email_errors.MessageError):
-        parsed = None
-    if parsed != email or not local.isascii():
-        raise ValueError(f"{email!r} is not an email address")
-    return email
-
-
-def clean_name(name: str) -> str:
-    """A display name on one line: control characters (CR/LF…) become spaces."""
-    cleaned = "".join(" " if not c.isprintable() else c for c in name)
-    return " ".join(cleaned.split())[:80] or "Anonymous"
-
-
-def get_or_create_player(email: str, name: str | None = None, **fields: Any) -> Player:
-    email = normalise_email(email)
-    player = Player.get_or_none(Player.email == email)
-    if player is None:
-        try:
-            with db.atomic():  # a savepoint inside a caller's transaction
-                player = Player.create(email=email,
-                                       name=clean_name(name or email.split("@")[0]), **fields)
-        except pw.IntegrityError:
-            # another request added the address meanwhile (a double click on "Join")
-            player = Player.get(Player.email == email)
-    return player
-
-
-def create_game(
-    ctx: Context,
-    game_name: str,
-    creator: Player,
-    seats: list[str | None],
-    options: dict[str, Any] | None = None,
-    clock_policy: dict[str, Any] | None = None,
-    seed: int | None = None,
-) -> Game:
-    """A new game with ``creator`` on seat 0.
-
-    ``seats`` lists the other seats: an email address (invited) or ``None`` (a
-    bot).  The game starts as soon as every seat is taken.
-    """
-    rules = get_game(game_name)
-    players = 1 + len(seats)
-    resolved = rules.resolve_options(options, players)  # raises OptionError
-    policy = clock.resolve_policy(ctx, clock_policy)
-    invited = []
-    for address in seats:
-        if address is not None:
-            invited.append(normalise_email(address))
-    if creator.email in invited or len(set(invited)) != len(invited):
-        raise OptionError("each player can take only one seat")
-    with write_transaction():
-        game = Game.create(
-            game=game_name, options=resolved, seed=seed if seed is not None
-            else secrets.randbelow(2**31), rules_version=rules.rules_version,
-            data_version=rules.data_version, clock=policy, creator=creator,
-        )
-        Seat.create(game=game, index=0, player=creator)
-        for index, address in enumerate(seats, start=1):
-            seat = Seat.create(game=game, index=index, bot=address is None, invite_email=address)
-            if address is not None:
-                compose.queue_invite(ctx, game, seat, creator)
-        _start_if_full(ctx, game)
-    return game
-
-
-def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
-    with write_transaction():
-        # locked first: two invitees accepting at once must each see the other's seat,
-        # or neither starts the game (PostgreSQL reads committed rows only)
-        game = _lock_game(game.id)
-        seat = Seat.get_by_id(seat.id)
-        if seat.player_id is not None:
-            if seat.player_id == player.id:
-                return
-            raise PlayError("taken", "This seat has been taken already.")
-        if Seat.select().where(Seat.game == game, Seat.player == player).exists():
-            raise PlayError("taken", "You already have a seat in this game.")
-        seat.player = player
-        seat.save()
-        _start_if_full(ctx, game)
-
-
-def _start_if_full(ctx: Context, game: Game) -> None:
-    seats = list(game.seats.order_by(Seat.index))
-    if game.status != Game.OPEN or any(s.player_id is None and not s.bot for s in seats):
-        return
-    rules = get_game(game.game)
-    state = rules.setup(len(seats), game.options, game.seed)
-    game.status = Game.ACTIVE
-    game.started_at = utcnow()
-    game.state = state
-    game.save()
-    compose.queue_started(ctx, game, seats)
-    _after_change(ctx, game, rules, seats, state, before_menus=None, mover=None)
-
-
 # -- playing -------------------------------------------------------------------
 
 
-def _menus(rules: GameRules, state: State, seats: list[Seat]) -> list[tuple[str, ...]]:
+def _menus(rules: Rules, state: State, seats: list[Seat]) -> list[tuple[str, ...]]:
     return [tuple(rules.legal_moves(state, s.index)) for s in seats]
 
 
-def _lock_game(game_id: int) -> Game:
-    """Load the game row, locked against concurrent moves where the database can."""
-    query = Game.select().where(Game.id == game_id)
-    if not isinstance(db.obj, pw.SqliteDatabase):
-        query = query.for_update()
-    game = query.get_or_none()
+def lock_game(game_id: int) -> Game:
+    """The game row, locked against concurrent moves and ticks; ``PlayError`` if there is none."""
+    game = lock_row(Game, game_id)
     if game is None:
         raise PlayError("no-game", "There is no such game.")
     return game
@@ -195,7 +75,7 @@ def play(
     played or stale, so two clicks on one link apply one move, once.
     """
     with write_transaction():
-        game = _lock_game(game_id)
+        game = lock_game(game_id)
         if game.status != Game.ACTIVE:
             raise PlayError("not-active", "This game is not running" + (
                 " any more: it has ended." if game.status == Game.FINISHED else "."))
@@ -220,13 +100,13 @@ def play(
         moves = [_record(game, seat, rules, state, move, new_state, kind)]
         state = new_state
         game.state = state
-        moves += _after_change(ctx, game, rules, seats, state, before_menus, mover=seat_index,
+        moves += after_change(ctx, game, rules, seats, state, before_menus, mover=seat_index,
                                mover_done=moves[0].commit)
         return Outcome(game=game, seat=seat, moves=moves,
                        still_to_move=seat_index in rules.to_move(game.state))
 
 
-def _record(game: Game, seat: Seat, rules: GameRules, before: State, move: str,
+def _record(game: Game, seat: Seat, rules: Rules, before: State, move: str,
             after: State, kind: str) -> Move:
     game.seq += 1
     row = Move.create(game=game, seq=game.seq, seat=seat.index, move=move, kind=kind,
@@ -239,7 +119,7 @@ def _record(game: Game, seat: Seat, rules: GameRules, before: State, move: str,
     return row
 
 
-def _after_change(ctx: Context, game: Game, rules: GameRules, seats: list[Seat], state: State,
+def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
                   before_menus: list[tuple[str, ...]] | None, mover: int | None,
                   mover_done: bool = False) -> list[Move]:
     """Bots move, menus and deadlines follow the new state, mails are queued, the end is noted.
@@ -305,7 +185,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
     a second click on the same button does not take back a second step.
     """
     with write_transaction():
-        game = _lock_game(game_id)
+        game = lock_game(game_id)
         if game.status != Game.ACTIVE:
             raise PlayError("not-active", "This game is not running.")
         if menu_seq is not None and menu_seq != Seat.get(
@@ -340,7 +220,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         seat.save()
         Notice.create(game=game, seq=game.seq, seat=seat_index,
                       text=f"{{{seat_index}}} took back a step")
-        _after_change(ctx, game, rules, seats, state, before_menus, mover=seat_index)
+        after_change(ctx, game, rules, seats, state, before_menus, mover=seat_index)
         return last
 
 

@@ -17,12 +17,12 @@ from datetime import datetime
 
 import peewee as pw
 
-from pbem import steps
 from pbem.context import Context
+from pbem.lifecycle import steps
 from pbem.mail import compose
 from pbem.mail.language import Phrase, phrase, say
 from pbem.models import Outbox, Player, write_transaction
-from pbem.running import running_clocks
+from pbem.time.running import running_clocks
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:

@@ -15,14 +15,12 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-import peewee as pw
-
 from pbem.context import Context
 from pbem.mail import compose
 from pbem.mail.language import Phrase, say
-from pbem.models import Game, Notice, Seat, db
+from pbem.models import Game, Notice, Seat
 
-log = logging.getLogger("pbem.scheduler")
+log = logging.getLogger("pbem.time.scheduler")
 
 #: rows one step takes per tick at most; the rest waits for the next tick
 BATCH = 500
@@ -30,18 +28,6 @@ BATCH = 500
 
 class Lost(Exception):
     """Another tick claimed the row first: roll back and move on."""
-
-
-def lock_game(game_id: int) -> Game | None:
-    """The game row, locked against moves and other ticks until the transaction ends.
-
-    PostgreSQL takes a row lock; SQLite has one writer already (``BEGIN
-    IMMEDIATE``), so the read is enough there.
-    """
-    query = Game.select().where(Game.id == game_id)
-    if not isinstance(db.obj, pw.SqliteDatabase):
-        query = query.for_update()
-    return query.get_or_none()
 
 
 def each(name: str, ids: Iterable[int], one: Callable[[int], Any]) -> int:

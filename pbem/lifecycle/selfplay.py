@@ -6,18 +6,10 @@ import random
 
 from pbem.games import get_game
 from pbem.games.protocol import State
-from pbem.record import GameRecord
+from pbem.lifecycle.records import GameRecord
 
 #: a game that has not ended after this many moves is a bug in its rules
 MAX_MOVES = 100_000
-
-
-def random_move(state: State, seat: int, rng: random.Random, game_name: str) -> str:
-    """A uniformly random legal move for ``seat`` (what a bot seat plays)."""
-    moves = get_game(game_name).legal_moves(state, seat)
-    if not moves:
-        raise ValueError(f"seat {seat} has no legal move")
-    return rng.choice(moves)
 
 
 def play_random_game(

@@ -29,8 +29,8 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem import quiet
 from pbem.games.protocol import OptionError
+from pbem.time import quiet
 
 DAY = 86_400
 HOUR = 3_600

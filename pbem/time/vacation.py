@@ -18,12 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-import peewee as pw
-
-from pbem import clock, quiet, service, steps
 from pbem.context import Context
+from pbem.lifecycle import moves, steps
 from pbem.mail.language import Phrase, phrase
-from pbem.models import Game, Player, Seat, db, write_transaction
+from pbem.models import Game, Player, Seat, lock_row, write_transaction
+from pbem.time import clock, quiet
 
 DAY = timedelta(days=1)
 
@@ -53,12 +52,9 @@ def on_vacation(player: Player, now: datetime) -> bool:
 
 
 def _lock_player(player_id: int) -> Player:
-    query = Player.select().where(Player.id == player_id)
-    if not isinstance(db.obj, pw.SqliteDatabase):
-        query = query.for_update()
-    player = query.get_or_none()
+    player = lock_row(Player, player_id)
     if player is None:
-        raise service.PlayError("no-player", "There is no such player.")
+        raise moves.PlayError("no-player", "There is no such player.")
     return player
 
 
@@ -67,11 +63,11 @@ def start(ctx: Context, player_id: int, days: int, now: datetime) -> datetime:
     with write_transaction():
         player = _lock_player(player_id)
         if on_vacation(player, now):
-            raise service.PlayError("on-vacation", "You are on vacation already; come back "
+            raise moves.PlayError("on-vacation", "You are on vacation already; come back "
                                                    "first to take a different one.")
         have = allowance(ctx, player, now)
         if not 1 <= days <= have.available:
-            raise service.PlayError(
+            raise moves.PlayError(
                 "no-days", f"You can take 1 to {have.available} days of vacation now "
                            f"({have.accrued} accrued this year, {have.used} used)."
                 if have.available else "You have no vacation days left this year.")
@@ -93,7 +89,7 @@ def end(ctx: Context, player_id: int, now: datetime) -> None:
         player = _lock_player(player_id)
         until = clock.stopped_until(player, now)
         if until is None:
-            raise service.PlayError("not-on-vacation", "You are not on vacation.")
+            raise moves.PlayError("not-on-vacation", "You are not on vacation.")
         unused = (until - now) // DAY
         local_year = quiet.to_local(now, player.timezone).year
         used = player.vacation_days_used
@@ -113,7 +109,7 @@ def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime, 
              .where(Seat.player == player_id, Game.status == Game.ACTIVE, ~Seat.bot)
              .order_by(Game.id).distinct())
     for row in list(games):
-        game = steps.lock_game(row.id)
+        game = lock_row(Game, row.id)
         seats = steps.seats_of(game)
         for seat in seats:
             if seat.player_id == player_id and seat.deadline is not None:

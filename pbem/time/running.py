@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from pbem import clock
 from pbem.mail import compose
 from pbem.models import Game, Player, Seat
+from pbem.time import clock
 
 
 @dataclass(frozen=True)

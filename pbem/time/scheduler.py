@@ -2,17 +2,17 @@
 
 A tick, in order:
 
-1. ``vacations``  clear vacations that have ended (``pbem.vacation``);
-2. ``timeouts``   the timeout ladder for seats past their deadline (``pbem.timeouts``);
-3. ``reminders``  reminders that are due (``pbem.reminders``);
-4. ``digests``    daily digests whose morning has come (``pbem.digest``);
+1. ``vacations``  clear vacations that have ended (``pbem.time.vacation``);
+2. ``timeouts``   the timeout ladder for seats past their deadline (``pbem.time.timeouts``);
+3. ``reminders``  reminders that are due (``pbem.time.reminders``);
+4. ``digests``    daily digests whose morning has come (``pbem.time.digest``);
 5. ``mail``       deliver the outbox, with backoff on SMTP failures (``pbem.mail.outbox``);
 6. ``archive``    render games that ended since the last build (``pbem.archive``).
 
 Mail goes last, so what the other steps queued leaves in the same tick.
 ``tick`` keeps no state in memory: each step finds its due rows by an indexed
 column compared with ``now`` and claims each row with a conditional UPDATE
-(``pbem.steps``), so running it twice, on two nodes or again after a crash
+(``pbem.lifecycle.steps``), so running it twice, on two nodes or again after a crash
 does the same as running it once, and its cost follows the due work, not the
 number of games.  A failing step is logged and the next one still runs.
 
@@ -32,17 +32,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbem import digest, reminders, timeouts, vacation
 from pbem.archive import build_if_needed
 from pbem.context import Context
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
 from pbem.models import utcnow
+from pbem.time import digest, reminders, timeouts, vacation
 
 JOB_ID = "pbem-tick"
 #: PostgreSQL advisory lock key of the deployment's one scheduler ("pbem" in ASCII)
 ADVISORY_KEY = 0x7062656D
 
-log = logging.getLogger("pbem.scheduler")
+log = logging.getLogger("pbem.time.scheduler")
 
 
 def _step(name: str, work: Callable[[], Any]) -> Any:

@@ -14,10 +14,11 @@ from __future__ import annotations
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from pbem import clock, links
+from pbem import links
 from pbem.context import Context
 from pbem.models import Player
-from pbem.running import running_clocks
+from pbem.time import clock
+from pbem.time.running import running_clocks
 
 
 def calendar_url(ctx: Context, player: Player) -> str:

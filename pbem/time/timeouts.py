@@ -4,14 +4,14 @@
    (``grace_hours`` of the game's clock; none when it is 0).
 2. The grace period ends: the game's documented default move is played for
    the seat (``Move.TIMEOUT`` in the log, with a notice saying so), through
-   ``service.play`` like any move.  A turn of several steps gets a default move
+   ``moves.play`` like any move.  A turn of several steps gets a default move
    for each step it still owes.
 3. The ``timeouts_before_bot``-th timeout in a row: a bot takes the seat.  With
    ``after_timeouts = "bot"`` its owner can take it back from their seat link
    (``reclaim``); with ``"drop"`` the player has left and the bot plays the
    seat to the end.
 
-A move of the player's own resets the count (``service._record``).  In a
+A move of the player's own resets the count (``moves._record``).  In a
 simultaneous decision only the seats that have not chosen have a deadline,
 so only they time out.  Every step is recorded in the game's log and mailed
 to the table.
@@ -21,12 +21,13 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from pbem import clock, service, steps
 from pbem.context import Context
 from pbem.games import get_game
+from pbem.lifecycle import moves, steps
 from pbem.mail import compose
 from pbem.mail.language import phrase
-from pbem.models import Game, Move, Seat, write_transaction
+from pbem.models import Game, Move, Seat, lock_row, write_transaction
+from pbem.time import clock
 
 #: default moves one timed-out turn may take at most (a turn of many steps)
 MAX_STEPS = 50
@@ -61,7 +62,7 @@ def timeout_one(ctx: Context, seat_id: int, now: datetime) -> str | None:
         row = Seat.select(Seat.id, Seat.game).where(Seat.id == seat_id).first()
         if row is None:
             return None
-        game = steps.lock_game(row.game_id)
+        game = lock_row(Game, row.game_id)
         seat = Seat.get_by_id(seat_id)  # read again under the lock
         if seat.deadline is None or seat.deadline > now or game is None:
             return None
@@ -135,7 +136,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
         if not takeover and seat.deadline != deadline:
             break  # its turn ended and a new one began, with a clock of its own
         move = rules.default_move(game.state, i)
-        service.play(ctx, game.id, i, move, menu_seq=seat.menu_seq, kind=Move.TIMEOUT)
+        moves.play(ctx, game.id, i, move, menu_seq=seat.menu_seq, kind=Move.TIMEOUT)
         played.append(move)
         if takeover:
             break  # the bot played whatever the turn still owed
@@ -168,21 +169,21 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
             now: datetime) -> Seat:
     """The owner takes back a seat a bot took after timeouts; their clock starts afresh."""
     with write_transaction():
-        game = steps.lock_game(game_id)
+        game = lock_row(Game, game_id)
         if game is None:
-            raise service.PlayError("no-game", "There is no such game.")
+            raise moves.PlayError("no-game", "There is no such game.")
         seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
         if seat is None or seat.player_id != player_id:
-            raise service.PlayError("no-seat", "This is not your seat.")
+            raise moves.PlayError("no-seat", "This is not your seat.")
         if game.status != Game.ACTIVE:
-            raise service.PlayError("not-active", "This game is not running any more.")
+            raise moves.PlayError("not-active", "This game is not running any more.")
         if not seat.bot_replaced:
-            raise service.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
+            raise moves.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
         claimed = (Seat.update(bot=False, bot_replaced=False, timeouts_in_row=0)
                    .where(Seat.id == seat.id, Seat.bot_replaced == True)  # noqa: E712
                    .execute())
         if claimed != 1:
-            raise service.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
+            raise moves.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
         seat = Seat.get_by_id(seat.id)
         rules = get_game(game.game)
         i = seat.index

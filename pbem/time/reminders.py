@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem import clock, steps
 from pbem.context import Context
 from pbem.games import get_game
+from pbem.lifecycle import steps
 from pbem.mail import compose
 from pbem.mail.language import phrase
-from pbem.models import Game, Seat, write_transaction
+from pbem.models import Game, Seat, lock_row, write_transaction
+from pbem.time import clock
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
@@ -36,7 +37,7 @@ def remind_one(ctx: Context, seat_id: int, now: datetime) -> bool:
         row = Seat.select(Seat.id, Seat.game).where(Seat.id == seat_id).first()
         if row is None:
             return False
-        game = steps.lock_game(row.game_id)
+        game = lock_row(Game, row.game_id)
         seat = Seat.get_by_id(seat_id)
         if seat.remind_at is None or seat.remind_at > now or game is None:
             return False
