@@ -9,6 +9,7 @@ a ``postgresql://`` URL switches to PostgreSQL.
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -70,7 +71,13 @@ class Game(BaseModel):
 
     game = pw.CharField(max_length=32)  # registry name, e.g. "visby"
     options = JSONField(default=dict)
-    seed = pw.BigIntegerField()
+    #: rebuilds every deck and die: never sent to a player while the game runs
+    #: (``pbem.games.protocol.new_seed``); published with the record once it is over
+    seed = pw.CharField(max_length=64)
+    #: names the game's mail thread; random, so that it reveals nothing
+    thread_key = pw.CharField(max_length=32, default=lambda: uuid.uuid4().hex)
+    #: bots still owe moves that a request's cap left over; the tick plays them
+    bots_pending = pw.BooleanField(default=False, index=True)
     rules_version = pw.CharField(max_length=16)
     data_version = pw.CharField(max_length=32)
     status = pw.CharField(max_length=12, default=OPEN, index=True)
@@ -86,8 +93,8 @@ class Game(BaseModel):
 
     @property
     def thread_id(self) -> str:
-        """Message-ID of the game's first mail; every later mail refers to it."""
-        return f"<game-{self.id}-{self.seed}@pbem>"
+        """Message-ID of the game's thread; every mail of the game refers to it."""
+        return f"<game-{self.id}-{self.thread_key}@pbem>"
 
 
 class Seat(BaseModel):
@@ -100,8 +107,13 @@ class Seat(BaseModel):
     bot = pw.BooleanField(default=False)
     #: the seat was human and a bot took over after timeouts; the owner can reclaim it
     bot_replaced = pw.BooleanField(default=False)
-    #: version of this seat's menu: a move link is valid only while it matches
+    #: version of this seat's menu, raised by each of its moves and each new turn:
+    #: together with the move it names a link, so that one link plays once
     menu_seq = pw.IntegerField(default=0)
+    #: the seat's turns so far; a move link is good while its turn is this one
+    turn_seq = pw.IntegerField(default=0)
+    #: the seat has a decision open (its turn began and has not ended)
+    in_turn = pw.BooleanField(default=False)
     deadline = pw.DateTimeField(null=True, index=True)
     deadline_started = pw.DateTimeField(null=True)
     reminders_sent = pw.IntegerField(default=0)
@@ -128,17 +140,30 @@ class Seat(BaseModel):
 class Move(BaseModel):
     """One entry of the move log: the truth from which every state is replayed."""
 
-    PLAYER, BOT, TIMEOUT = "player", "bot", "timeout"
+    #: a move by the seat's player, a bot, the timeout ladder, or the server
+    #: playing a formality (the seat's only move, e.g. "done" with nothing to trade)
+    PLAYER, BOT, TIMEOUT, FORMALITY = "player", "bot", "timeout", "formality"
 
     game = pw.ForeignKeyField(Game, backref="moves", on_delete="CASCADE")
     seq = pw.IntegerField()  # 1-based
     seat = pw.IntegerField()
     move = pw.CharField(max_length=120)  # the game's notation
     kind = pw.CharField(max_length=10, default=PLAYER)
-    #: the seat's menu version the move was played from (tells "already played" from "stale")
+    #: the seat's menu version of the link or form the move was played from:
+    #: the same link clicked twice finds its move here and plays once
     menu_seq = pw.IntegerField(default=0)
+    #: the seat's turn (``Seat.turn_seq``) the move was played in
+    turn_seq = pw.IntegerField(default=0)
+    #: the round (``Rules.round`` before the move), for grouping histories
+    round = pw.IntegerField(default=0)
     #: whether earlier steps became final with this move (no take-back past it)
     commit = pw.BooleanField(default=True)
+    #: whether the seat's turn ended with this move
+    turn_end = pw.BooleanField(default=True)
+    #: the move in words, written once when it was recorded (``{0}`` placeholders):
+    #: as its author (and the archive) reads it, and as everyone else does
+    said_author = pw.TextField(default="")
+    said_others = pw.TextField(default="")
     created_at = pw.DateTimeField(default=utcnow)
 
     class Meta:
@@ -205,7 +230,50 @@ def open_database(url: str) -> pw.Database:
 
 
 def create_tables() -> None:
-    db.create_tables(MODELS, safe=True)
+    """Create the tables, or bring the tables of an older pbem up to these models.
+
+    Only additions: a column is never dropped or renamed here (but for the seed,
+    which was an integer and is text now), so an older pbem's data stays readable.
+    """
+    from playhouse.migrate import PostgresqlMigrator, SqliteMigrator, migrate
+
+    database = db.obj
+    migrator = (SqliteMigrator(database) if isinstance(database, pw.SqliteDatabase)
+                else PostgresqlMigrator(database))
+    existing = set(database.get_tables())
+    for model in MODELS:
+        table = model._meta.table_name
+        if table not in existing:
+            model.create_table(safe=True)
+            continue
+        columns = {c.name: c.data_type.lower() for c in database.get_columns(table)}
+        if model is Game and not any(t in columns.get("seed", "char") for t in ("char", "text")):
+            _seed_to_text(database, migrator)
+        for field in model._meta.sorted_fields:
+            if field.column_name in columns:
+                continue
+            with database.atomic():
+                migrate(migrator.add_column(table, field.column_name, field))
+            if field is Game.thread_key:  # one key per game, not one for all
+                for row in Game.select(Game.id):
+                    Game.update(thread_key=uuid.uuid4().hex).where(Game.id == row.id).execute()
+        model._schema.create_indexes(safe=True)
+
+
+def _seed_to_text(database: pw.Database, migrator: Any) -> None:
+    """Seeds were 31-bit integers; they are text now (an integer seed replays the same)."""
+    from playhouse.migrate import migrate
+
+    with database.atomic():
+        if isinstance(database, pw.PostgresqlDatabase):
+            database.execute_sql("ALTER TABLE game ALTER COLUMN seed TYPE VARCHAR(64) "
+                                 "USING seed::text")
+            return
+        # SQLite keeps the INTEGER affinity of a column: copy into a new text column
+        migrate(migrator.rename_column("game", "seed", "seed_int"))
+        migrate(migrator.add_column("game", "seed", pw.CharField(max_length=64, default="")))
+        database.execute_sql("UPDATE game SET seed = CAST(seed_int AS TEXT)")
+        migrate(migrator.drop_column("game", "seed_int"))
 
 
 def drop_tables() -> None:

@@ -43,17 +43,55 @@ def test_whole_game_through_the_service_replays_from_the_log(ctx, database):
     assert {"invite", "turn", "result"} <= kinds
 
 
-def test_one_link_plays_once_and_an_old_menu_is_stale(ctx, database):
-    game = _table(ctx)
-    seq = _menu_seq(game, 0)
-    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
+def _seat(game, index):
+    return Seat.get(Seat.game == game, Seat.index == index)
+
+
+def test_one_link_plays_once_and_a_link_of_a_finished_turn_is_stale(ctx, database):
+    game = _table(ctx, bots=2)  # 4 players: one card each per round
+    seat = _seat(game, 0)
+    turn, seq = seat.turn_seq, seat.menu_seq
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq, turn_seq=turn)
     with pytest.raises(moves.PlayError) as used:
-        moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq)
+        moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq, turn_seq=turn)
     assert used.value.reason == "used"
+    assert used.value.row is not None and used.value.row.move == "play Ritter"
+    # the choice is made: another link of the same mail finds the decision over
     with pytest.raises(moves.PlayError) as stale:
-        moves.play(ctx, game.id, 0, "play Schiff", menu_seq=seq - 1)
+        moves.play(ctx, game.id, 0, "play Schiff", menu_seq=seq, turn_seq=turn)
     assert stale.value.reason == "stale"
     assert Move.select().where(Move.kind == Move.PLAYER).count() == 1
+
+
+def test_two_links_of_one_mail_both_play_in_a_two_card_round(ctx, database):
+    """Two players choose two cards a round: both links of the one turn mail play."""
+    game = _table(ctx, bots=0)
+    seat = _seat(game, 0)
+    turn, seq = seat.turn_seq, seat.menu_seq
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq, turn_seq=turn)
+    assert _seat(game, 0).turn_seq == turn  # the first card ends no turn
+    moves.play(ctx, game.id, 0, "play Schiff", menu_seq=seq, turn_seq=turn)
+    game = Game.get_by_id(game.id)
+    assert sorted(game.state["chosen"][0]) == ["Ritter", "Schiff"]
+    # the second link again is "used", and so is the first
+    for card in ("Schiff", "Ritter"):
+        with pytest.raises(moves.PlayError) as again:
+            moves.play(ctx, game.id, 0, f"play {card}", menu_seq=seq, turn_seq=turn)
+        assert again.value.reason == "used"
+    # one turn mail for seat 0 so far, not a second one after the first card
+    turn_mails = Outbox.select().where(Outbox.kind == "turn",
+                                       Outbox.to_address == "alice@example.org")
+    assert turn_mails.count() == 1
+
+
+def test_a_link_whose_choice_is_gone_is_refused_politely(ctx, database):
+    game = _table(ctx, bots=0)
+    seat = _seat(game, 0)
+    turn, seq = seat.turn_seq, seat.menu_seq
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq + 1000, turn_seq=turn)
+    with pytest.raises(moves.PlayError) as gone:
+        moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seq, turn_seq=turn)
+    assert gone.value.reason == "gone"
 
 
 def test_illegal_move_is_refused_and_changes_nothing(ctx, database):

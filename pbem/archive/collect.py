@@ -58,7 +58,7 @@ class GameSummary:
     id: int
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: str
     rules_version: str
     data_version: str
     seq: int
@@ -182,7 +182,7 @@ def collect() -> list[GameSummary]:
     out = []
     for g in games:
         summary = GameSummary(
-            id=g.id, game=g.game, options=dict(g.options or {}), seed=int(g.seed),
+            id=g.id, game=g.game, options=dict(g.options or {}), seed=str(g.seed),
             rules_version=g.rules_version, data_version=g.data_version, seq=g.seq,
             result=g.result, created_at=g.created_at, started_at=g.started_at,
             # a finished game always has an end; fall back on its start for odd rows

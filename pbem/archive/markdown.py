@@ -98,7 +98,7 @@ class GamePage(Visitor):
 
     def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
         assert self.game is not None
-        sentence = fill(self.game.describe(before, seat, move, EVERYTHING), self.md_names,
+        sentence = fill(self.game.describe(before, seat, move, after, EVERYTHING), self.md_names,
                         name_escape=str)
         self._lines.append(self._move_line(index, sentence))
 

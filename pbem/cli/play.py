@@ -20,7 +20,7 @@ from pbem.lifecycle.selfplay import play_random_game
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="first seed")
 @click.option("--games", "-k", type=int, default=1, show_default=True)
 @click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
-              help="a game option, e.g. target=45")
+              help="a game option, e.g. target=45 or legat=yes")
 @click.option("--record", "record_dir", type=click.Path(file_okay=False), default=None,
               help="write each game's record as JSON into this folder")
 @click.option("--moves/--no-moves", default=False, help="print every move in words")
@@ -28,7 +28,7 @@ def selfplay(game_name: str, players: int | None, seed: int, games: int,
              option_pairs: tuple[str, ...], record_dir: str | None, moves: bool) -> None:
     game = get_game(game_name)
     players = players or game.min_players
-    options = _parse_options(game, option_pairs)
+    options = parse_options(game, option_pairs)
     total_moves = 0
     started = time.perf_counter()
     for k in range(games):
@@ -54,13 +54,26 @@ def selfplay(game_name: str, players: int | None, seed: int, games: int,
                f"{total_moves / elapsed:,.0f} moves per second")
 
 
-def _parse_options(game, pairs: tuple[str, ...]) -> dict:
+_YES, _NO = ("yes", "y", "true", "on", "1"), ("no", "n", "false", "off", "0")
+
+
+def parse_options(game, pairs: tuple[str, ...]) -> dict:
+    """``NAME=VALUE`` pairs as the game's options: numbers as numbers, and yes/no for a
+    variant that is played or not (``legat=yes``)."""
+    known = {o.name: o for o in game.options}
     options = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep:
             raise click.BadParameter(f"{pair!r} is not NAME=VALUE", param_hint="--option")
-        options[name] = int(value) if value.lstrip("-").isdigit() else value
+        option = known.get(name)
+        if option is not None and option.is_yes_no:
+            if value.lower() not in _YES + _NO:
+                raise click.BadParameter(f"{name} is yes or no, not {value!r}",
+                                         param_hint="--option")
+            options[name] = value.lower() in _YES
+        else:
+            options[name] = int(value) if value.lstrip("-").isdigit() else value
     return options
 
 
@@ -68,8 +81,9 @@ def _print_moves(game, record: GameRecord) -> None:
     from pbem.games.protocol import EVERYTHING
     from pbem.lifecycle.records import replay_steps
 
-    for index, seat, move, before, _after in replay_steps(record):
-        sentence = seat_text(game.describe(before, seat, move, EVERYTHING), record.players)
+    for index, seat, move, before, after in replay_steps(record):
+        sentence = seat_text(game.describe(before, seat, move, after, EVERYTHING),
+                             record.players)
         click.echo(f"  {index + 1:>4}. {sentence}")
 
 

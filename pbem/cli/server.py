@@ -8,7 +8,10 @@ import uuid
 
 import click
 
+from pbem.cli.play import parse_options
 from pbem.context import Context, make_context
+from pbem.games import game_names, get_game
+from pbem.games.protocol import OptionError
 from pbem.models import create_tables, db, open_database
 
 DEMO_EMAIL = "demo@localhost"
@@ -81,13 +84,19 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
 
 
 @click.command(help="Create a demo game (you against bots), deliver its mail, print the links.")
-@click.option("--players", "-n", type=click.IntRange(2, 6), default=3, show_default=True)
+@click.option("--game", "game_name", type=click.Choice(game_names()), default="visby",
+              show_default=True)
+@click.option("--players", "-n", type=int, default=3, show_default=True,
+              help="seats, you included (within what the game allows)")
+@click.option("--option", "-o", "option_pairs", multiple=True, metavar="NAME=VALUE",
+              help="a game option, e.g. target=45 or legat=yes")
 @click.option("--new", "force_new", is_flag=True,
               help="always start another game, even when a demo game is running")
-@click.option("--seed", type=int, default=None)
+@click.option("--seed", type=str, default=None)
 @click.option("--name", default=DEMO_NAME, show_default=True,
               help="your name at the table (when the demo player is first made)")
-def demo(players: int, force_new: bool, seed: int | None, name: str) -> None:
+def demo(game_name: str, players: int, option_pairs: tuple[str, ...], force_new: bool,
+         seed: str | None, name: str) -> None:
     from pbem.lifecycle import create
     from pbem.mail import compose
     from pbem.models import Game, Player, Seat
@@ -99,13 +108,20 @@ def demo(players: int, force_new: bool, seed: int | None, name: str) -> None:
         email=DEMO_EMAIL, name=name, quiet_start="00:00", quiet_end="00:00")
     seat = None
     if not force_new:
-        seat = (Seat.select().join(Game).where(Seat.player == you, Game.status == Game.ACTIVE)
+        seat = (Seat.select().join(Game).where(Seat.player == you, Game.status == Game.ACTIVE,
+                                               Game.game == game_name)
                 .order_by(Game.id.desc()).first())
     if seat is None:
-        game = create.create_game(ctx, "visby", you, [None] * (players - 1), seed=seed)
+        rules = get_game(game_name)
+        players = min(max(players, rules.min_players), rules.max_players)
+        try:
+            game = create.create_game(ctx, game_name, you, [None] * (players - 1),
+                                      options=parse_options(rules, option_pairs), seed=seed)
+        except OptionError as exc:
+            raise click.UsageError(str(exc)) from exc
         seat = Seat.get(Seat.game == game, Seat.index == 0)
-        click.echo(f"created {compose.game_title(game)}: you ({DEMO_EMAIL}) against "
-                   f"{players - 1} bots")
+        bots = "1 bot" if players == 2 else f"{players - 1} bots"
+        click.echo(f"created {compose.game_title(game)}: you ({DEMO_EMAIL}) against {bots}")
     else:
         click.echo(f"a demo game is running: {compose.game_title(seat.game)} "
                    "(--new starts another)")

@@ -10,8 +10,18 @@ Conventions shared by every game:
   including the seed and the draw counter of its random generator, so a
   snapshot plus the move log is the whole truth.
 * A **move** is its own stable text notation (a short ``str`` such as
-  ``"play Ritter"``).  Mails, links, the move log and game records all carry
-  the notation; there is no second representation to keep in sync.
+  ``"play Ritter"``).  The move log, links and game records carry the
+  notation; people read a :class:`Choice`'s label instead (``menu``).
+* A **seed** is a string (128 random bits in hex for a new game, from
+  :func:`new_seed`); older records with an integer seed replay the same, since
+  the random generator reads the seed as text.  The seed rebuilds every deck
+  and every die, so no view, sentence or menu ever contains it.
+* A **turn** and a **commit point** are two things.  A seat's turn ends when
+  it has nothing more to do in the current decision (``turn_over``); that
+  drives deadlines, "your move" mails, time-bank bonuses and the timeout
+  ladder.  A commit point (``is_commit_point``) only ends "take back": the
+  turn ended, or hidden information was revealed (a card drawn mid-turn is a
+  commit point that ends no turn).
 * **Seats** are numbered from 0.  Texts meant for people (``describe``, events
   in a view) name seats by ``str.format`` placeholders ``{0}``, ``{1}``…, which
   the caller fills with display names, escaped for the medium it writes to.
@@ -22,6 +32,8 @@ Conventions shared by every game:
 
 from __future__ import annotations
 
+import random
+import secrets
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,6 +64,31 @@ class OptionError(ValueError):
     """Setup was asked for an option value or player count the game does not have."""
 
 
+#: the most choices one step of a menu offers, so that every step fits in a mail
+MENU_CAP = 12
+
+
+def new_seed() -> str:
+    """A fresh seed for a new game: 128 random bits, as 32 hex digits."""
+    return secrets.token_hex(16)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One entry of a seat's menu: the move in notation and what people read.
+
+    ``label`` is the choice in the reader's language ("Ritter ausspielen",
+    "trade 3 goods for 2 seals"); ``group`` what it is about (a card, a
+    city, a payment…), so that pages can group a long menu; ``help`` one line
+    of what it does, where the game has that.
+    """
+
+    move: str
+    label: str
+    group: str = ""
+    help: str = ""
+
+
 @dataclass(frozen=True)
 class Option:
     """One setup option a rulebook offers (a variant, a game length)."""
@@ -61,6 +98,11 @@ class Option:
     choices: tuple[Any, ...]
     default: Any
     help: str = ""
+
+    @property
+    def is_yes_no(self) -> bool:
+        """A variant that is either played or not (choices ``False`` and ``True``)."""
+        return set(self.choices) == {False, True}
 
 
 @dataclass(frozen=True)
@@ -117,6 +159,9 @@ class Rules(ABC):
     template: str = ""
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
     default_move_note: str = ""
+    #: the game's own styles for its template (under ``templates/``), e.g.
+    #: ``"games/visby/style.css"``; pages and the archive include it
+    stylesheet: str = ""
 
     # -- setup and turn order -------------------------------------------------
 
@@ -141,11 +186,17 @@ class Rules(ABC):
                     f"{', '.join(map(str, opt.choices))}, not {value!r}"
                 )
             resolved[opt.name] = value
+        self.validate_options(resolved, players)
         return resolved
 
+    def validate_options(self, options: dict[str, Any], players: int) -> None:
+        """Refuse (``OptionError``) a combination of options the rulebook does not allow
+        for ``players`` players, e.g. a variant for 2 or 3 players only."""
+        return None
+
     @abstractmethod
-    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        """The state before the first move."""
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
+        """The state before the first move (the seed is kept as text, ``str(seed)``)."""
 
     @abstractmethod
     def to_move(self, state: State) -> list[int]:
@@ -153,7 +204,33 @@ class Rules(ABC):
 
     @abstractmethod
     def legal_moves(self, state: State, seat: int) -> list[str]:
-        """A short menu of moves in notation; empty when ``seat`` is not to move."""
+        """The moves in notation, at most ``MENU_CAP``; empty when ``seat`` is not to move.
+
+        A decision with more possibilities is split into steps, each a small menu.
+        """
+
+    def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
+        """``legal_moves`` as choices for people, in the same order, in ``lang``.
+
+        The default labels each move with its notation; a game overrides it with
+        words (card names stay as printed).
+        """
+        return [Choice(move, move) for move in self.legal_moves(state, seat)]
+
+    def is_secret(self, state: State) -> bool:
+        """Whether the pending decision is a secret choice: the others learn only
+        that a seat has chosen, until the choices are revealed together.
+
+        Several seats to move is not enough to say so (Visby's merchants trade at
+        the same time, in public).
+        """
+        return False
+
+    def formality(self, state: State, seat: int) -> str | None:
+        """The seat's only move, when playing it is a mere formality (a merchant
+        with nothing left to trade says "done"); the server plays it at once and
+        logs it like any move.  ``None`` when the seat has a real choice."""
+        return None
 
     @abstractmethod
     def apply(self, state: State, seat: int, move: str) -> State:
@@ -185,28 +262,65 @@ class Rules(ABC):
     def render_text(self, view: View, names: list[str]) -> str:
         """A view as plain text for a mail (names already fit for plain text)."""
 
-    @abstractmethod
-    def describe(self, state: State, seat: int, move: str, viewer: int | None) -> str:
-        """A sentence for ``move`` by ``seat`` played in ``state``, as ``viewer`` may read it.
+    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
+        """The table as a picture: an SVG document drawn from ``view`` alone (no I/O,
+        no script), readable on a 390-pixel phone; ``None`` for a game that has none.
 
-        Uses ``{0}``… placeholders for seats.  A secret choice reads as such to
-        anyone but its author and ``EVERYTHING``.
+        ``names`` are plain text; the picture escapes them itself.
+        """
+        return None
+
+    @abstractmethod
+    def describe(self, before: State, seat: int, move: str, after: State,
+                 viewer: int | None) -> str:
+        """A sentence for ``move`` by ``seat`` that led from ``before`` to ``after``,
+        as ``viewer`` may read it.
+
+        It sees both states, so it can say what was drawn or rolled.  Uses ``{0}``…
+        placeholders for seats.  A secret choice, or a private draw, reads as such
+        to anyone but its author; ``EVERYTHING`` reads what the author reads.  The
+        server writes the sentences once, when it records the move.
         """
 
     # -- server support ----------------------------------------------------
 
     @abstractmethod
     def default_move(self, state: State, seat: int) -> str:
-        """The documented move played for ``seat`` when its clock runs out."""
+        """The documented move played for ``seat`` when its clock runs out.
 
-    @abstractmethod
+        Never silently strong or silently suicidal, and it changes nothing for the
+        other players that a move of theirs would not.
+        """
+
+    def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
+        """What a bot plays for ``seat`` (bot seats, the timeout ladder, selfplay).
+
+        Uniformly random among the legal moves unless the game knows better;
+        ``rng`` is the only randomness it may use.
+        """
+        moves = self.legal_moves(state, seat)
+        if not moves:
+            raise IllegalMoveError(f"seat {seat} has no move to make")
+        return rng.choice(moves)
+
+    def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
+        """Whether ``move`` ended the turn of ``seat``: it has nothing more to do in
+        the decision it was asked for.
+
+        By default: the seat is no longer to move.  A game whose seat moves on
+        to a new decision at once (Visby: the last card chosen reveals the round,
+        and the merchant trades next) says so here.
+        """
+        return seat not in self.to_move(after)
+
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
         """Whether this move makes the earlier steps of ``seat`` (and all before it) final.
 
-        True when the seat's turn ended for good, or hidden information was
-        revealed (cards drawn, secret choices opened).  The server offers
-        "take back" only for moves after the last commit point.
+        True when the seat's turn ended, or hidden information was revealed
+        (cards drawn, secret choices opened), which ends no turn.  The server
+        offers "take back" only for moves after the last commit point.
         """
+        return self.turn_over(before, seat, move, after)
 
     def parse(self, move: str) -> str:
         """Canonical notation of ``move`` (whitespace folded); games may override."""

@@ -7,7 +7,6 @@ its first mails, like every other change of a game (see ``moves``).
 from __future__ import annotations
 
 import email.errors as email_errors
-import secrets
 from email.headerregistry import Address
 from typing import Any
 
@@ -15,7 +14,7 @@ import peewee as pw
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.games.protocol import OptionError
+from pbem.games.protocol import OptionError, new_seed
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
 from pbem.mail import compose
 from pbem.models import Game, Player, Seat, db, utcnow, write_transaction
@@ -70,7 +69,7 @@ def create_game(
     seats: list[str | None],
     options: dict[str, Any] | None = None,
     clock_policy: dict[str, Any] | None = None,
-    seed: int | None = None,
+    seed: str | int | None = None,
 ) -> Game:
     """A new game with ``creator`` on seat 0.
 
@@ -89,8 +88,8 @@ def create_game(
         raise OptionError("each player can take only one seat")
     with write_transaction():
         game = Game.create(
-            game=game_name, options=resolved, seed=seed if seed is not None
-            else secrets.randbelow(2**31), rules_version=rules.rules_version,
+            game=game_name, options=resolved, seed=str(seed) if seed is not None
+            else new_seed(), rules_version=rules.rules_version,
             data_version=rules.data_version, clock=policy, creator=creator,
         )
         Seat.create(game=game, index=0, player=creator)
@@ -130,4 +129,4 @@ def _start_if_full(ctx: Context, game: Game) -> None:
     game.state = state
     game.save()
     compose.queue_started(ctx, game, seats)
-    after_change(ctx, game, rules, seats, state, before_menus=None, mover=None)
+    after_change(ctx, game, rules, seats, state, [])

@@ -1,38 +1,55 @@
-"""Game lifecycle on the database: create, invite, start, play, take back.
+"""Playing a game on the database: moves, turns, bots, formalities, take-back.
 
 Every change of a game happens inside one transaction that appends to the
 move log, stores the new snapshot, moves the deadlines and queues the mails
-(the transactional outbox): a crash loses nothing and sends nothing twice.
-Nothing here knows a game's rules; it talks to games only through the
-protocol.
+(the transactional outbox): a crash loses nothing.  Nothing here knows a
+game's rules; it talks to games only through the protocol.
+
+Turns and commit points are two things (``pbem.games.protocol``).  A seat's
+**turn** begins when it comes to move and ends with a move the game calls
+``turn_over`` (or when it is no longer to move): deadlines, "your move" mails,
+time-bank bonuses and the timeout ladder follow turns.  A **commit point**
+only ends "take back".  A move link names the seat's turn (``Seat.turn_seq``)
+and is good while its move is legal in that turn; the menu version it was
+made at (``Seat.menu_seq``) tells a second click on the same link from
+another link of the same mail.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import peewee as pw
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.games.protocol import MoveError, Rules, State
+from pbem.games.protocol import SPECTATOR, MoveError, Rules, State
 from pbem.lifecycle.records import GameRecord
 from pbem.mail import compose
 from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
 from pbem.time import clock
 
-#: bots playing each other to the end in one request is fine for card games,
-#: but a rules bug must not hang a web worker
-MAX_BOT_MOVES_PER_REQUEST = 5_000
+log = logging.getLogger("pbem.moves")
+
+#: moves that bots and formalities may make in one change at most, and the seconds
+#: they may take: a slow or endless bot must not hold a web request (or the write
+#: lock); what is left over, the next tick plays (``continue_bots``)
+MAX_AUTOMATIC_MOVES = 2_000
+MAX_AUTOMATIC_SECONDS = 2.0
 
 
 class PlayError(Exception):
     """A move or request the service refuses; ``reason`` is a stable keyword for pages."""
 
-    def __init__(self, reason: str, message: str):
+    def __init__(self, reason: str, message: str, row: Move | None = None):
         super().__init__(message)
         self.reason = reason
+        #: the move that was played already from the same link (reason "used")
+        self.row = row
 
 
 @dataclass
@@ -48,16 +65,36 @@ class Outcome:
 # -- playing -------------------------------------------------------------------
 
 
-def _menus(rules: Rules, state: State, seats: list[Seat]) -> list[tuple[str, ...]]:
-    return [tuple(rules.legal_moves(state, s.index)) for s in seats]
-
-
 def lock_game(game_id: int) -> Game:
     """The game row, locked against concurrent moves and ticks; ``PlayError`` if there is none."""
     game = lock_row(Game, game_id)
     if game is None:
         raise PlayError("no-game", "There is no such game.")
     return game
+
+
+def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str,
+                 legal: list[str]) -> PlayError | None:
+    """Why a link (or a form) for ``move`` of ``seat`` cannot be played now, or None.
+
+    The same link twice finds its move in the log ("used"); a link of a turn that
+    is over is "stale"; in the same turn, a move that is no longer legal (the
+    other card of a two-card round was this one) is "gone".  Read-only: the
+    confirm page asks it too, and ``play`` asks again under the lock.
+    """
+    row = (Move.select().where(Move.game == game, Move.seat == seat.index,
+                               Move.turn_seq == turn_seq, Move.menu_seq == menu_seq,
+                               Move.move == move).first())
+    if row is not None:
+        return PlayError("used", "This move has already been played; a link plays once.",
+                         row=row)
+    if turn_seq != seat.turn_seq or not seat.in_turn:
+        return PlayError("stale", "The decision this link was made for is over: the game "
+                                  "has moved on since.")
+    if move not in legal:
+        return PlayError("gone", "This choice is no longer open: the table has changed "
+                                 "since the link was made.")
+    return None
 
 
 def play(
@@ -67,12 +104,13 @@ def play(
     move: str,
     menu_seq: int | None = None,
     kind: str = Move.PLAYER,
+    turn_seq: int | None = None,
 ) -> Outcome:
     """Apply one move of ``seat_index`` and everything that follows from it.
 
-    ``menu_seq`` is the seat's menu version the player saw (from a link or a
-    form): if the seat has moved on since, the move is refused as already
-    played or stale, so two clicks on one link apply one move, once.
+    ``turn_seq`` and ``menu_seq`` come from the link or form the player used
+    (see ``link_refusal``); without them (the server's own moves) only
+    legality counts.
     """
     with write_transaction():
         game = lock_game(game_id)
@@ -83,35 +121,41 @@ def play(
         if not 0 <= seat_index < len(seats):
             raise PlayError("no-seat", "There is no such seat in this game.")
         seat = seats[seat_index]
-        if menu_seq is not None and menu_seq != seat.menu_seq:
-            used = Move.select().where(Move.game == game, Move.seat == seat_index,
-                                       Move.menu_seq == menu_seq).exists()
-            if used:
-                raise PlayError("used", "This move has already been played.")
-            raise PlayError("stale", "The game has moved on since this link was made.")
         rules = get_game(game.game)
         state = game.state
-        before_menus = _menus(rules, state, seats)
         try:
             move = rules.parse(move)
-            new_state = rules.apply(state, seat_index, move)
         except MoveError as exc:
             raise PlayError("illegal", str(exc)) from exc
-        moves = [_record(game, seat, rules, state, move, new_state, kind)]
-        state = new_state
-        game.state = state
-        moves += after_change(ctx, game, rules, seats, state, before_menus, mover=seat_index,
-                               mover_done=moves[0].commit)
+        if menu_seq is not None:
+            refusal = link_refusal(game, seat, seat.turn_seq if turn_seq is None else turn_seq,
+                                   menu_seq, move, rules.legal_moves(state, seat_index))
+            if refusal is not None:
+                raise refusal
+        try:
+            after = rules.apply(state, seat_index, move)
+        except MoveError as exc:
+            raise PlayError("illegal", str(exc)) from exc
+        moves = [record(game, seat, rules, state, move, after, kind, menu_seq)]
+        moves += after_change(ctx, game, rules, seats, after, moves)
         return Outcome(game=game, seat=seat, moves=moves,
                        still_to_move=seat_index in rules.to_move(game.state))
 
 
-def _record(game: Game, seat: Seat, rules: Rules, before: State, move: str,
-            after: State, kind: str) -> Move:
+def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after: State,
+           kind: str, menu_seq: int | None = None) -> Move:
+    """Append ``move`` to the log with its sentences, written now, once."""
     game.seq += 1
-    row = Move.create(game=game, seq=game.seq, seat=seat.index, move=move, kind=kind,
-                      menu_seq=seat.menu_seq,
-                      commit=rules.is_commit_point(before, seat.index, move, after))
+    i = seat.index
+    row = Move.create(
+        game=game, seq=game.seq, seat=i, move=move, kind=kind,
+        menu_seq=seat.menu_seq if menu_seq is None else menu_seq,
+        turn_seq=seat.turn_seq, round=rules.round(before),
+        commit=rules.is_commit_point(before, i, move, after),
+        turn_end=rules.turn_over(before, i, move, after),
+        said_author=rules.describe(before, i, move, after, i),
+        said_others=rules.describe(before, i, move, after, SPECTATOR),
+    )
     seat.menu_seq += 1
     if kind == Move.PLAYER:
         seat.timeouts_in_row = 0
@@ -119,62 +163,105 @@ def _record(game: Game, seat: Seat, rules: Rules, before: State, move: str,
     return row
 
 
-def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
-                  before_menus: list[tuple[str, ...]] | None, mover: int | None,
-                  mover_done: bool = False) -> list[Move]:
-    """Bots move, menus and deadlines follow the new state, mails are queued, the end is noted.
+def _candidates(rules: Rules, state: State, seat: int, rng: random.Random) -> Iterator[str]:
+    """What a bot seat plays, best first: the game's bot, else its default, else any."""
+    try:
+        yield rules.bot_move(state, seat, rng)
+    except Exception:  # noqa: BLE001 - a broken bot must not stop the game
+        log.exception("bot_move of %s failed for seat %s", rules.name, seat)
+    try:
+        yield rules.default_move(state, seat)
+    except Exception:  # noqa: BLE001
+        log.exception("default_move of %s failed for seat %s", rules.name, seat)
+    yield from rules.legal_moves(state, seat)
 
-    The seat that just moved is mailed only when its turn ended (``mover_done``)
-    or a later move of this change passed a commit point (a reveal, a new
-    round): while its turn goes on, the page it is on shows the next step.
+
+def _automatic(rules: Rules, state: State, seats: list[Seat],
+               rng: random.Random) -> tuple[Seat, State, str, State, str] | None:
+    """The next move nobody has to think about: a bot's, or a formality; None if none."""
+    to_move = rules.to_move(state)
+    for i in to_move:
+        if seats[i].bot:
+            for move in _candidates(rules, state, i, rng):
+                try:
+                    return seats[i], state, move, rules.apply(state, i, move), Move.BOT
+                except MoveError:
+                    log.error("%s: bot move %r of seat %s is illegal", rules.name, move, i)
+            raise RuntimeError(f"{rules.name}: seat {i} is to move but has no legal move")
+    for i in to_move:
+        move = rules.formality(state, i)
+        if move is not None:
+            return seats[i], state, move, rules.apply(state, i, move), Move.FORMALITY
+    return None
+
+
+def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
+                 moves: list[Move]) -> list[Move]:
+    """Bots and formalities move, turns end and begin, mails are queued, the end is noted.
+
+    ``moves`` are the moves of this change so far (none when a game starts).  A
+    seat's turn ends when one of its moves ended it or it is no longer to move;
+    a seat to move with no turn open begins one: a new deadline, and a mail.
     The game row is saved here, once, with the final state of this change.
     """
     now = utcnow()
     played: list[Move] = []
-    bot_rng = random.Random(f"{game.seed}:bots:{game.seq}")
+    rng = random.Random(f"{game.seed}:bots:{game.seq}")
+    started = time.monotonic()
+    game.bots_pending = False
     while not rules.is_over(state):
-        bots = [s for s in rules.to_move(state) if seats[s].bot]
-        if not bots:
+        if (len(played) >= MAX_AUTOMATIC_MOVES
+                or time.monotonic() - started > MAX_AUTOMATIC_SECONDS):
+            game.bots_pending = True  # the next tick plays on (``continue_bots``)
             break
-        if len(played) >= MAX_BOT_MOVES_PER_REQUEST:
-            raise RuntimeError(f"bots made {len(played)} moves in game {game.id} without end")
-        seat = seats[bots[0]]
-        move = bot_rng.choice(rules.legal_moves(state, seat.index))
-        after = rules.apply(state, seat.index, move)
-        played.append(_record(game, seat, rules, state, move, after, Move.BOT))
+        auto = _automatic(rules, state, seats, rng)
+        if auto is None:
+            break
+        seat, before, move, after, kind = auto
+        played.append(record(game, seat, rules, before, move, after, kind))
         state = after
     game.state = state
-    mover_continues = not mover_done and not any(m.commit for m in played)
-    after_menus = _menus(rules, state, seats)
-    to_move = set(rules.to_move(state))
-    steps: list[compose.Step] | None = None
+    ended = {m.seat for m in moves + played if m.turn_end}
+    to_move = set() if game.bots_pending else set(rules.to_move(state))
     for seat in seats:
-        changed = before_menus is None or before_menus[seat.index] != after_menus[seat.index]
-        if seat.index in to_move and changed:
-            if seat.index != mover:
-                # the mover's own menu version moved already when its move was recorded
-                seat.menu_seq += 1
-            new_turn = seat.index != mover or not mover_continues
-            if new_turn and seat.deadline is not None:
-                clock.end_turn(game, seat, now)  # a fresh turn gets a fresh deadline
-            clock.start_turn(game, seat, now)
-            if not seat.bot and new_turn:
-                if steps is None:
-                    steps = compose.recent_steps(game)
-                compose.queue_turn(ctx, game, seat, seats, state, steps)
-        elif seat.index not in to_move and seat.deadline is not None:
+        if seat.in_turn and (seat.index in ended or seat.index not in to_move):
             clock.end_turn(game, seat, now)
+            seat.in_turn = False
+        if seat.index in to_move and not seat.in_turn:
+            seat.in_turn = True
+            seat.turn_seq += 1
+            seat.menu_seq += 1
+            clock.start_turn(game, seat, now)
+            if not seat.bot and seat.player_id is not None:
+                compose.queue_turn(ctx, game, seat, seats, state)
         seat.save()
     if rules.is_over(state):
         game.status = Game.FINISHED
         game.finished_at = now
         game.result = rules.result(state).to_json()
         for seat in seats:
-            seat.deadline = None
+            clock.stop(seat)
+            seat.in_turn = False
             seat.save()
         compose.queue_result(ctx, game, seats, state)
     game.save()
     return played
+
+
+def continue_bots(ctx: Context, game_id: int) -> int:
+    """Play on where a change stopped at the cap (``Game.bots_pending``); moves made."""
+    with write_transaction():
+        game = lock_game(game_id)
+        if game.status != Game.ACTIVE or not game.bots_pending:
+            return 0
+        seats = list(game.seats.order_by(Seat.index))
+        return len(after_change(ctx, game, get_game(game.game), seats, game.state, []))
+
+
+def pending_bots() -> list[int]:
+    """Games whose bots still owe moves, for the tick."""
+    return [g.id for g in Game.select(Game.id).where(Game.bots_pending,
+                                                     Game.status == Game.ACTIVE)]
 
 
 def take_back(ctx: Context, game_id: int, seat_index: int,
@@ -182,45 +269,58 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
     """Undo the seat's last move if no commit point has passed since; the removed move.
 
     ``menu_seq`` is the seat's menu version the player saw, as in :func:`play`:
-    a second click on the same button does not take back a second step.
+    a second click on the same button does not take back a second step.  The
+    log stays dense: later moves and notices move down by one, and the later
+    moves' sentences are written again from the replay.
     """
     with write_transaction():
         game = lock_game(game_id)
         if game.status != Game.ACTIVE:
             raise PlayError("not-active", "This game is not running.")
-        if menu_seq is not None and menu_seq != Seat.get(
-                Seat.game == game, Seat.index == seat_index).menu_seq:
+        seats = list(game.seats.order_by(Seat.index))
+        if not 0 <= seat_index < len(seats):
+            raise PlayError("no-seat", "There is no such seat in this game.")
+        seat = seats[seat_index]
+        if menu_seq is not None and menu_seq != seat.menu_seq:
             raise PlayError("stale", "The game has moved on since this page was shown.")
         last = takeback_candidate(game, seat_index)
         if last is None:
             raise PlayError("final", "There is nothing to take back: your last step is final.")
         rules = get_game(game.game)
-        seats = list(game.seats.order_by(Seat.index))
-        record = game_record(game)
-        position = last.seq - 1
-        del record.moves[position]
+        rows = list(game.moves.order_by(Move.seq))
         state = rules.setup(len(seats), game.options, game.seed)
+        rewritten: list[tuple[Move, State, State]] = []
         try:
-            for seat, move in record.moves:
-                state = rules.apply(state, seat, move)
+            for row in rows:
+                if row.id == last.id:
+                    continue
+                after = rules.apply(state, row.seat, row.move)
+                if row.seq > last.seq:
+                    rewritten.append((row, state, after))
+                state = after
         except MoveError as exc:
             # a later move of another seat relied on this step: it stays
             raise PlayError("final", "This step cannot be taken back any more: a later "
                                      "move depends on it.") from exc
         Move.delete().where(Move.id == last.id).execute()
-        # keep seq dense: later moves of other seats shift down by one
-        for later in Move.select().where(Move.game == game, Move.seq > last.seq).order_by(
-                Move.seq):
-            Move.update(seq=later.seq - 1).where(Move.id == later.id).execute()
-        before_menus = _menus(rules, game.state, seats)
+        for row, before, after in rewritten:
+            Move.update(seq=row.seq - 1,
+                        said_author=rules.describe(before, row.seat, row.move, after, row.seat),
+                        said_others=rules.describe(before, row.seat, row.move, after, SPECTATOR),
+                        ).where(Move.id == row.id).execute()
+        Notice.update(seq=Notice.seq - 1).where(Notice.game == game,
+                                                Notice.seq >= last.seq).execute()
         game.seq -= 1
         game.state = state
-        seat = seats[seat_index]
         seat.menu_seq += 1
+        if last.turn_end and seat_index in rules.to_move(state):
+            # the turn that step ended is open again, with the clock running from now
+            seat.in_turn = True
+            clock.start_turn(game, seat, utcnow())
         seat.save()
         Notice.create(game=game, seq=game.seq, seat=seat_index,
                       text=f"{{{seat_index}}} took back a step")
-        after_change(ctx, game, rules, seats, state, before_menus, mover=seat_index)
+        after_change(ctx, game, rules, seats, state, [])
         return last
 
 

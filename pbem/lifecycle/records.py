@@ -30,7 +30,9 @@ class RecordError(ValueError):
 class GameRecord:
     game: str
     players: list[str]
-    seed: int
+    #: text (``pbem.games.protocol.new_seed``); records of older pbem have integers,
+    #: which replay the same as their text
+    seed: str
     options: dict[str, Any] = field(default_factory=dict)
     rules_version: str = ""
     moves: list[tuple[int, str]] = field(default_factory=list)
@@ -57,7 +59,7 @@ class GameRecord:
             return cls(
                 game=str(data["game"]),
                 players=[str(p) for p in data["players"]],
-                seed=int(data["seed"]),
+                seed=_seed(data["seed"]),
                 options=dict(data.get("options") or {}),
                 rules_version=str(data.get("rules_version", "")),
                 moves=moves,
@@ -71,6 +73,12 @@ class GameRecord:
             return cls.from_json(json.loads(text))
         except json.JSONDecodeError as exc:
             raise RecordError(f"not JSON: {exc}") from exc
+
+
+def _seed(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | str) or str(value) == "":
+        raise ValueError(f"a seed is text or a whole number, not {value!r}")
+    return str(value)
 
 
 def _setup(record: GameRecord) -> State:

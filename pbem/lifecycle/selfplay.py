@@ -1,8 +1,11 @@
-"""Random legal play: bots, the ``selfplay`` command, property tests and benchmarks."""
+"""Games played to the end without a server: the ``selfplay`` command, property tests
+and benchmarks.  Each seat plays its game's ``bot_move`` (uniformly random unless the
+game has a better bot), or uniformly random where asked."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from pbem.games import get_game
 from pbem.games.protocol import State
@@ -13,9 +16,15 @@ MAX_MOVES = 100_000
 
 
 def play_random_game(
-    game_name: str, players: int, seed: int, options: dict | None = None
+    game_name: str, players: int, seed: int | str, options: dict | None = None,
+    bots: Iterable[int] = (),
 ) -> tuple[GameRecord, State]:
-    """Play one game of random legal moves to its end; the record and the final state."""
+    """Play one game to its end; the record and the final state.
+
+    The seats in ``bots`` play the game's ``bot_move``, every other seat a uniformly
+    random legal move (the baseline a bot is measured against).
+    """
+    bots = frozenset(bots)
     game = get_game(game_name)
     rng = random.Random(seed)
     state = game.setup(players, options, seed)
@@ -30,7 +39,10 @@ def play_random_game(
         if len(record.moves) >= MAX_MOVES:
             raise RuntimeError(f"{game_name} did not end within {MAX_MOVES} moves (seed {seed})")
         seat = rng.choice(game.to_move(state))
-        move = rng.choice(game.legal_moves(state, seat))
+        if seat in bots:
+            move = game.bot_move(state, seat, rng)
+        else:
+            move = rng.choice(game.legal_moves(state, seat))
         state = game.apply(state, seat, move)
         record.moves.append((seat, move))
     return record, state

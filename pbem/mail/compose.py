@@ -16,6 +16,7 @@ notices retell.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,13 +25,12 @@ import jinja2
 from pbem import links
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.games.protocol import SPECTATOR, State
+from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
+from pbem.lifecycle import history
 from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
-from pbem.models import Game, Notice, Outbox, Player, Seat, utcnow
+from pbem.models import Game, Outbox, Player, Seat, utcnow
 from pbem.time import quiet
 
-#: how many recent moves a turn mail retells
-RECENT_MOVES = 30
 #: mails a player who chose the daily digest gets in it instead (see ``pbem.time.digest``)
 DIGEST_KINDS = ("turn", "notice")
 
@@ -56,8 +56,9 @@ def seat_url(ctx: Context, game: Game, seat: Seat) -> str:
 
 
 def move_url(ctx: Context, game: Game, seat: Seat, move: str) -> str:
-    token = ctx.signer.sign(links.MOVE, {"g": game.id, "s": seat.index, "n": seat.menu_seq,
-                                         "m": move})
+    """A link that plays ``move`` for ``seat`` while it is legal in the seat's current turn."""
+    token = ctx.signer.sign(links.MOVE, {"g": game.id, "s": seat.index, "t": seat.turn_seq,
+                                         "n": seat.menu_seq, "m": move})
     return ctx.url(f"/m/{token}")
 
 
@@ -138,45 +139,47 @@ def render_mail(ctx: Context, kind: str, lang: str, /, **values: Any) -> tuple[s
     return parts[0], parts[1]
 
 
-Step = tuple[int, int, str, State]  # (seq, seat, move, state before the move)
+@dataclass(frozen=True)
+class MenuLink:
+    """One choice of a seat's menu with the link that plays it."""
+
+    choice: Choice
+    url: str
+
+    @property
+    def label(self) -> str:
+        return self.choice.label
 
 
-def recent_steps(game: Game, limit: int = RECENT_MOVES) -> list[Step]:
-    """The game's last ``limit`` moves with the state before each, for ``describe``.
+@dataclass
+class Menu:
+    """A seat's menu as a mail shows it: every choice as a link while the menu is
+    short, else what the choices are (by group) and the seat page, where they are."""
 
-    The snapshot holds only the state after the last move, so the states
-    before are rebuilt from the log; callers that mail several seats compute
-    this once and pass it to ``recent_moves``.
-    """
-    from pbem.lifecycle.moves import game_record
-    from pbem.lifecycle.records import replay_steps
+    links: list[MenuLink]
+    #: (group, how many choices) in order, for a menu too long to list
+    groups: list[tuple[str, int]]
 
-    first = max(0, game.seq - limit)
-    return [(index + 1, seat, move, before)
-            for index, seat, move, before, _after in replay_steps(game_record(game))
-            if index >= first]
+    @property
+    def short(self) -> bool:
+        return len(self.links) <= MENU_CAP
+
+    def __bool__(self) -> bool:
+        return bool(self.links)
+
+    def __iter__(self):  # the templates' ``for link in moves``
+        return iter(self.links)
 
 
-def recent_moves(game: Game, viewer: int | None, limit: int = RECENT_MOVES,
-                 steps: list[Step] | None = None) -> list[str]:
-    """The last moves and notices of the game in words, as ``viewer`` may read them.
-
-    Sentences keep their ``{0}``-style seat placeholders for the caller to fill.
-    """
+def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str) -> Menu:
+    """The seat's choices in ``lang``, each with its signed link."""
     rules = get_game(game.game)
-    steps = recent_steps(game, limit) if steps is None else steps
-    first = steps[0][0] if steps else game.seq + 1
-    notices: dict[int, list[str]] = {}
-    for notice in (Notice.select().where(Notice.game == game, Notice.seq >= first - 1)
-                   .order_by(Notice.id)):
-        notices.setdefault(notice.seq, []).append(notice.text)
-    lines = list(notices.pop(first - 1, []))
-    for seq, seat, move, before in steps:
-        lines.append(rules.describe(before, seat, move, viewer))
-        lines += notices.pop(seq, [])
-    for rest in notices.values():
-        lines += rest
-    return lines
+    links_ = [MenuLink(choice, move_url(ctx, game, seat, choice.move))
+              for choice in rules.menu(state, seat.index, lang)]
+    groups: dict[str, int] = {}
+    for link in links_:
+        groups[link.choice.group] = groups.get(link.choice.group, 0) + 1
+    return Menu(links_, list(groups.items()))
 
 
 def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
@@ -216,21 +219,22 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
               game=game)
 
 
-def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
-               steps: list[Step] | None = None) -> None:
-    """The mail that asks ``seat`` to act: its view, recent moves, every legal move as a link."""
+def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State) -> None:
+    """The mail that asks ``seat`` to act: its view, what happened since its last turn,
+    and its menu as links."""
     rules = get_game(game.game)
     names = names_of(seats)
     view = rules.view(state, seat.index)
-    moves = [(m, move_url(ctx, game, seat, m)) for m in rules.legal_moves(state, seat.index)]
     lang = language_of(seat.player)
+    since = history.since_seq_for(game, seat.index, in_turn=True)
     values = dict(
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
         view=view, view_text=rules.render_text(view, names),
-        recent=recent_moves(game, seat.index, steps=steps), moves=moves,
+        recent=history.history(game, seat.index, since_seq=since),
+        moves=menu_links(ctx, game, seat, state, lang),
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
-        simultaneous=len(rules.to_move(state)) > 1,
+        secret=rules.is_secret(state),
     )
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)

@@ -83,8 +83,7 @@ def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None
     player = seat.player
     lang = compose.language_of(player)
     left = clock.remaining(seat, now)
-    moves = [(m, compose.move_url(ctx, game, seat, m))
-             for m in rules.legal_moves(game.state, seat.index)]
+    moves = compose.menu_links(ctx, game, seat, game.state, lang)
     steps.personal_mail(
         ctx, game, seat, seats, "reminder",
         phrase("{left} left for your move", left=clock.format_duration(left)),

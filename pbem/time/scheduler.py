@@ -3,6 +3,8 @@
 A tick, in order:
 
 1. ``vacations``  clear vacations that have ended (``pbem.time.vacation``);
+   ``bots``       bots play on where a change stopped at its cap
+                  (``pbem.lifecycle.moves.continue_bots``);
 2. ``timeouts``   the timeout ladder for seats past their deadline (``pbem.time.timeouts``);
 3. ``reminders``  reminders that are due (``pbem.time.reminders``);
 4. ``digests``    daily digests whose morning has come (``pbem.time.digest``);
@@ -34,6 +36,7 @@ from typing import Any
 
 from pbem.archive import build_if_needed
 from pbem.context import Context
+from pbem.lifecycle import moves, steps
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
 from pbem.models import utcnow
 from pbem.time import digest, reminders, timeouts, vacation
@@ -59,6 +62,8 @@ def tick(ctx: Context, now: datetime | None = None,
     now = now or utcnow()
     done: dict[str, Any] = {}
     done["vacations"] = _step("vacations", lambda: vacation.finish_due(ctx, now))
+    done["bots"] = _step("bots", lambda: steps.each(
+        "bots", moves.pending_bots(), lambda game_id: moves.continue_bots(ctx, game_id)))
     done["timeouts"] = _step("timeouts", lambda: timeouts.apply_due(ctx, now))
     done["reminders"] = _step("reminders", lambda: reminders.send_due(ctx, now))
     done["digests"] = _step("digests", lambda: digest.send_due(ctx, now))

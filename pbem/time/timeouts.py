@@ -92,8 +92,7 @@ def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
                      f"period of {hours} hours the default move is played for them.",
                      phrase("{name} ran out of time", name=seat.display), now, skip=[i])
     rules = get_game(game.game)
-    moves = [(m, compose.move_url(ctx, game, seat, m))
-             for m in rules.legal_moves(game.state, i)]
+    moves = compose.menu_links(ctx, game, seat, game.state, compose.language_of(seat.player))
     steps.personal_mail(ctx, game, seat, seats, "timeout", "your time is up", now, stage=GRACE,
                         hours=hours, moves=moves, default=rules.default_move(game.state, i),
                         until_local=compose.format_local(until, seat.player.timezone,
@@ -112,7 +111,6 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     changes: dict = {"timeouts_in_row": count, "in_grace": False}
     if takeover:
         changes.update(bot=True, bot_replaced=stage == BOT)
-    deadline = seat.deadline
     _claim(seat, **changes)
     i = seat.index
     # the notices belong after the first default move; written first, so that the turn
@@ -128,15 +126,16 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
                             f"a bot plays the seat to the end", seq=at)
     rules = get_game(game.game)
     played = []
+    turn = seat.turn_seq
     for _ in range(MAX_STEPS):
         game = Game.get_by_id(game.id)
         seat = Seat.get_by_id(seat.id)
         if game.status != Game.ACTIVE or i not in rules.to_move(game.state):
             break
-        if not takeover and seat.deadline != deadline:
+        if not takeover and (seat.turn_seq != turn or not seat.in_turn):
             break  # its turn ended and a new one began, with a clock of its own
         move = rules.default_move(game.state, i)
-        moves.play(ctx, game.id, i, move, menu_seq=seat.menu_seq, kind=Move.TIMEOUT)
+        moves.play(ctx, game.id, i, move, kind=Move.TIMEOUT)
         played.append(move)
         if takeover:
             break  # the bot played whatever the turn still owed
@@ -191,7 +190,10 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
         seats = steps.seats_of(game)
         seats[i] = seat
         if i in rules.to_move(game.state):
+            # the owner's own turn begins, with a clock and links of its own
+            seat.turn_seq += 1
             seat.menu_seq += 1
+            seat.in_turn = True
             clock.stop(seat)
             clock.start_turn(game, seat, now)
             seat.save()

@@ -34,10 +34,9 @@ from peewee import JOIN
 
 from pbem import links
 from pbem.games import get_game
-from pbem.games.protocol import SPECTATOR, MoveError, Rules
+from pbem.games.protocol import SPECTATOR, Choice, MoveError, Rules
 from pbem.games.render import seat_text
-from pbem.lifecycle import moves
-from pbem.lifecycle.records import replay_steps
+from pbem.lifecycle import history, moves
 from pbem.mail import compose
 from pbem.mail.language import LANGUAGES
 from pbem.models import Game, Move, Player, Seat, utcnow
@@ -47,9 +46,6 @@ from pbem.web.refusal import Refusal
 from pbem.web.zones import timezones
 
 bp = Blueprint("play", __name__)
-
-#: how many of the last moves a page retells
-RECENT_ON_PAGE = 30
 
 
 # -- tokens --------------------------------------------------------------------
@@ -111,6 +107,8 @@ def _game_and_seat(game_id: int, index: int) -> tuple[Game, Seat]:
 class MoveLink:
     game: Game
     seat: Seat
+    #: the seat's turn the link was mailed for, and its menu version then
+    turn_seq: int
     menu_seq: int
     move: str
 
@@ -124,7 +122,8 @@ def load_move_link(token: str) -> MoveLink:
     days = context().config.getint("links", "move_link_days")
     payload = _payload(links.MOVE, token, days * 86_400)
     game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
-    return MoveLink(game, seat, _field(payload, "n", int), _field(payload, "m", str))
+    return MoveLink(game, seat, _field(payload, "t", int), _field(payload, "n", int),
+                    _field(payload, "m", str))
 
 
 def load_seat_link(token: str) -> tuple[Game, Seat]:
@@ -149,70 +148,85 @@ def _seats(game: Game) -> list[Seat]:
                 .where(Seat.game == game).order_by(Seat.index))
 
 
-def _played_from(game: Game, seat: Seat, menu_seq: int) -> str | None:
-    """The sentence (names filled in) for the move ``seat`` played from menu ``menu_seq``."""
-    row = (Move.select().where(Move.game == game, Move.seat == seat.index,
-                               Move.menu_seq == menu_seq).first())
+def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
+    """A recorded move in words, as ``viewer`` reads it, names filled in."""
     if row is None:
         return None
-    rules = get_game(game.game)
-    names = compose.names_of(_seats(game))
-    for index, mover, move, before, _after in replay_steps(moves.game_record(game)):
-        if index + 1 == row.seq:
-            return seat_text(rules.describe(before, mover, move, seat.index), names)
-    return row.move
+    return seat_text(history.said(row, viewer), compose.names_of(_seats(game)))
 
 
 def check_move_link(link: MoveLink) -> None:
-    """Refuse a move link that can no longer be played (read-only; the service decides last)."""
+    """Refuse a move link that can no longer be played (read-only; ``moves.play`` decides
+    last, under the game's lock)."""
     game, seat = link.game, link.seat
     if game.status == Game.FINISHED:
         raise Refusal("not-active", "This game has ended; its links cannot be played any "
                       "more. The final table is on the game's page.", **link.links)
     if game.status != Game.ACTIVE:
         raise Refusal("not-active", "This game is not running.", **link.links)
-    if seat.menu_seq != link.menu_seq:
-        played = _played_from(game, seat, link.menu_seq)
-        if played is not None:
-            raise Refusal("used", "A move from this mail has already been played; a link "
-                          "plays once.", detail=played, **link.links)
-        raise Refusal("stale", "The game has moved on since this link was mailed: it "
-                      "offered a choice that is no longer open. Your seat shows what you "
-                      "can do now.", **link.links)
+    rules = get_game(game.game)
+    refused = moves.link_refusal(game, seat, link.turn_seq, link.menu_seq, link.move,
+                                 rules.legal_moves(game.state, seat.index))
+    if refused is not None:
+        raise _play_refusal(refused, game, seat, link.links)
 
 
-def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat, menu_seq: int | None,
+_MESSAGES = {
+    "used": "A move from this link has already been played; a link plays once.",
+    "stale": "The game has moved on since this link was mailed: the decision it was "
+             "for is over. Your seat shows what you can do now.",
+    "gone": "This choice is no longer open: the table has changed since the link was "
+            "mailed. Your seat shows what you can do now.",
+}
+
+
+def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat,
                   links_: dict[str, str | None]) -> Refusal:
-    detail = None
-    if exc.reason == "used" and menu_seq is not None:
-        detail = _played_from(game, seat, menu_seq)
-    message = str(exc)
-    if exc.reason == "used":
-        message = "This move has already been played; a link plays once."
-    return Refusal(exc.reason, message, detail=detail, **links_)
+    detail = _sentence(game, exc.row, seat.index) if exc.reason == "used" else None
+    return Refusal(exc.reason, _MESSAGES.get(exc.reason, str(exc)), detail=detail, **links_)
 
 
-def _describe(rules: Rules, game: Game, seat: Seat, move: str) -> str:
+def _label(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> str:
+    """What the move's button or link says, in the reader's language (the notation if
+    the move is not on the seat's menu now)."""
+    if game.state is None:
+        return move
     try:
-        return rules.describe(game.state, seat.index, rules.parse(move), seat.index)
+        move = rules.parse(move)
     except MoveError:
         return move
+    for choice in rules.menu(game.state, seat.index, lang):
+        if choice.move == move:
+            return choice.label
+    return move
 
 
-def table_values(game: Game, seats: list[Seat], viewer: int | None) -> dict[str, Any]:
-    """What every game page shows: the view, names, what happened, who is to move."""
+def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choice | None:
+    for choice in rules.menu(game.state, seat.index, lang):
+        if choice.move == move:
+            return choice
+    return None
+
+
+def table_values(game: Game, seats: list[Seat], viewer: int | None,
+                 since: int = 0) -> dict[str, Any]:
+    """What every game page shows: the view, its picture, names, what happened since
+    move ``since``, who is to move."""
     rules = get_game(game.game)
     names = compose.names_of(seats)
     values: dict[str, Any] = {
         "game": game, "rules": rules, "seats": seats, "names": names,
-        "title": compose.game_title(game), "view": None, "recent": [], "to_move": [],
+        "title": compose.game_title(game), "view": None, "picture": None,
+        "recent": history.History(), "to_move": [],
         "result": game.result, "waiting_for": [],
     }
     if game.state is None:
         values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot]
         return values
     values["view"] = rules.view(game.state, viewer)
-    values["recent"] = compose.recent_moves(game, viewer, limit=RECENT_ON_PAGE)
+    values["picture"] = rules.picture(values["view"], names)
+    values["view_text"] = rules.render_text(values["view"], names)
+    values["recent"] = history.history(game, viewer, since_seq=since)
     if game.status == Game.ACTIVE:
         values["to_move"] = [names[s] for s in rules.to_move(game.state)]
     return values
@@ -227,12 +241,13 @@ def confirm(token: str) -> Any:
     check_move_link(link)
     game, seat = link.game, link.seat
     rules = get_game(game.game)
-    if link.move not in rules.legal_moves(game.state, seat.index):
-        raise Refusal("illegal", "This move is not open to you now.", **link.links)
-    values = table_values(game, _seats(game), seat.index)
+    seats = _seats(game)
+    values = table_values(game, seats, seat.index, since=_since(game, seat))
+    lang = seat.player.language
     return render_template(
         "pages/confirm.html", **values, seat=seat, move=link.move,
-        sentence=_describe(rules, game, seat, link.move), seat_url=link.links["seat_url"],
+        choice=_choice(rules, game, seat, link.move, lang),
+        seat_url=link.links["seat_url"], secret=rules.is_secret(game.state),
         deadline_local=compose.format_local(seat.deadline, seat.player.timezone),
     )
 
@@ -243,31 +258,37 @@ def confirm_post(token: str) -> Any:
     csrf.check(again_url=request.path)
     game, seat = link.game, link.seat
     rules = get_game(game.game)
-    sentence = _describe(rules, game, seat, link.move) if game.state else link.move
+    label = _label(rules, game, seat, link.move, seat.player.language)
     try:
-        moves.play(context(), game.id, seat.index, link.move, menu_seq=link.menu_seq)
+        moves.play(context(), game.id, seat.index, link.move, menu_seq=link.menu_seq,
+                   turn_seq=link.turn_seq)
     except moves.PlayError as exc:
-        raise _play_refusal(exc, game, seat, link.menu_seq, link.links) from exc
-    flash(sentence, "played")
+        raise _play_refusal(exc, game, seat, link.links) from exc
+    flash(label, "played")
     return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
+
+
+def _since(game: Game, seat: Seat) -> int:
+    return history.since_seq_for(game, seat.index, in_turn=seat.in_turn)
 
 
 @bp.get("/s/<token>")
 def seat_page(token: str) -> Any:
     game, seat = load_seat_link(token)
     seats = _seats(game)
-    values = table_values(game, seats, seat.index)
-    menu: list[str] = []
+    values = table_values(game, seats, seat.index, since=_since(game, seat))
+    menu: list[Choice] = []
     takeback = None
     if game.status == Game.ACTIVE:
         rules = values["rules"]
-        menu = rules.legal_moves(game.state, seat.index)
+        menu = rules.menu(game.state, seat.index, seat.player.language)
         candidate = moves.takeback_candidate(game, seat.index)
         if candidate is not None:
-            takeback = candidate.move
+            takeback = seat_text(candidate.said_author or candidate.move, values["names"])
     left = clock.remaining(seat, utcnow()) if menu else None
     return render_template(
-        "pages/seat.html", **values, seat=seat, me=seat.player, menu=menu, takeback=takeback,
+        "pages/seat.html", **values, seat=seat, me=seat.player, menu=menu,
+        menu_groups=_grouped(menu), takeback=takeback,
         token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone),
         time_left=clock.format_duration(left) if left is not None else None,
         clock_policy=clock.describe_policy(game.clock) if game.clock else None,
@@ -275,11 +296,26 @@ def seat_page(token: str) -> Any:
     )
 
 
-def _menu_seq_field() -> int:
-    try:
-        return int(request.form.get("n", ""))
-    except ValueError:
-        raise Refusal("bad-form", "The form did not say which menu it came from.") from None
+def _grouped(menu: list[Choice]) -> list[tuple[str, list[Choice]]]:
+    """The menu by group, in the order the groups first appear."""
+    groups: dict[str, list[Choice]] = {}
+    for choice in menu:
+        groups.setdefault(choice.group, []).append(choice)
+    return list(groups.items())
+
+
+#: the largest number a form's counter may carry (far beyond any game's, and within
+#: every database's integer column)
+_MAX_COUNTER = 2**31 - 1
+
+
+def _counter_field(name: str) -> int:
+    """A whole number 0…2³¹-1 from the form, or a 400 page that says what to do."""
+    raw = request.form.get(name, "")
+    if raw.isascii() and raw.isdigit() and len(raw) <= 10 and int(raw) <= _MAX_COUNTER:
+        return int(raw)
+    raise Refusal("bad-form", "The form did not say which menu it came from: please "
+                  "open your seat page again and choose from there.")
 
 
 @bp.post("/s/<token>/play")
@@ -287,16 +323,17 @@ def seat_play(token: str) -> Any:
     game, seat = load_seat_link(token)
     here = url_for("play.seat_page", token=token)
     csrf.check(again_url=here)
-    menu_seq = _menu_seq_field()
-    move = request.form.get("move", "")
+    menu_seq = _counter_field("n")
+    turn_seq = _counter_field("t")
+    move = request.form.get("move", "")[:200]
     links_ = {"game_url": url_for("play.game_page", game_id=game.id), "seat_url": here}
     rules = get_game(game.game)
-    sentence = _describe(rules, game, seat, move) if game.state else move
+    label = _label(rules, game, seat, move, seat.player.language)
     try:
-        moves.play(context(), game.id, seat.index, move, menu_seq=menu_seq)
+        moves.play(context(), game.id, seat.index, move, menu_seq=menu_seq, turn_seq=turn_seq)
     except moves.PlayError as exc:
-        raise _play_refusal(exc, game, seat, menu_seq, links_) from exc
-    flash(sentence, "played")
+        raise _play_refusal(exc, game, seat, links_) from exc
+    flash(label, "played")
     return redirect(here, code=303)
 
 
@@ -305,13 +342,14 @@ def seat_takeback(token: str) -> Any:
     game, seat = load_seat_link(token)
     here = url_for("play.seat_page", token=token)
     csrf.check(again_url=here)
-    menu_seq = _menu_seq_field()
+    menu_seq = _counter_field("n")
     try:
         removed = moves.take_back(context(), game.id, seat.index, menu_seq=menu_seq)
     except moves.PlayError as exc:
         raise Refusal(exc.reason, str(exc), seat_url=here,
                       game_url=url_for("play.game_page", game_id=game.id)) from exc
-    flash(f"You took back your step: {removed.move}.", "took-back")
+    step = seat_text(removed.said_author or removed.move, compose.names_of(_seats(game)))
+    flash(f"You took back your step: {step}.", "took-back")
     return redirect(here, code=303)
 
 
@@ -361,5 +399,8 @@ def game_page(game_id: int) -> Any:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
         abort(404)
-    values = table_values(game, _seats(game), SPECTATOR)
+    seats = _seats(game)
+    # the public page retells the current round and the one before
+    first_round = max(0, get_game(game.game).round(game.state) - 1) if game.state else 0
+    values = table_values(game, seats, SPECTATOR, since=history.since_round(game, first_round))
     return render_template("pages/game.html", **values)

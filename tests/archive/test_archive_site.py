@@ -188,10 +188,10 @@ def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
         lines = text.splitlines()
         for index, seat, move, before, after in replay_steps(record):
             n = index + 1
-            said = fill(rules.describe(before, seat, move, EVERYTHING),
+            said = fill(rules.describe(before, seat, move, after, EVERYTHING),
                         [md_name(x) for x in names], name_escape=str)
             assert f"- [{n}](#m{n}){{#m{n}}} {said}" in lines
-            hidden += said != fill(rules.describe(before, seat, move, SPECTATOR),
+            hidden += said != fill(rules.describe(before, seat, move, after, SPECTATOR),
                                    [md_name(x) for x in names], name_escape=str)
             if rules.is_over(after) or rules.round(after) != rules.round(before):
                 everything = rules.render_text(rules.view(after, EVERYTHING), list(names))

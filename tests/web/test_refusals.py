@@ -42,10 +42,15 @@ def _links_to_seat(html: str, address: str) -> bool:
     return f'href="/s/{payload}.' in html
 
 
+def _payload(token: str) -> dict:
+    payload_b64 = token.split(".", 1)[0]
+    return json.loads(base64.urlsafe_b64decode(payload_b64 + "=" * (-len(payload_b64) % 4)))
+
+
 def _tamper(token: str, **changes) -> str:
     """The token with its payload changed and the old signature kept."""
-    payload_b64, rest = token.split(".", 1)
-    payload = json.loads(base64.urlsafe_b64decode(payload_b64 + "=" * (-len(payload_b64) % 4)))
+    rest = token.split(".", 1)[1]
+    payload = _payload(token)
     payload.update(changes)
     raw = json.dumps(payload, separators=(",", ":")).encode()
     return base64.urlsafe_b64encode(raw).decode().rstrip("=") + "." + rest
@@ -109,18 +114,23 @@ def test_an_expired_link_and_a_fresh_one(ctx, database, tmp_path):
 
 
 def test_a_link_played_twice(ctx, client):
-    table(ctx)
-    path = move_paths(latest_mail("alice@example.org"))[1]
-    page = client.get(path)
-    first = client.post(path, data={"csrf_token": csrf_of(page.text)})
+    table(ctx)  # two players: two cards a round, chosen from one mail
+    mail = latest_mail("alice@example.org")
+    paths = move_paths(mail)
+    page = client.get(paths[1])
+    first = client.post(paths[1], data={"csrf_token": csrf_of(page.text)})
     assert first.status_code == 303
-    again = client.post(path, data={"csrf_token": csrf_of(page.text)})
+    again = client.post(paths[1], data={"csrf_token": csrf_of(page.text)})
     assert (again.status_code, _reason(again)) == (409, "used")
     assert "Alice chooses Ritter" in again.text  # which move was played from it
     assert _links_to_seat(again.text, "alice@example.org")  # the seat, to go on from
-    # another link of the same mail is "already played" too: one mail, one move
-    _refused(client, move_paths(latest_mail("alice@example.org"))[2], 409, "used")
-    assert Move.select().where(Move.kind == Move.PLAYER).count() == 1
+    # another link of the same mail plays the second card of the round
+    second = client.post(paths[2], data={"csrf_token": csrf_of(client.get(paths[2]).text)})
+    assert second.status_code == 303
+    assert latest_mail("alice@example.org").id == mail.id  # no new mail for the 2nd card
+    # with both cards chosen the decision is over: a third link of the mail is stale
+    _refused(client, paths[3], 410, "stale")
+    assert Move.select().where(Move.kind == Move.PLAYER).count() == 2
 
 
 def test_a_stale_link_after_the_game_moved_on(ctx, client):
@@ -128,16 +138,24 @@ def test_a_stale_link_after_the_game_moved_on(ctx, client):
     old = move_paths(latest_mail("alice@example.org"))
     for seat, cards in ((0, ("Ritter", "Schiff")), (1, ("Flotte", "Truppen"))):
         for card in cards:
-            menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
-            moves.play(ctx, game.id, seat, f"play {card}", menu_seq=menu)
+            moves.play(ctx, game.id, seat, f"play {card}")
     assert Game.get_by_id(game.id).state["round"] == 2
-    # a move was played from Alice's round-1 mail: its links say "already played"
-    _refused(client, old[0], 409, "used")
-    # a round-2 mail came; after a take-back its links are stale, not played
+    # Alice's round-1 mail: a link not played is stale, a link played says so
+    _refused(client, old[0], 410, "stale")
+    ritter = next(p for p in old if _payload(p.split("/")[-1])["m"] == "play Ritter")
+    _refused(client, ritter, 409, "used")
+    # a round-2 mail came; after a take-back its links still play: the decision is open
     fresh = move_paths(latest_mail("alice@example.org"))
-    moves.play(ctx, game.id, 0, "play Kaufmann",
-                 menu_seq=Seat.get(Seat.game == game, Seat.index == 0).menu_seq)
+    moves.play(ctx, game.id, 0, "play Kaufmann")
     moves.take_back(ctx, game.id, 0)
+    assert client.get(fresh[0]).status_code == 200
+    # once the round is decided, they are stale
+    for seat in (0, 1):
+        for _ in range(2):
+            state = Game.get_by_id(game.id).state
+            if seat in moves.get_game("visby").to_move(state):
+                moves.play(ctx, game.id, seat,
+                           moves.get_game("visby").legal_moves(state, seat)[-1])
     _refused(client, fresh[0], 410, "stale")
     page = client.get(fresh[0])
     assert _links_to_seat(page.text, "alice@example.org")

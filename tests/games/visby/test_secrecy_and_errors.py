@@ -89,15 +89,15 @@ def check_choice_is_secret(state, seat: int) -> int:
         assert len(views) == 1, f"seat {viewer} can tell which card seat {seat} chose"
         texts = {GAME.render_text(GAME.view(a, viewer), NAMES) for a in afters.values()}
         assert len(texts) == 1
-        sentences = {GAME.describe(state, seat, move, viewer) for move in menu}
+        sentences = {GAME.describe(state, seat, move, afters[move], viewer) for move in menu}
         assert len(sentences) == 1, sentences
         (sentence,) = sentences
         assert not any(card in sentence for card in KARTEN), sentence
     # and the seat itself (and the archive) do see what it chose
     for move in menu:
         card = move.split()[1]
-        assert card in GAME.describe(state, seat, move, seat)
-        assert card in GAME.describe(state, seat, move, EVERYTHING)
+        assert card in GAME.describe(state, seat, move, afters[move], seat)
+        assert card in GAME.describe(state, seat, move, afters[move], EVERYTHING)
         assert card in GAME.view(afters[move], seat)["seats"][seat]["chosen"]
     return len(menu)
 
