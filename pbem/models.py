@@ -78,6 +78,11 @@ class Game(BaseModel):
     thread_key = pw.CharField(max_length=32, default=lambda: uuid.uuid4().hex)
     #: bots still owe moves that a request's cap left over; the tick plays them
     bots_pending = pw.BooleanField(default=False, index=True)
+    #: scheduled work for this game that failed in a row; at ``steps.PARK_AFTER``
+    #: the game is parked: the ticks leave it alone until an operator releases it
+    failures = pw.IntegerField(default=0)
+    parked_at = pw.DateTimeField(null=True)
+    parked_reason = pw.TextField(null=True)
     rules_version = pw.CharField(max_length=16)
     data_version = pw.CharField(max_length=32)
     status = pw.CharField(max_length=12, default=OPEN, index=True)
@@ -281,15 +286,23 @@ def drop_tables() -> None:
     db.drop_tables(MODELS, safe=True, **kwargs)
 
 
+#: how long a transaction waits for a row another one holds (PostgreSQL) before it
+#: gives up: a web request answers "busy", a tick leaves the row for the next tick
+LOCK_TIMEOUT_SECONDS = 10
+
+
 def lock_row(model: type[BaseModel], row_id: int) -> Any:
     """The row of ``model`` with ``row_id`` (or ``None``), locked against other writers
     until the transaction ends.
 
-    PostgreSQL takes a row lock (``SELECT … FOR UPDATE``); SQLite has one writer
-    already (``write_transaction`` begins ``IMMEDIATE``), so the read is enough there.
+    PostgreSQL takes a row lock (``SELECT … FOR UPDATE``), waiting at most
+    ``LOCK_TIMEOUT_SECONDS`` (then ``peewee.OperationalError``); SQLite has one
+    writer already (``write_transaction`` begins ``IMMEDIATE``, within its
+    ``busy_timeout``), so the read is enough there.
     """
     query = model.select().where(model.id == row_id)
     if not isinstance(db.obj, pw.SqliteDatabase):
+        db.execute_sql(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
         query = query.for_update()
     return query.get_or_none()
 

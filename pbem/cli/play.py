@@ -14,7 +14,7 @@ from pbem.lifecycle.records import GameRecord, RecordError, replay
 from pbem.lifecycle.selfplay import play_random_game
 
 
-@click.command(help="Play K random legal games of GAME to the end and report them.")
+@click.command(help="Play K games of GAME to the end, bots at every seat, and report them.")
 @click.argument("game_name", metavar="GAME", type=click.Choice(game_names()))
 @click.option("--players", "-n", type=int, default=None, help="seats (default: the minimum)")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="first seed")
@@ -24,15 +24,19 @@ from pbem.lifecycle.selfplay import play_random_game
 @click.option("--record", "record_dir", type=click.Path(file_okay=False), default=None,
               help="write each game's record as JSON into this folder")
 @click.option("--moves/--no-moves", default=False, help="print every move in words")
+@click.option("--random", "uniform", is_flag=True,
+              help="every seat plays uniformly random legal moves instead of the game's bot")
 def selfplay(game_name: str, players: int | None, seed: int, games: int,
-             option_pairs: tuple[str, ...], record_dir: str | None, moves: bool) -> None:
+             option_pairs: tuple[str, ...], record_dir: str | None, moves: bool,
+             uniform: bool) -> None:
     game = get_game(game_name)
     players = players or game.min_players
     options = parse_options(game, option_pairs)
     total_moves = 0
     started = time.perf_counter()
     for k in range(games):
-        record, state = play_random_game(game_name, players, seed + k, options)
+        bots = () if uniform else range(players)
+        record, state = play_random_game(game_name, players, seed + k, options, bots=bots)
         total_moves += len(record.moves)
         result = game.result(state)
         if moves:

@@ -86,6 +86,32 @@ def scheduler_cmd() -> None:
     run_forever(ctx, lock)
 
 
+@click.command("parked", help="List the games the ticks leave alone after repeated "
+                              "failures, or release one with --release ID.")
+@click.option("--release", "release_id", type=int, default=None,
+              help="let the ticks take up this game again")
+def parked_cmd(release_id: int | None) -> None:
+    from pbem.lifecycle import steps
+    from pbem.models import Game
+
+    ctx = make_context()
+    _open(ctx)
+    if release_id is not None:
+        if not steps.release(release_id):
+            click.echo(f"game {release_id} is not parked", err=True)
+            sys.exit(1)
+        click.echo(f"game {release_id} released: the next tick takes it up again")
+        return
+    games = list(Game.select().where(Game.parked_at.is_null(False)).order_by(Game.parked_at))
+    if not games:
+        click.echo("no parked games")
+        return
+    for game in games:
+        click.echo(f"game {game.id} ({game.game}), parked {game.parked_at:%Y-%m-%d %H:%M} UTC "
+                   f"after {game.failures} failed ticks: {game.parked_reason}")
+
+
 def register(group: click.Group) -> None:
     group.add_command(tick_cmd)
     group.add_command(scheduler_cmd)
+    group.add_command(parked_cmd)

@@ -17,7 +17,7 @@ from pbem.games import get_game
 from pbem.games.protocol import OptionError, new_seed
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
 from pbem.mail import compose
-from pbem.models import Game, Player, Seat, db, utcnow, write_transaction
+from pbem.models import Game, Player, Seat, db, lock_row, utcnow, write_transaction
 from pbem.time import clock
 
 # -- players and games ---------------------------------------------------------
@@ -130,3 +130,27 @@ def _start_if_full(ctx: Context, game: Game) -> None:
     game.save()
     compose.queue_started(ctx, game, seats)
     after_change(ctx, game, rules, seats, state, [])
+
+
+def renew_links(ctx: Context, player_id: int) -> None:
+    """Revoke every seat, move and calendar link mailed to the player before, and mail
+    them the new ones (their links leaked, or they fear so)."""
+    from pbem.mail.language import phrase, say
+    from pbem.time import calendar
+
+    with write_transaction():
+        player = lock_row(Player, player_id)
+        if player is None:
+            raise PlayError("no-player", "There is no such player.")
+        player.link_version += 1
+        player.save()
+        seats = (Seat.select(Seat, Game).join(Game)
+                 .where(Seat.player == player, Game.status.in_((Game.OPEN, Game.ACTIVE)))
+                 .order_by(Game.id))
+        lang = compose.language_of(player)
+        text, html = compose.render_mail(
+            ctx, "links", lang, player=player, title="pbem",
+            seats=[(compose.game_title(s.game), compose.seat_url(ctx, s.game, s)) for s in seats],
+            calendar_url=calendar.calendar_url(ctx, player))
+        compose.queue(ctx, kind="notice", to=player, text=text, html=html,
+                      subject=say(phrase("pbem: your new links"), lang))

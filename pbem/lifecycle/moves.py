@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 
 import peewee as pw
 
@@ -67,7 +68,11 @@ class Outcome:
 
 def lock_game(game_id: int) -> Game:
     """The game row, locked against concurrent moves and ticks; ``PlayError`` if there is none."""
-    game = lock_row(Game, game_id)
+    try:
+        game = lock_row(Game, game_id)
+    except pw.OperationalError as exc:  # another change held the game too long
+        raise PlayError("busy", "The game is busy with another move just now; please try "
+                                "again in a moment.") from exc
     if game is None:
         raise PlayError("no-game", "There is no such game.")
     return game
@@ -105,12 +110,14 @@ def play(
     menu_seq: int | None = None,
     kind: str = Move.PLAYER,
     turn_seq: int | None = None,
+    now: datetime | None = None,
 ) -> Outcome:
     """Apply one move of ``seat_index`` and everything that follows from it.
 
     ``turn_seq`` and ``menu_seq`` come from the link or form the player used
     (see ``link_refusal``); without them (the server's own moves) only
-    legality counts.
+    legality counts.  ``now`` is the time the move happens (a tick passes its
+    own, so that ``pbem tick --at`` sets deadlines from that time).
     """
     with write_transaction():
         game = lock_game(game_id)
@@ -137,7 +144,7 @@ def play(
         except MoveError as exc:
             raise PlayError("illegal", str(exc)) from exc
         moves = [record(game, seat, rules, state, move, after, kind, menu_seq)]
-        moves += after_change(ctx, game, rules, seats, after, moves)
+        moves += after_change(ctx, game, rules, seats, after, moves, now)
         return Outcome(game=game, seat=seat, moves=moves,
                        still_to_move=seat_index in rules.to_move(game.state))
 
@@ -196,7 +203,7 @@ def _automatic(rules: Rules, state: State, seats: list[Seat],
 
 
 def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
-                 moves: list[Move]) -> list[Move]:
+                 moves: list[Move], now: datetime | None = None) -> list[Move]:
     """Bots and formalities move, turns end and begin, mails are queued, the end is noted.
 
     ``moves`` are the moves of this change so far (none when a game starts).  A
@@ -204,7 +211,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     a seat to move with no turn open begins one: a new deadline, and a mail.
     The game row is saved here, once, with the final state of this change.
     """
-    now = utcnow()
+    now = now or utcnow()
     played: list[Move] = []
     rng = random.Random(f"{game.seed}:bots:{game.seq}")
     started = time.monotonic()
@@ -221,6 +228,8 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         played.append(record(game, seat, rules, before, move, after, kind))
         state = after
     game.state = state
+    if moves or played:
+        game.failures = 0  # the game moves: what failed before was not for good
     ended = {m.seat for m in moves + played if m.turn_end}
     to_move = set() if game.bots_pending else set(rules.to_move(state))
     for seat in seats:
@@ -233,7 +242,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
             seat.menu_seq += 1
             clock.start_turn(game, seat, now)
             if not seat.bot and seat.player_id is not None:
-                compose.queue_turn(ctx, game, seat, seats, state)
+                compose.queue_turn(ctx, game, seat, seats, state, now)
         seat.save()
     if rules.is_over(state):
         game.status = Game.FINISHED
@@ -243,25 +252,25 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
             clock.stop(seat)
             seat.in_turn = False
             seat.save()
-        compose.queue_result(ctx, game, seats, state)
+        compose.queue_result(ctx, game, seats, state, now)
     game.save()
     return played
 
 
-def continue_bots(ctx: Context, game_id: int) -> int:
+def continue_bots(ctx: Context, game_id: int, now: datetime | None = None) -> int:
     """Play on where a change stopped at the cap (``Game.bots_pending``); moves made."""
     with write_transaction():
         game = lock_game(game_id)
         if game.status != Game.ACTIVE or not game.bots_pending:
             return 0
         seats = list(game.seats.order_by(Seat.index))
-        return len(after_change(ctx, game, get_game(game.game), seats, game.state, []))
+        return len(after_change(ctx, game, get_game(game.game), seats, game.state, [], now))
 
 
 def pending_bots() -> list[int]:
     """Games whose bots still owe moves, for the tick."""
-    return [g.id for g in Game.select(Game.id).where(Game.bots_pending,
-                                                     Game.status == Game.ACTIVE)]
+    return [g.id for g in Game.select(Game.id).where(
+        Game.bots_pending, Game.status == Game.ACTIVE, Game.parked_at.is_null())]
 
 
 def take_back(ctx: Context, game_id: int, seat_index: int,

@@ -18,7 +18,7 @@ from typing import Any
 from pbem.context import Context
 from pbem.mail import compose
 from pbem.mail.language import Phrase, say
-from pbem.models import Game, Notice, Seat
+from pbem.models import Game, Notice, Seat, utcnow, write_transaction
 
 log = logging.getLogger("pbem.time.scheduler")
 
@@ -30,11 +30,19 @@ class Lost(Exception):
     """Another tick claimed the row first: roll back and move on."""
 
 
-def each(name: str, ids: Iterable[int], one: Callable[[int], Any]) -> int:
+#: a game whose scheduled work failed this many ticks in a row is parked
+PARK_AFTER = 3
+
+
+def each(name: str, ids: Iterable[int], one: Callable[[int], Any],
+         game_of: Callable[[int], int | None] | None = None) -> int:
     """Run ``one`` for every due id; count the ones that did work.
 
     A row whose work raises is logged and left for the next tick, so one bad
-    game cannot stop the others (or the mail).
+    game cannot stop the others (or the mail).  With ``game_of`` (the game a row
+    belongs to), a game that fails ``PARK_AFTER`` times in a row is parked: the
+    due queries pass it over until an operator releases it (``pbem parked``).  A move
+    recorded in the game sets the count back (``moves.after_change``).
     """
     done = 0
     for row_id in ids:
@@ -43,9 +51,37 @@ def each(name: str, ids: Iterable[int], one: Callable[[int], Any]) -> int:
                 done += 1
         except Lost:
             continue
-        except Exception:
+        except Exception as exc:
             log.exception("%s: row %s failed; it stays due for the next tick", name, row_id)
+            game_id = game_of(row_id) if game_of is not None else None
+            if game_id is not None:
+                _failed(game_id, f"{name}: {type(exc).__name__}: {exc}"[:500])
     return done
+
+
+def _failed(game_id: int, reason: str) -> None:
+    with write_transaction():
+        game = Game.get_or_none(Game.id == game_id)
+        if game is None:
+            return
+        game.failures += 1
+        if game.failures >= PARK_AFTER and game.parked_at is None:
+            game.parked_at = utcnow()
+            game.parked_reason = reason
+            log.error("game %s parked after %s failed ticks: %s", game_id, game.failures,
+                      reason)
+        game.save()
+
+
+def game_of_seat(seat_id: int) -> int | None:
+    row = Seat.select(Seat.game).where(Seat.id == seat_id).first()
+    return row.game_id if row is not None else None
+
+
+def release(game_id: int) -> bool:
+    """An operator lets a parked game be ticked again; whether it was parked."""
+    return bool(Game.update(failures=0, parked_at=None, parked_reason=None)
+                .where(Game.id == game_id, Game.parked_at.is_null(False)).execute())
 
 
 def seats_of(game: Game) -> list[Seat]:

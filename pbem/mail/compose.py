@@ -58,7 +58,8 @@ def seat_url(ctx: Context, game: Game, seat: Seat) -> str:
 def move_url(ctx: Context, game: Game, seat: Seat, move: str) -> str:
     """A link that plays ``move`` for ``seat`` while it is legal in the seat's current turn."""
     token = ctx.signer.sign(links.MOVE, {"g": game.id, "s": seat.index, "t": seat.turn_seq,
-                                         "n": seat.menu_seq, "m": move})
+                                         "n": seat.menu_seq, "m": move, "p": seat.player_id,
+                                         "v": seat.player.link_version})
     return ctx.url(f"/m/{token}")
 
 
@@ -219,7 +220,8 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
               game=game)
 
 
-def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State) -> None:
+def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
+               now: datetime | None = None) -> None:
     """The mail that asks ``seat`` to act: its view, what happened since its last turn,
     and its menu as links."""
     rules = get_game(game.game)
@@ -238,10 +240,12 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     )
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
-    queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game)
+    queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
+          now=now)
 
 
-def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State) -> None:
+def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
+                 now: datetime | None = None) -> None:
     rules = get_game(game.game)
     names = names_of(seats)
     result = rules.result(state)
@@ -257,7 +261,7 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State) -> N
                                  view=view, rules=rules, seat_url=seat_url(ctx, game, seat))
         subject = say(phrase("{title} is over", title=game_title(game)), lang)
         queue(ctx, kind="result", to=seat.player, subject=subject, text=text, html=html,
-              game=game)
+              game=game, now=now)
 
 
 def format_local(when: datetime | None, tz: str, lang: str = DEFAULT) -> str:

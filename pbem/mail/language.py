@@ -44,6 +44,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "{name} leaves the game": "{name} verlässt das Spiel",
         "{name} is back": "{name} ist zurück",
         "{name} is on vacation": "{name} ist im Urlaub",
+        "pbem: your new links": "pbem: deine neuen Links",
     },
 }
 

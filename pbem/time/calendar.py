@@ -22,13 +22,19 @@ from pbem.time.running import running_clocks
 
 
 def calendar_url(ctx: Context, player: Player) -> str:
-    return ctx.url(f"/calendar/{ctx.signer.sign(links.CALENDAR, {'p': player.id})}.ics")
+    token = ctx.signer.sign(links.CALENDAR, {"p": player.id, "v": player.link_version})
+    return ctx.url(f"/calendar/{token}.ics")
 
 
 def player_from_token(ctx: Context, token: str) -> Player | None:
-    """The player a feed token names; raises ``links.LinkError`` for a forged token."""
+    """The player a feed token names; raises ``links.LinkError`` for a forged token, and
+    for one made before the player asked for new links ("revoked")."""
     payload = ctx.signer.load(links.CALENDAR, token)
-    return Player.get_or_none(Player.id == payload.get("p"))
+    player = Player.get_or_none(Player.id == payload.get("p"))
+    if player is not None and payload.get("v") != player.link_version:
+        raise links.LinkError("revoked", "This calendar link has been replaced by a newer "
+                                         "one; the newest is on your vacation page.")
+    return player
 
 
 def escape(text: str) -> str:

@@ -22,13 +22,15 @@ from pbem.time import clock
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
-    query = (Seat.select(Seat.id).where(Seat.remind_at <= now)
+    query = (Seat.select(Seat.id).join(Game)
+             .where(Seat.remind_at <= now, Game.parked_at.is_null())
              .order_by(Seat.remind_at, Seat.id).limit(limit))
     return [row.id for row in query]
 
 
 def send_due(ctx: Context, now: datetime) -> int:
-    return steps.each("reminders", due(now), lambda seat_id: remind_one(ctx, seat_id, now))
+    return steps.each("reminders", due(now), lambda seat_id: remind_one(ctx, seat_id, now),
+                      game_of=steps.game_of_seat)
 
 
 def remind_one(ctx: Context, seat_id: int, now: datetime) -> bool:

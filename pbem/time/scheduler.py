@@ -63,7 +63,8 @@ def tick(ctx: Context, now: datetime | None = None,
     done: dict[str, Any] = {}
     done["vacations"] = _step("vacations", lambda: vacation.finish_due(ctx, now))
     done["bots"] = _step("bots", lambda: steps.each(
-        "bots", moves.pending_bots(), lambda game_id: moves.continue_bots(ctx, game_id)))
+        "bots", moves.pending_bots(), lambda game_id: moves.continue_bots(ctx, game_id, now),
+        game_of=lambda game_id: game_id))
     done["timeouts"] = _step("timeouts", lambda: timeouts.apply_due(ctx, now))
     done["reminders"] = _step("reminders", lambda: reminders.send_due(ctx, now))
     done["digests"] = _step("digests", lambda: digest.send_due(ctx, now))

@@ -37,13 +37,15 @@ GRACE, DEFAULT, BOT, DROP = "grace", "default", "bot", "drop"
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
     """Seats whose deadline (or grace period) has passed, oldest first."""
-    query = (Seat.select(Seat.id).where(Seat.deadline <= now)
+    query = (Seat.select(Seat.id).join(Game)
+             .where(Seat.deadline <= now, Game.parked_at.is_null())
              .order_by(Seat.deadline, Seat.id).limit(limit))
     return [row.id for row in query]
 
 
 def apply_due(ctx: Context, now: datetime) -> int:
-    return steps.each("timeouts", due(now), lambda seat_id: timeout_one(ctx, seat_id, now))
+    return steps.each("timeouts", due(now), lambda seat_id: timeout_one(ctx, seat_id, now),
+                      game_of=steps.game_of_seat)
 
 
 def _claim(seat: Seat, **changes) -> None:
@@ -135,7 +137,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
         if not takeover and (seat.turn_seq != turn or not seat.in_turn):
             break  # its turn ended and a new one began, with a clock of its own
         move = rules.default_move(game.state, i)
-        moves.play(ctx, game.id, i, move, kind=Move.TIMEOUT)
+        moves.play(ctx, game.id, i, move, kind=Move.TIMEOUT, now=now)
         played.append(move)
         if takeover:
             break  # the bot played whatever the turn still owed

@@ -36,7 +36,7 @@ from pbem import links
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, Choice, MoveError, Rules
 from pbem.games.render import seat_text
-from pbem.lifecycle import history, moves
+from pbem.lifecycle import create, history, moves
 from pbem.mail import compose
 from pbem.mail.language import LANGUAGES
 from pbem.models import Game, Move, Player, Seat, utcnow
@@ -122,20 +122,26 @@ def load_move_link(token: str) -> MoveLink:
     days = context().config.getint("links", "move_link_days")
     payload = _payload(links.MOVE, token, days * 86_400)
     game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
+    _check_owner(game, seat, payload)
     return MoveLink(game, seat, _field(payload, "t", int), _field(payload, "n", int),
                     _field(payload, "m", str))
+
+
+def _check_owner(game: Game, seat: Seat, payload: dict[str, Any]) -> None:
+    """The link was made for the seat's player, and before they asked for new links."""
+    game_url = url_for("play.game_page", game_id=game.id)
+    if seat.player_id is None or seat.player_id != _field(payload, "p", int):
+        raise Refusal("other-player", "This link was made for another player of this "
+                      "seat, who no longer sits there.", game_url=game_url)
+    if seat.player.link_version != _field(payload, "v", int):
+        raise Refusal("revoked", "Newer links have been mailed to you since this one; "
+                      "please use the link from your latest mail.", game_url=game_url)
 
 
 def load_seat_link(token: str) -> tuple[Game, Seat]:
     payload = _payload(links.SEAT, token)
     game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
-    game_url = url_for("play.game_page", game_id=game.id)
-    if seat.player_id is None or seat.player_id != _field(payload, "p", int):
-        raise Refusal("other-player", "This seat link was made for another player of this "
-                      "seat, who no longer sits there.", game_url=game_url)
-    if seat.player.link_version != _field(payload, "v", int):
-        raise Refusal("revoked", "Newer links have been mailed to you since this one; "
-                      "please use the link from your latest mail.", game_url=game_url)
+    _check_owner(game, seat, payload)
     return game, seat
 
 
@@ -351,6 +357,15 @@ def seat_takeback(token: str) -> Any:
     step = seat_text(removed.said_author or removed.move, compose.names_of(_seats(game)))
     flash(f"You took back your step: {step}.", "took-back")
     return redirect(here, code=303)
+
+
+@bp.post("/s/<token>/new-links")
+def seat_new_links(token: str) -> Any:
+    game, seat = load_seat_link(token)
+    csrf.check(again_url=url_for("play.seat_settings", token=token))
+    create.renew_links(context(), seat.player_id)
+    return render_template("pages/new_links.html", title=compose.game_title(game),
+                           me=seat.player, game=game)
 
 
 @bp.get("/s/<token>/settings")

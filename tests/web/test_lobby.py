@@ -20,13 +20,13 @@ def test_create_a_game_against_bots_and_play_from_the_result_page(client):
     created = post_form(client, _new_game_form(client), name="Heike", email="Heike@Example.ORG",
                         timezone="Europe/Berlin", players="4", days="2", **{
                             "seat-1": "bot", "seat-2": "", "seat-3": "BOT",
-                            "opt-target": "45"})
+                            "opt-target": "30"})
     assert created.status_code == 303
     page = client.get(created.headers["Location"])
     assert "has started" in page.text
     [seat_link] = [h for h in hrefs(page.text) if h.startswith("/s/")]
     game = Game.get()
-    assert (game.status, game.options, game.clock["days"]) == ("active", {"target": 45}, 2)
+    assert (game.status, game.options, game.clock["days"]) == ("active", {"target": 30}, 2)
     seats = list(Seat.select().order_by(Seat.index))
     assert [s.bot for s in seats] == [False, True, True, True]
     heike = Player.get(Player.email == "Heike@example.org")
@@ -186,3 +186,19 @@ def test_a_clock_out_of_range_is_refused_beside_the_form(client):
         assert response.status_code == 400, fields
         assert words in response.text, (fields, words)
     assert snapshot() == before
+
+
+def test_the_45_seal_game_is_for_2_or_3_players_only(client):
+    """The rulebook recommends 45 seals for 2 or 3 experienced players; the form says so."""
+    refused = post_form(client, _new_game_form(client), name="Heike", email="heike@example.org",
+                        timezone="UTC", players="4", days="2",
+                        **{"seat-1": "bot", "seat-2": "bot", "seat-3": "bot",
+                           "opt-target": "45"})
+    assert refused.status_code == 400
+    assert "45" in refused.text and "2 or 3" in refused.text
+    assert Game.select().count() == 0
+    accepted = post_form(client, _new_game_form(client), name="Heike",
+                         email="heike@example.org", timezone="UTC", players="3", days="2",
+                         **{"seat-1": "bot", "seat-2": "bot", "opt-target": "45"})
+    assert accepted.status_code == 303
+    assert Game.get().options == {"target": 45}

@@ -119,3 +119,45 @@ def test_a_whole_game_played_from_the_links_in_the_mails(smtp_ctx, smtp_server, 
         [(_id, _subject, result)] = inbox.of(address, "is over")
         assert "Winner" in text_part(result) or "Shared victory" in text_part(result)
     assert all(s.deadline is None for s in Seat.select())
+
+
+def test_a_two_player_game_against_a_bot_from_the_mails_alone(smtp_ctx, smtp_server,
+                                                             database):
+    """The demo's path: every move comes from a link of the latest turn mail, never the
+    seat page; in a two-card round both cards are chosen from one mail."""
+    from pbem.lifecycle import create
+
+    alice = player("alice@example.org", "Alice")
+    create.create_game(smtp_ctx, "visby", alice, [None], seed=12)
+    tick(smtp_ctx)
+    browser = create_app(smtp_ctx).test_client()
+    inbox = Inbox(smtp_server)
+    rng = random.Random(3)
+    handled: set[str] = set()
+    most_from_one_mail = 0
+    while not inbox.of("alice@example.org", "is over"):
+        mail = inbox.last_turn("alice@example.org", handled)
+        assert mail is not None, "the game waits, but no turn mail asks Alice to move"
+        handled.add(mail["Message-ID"])
+        links = [p for p in paths_in(text_part(mail)) if p.startswith("/m/")]
+        rng.shuffle(links)
+        played = 0
+        for link in links:
+            confirm = browser.get(link)
+            if confirm.status_code != 200:  # that choice was the other card, or is gone
+                assert confirm.status_code in (409, 410), confirm.text
+                continue
+            [form] = [f for f in forms_in(confirm.text) if f.action == link]
+            assert _follow(browser, post_form(browser, form)).status_code == 200
+            played += 1
+            tick(smtp_ctx)
+            if inbox.last_turn("alice@example.org", handled) is not None:
+                break  # the turn is over and the next one has its own mail
+        assert played >= 1, "no link of the turn mail could be played"
+        most_from_one_mail = max(most_from_one_mail, played)
+        assert len(handled) < 300, "the game does not end"
+    assert most_from_one_mail >= 2  # two cards a round, from one mail
+    game = Game.get()
+    assert game.status == Game.FINISHED
+    assert replay(game_record(game)) == game.state
+    assert not Move.select().where(Move.game == game, Move.kind == Move.TIMEOUT).exists()
