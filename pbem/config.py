@@ -48,6 +48,12 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "move_link_days": "30",
         "invite_link_days": "30",
     },
+    "limits": {
+        "games_per_creator": "10",
+        "invitations_per_creator": "30",
+        "games_per_client": "30",
+        "invitations_per_invitee": "3",
+    },
     "clock": {
         "days_per_move": "3",
         # points before a deadline: "50%" = half of the turn's time gone, "24h" = 24 hours left

@@ -13,7 +13,9 @@ from typing import Any
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR = "move", "seat", "invite", "unsubscribe", "calendar"
-PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR)
+#: a creator confirms their address; an address that has not joined asks for no more mail
+CONFIRM, NEVER = "confirm", "never"
+PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER)
 
 
 class LinkError(Exception):

@@ -57,6 +57,9 @@ class Player(BaseModel):
     vacation_year = pw.IntegerField(default=0)
     #: bumping it revokes every personal link handed out before
     link_version = pw.IntegerField(default=1)
+    #: when the player proved the address is theirs (a link mailed to it was opened);
+    #: until then, invitations of games they create are held
+    confirmed_at = pw.DateTimeField(null=True)
     created_at = pw.DateTimeField(default=utcnow)
 
     @property
@@ -74,6 +77,8 @@ class Game(BaseModel):
     #: rebuilds every deck and die: never sent to a player while the game runs
     #: (``pbem.games.protocol.new_seed``); published with the record once it is over
     seed = pw.CharField(max_length=64)
+    #: who asked for the game: a keyed hash of the client's address, for the daily limits
+    client_key = pw.CharField(max_length=32, null=True, index=True)
     #: names the game's mail thread; random, so that it reveals nothing
     thread_key = pw.CharField(max_length=32, default=lambda: uuid.uuid4().hex)
     #: bots still owe moves that a request's cap left over; the tick plays them
@@ -109,6 +114,8 @@ class Seat(BaseModel):
     index = pw.IntegerField()
     player = pw.ForeignKeyField(Player, null=True, backref="seats")
     invite_email = pw.CharField(max_length=254, null=True)
+    #: when the invitation was queued; None while the creator has not confirmed
+    invited_at = pw.DateTimeField(null=True)
     bot = pw.BooleanField(default=False)
     #: the seat was human and a bot took over after timeouts; the owner can reclaim it
     bot_replaced = pw.BooleanField(default=False)
@@ -211,7 +218,19 @@ class Outbox(BaseModel):
     digest = pw.BooleanField(default=False)
 
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Outbox]
+class Blocked(BaseModel):
+    """An address that asked never to be mailed again ("never mail me again" in a mail
+    to an address that has not joined); every kind of mail heeds it."""
+
+    email = pw.CharField(max_length=254, unique=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    @classmethod
+    def has(cls, email: str) -> bool:
+        return cls.select().where(cls.email == email.lower()).exists()
+
+
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Outbox, Blocked]
 
 
 def open_database(url: str) -> pw.Database:

@@ -10,13 +10,13 @@ import pytest
 from pbem.games import get_game
 from pbem.lifecycle import create, moves
 from pbem.lifecycle.records import replay
-from pbem.models import Game, Move, Outbox, Seat, db
+from pbem.models import Game, Move, Outbox, Seat, db, utcnow
 
 VISBY = get_game("visby")
 
 
 def _table(ctx, bots=1):
-    alice = create.get_or_create_player("alice@example.org", "Alice")
+    alice = create.get_or_create_player("alice@example.org", "Alice", confirmed_at=utcnow())
     bob = create.get_or_create_player("bob@example.org", "Bob")
     game = create.create_game(ctx, "visby", alice, ["bob@example.org"] + [None] * bots, seed=11)
     create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), bob)

@@ -7,6 +7,7 @@ its first mails, like every other change of a game (see ``moves``).
 from __future__ import annotations
 
 import email.errors as email_errors
+from datetime import datetime, timedelta
 from email.headerregistry import Address
 from typing import Any
 
@@ -17,7 +18,7 @@ from pbem.games import get_game
 from pbem.games.protocol import OptionError, new_seed
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
 from pbem.mail import compose
-from pbem.models import Game, Player, Seat, db, lock_row, utcnow, write_transaction
+from pbem.models import Blocked, Game, Player, Seat, db, lock_row, utcnow, write_transaction
 from pbem.time import clock
 
 # -- players and games ---------------------------------------------------------
@@ -62,6 +63,42 @@ def get_or_create_player(email: str, name: str | None = None, **fields: Any) -> 
     return player
 
 
+class LimitError(OptionError):
+    """A daily limit of the lobby is reached; the message says which and when it eases."""
+
+
+def check_limits(ctx: Context, creator: Player, invited: list[str],
+                 client_key: str | None, now: datetime | None = None) -> None:
+    """Refuse a game beyond the day's limits (``[limits]``): games and invitations per
+    creator, games per client, invitations per invited address.  Nothing is queued
+    then, so nobody can use the server to mail strangers at will."""
+    cfg = ctx.config
+    since = (now or utcnow()) - timedelta(days=1)
+    recent = Game.select(Game.id).where(Game.created_at > since)
+    games = recent.where(Game.creator == creator.id).count()
+    if games >= cfg.getint("limits", "games_per_creator"):
+        raise LimitError(f"{creator.email} has started {games} games in the last 24 hours, "
+                         "as many as one address may. Please try again tomorrow.")
+    sent = (Seat.select().join(Game).where(Game.created_at > since, Game.creator == creator.id,
+                                           Seat.invite_email.is_null(False)).count())
+    if sent + len(invited) > cfg.getint("limits", "invitations_per_creator"):
+        raise LimitError(f"The games of {creator.email} have invited {sent} players in the "
+                         f"last 24 hours; {len(invited)} more would pass the day's limit of "
+                         f"{cfg.getint('limits', 'invitations_per_creator')}. Please try "
+                         "again tomorrow, or fill seats with bots.")
+    if client_key is not None:
+        from_client = recent.where(Game.client_key == client_key).count()
+        if from_client >= cfg.getint("limits", "games_per_client"):
+            raise LimitError(f"{from_client} games were started from your network in the "
+                             "last 24 hours, as many as we allow. Please try again tomorrow.")
+    for address in invited:
+        received = (Seat.select().join(Game).where(Game.created_at > since,
+                                                   Seat.invite_email == address).count())
+        if received >= cfg.getint("limits", "invitations_per_invitee"):
+            raise LimitError(f"{address} has been invited {received} times in the last 24 "
+                             "hours, as often as we invite anyone. Please try again tomorrow.")
+
+
 def create_game(
     ctx: Context,
     game_name: str,
@@ -70,11 +107,15 @@ def create_game(
     options: dict[str, Any] | None = None,
     clock_policy: dict[str, Any] | None = None,
     seed: str | int | None = None,
+    client_key: str | None = None,
 ) -> Game:
     """A new game with ``creator`` on seat 0.
 
     ``seats`` lists the other seats: an email address (invited) or ``None`` (a
-    bot).  The game starts as soon as every seat is taken.
+    bot).  The game starts as soon as every seat is taken.  Invitations go out
+    only once the creator has confirmed their address (``confirm``): until then
+    they are held, and a mail asks the creator to confirm.  Beyond the day's
+    limits (``check_limits``) the game is refused.
     """
     rules = get_game(game_name)
     players = 1 + len(seats)
@@ -86,19 +127,66 @@ def create_game(
             invited.append(normalise_email(address))
     if creator.email in invited or len(set(invited)) != len(invited):
         raise OptionError("each player can take only one seat")
+    blocked = [a for a in invited if Blocked.has(a)]
+    if blocked:
+        raise OptionError(f"{blocked[0]} has asked us never to mail them: please invite "
+                          "someone else, or give the seat to a bot")
     with write_transaction():
+        check_limits(ctx, creator, invited, client_key)
         game = Game.create(
             game=game_name, options=resolved, seed=str(seed) if seed is not None
             else new_seed(), rules_version=rules.rules_version,
             data_version=rules.data_version, clock=policy, creator=creator,
+            client_key=client_key,
         )
         Seat.create(game=game, index=0, player=creator)
         for index, address in enumerate(seats, start=1):
-            seat = Seat.create(game=game, index=index, bot=address is None, invite_email=address)
-            if address is not None:
-                compose.queue_invite(ctx, game, seat, creator)
+            Seat.create(game=game, index=index, bot=address is None, invite_email=address)
+        if invited and creator.confirmed_at is None:
+            compose.queue_confirm(ctx, creator, game)
+        else:
+            _send_invitations(ctx, game, creator)
         _start_if_full(ctx, game)
     return game
+
+
+def _send_invitations(ctx: Context, game: Game, creator: Player) -> int:
+    """Queue the game's invitations not sent yet; how many."""
+    now = utcnow()
+    held = list(game.seats.where(Seat.invite_email.is_null(False), Seat.invited_at.is_null(),
+                                 Seat.player.is_null()).order_by(Seat.index))
+    for seat in held:
+        seat.invited_at = now
+        seat.save()
+        compose.queue_invite(ctx, game, seat, creator)
+    return len(held)
+
+
+def confirm(ctx: Context, player_id: int) -> int:
+    """The player proved the address is theirs: the held invitations of their open
+    games go out now.  How many went out (0 when confirmed before)."""
+    with write_transaction():
+        player = lock_row(Player, player_id)
+        if player is None:
+            raise PlayError("no-player", "There is no such player.")
+        first = player.confirmed_at is None
+        if first:
+            player.confirmed_at = utcnow()
+            player.save()
+        sent = 0
+        for game in Game.select().where(Game.creator == player, Game.status == Game.OPEN):
+            sent += _send_invitations(ctx, game, player)
+        return sent
+
+
+def never_mail(address: str) -> None:
+    """The address asked never to be mailed again: every later mail of every kind heeds it
+    (``compose.queue``), and nobody can invite it any more."""
+    address = normalise_email(address).lower()
+    with write_transaction():
+        if not Blocked.has(address):
+            Blocked.create(email=address)
+        Player.update(mail_enabled=False).where(Player.email == address).execute()
 
 
 def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
@@ -115,6 +203,8 @@ def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
             raise PlayError("taken", "You already have a seat in this game.")
         seat.player = player
         seat.save()
+        if player.confirmed_at is None:  # the invitation was mailed to this address
+            Player.update(confirmed_at=utcnow()).where(Player.id == player.id).execute()
         _start_if_full(ctx, game)
 
 

@@ -28,7 +28,7 @@ from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.lifecycle import history
 from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
-from pbem.models import Game, Outbox, Player, Seat, utcnow
+from pbem.models import Blocked, Game, Outbox, Player, Seat, utcnow
 from pbem.time import quiet
 
 #: mails a player who chose the daily digest gets in it instead (see ``pbem.time.digest``)
@@ -63,6 +63,15 @@ def move_url(ctx: Context, game: Game, seat: Seat, move: str) -> str:
     return ctx.url(f"/m/{token}")
 
 
+def never_url(ctx: Context, address: str) -> str:
+    """"Never mail me again", for an address that has not joined."""
+    return ctx.url(f"/never/{ctx.signer.sign(links.NEVER, {'e': address})}")
+
+
+def confirm_url(ctx: Context, player: Player) -> str:
+    return ctx.url(f"/c/{ctx.signer.sign(links.CONFIRM, {'p': player.id})}")
+
+
 def unsubscribe_url(ctx: Context, player: Player) -> str:
     return ctx.url(f"/u/{ctx.signer.sign(links.UNSUBSCRIBE, {'p': player.id})}")
 
@@ -78,10 +87,17 @@ def queue(
     game: Game | None = None,
     now: datetime | None = None,
 ) -> Outbox | None:
-    """Add one mail to the outbox; ``None`` when the player asked for no mail."""
+    """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
+    address asked never to be mailed again (``Blocked``).
+
+    A mail to an address that has not joined (a plain string) carries "never mail
+    me again" as its List-Unsubscribe.
+    """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
     if player is not None and not player.mail_enabled:
+        return None
+    if Blocked.has(player.email if player is not None else str(to)):
         return None
     not_before = now
     digest = False
@@ -102,7 +118,8 @@ def queue(
         html_body=html,
         message_id=_message_id(game),
         in_reply_to=game.thread_id if game is not None else None,
-        unsubscribe_url=unsubscribe_url(ctx, player) if player is not None else None,
+        unsubscribe_url=(unsubscribe_url(ctx, player) if player is not None
+                         else never_url(ctx, str(to))),
         created_at=now,
         not_before=not_before,
         digest=digest,
@@ -191,12 +208,30 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
     # heeds their "stop all mail" and offers List-Unsubscribe like every other
     invited = Player.get_or_none(Player.email == seat.invite_email)
     lang = invite_language(seat.invite_email, host)
+    seats = list(game.seats.order_by(Seat.index))
     text, html = render_mail(ctx, "invite", lang, game=game, title=game_title(game),
-                             rules=rules, host=host.name, url=ctx.url(f"/i/{token}"))
+                             rules=rules, host=host.name, url=ctx.url(f"/i/{token}"),
+                             names=names_of(seats), clock=_clock_words(game),
+                             never_url=None if invited else never_url(ctx, seat.invite_email))
     subject = say(phrase("{host} invites you to {title}", host=host.name,
                          title=game_title(game)), lang)
     queue(ctx, kind="invite", to=invited or seat.invite_email, subject=subject, text=text,
           html=html, game=game)
+
+
+def _clock_words(game: Game) -> str:
+    from pbem.time import clock
+
+    return clock.describe_policy(game.clock) if game.clock else ""
+
+
+def queue_confirm(ctx: Context, player: Player, game: Game) -> None:
+    """Ask a creator to confirm their address before their invitations go out."""
+    lang = language_of(player)
+    text, html = render_mail(ctx, "confirm", lang, player=player, game=game,
+                             title=game_title(game), url=confirm_url(ctx, player))
+    subject = say(phrase("{title}: please confirm your address", title=game_title(game)), lang)
+    queue(ctx, kind="confirm", to=player, subject=subject, text=text, html=html, game=game)
 
 
 def invite_language(address: str | None, host: Player) -> str:

@@ -45,6 +45,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "{name} is back": "{name} ist zurück",
         "{name} is on vacation": "{name} ist im Urlaub",
         "pbem: your new links": "pbem: deine neuen Links",
+        "{title}: please confirm your address": "{title}: bitte bestätige deine Adresse",
     },
 }
 

@@ -192,7 +192,10 @@ def new_game_post(name: str) -> Any:
                 parsed["email"], parsed["name"], timezone=form["timezone"])
             game = create.create_game(context(), rules.name, creator, parsed["seats"],
                                        options=parsed["options"],
-                                       clock_policy=parsed["clock"])
+                                       clock_policy=parsed["clock"],
+                                       client_key=client_key())
+    except create.LimitError as exc:
+        return _render_new(rules, form, [str(exc)], 429)
     except OptionError as exc:
         return _render_new(rules, form, [str(exc)], 400)
     seat = Seat.get(Seat.game == game, Seat.index == 0)
@@ -203,6 +206,17 @@ def new_game_post(name: str) -> Any:
     return redirect(url_for("lobby.created", game_id=game.id), code=303)
 
 
+def client_key() -> str:
+    """The client's network address as a keyed hash: enough to count its games per day,
+    nothing a reader of the database could turn back into the address."""
+    import hashlib
+    import hmac
+
+    secret = context().signer.secret_keys[-1].encode()
+    address = (request.remote_addr or "unknown").encode()
+    return hmac.new(secret, address, hashlib.sha256).hexdigest()[:32]
+
+
 @bp.get("/created/<int:game_id>")
 def created(game_id: int) -> Any:
     game = Game.get_or_none(Game.id == game_id)
@@ -211,9 +225,61 @@ def created(game_id: int) -> Any:
     mine = session.get("created") or {}
     seat_link = mine.get("seat") if mine.get("game") == game.id else None
     seats = list(game.seats.order_by(Seat.index))
+    held = any(s.invite_email and s.invited_at is None and s.player_id is None for s in seats)
     return render_template("pages/created.html", game=game, seats=seats,
                            names=compose.names_of(seats), title=compose.game_title(game),
-                           seat_link=seat_link)
+                           seat_link=seat_link, held=held)
+
+
+# -- confirming an address; never mail me again ------------------------------------------
+
+
+def _confirm_player(token: str) -> Player:
+    payload = _payload(links.CONFIRM, token, 30 * 86_400)
+    player = Player.get_or_none(Player.id == _field(payload, "p", int))
+    if player is None:
+        raise Refusal("forged", "This link names no player of this server.")
+    return player
+
+
+@bp.get("/c/<token>")
+def confirm_address(token: str) -> Any:
+    player = _confirm_player(token)
+    return render_template("pages/confirm_address.html", player=player, done=None)
+
+
+@bp.post("/c/<token>")
+def confirm_address_post(token: str) -> Any:
+    player = _confirm_player(token)
+    csrf.check(again_url=request.path)
+    sent = create.confirm(context(), player.id)
+    return render_template("pages/confirm_address.html", player=player, done=sent)
+
+
+def _never_address(token: str) -> str:
+    payload = _payload(links.NEVER, token)
+    return _field(payload, "e", str)
+
+
+@bp.get("/never/<token>")
+def never(token: str) -> Any:
+    return render_template("pages/never.html", address=_never_address(token), done=False)
+
+
+@bp.post("/never/<token>")
+def never_post(token: str) -> Any:
+    address = _never_address(token)
+    one_click = request.form.get("List-Unsubscribe") == "One-Click"
+    if not one_click:  # RFC 8058: the mail provider posts with no cookie; the link proves it
+        csrf.check(again_url=request.path)
+    try:
+        create.never_mail(address)
+    except ValueError as exc:
+        raise Refusal("forged", "This link names no address we could mail.") from exc
+    if one_click:
+        return "You will get no more mail from us.\n", 200, {
+            "Content-Type": "text/plain; charset=utf-8"}
+    return render_template("pages/never.html", address=address, done=True)
 
 
 # -- invitations ---------------------------------------------------------------------

@@ -6,7 +6,15 @@ import email
 import email.policy
 
 from freezegun import freeze_time
-from web_helpers import forms_in, html_part, move_paths, paths_in, post_form, text_part
+from web_helpers import (
+    confirm_address,
+    forms_in,
+    html_part,
+    move_paths,
+    paths_in,
+    post_form,
+    text_part,
+)
 
 from pbem.models import Outbox, Player
 from pbem.time.scheduler import tick
@@ -36,6 +44,7 @@ def test_hostile_names_are_escaped_in_pages_and_mails(ctx, app, database):
     assert created.status_code == 303
     page = mallory.get(created.headers["Location"])
     _escaped_in_page(page.text)
+    _escaped_in_page(confirm_address(mallory, "mallory@example.org").text)
     tick(ctx)
     [(_raw, invite)] = [(r, m) for r, m in _mails(ctx) if "invites you" in str(m["Subject"])]
     invite_path = next(p for p in paths_in(text_part(invite)) if p.startswith("/i/"))
@@ -85,6 +94,7 @@ def test_a_name_written_as_an_encoded_word_cannot_add_a_header(ctx, app, databas
     created = post_form(trent, form, name=ENCODED, email="trent@example.org", players="3",
                         **{"seat-1": "eve@example.org", "seat-2": "bot"})
     assert created.status_code == 303
+    confirm_address(trent, "trent@example.org")
     invite = next(o for o in Outbox.select() if o.kind == "invite")
     eve = app.test_client()
     page = eve.get(next(p for p in paths_in(invite.text_body) if p.startswith("/i/")))

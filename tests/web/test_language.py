@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 import jinja2
 from freezegun import freeze_time
 from web_helpers import (
+    confirm_address,
     csrf_of,
     forms_in,
     latest_mail,
@@ -237,6 +238,7 @@ def test_the_invitation_page_chooses_the_language_and_refuses_others(client, app
     page = client.get("/new/visby")
     form = next(f for f in forms_in(page.text) if f.action == "/new/visby")
     post_form(client, form, name="Alice", email=ALICE, players="2", **{"seat-1": BOB})
+    confirm_address(client, ALICE)
     invite = latest_mail(BOB, "invite")
     assert invite.subject == "Alice invites you to Visby #1"  # Alice reads English
     [path] = [p for p in paths_in(invite.text_body) if p.startswith("/i/")]

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from freezegun import freeze_time
-from web_helpers import csrf_of, forms_in, hrefs, move_forms, paths_in, player, post_form, snapshot
+from web_helpers import (
+    confirm_address,
+    csrf_of,
+    forms_in,
+    hrefs,
+    move_forms,
+    paths_in,
+    player,
+    post_form,
+    snapshot,
+)
 
 from pbem.models import Game, Outbox, Player, Seat
 
@@ -66,6 +76,8 @@ def test_an_address_that_played_before_gets_its_seat_link_only_by_mail(client):
 def test_accept_an_invitation(client, app):
     post_form(client, _new_game_form(client), name="Alice", email="alice@example.org",
               players="3", **{"seat-1": "bob@example.org", "seat-2": "bot"})
+    assert not Outbox.select().where(Outbox.kind == "invite").exists()  # not before...
+    confirm_address(client, "alice@example.org")  # ...Alice has confirmed her address
     invite = Outbox.get(Outbox.kind == "invite")
     assert invite.to_address == "bob@example.org"
     [path] = [p for p in paths_in(invite.text_body) if p.startswith("/i/")]

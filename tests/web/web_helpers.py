@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 from pbem.lifecycle import create, moves
-from pbem.models import MODELS, Game, Outbox, Player, Seat
+from pbem.models import MODELS, Game, Outbox, Player, Seat, utcnow
 
 BASE = "http://pbem.test"
 _URL = re.compile(r"https?://pbem\.test/\S+")
@@ -97,9 +97,11 @@ def snapshot() -> dict[str, list[tuple]]:
     return result
 
 
-def player(email: str, name: str) -> Player:
-    """A player with no quiet hours, so mails leave at any hour the test runs."""
-    return create.get_or_create_player(email, name, quiet_start="00:00", quiet_end="00:00")
+def player(email: str, name: str, confirmed: bool = True) -> Player:
+    """A player with no quiet hours, so mails leave at any hour the test runs, who has
+    confirmed their address (their invitations go out at once) unless told otherwise."""
+    return create.get_or_create_player(email, name, quiet_start="00:00", quiet_end="00:00",
+                                       confirmed_at=utcnow() if confirmed else None)
 
 
 def table(ctx, humans: int = 2, bots: int = 0, seed: int = 5) -> Game:
@@ -118,6 +120,19 @@ def table(ctx, humans: int = 2, bots: int = 0, seed: int = 5) -> Game:
 def latest_mail(address: str, kind: str = "turn") -> Outbox:
     return (Outbox.select().where(Outbox.to_address == address, Outbox.kind == kind)
             .order_by(Outbox.id.desc()).first())
+
+
+def confirm_address(client, address: str):
+    """The creator opens the confirmation mail pbem sent to ``address`` and confirms."""
+    mail = latest_mail(address, "confirm")
+    assert mail is not None, f"no confirmation mail to {address}"
+    [path] = [p for p in paths_in(mail.text_body) if p.startswith("/c/")]
+    page = client.get(path)
+    assert page.status_code == 200
+    [form] = [f for f in forms_in(page.text) if f.action == path]
+    done = post_form(client, form)
+    assert done.status_code == 200 and "confirmed" in done.text
+    return done
 
 
 def move_paths(mail: Outbox) -> list[str]:
