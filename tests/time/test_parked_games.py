@@ -45,7 +45,7 @@ def test_a_game_that_fails_every_tick_is_parked_and_the_others_go_on(ctx, databa
     assert Game.get_by_id(broken.id).failures == steps.PARK_AFTER
 
 
-def test_pbem_parked_lists_and_releases(ctx, database, monkeypatch, tmp_path):
+def test_pbem_parked_lists_and_releases(ctx, sqlite_database, monkeypatch, tmp_path):
     alice = create.get_or_create_player("alice@example.org", "Alice")
     game = create.create_game(ctx, "visby", alice, [None], seed=1)
     Game.update(parked_at=datetime(2026, 5, 1), failures=3,
