@@ -1,7 +1,9 @@
 """Visby (Stefan Risthaus, OSTIA-Spiele 2015), by its full rules.
 
-See ``rules`` for the state and the readings we chose, ``data`` for the board
-and card values with their sources, ``view`` for what a seat sees.
+See ``rules`` for the state and the readings we chose (the timeout default
+among them), ``data`` for the board and card values with their sources and a
+line of help per card, ``view`` for what a seat sees, ``menu`` for the moves
+as people read them, ``picture`` for the table as an SVG.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from typing import Any
 
 from pbem.games.protocol import (
     EVERYTHING,
+    Choice,
     Option,
+    OptionError,
     Result,
     Rules,
     State,
@@ -18,12 +22,17 @@ from pbem.games.protocol import (
     rank_by,
 )
 from pbem.games.visby import data, rules
+from pbem.games.visby.menu import menu as build_menu
+from pbem.games.visby.picture import picture as draw_picture
 from pbem.games.visby.view import build_view, render_text
 
 DEFAULT_TIMEOUT_NOTE = (
-    "On timeout a seat that must choose plays its Bettelmönch if it holds it (a modest "
-    "card that takes the discard back), otherwise the card latest in the printed order "
-    "that it holds; a merchant who must trade stops trading ('done')."
+    "On timeout a seat that must choose plays a card that changes nothing for the others: "
+    "its Bettelmönch, else its Schmied, else its Zöllner (their goods and seals come from "
+    "the supply, and no rival's card counts them; a Zöllner's seals could at most end the "
+    "game sooner). Only a seat that has none of the three left plays, in this order, "
+    "Schiff, Ritter, Flotte, Truppen or Kaufmann. A merchant who must trade stops "
+    "trading ('done')."
 )
 
 
@@ -35,6 +44,7 @@ class Visby(Rules):
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
     template = "games/visby/view.html"
+    stylesheet = "games/visby/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
     options = (
         Option(
@@ -55,14 +65,35 @@ class Visby(Rules):
         + DEFAULT_TIMEOUT_NOTE
     )
 
-    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> State:
-        return rules.new_state(players, self.resolve_options(options, players), seed)
+    def validate_options(self, options: dict[str, Any], players: int) -> None:
+        # "Wir empfehlen, dass ihr (nach einigen Partien) bei 2 oder 3 Spielern so
+        # lange spielt, bis einer von euch 45 oder mehr Siegel hat." (Ende des Spiels)
+        if options.get("target") == 45 and players > 3:
+            raise OptionError(
+                f"Visby to 45 seals is for 2 or 3 players, as the rulebook says, not {players}"
+            )
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
+        return rules.new_state(players, self.resolve_options(options, players), str(seed))
 
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
         return rules.legal_moves(state, seat)
+
+    def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
+        return build_menu(state, seat, lang)
+
+    def is_secret(self, state: State) -> bool:
+        # the cards are chosen face down; the merchants trade in the open
+        return state["phase"] == "choose"
+
+    def formality(self, state: State, seat: int) -> str | None:
+        # a merchant without goods enough for any rate can only say "done"
+        if state["phase"] == "trade" and rules.legal_moves(state, seat) == [rules.DONE]:
+            return rules.DONE
+        return None
 
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, move)
@@ -106,7 +137,11 @@ class Visby(Rules):
     def render_text(self, view: View, names: list[str]) -> str:
         return render_text(view, names)
 
-    def describe(self, state: State, seat: int, move: str, viewer: int | None) -> str:
+    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
+        return draw_picture(view, names, lang)
+
+    def describe(self, before: State, seat: int, move: str, after: State,
+                 viewer: int | None) -> str:
         kind, arg = rules.parse(move)
         if kind == "play":
             if viewer == seat or viewer == EVERYTHING:
@@ -118,21 +153,40 @@ class Visby(Rules):
         return f"{{{seat}}} is done trading"
 
     def default_move(self, state: State, seat: int) -> str:
-        moves = rules.legal_moves(state, seat)
-        if not moves:
-            raise ValueError(f"seat {seat} is not to move")
-        if state["phase"] == "trade":
-            return rules.DONE
-        if "play Bettelmönch" in moves:
-            return "play Bettelmönch"
-        return moves[-1]
+        """The timeout move (``DEFAULT_TIMEOUT_NOTE``): a card that changes nothing
+        for the other seats, so an absent player neither helps nor hurts them.
+
+        Bettelmönch and Schmied take their goods from the supply ("erhaltet sie
+        aus dem allgemeinen Vorrat", 3. Schmied; 8. Bettelmönch), and no card
+        counts a rival's Bettelmönch or Schmied; the Zöllner likewise takes its
+        seals from the supply (6. Zöllner) but could end the game by them, so it
+        comes third.  Never the Kaufmann while one of these is in hand: it would
+        move the purse back for the other merchants (or reset it for everyone),
+        feed their Bettelmönch 2 goods and make the absent seat trade.  The
+        choice reads only the seat's own hand.  A merchant stops trading.
+        """
+        return rules.timeout_move(state, seat)
+
+    @staticmethod
+    def _moved_on(before: State, after: State) -> bool:
+        """The move revealed the round (the last card chosen) or ended the trading."""
+        return after["phase"] != before["phase"] or after["round"] != before["round"]
+
+    def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
+        # The last card chosen reveals the round: the decision the seat was asked
+        # for is over even when it trades next, as a merchant, in a new decision.
+        if self._moved_on(before, after):
+            return True
+        return super().turn_over(before, seat, move, after)
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
-        # A secret choice can be changed until the cards are revealed (the
-        # round number or phase moves on); a trade step until "done".
-        if after["phase"] != before["phase"] or after["round"] != before["round"]:
-            return True
-        return rules.parse(move)[0] == rules.DONE
+        # A secret card choice may be taken back until the cards are revealed,
+        # even once the seat has chosen all its cards and its turn is over;
+        # otherwise the turn's end is the commit point (a trade step can be taken
+        # back until "done").
+        if self.is_secret(before) and not self._moved_on(before, after):
+            return False
+        return self.turn_over(before, seat, move, after)
 
 
 GAME = Visby()

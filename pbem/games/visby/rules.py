@@ -70,7 +70,7 @@ def cards_per_round(state: State) -> int:
     return data.KARTEN_PRO_DURCHGANG[state["players"]]
 
 
-def new_state(players: int, options: dict[str, Any], seed: int) -> State:
+def new_state(players: int, options: dict[str, Any], seed: str) -> State:
     if players not in data.NACHSCHUB:
         raise OptionError(f"Visby is for 2 to 6 players, not {players}")
     state: State = {
@@ -176,6 +176,39 @@ def legal_moves(state: State, seat: int) -> list[str]:
     goods = state["goods"][seat]
     moves = [notation("trade", r) for r in rates_up_to(state["kurs_feld"]) if r[0] <= goods]
     return moves + [DONE]
+
+
+#: The cards a seat that times out chooses, best first.  Bettelmönch and Schmied
+#: touch nobody else: the Bettelmönch's goods and the Schmied's come from the
+#: supply, and no card counts a rival's Bettelmönch or Schmied.  The Zöllner's
+#: seals come from the supply too, so it touches nobody either, unless those
+#: seals lift the seat to the target and so end the game: it comes third.
+TIMEOUT_CARDS: tuple[str, ...] = ("Bettelmönch", "Schmied", "Zöllner")
+#: Only when none of those is left in hand (2-3 players: the seat itself played
+#: Schmied and Zöllner in earlier rounds, and its other card this round is the
+#: Bettelmönch) must the default touch a track or the purse.  Then the later
+#: card of each pair first, since it takes only what the earlier one leaves and
+#: feeds a rival less (a Schiff gives a rival Zöllner 1 seal, a Flotte 3; a
+#: Ritter gives a rival Schmied 2 goods, Truppen 4), and the Kaufmann last,
+#: since it moves the purse for everyone and makes the absent seat trade.
+TIMEOUT_LAST_RESORT: tuple[str, ...] = ("Schiff", "Ritter", "Flotte", "Truppen", "Kaufmann")
+
+
+def timeout_move(state: State, seat: int) -> str:
+    """What ``seat`` plays when its clock runs out (see ``TIMEOUT_CARDS``).
+
+    A merchant stops trading.  The choice reads only the seat's own hand, never
+    a rival's pending choice, so it reveals nothing to the absent seat.
+    """
+    moves = legal_moves(state, seat)
+    if not moves:
+        raise IllegalMoveError(f"seat {seat} is not to move")
+    if state["phase"] == "trade":
+        return DONE
+    for card in TIMEOUT_CARDS + TIMEOUT_LAST_RESORT:
+        if f"play {card}" in moves:
+            return f"play {card}"
+    raise AssertionError(f"no card to choose for seat {seat}: {moves}")  # pragma: no cover
 
 
 # -- apply ------------------------------------------------------------------

@@ -162,3 +162,14 @@ def test_one_seal_and_one_good_read_in_the_singular(env):
     state["tracks"].update(Feldzug=2, Handelsfahrt=0)
     assert "<td>2 seals</td>" in render(env, state, 0)
     assert "Feldzug 2 seals, Handelsfahrt 0 goods," in GAME.render_text(GAME.view(state, 0), NAMES)
+
+
+def test_visby_styles_live_with_the_game():
+    own = (TEMPLATES / GAME.stylesheet).read_text(encoding="utf-8")
+    assert GAME.stylesheet == "games/visby/style.css"
+    assert "tr.visby-you" in own
+    shared = TEMPLATES.parent / "pbem" / "web" / "static" / "style.css"
+    assert "visby" not in shared.read_text(encoding="utf-8")
+    # every class the template uses is styled by the game's sheet or needs none
+    html = (TEMPLATES / GAME.template).read_text(encoding="utf-8")
+    assert "visby-you" in html and "visby-scroll" in html
