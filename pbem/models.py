@@ -8,8 +8,13 @@ a ``postgresql://`` URL switches to PostgreSQL.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
@@ -233,24 +238,82 @@ class Blocked(BaseModel):
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Outbox, Blocked]
 
 
+#: connections a process keeps open between requests (each thread holds one at a time)
+POOL_SIZE = 32
+#: a pooled connection unused this long is closed rather than handed out again
+POOL_STALE_SECONDS = 300
+
+
 def open_database(url: str) -> pw.Database:
-    """Connect the deferred database to ``url`` (SQLite in WAL mode by default)."""
+    """Connect the deferred database to ``url`` (SQLite in WAL mode by default).
+
+    Connections are pooled: closing one at the end of a request hands it back, so
+    the next request does not pay for a new connection (on SQLite, closing the last
+    connection of a WAL database also checkpoints it).
+    """
+    from playhouse.pool import PooledPostgresqlDatabase, PooledSqliteDatabase
+
+    if isinstance(db.obj, PooledSqliteDatabase | PooledPostgresqlDatabase):
+        db.obj.close_all()  # a database opened again (tests, commands): drop the old pool
+    global _writer
     if url.startswith("sqlite:"):
         from pathlib import Path
 
         path = url.split("sqlite:///", 1)[-1]
-        if path and path != ":memory:":
+        on_disk = bool(path) and path != ":memory:"
+        if on_disk:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        database = pw.SqliteDatabase(
+        database: pw.Database = PooledSqliteDatabase(
             path,
             pragmas={"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000,
                      "synchronous": "normal"},
-            check_same_thread=False,
+            check_same_thread=False, max_connections=POOL_SIZE,
+            stale_timeout=POOL_STALE_SECONDS,
         )
+        _writer = _SqliteWriter(f"{path}.writer" if on_disk else None)
     else:
-        database = connect(url)
+        if url.startswith(("postgres://", "postgresql://")):
+            url = "postgresql+pool://" + url.split("://", 1)[1]
+        database = connect(url, max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS) \
+            if "+pool://" in url else connect(url)
+        _writer = None
     db.initialize(database)
     return database
+
+
+class _SqliteWriter:
+    """One SQLite writer at a time, handed over without sleeping.
+
+    SQLite lets one transaction write; a second one that finds the database
+    locked sleeps and retries (its busy timeout), and under load the sleeps add
+    up.  Writers queue here instead: threads of a process on a lock, processes
+    (web workers, a cron tick) on a ``flock`` of a file beside the database; the
+    kernel wakes the next one the moment the lock is released.
+    """
+
+    def __init__(self, path: str | None):
+        self.lock = threading.RLock()
+        self.path = path
+        self.depth = 0
+        self.fd: int | None = None
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        with self.lock:
+            if self.depth == 0 and self.path is not None:
+                if self.fd is None:
+                    self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(self.fd, fcntl.LOCK_EX)
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+                if self.depth == 0 and self.fd is not None:
+                    fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+
+_writer: _SqliteWriter | None = None
 
 
 def create_tables() -> None:
@@ -326,14 +389,20 @@ def lock_row(model: type[BaseModel], row_id: int) -> Any:
     return query.get_or_none()
 
 
-def write_transaction() -> Any:
+@contextmanager
+def write_transaction() -> Iterator[Any]:
     """A transaction that takes the write lock at once.
 
     On SQLite a deferred transaction that reads and then writes fails with
     "database is locked" when another writer got in between; ``BEGIN
-    IMMEDIATE`` makes the second writer wait and then read fresh rows.
+    IMMEDIATE`` makes the second writer wait and then read fresh rows, and
+    the writers queue on ``_SqliteWriter`` rather than in SQLite's busy loop.
     PostgreSQL uses row locks (``SELECT … FOR UPDATE``) instead.
     """
     if isinstance(db.obj, pw.SqliteDatabase):
-        return db.atomic("IMMEDIATE")
-    return db.atomic()
+        with (_writer.hold() if _writer is not None else nullcontext()):
+            with db.atomic("IMMEDIATE") as transaction:
+                yield transaction
+    else:
+        with db.atomic() as transaction:
+            yield transaction
