@@ -68,12 +68,10 @@ class Kartentext(NamedTuple):
     """What a card does, in one line per language, for menus and pages.
 
     ``gloss`` is the English word for the card (the card keeps its printed
-    German name everywhere); ``kurz`` a few English words for a menu label;
-    ``en`` and ``de`` one line of effect each.
+    German name everywhere); ``en`` and ``de`` one line of effect each.
     """
 
     gloss: str
-    kurz: str
     en: str
     de: str
 
@@ -84,41 +82,41 @@ _MOENCH = f"{min(BETTELMOENCH_WAREN.values())}–{max(BETTELMOENCH_WAREN.values(
 #: der Karten" (sections 1-8); the numbers are the ones of this file.
 KARTENTEXT: dict[str, Kartentext] = {
     "Truppen": Kartentext(
-        "troops", "2 seals from Feldzug",
+        "troops",
         f"{TRUPPEN_SIEGEL} seals from the Feldzug track, taken before the knights.",
         f"{TRUPPEN_SIEGEL} Siegel von der Leiste „Feldzug“, vor den Rittern."),
     "Ritter": Kartentext(
-        "knight", f"seals from Feldzug, up to {RITTER_LIMIT}",
+        "knight",
         f"Seals one at a time from the Feldzug track, at most {RITTER_LIMIT}.",
         f"Je ein Siegel von der Leiste „Feldzug“, höchstens {RITTER_LIMIT}."),
     "Schmied": Kartentext(
-        "smith", "goods for rival Ritter and Truppen",
+        "smith",
         f"From the supply: {SCHMIED_PRO_RITTER} goods per rival Ritter and "
         f"{SCHMIED_PRO_TRUPPEN} per rival Truppen played this round.",
         f"Aus dem Vorrat: {SCHMIED_PRO_RITTER} Waren pro fremdem Ritter und "
         f"{SCHMIED_PRO_TRUPPEN} pro fremden Truppen in diesem Durchgang."),
     "Flotte": Kartentext(
-        "fleet", f"{FLOTTE_WAREN} goods from Handelsfahrt",
+        "fleet",
         f"{FLOTTE_WAREN} goods from the Handelsfahrt track, taken before the ships.",
         f"{FLOTTE_WAREN} Waren von der Leiste „Handelsfahrt“, vor den Schiffen."),
     "Schiff": Kartentext(
-        "ship", "goods from Handelsfahrt, no limit",
+        "ship",
         "Goods one at a time from the Handelsfahrt track, no limit.",
         "Je eine Ware von der Leiste „Handelsfahrt“, ohne Limit."),
     "Zöllner": Kartentext(
-        "customs officer", "seals for rival Schiff and Flotte",
+        "customs officer",
         f"From the supply: {ZOELLNER_PRO_SCHIFF} seal per rival Schiff and "
         f"{ZOELLNER_PRO_FLOTTE} per rival Flotte played this round.",
         f"Aus dem Vorrat: {ZOELLNER_PRO_SCHIFF} Siegel pro fremdem Schiff und "
         f"{ZOELLNER_PRO_FLOTTE} pro fremder Flotte in diesem Durchgang."),
     "Kaufmann": Kartentext(
-        "merchant", "trade goods for seals",
+        "merchant",
         f"Trade goods for seals at the Markt rate; the purse moves back "
         f"{KAUFMANN_RUECKSCHRITT} fields per extra merchant.",
         f"Waren zum Kurs am Markt in Siegel tauschen; der Geldbeutel geht pro weiterem "
         f"Kaufmann {KAUFMANN_RUECKSCHRITT} Felder zurück."),
     "Bettelmönch": Kartentext(
-        "mendicant friar", "goods, take the discard pile back",
+        "mendicant friar",
         f"{_MOENCH} goods by your cards played, {BETTELMOENCH_PRO_KAUFMANN} more per rival "
         "Kaufmann; take your discard pile back.",
         f"{_MOENCH} Waren nach Zahl deiner gespielten Karten, {BETTELMOENCH_PRO_KAUFMANN} mehr pro "

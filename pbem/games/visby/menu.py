@@ -3,8 +3,8 @@
 The notation ("play Ritter", "trade 3:2", "done") stays the language of the
 log and of links; a label is what a player reads on a button or in a mail.
 Card names stay as printed on the cards (German) in both languages; English
-labels add the card's English word and a few words of what it does, since an
-English reader cannot guess what a Zöllner does.
+labels add the card's English word, since an English reader cannot guess what a
+Zöllner is, and the choice's help line says in a sentence what the card does.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from pbem.games.visby import data, rules
 LANGS = ("en", "de")
 
 _GROUP = {
-    "en": {"play": "card", "trade": "trade"},
-    "de": {"play": "Karte", "trade": "Handel"},
+    "en": {"play": "Your card", "trade": "Trade at the Markt"},
+    "de": {"play": "Deine Karte", "trade": "Handel am Markt"},
 }
 
 
@@ -47,7 +47,7 @@ def choice(state: State, seat: int, move: str, lang: str = "en") -> Choice:
         text = data.KARTENTEXT[arg]
         if lang == "de":
             return Choice(move, f"{arg} ausspielen", group["play"], text.de)
-        return Choice(move, f"Play {arg} — {text.gloss}: {text.kurz}", group["play"], text.en)
+        return Choice(move, f"Play {arg} ({text.gloss})", group["play"], text.en)
     if kind == "trade":
         waren, siegel = arg
         have = state["goods"][seat]

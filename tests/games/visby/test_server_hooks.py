@@ -53,11 +53,11 @@ def test_card_menu_in_english_and_german():
     de = GAME.menu(state, 0, "de")
     assert [c.move for c in en] == [c.move for c in de] == [f"play {k}" for k in KARTEN]
     ritter = en[1]
-    assert ritter.label == "Play Ritter — knight: seals from Feldzug, up to 5"
-    assert (ritter.group, ritter.help) == ("card", KARTENTEXT["Ritter"].en)
+    assert ritter.label == "Play Ritter (knight)"
+    assert (ritter.group, ritter.help) == ("Your card", KARTENTEXT["Ritter"].en)
     assert "at most 5" in ritter.help
     assert [c.label for c in de][:2] == ["Truppen ausspielen", "Ritter ausspielen"]
-    assert {c.group for c in de} == {"Karte"}
+    assert {c.group for c in de} == {"Deine Karte"}
     assert de[2].help == KARTENTEXT["Schmied"].de and "Vorrat" in de[2].help
     # a language Visby does not speak reads English
     assert GAME.menu(state, 0, "fr") == en
@@ -75,7 +75,8 @@ def test_trade_menu_in_english_and_german():
                                      "2 Waren gegen 1 Siegel tauschen",
                                      "3 Waren gegen 1 Siegel tauschen",
                                      "4 Waren gegen 1 Siegel tauschen", "Handel beenden"]
-    assert {c.group for c in en} == {"trade"} and {c.group for c in de} == {"Handel"}
+    assert {c.group for c in en} == {"Trade at the Markt"}
+    assert {c.group for c in de} == {"Handel am Markt"}
     assert en[0].help == "At the Markt rate 3:2; you have 6 goods."
     assert de[0].help == "Kurs 3:2 am Markt; du hast 6 Waren."
 
@@ -83,7 +84,7 @@ def test_trade_menu_in_english_and_german():
 def test_every_card_has_a_line_of_help_in_both_languages():
     assert set(KARTENTEXT) == set(KARTEN)
     for card, text in KARTENTEXT.items():
-        for line in (text.gloss, text.kurz, text.en, text.de):
+        for line in (text.gloss, text.en, text.de):
             assert line and "\n" not in line, card
         assert len(text.en) <= 100 and len(text.de) <= 110, card
 
