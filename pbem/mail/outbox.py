@@ -4,7 +4,8 @@ A tick claims each mail with a conditional UPDATE before sending it, so two
 ticks running at once (two processes, two nodes) never send the same mail;
 a tick that dies after claiming leaves the claim to expire, and the mail is
 sent by a later tick.  A mail is marked sent only after the transport
-accepted it.
+accepted it, so delivery is at least once: a crash between the two sends the
+mail again, with the same Message-ID.
 """
 
 from __future__ import annotations
