@@ -34,7 +34,7 @@ from peewee import JOIN
 
 from pbem import links
 from pbem.games import get_game
-from pbem.games.protocol import SPECTATOR, Choice, MoveError, Rules
+from pbem.games.protocol import SPECTATOR, Choice, Rules
 from pbem.games.render import seat_text
 from pbem.lifecycle import create, history, moves
 from pbem.mail import compose
@@ -192,21 +192,6 @@ def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat,
     return Refusal(exc.reason, _MESSAGES.get(exc.reason, str(exc)), detail=detail, **links_)
 
 
-def _label(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> str:
-    """What the move's button or link says, in the reader's language (the notation if
-    the move is not on the seat's menu now)."""
-    if game.state is None:
-        return move
-    try:
-        move = rules.parse(move)
-    except MoveError:
-        return move
-    for choice in rules.menu(game.state, seat.index, lang):
-        if choice.move == move:
-            return choice.label
-    return move
-
-
 def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choice | None:
     for choice in rules.menu(game.state, seat.index, lang):
         if choice.move == move:
@@ -263,14 +248,12 @@ def confirm_post(token: str) -> Any:
     link = load_move_link(token)
     csrf.check(again_url=request.path)
     game, seat = link.game, link.seat
-    rules = get_game(game.game)
-    label = _label(rules, game, seat, link.move, seat.player.language)
     try:
-        moves.play(context(), game.id, seat.index, link.move, menu_seq=link.menu_seq,
-                   turn_seq=link.turn_seq)
+        outcome = moves.play(context(), game.id, seat.index, link.move,
+                             menu_seq=link.menu_seq, turn_seq=link.turn_seq)
     except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, link.links) from exc
-    flash(label, "played")
+    flash(_sentence(game, outcome.moves[0], seat.index), "played")
     return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
 
 
@@ -333,13 +316,12 @@ def seat_play(token: str) -> Any:
     turn_seq = _counter_field("t")
     move = request.form.get("move", "")[:200]
     links_ = {"game_url": url_for("play.game_page", game_id=game.id), "seat_url": here}
-    rules = get_game(game.game)
-    label = _label(rules, game, seat, move, seat.player.language)
     try:
-        moves.play(context(), game.id, seat.index, move, menu_seq=menu_seq, turn_seq=turn_seq)
+        outcome = moves.play(context(), game.id, seat.index, move, menu_seq=menu_seq,
+                             turn_seq=turn_seq)
     except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, links_) from exc
-    flash(label, "played")
+    flash(_sentence(game, outcome.moves[0], seat.index), "played")
     return redirect(here, code=303)
 
 
