@@ -26,19 +26,28 @@ from pbem.lifecycle.selfplay import play_random_game
 @click.option("--moves/--no-moves", default=False, help="print every move in words")
 @click.option("--random", "uniform", is_flag=True,
               help="every seat plays uniformly random legal moves instead of the game's bot")
+@click.option("--bot-vs-random", "bot_vs_random", is_flag=True,
+              help="seat 0 plays the game's bot, every other seat uniformly random; "
+                   "prints how many games seat 0 won")
 def selfplay(game_name: str, players: int | None, seed: int, games: int,
              option_pairs: tuple[str, ...], record_dir: str | None, moves: bool,
-             uniform: bool) -> None:
+             uniform: bool, bot_vs_random: bool) -> None:
+    if uniform and bot_vs_random:
+        raise click.UsageError("--random and --bot-vs-random exclude each other")
     game = get_game(game_name)
     players = players or game.min_players
     options = parse_options(game, option_pairs)
     total_moves = 0
+    won = shared = 0
     started = time.perf_counter()
     for k in range(games):
-        bots = () if uniform else range(players)
+        bots = () if uniform else (0,) if bot_vs_random else range(players)
         record, state = play_random_game(game_name, players, seed + k, options, bots=bots)
         total_moves += len(record.moves)
         result = game.result(state)
+        if 0 in result.winners:
+            won += len(result.winners) == 1
+            shared += len(result.winners) > 1
         if moves:
             _print_moves(game, record)
         standing = ", ".join(
@@ -56,6 +65,10 @@ def selfplay(game_name: str, players: int | None, seed: int, games: int,
     elapsed = time.perf_counter() - started
     click.echo(f"{games} games, {total_moves} moves in {elapsed:.2f} s: "
                f"{total_moves / elapsed:,.0f} moves per second")
+    if bot_vs_random:
+        click.echo(f"seat 0 (bot) against {players - 1} random: won {won} of {games} games "
+                   f"outright, shared {shared}; {won + shared} of {games} "
+                   f"({(won + shared) / games:.0%}) won or shared")
 
 
 _YES, _NO = ("yes", "y", "true", "on", "1"), ("no", "n", "false", "off", "0")

@@ -1,0 +1,149 @@
+"""A bot for Tallinn that plays from what its seat may see (its view), never more.
+
+It scores every move by a one-step estimate and plays the best:
+
+* the points a contest brings now, against the displays as they lie;
+* how the final scoring would stand with the displays as they are, counted
+  as a difference to every rival (what I score against them minus what they
+  score against me), so that persons where a rival is close count most;
+* for towers, the value of the strongest estate on its tower cards against
+  a guess for each rival's face-down towers.
+
+It never declines a tower (a tower only adds to the final scoring; the best
+card to give up is chosen instead) and never plays a coin half that scores
+nothing when a half that adds more persons is at hand.  Ties between equal
+moves are broken by ``rng``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from pbem.games.protocol import IllegalMoveError, State
+from pbem.games.tallinn import data, rules
+from pbem.games.tallinn.view import build_view
+
+Counts = dict[str, int]
+
+#: a small value per person beyond the comparisons: more persons rarely hurt
+PERSON_VALUE = 1.0
+#: what a rival's face-down towers are guessed to be worth: the mean strongest
+#: estate of one card of the set is 2.4 (see data)
+TOWER_GUESS = (0.0, 2.4, 3.9, 5.2, 6.3, 7.3)
+
+
+def _add(counts: Counts, persons: Counts, sign: int = 1) -> Counts:
+    return {c: counts[c] + sign * persons.get(c, 0) for c in data.STAENDE}
+
+
+def _soft(diff: float, spread: float) -> float:
+    """The chance of ending ahead by ``diff``, the end still ``spread`` persons away."""
+    return 1.0 / (1.0 + math.exp(-diff / spread))
+
+
+def estate_net(mine: Counts, others: list[Counts], spread: float) -> float:
+    """Final estate contests as a soft difference to every rival."""
+    total = 0.0
+    for theirs in others:
+        for c in data.STAENDE:
+            p = _soft(mine[c] - theirs[c], spread)
+            # 4 points for being ahead, the rival's 4 when behind: difference 8
+            total += data.SCHLUSS_MEHR * (2 * p - 1)
+    return total + PERSON_VALUE * sum(mine.values())
+
+
+def tower_net(cards: list[str], others: list[int]) -> float:
+    if not cards:
+        return -data.TURM_MEHR * len(others) * 0.9
+    state_like = {"towers": [[{"card": c} for c in cards]]}
+    counts, _ = rules.tower_counts(state_like, 0)
+    value, _ = rules.tower_value(counts)
+    total = 0.0
+    for k in others:
+        guess = TOWER_GUESS[min(k, len(TOWER_GUESS) - 1)]
+        total += data.TURM_MEHR * (2 * _soft(value - guess, 1.2) - 1)
+    return total
+
+
+class _Table:
+    """The parts of a view the bot reasons about."""
+
+    def __init__(self, view: dict[str, Any], seat: int) -> None:
+        me = view["seats"][seat]
+        self.seat = seat
+        self.counts: Counts = dict(me["counts"])
+        self.others: list[Counts] = [dict(e["counts"]) for e in view["seats"]
+                                     if e["seat"] != seat]
+        self.other_towers = [e["tower_count"] for e in view["seats"] if e["seat"] != seat]
+        self.hand = [c["card"] for c in me["hand"]]
+        self.towers = [t["card"] for t in me["towers"]]
+        self.display = [(d["card"], d["half"]) for d in me["display"]]
+        self.wappen = any(d["wappen"] for d in me["display"])
+        left = sum(e["hand_count"] + e["pile_count"] for e in view["seats"])
+        # the further the end, the less a one-person lead decides anything
+        self.spread = 0.8 + 0.05 * left
+
+    def net(self, counts: Counts, towers: list[str], wappen: bool | None = None) -> float:
+        if self.wappen if wappen is None else wappen:
+            # at the end the Wappen's two persons join the weakest estate
+            weakest = min(data.STAENDE, key=lambda c: counts[c])
+            counts = _add(counts, {weakest: data.LEGAT_PERSONEN})
+        return estate_net(counts, self.others, self.spread) + tower_net(towers,
+                                                                        self.other_towers)
+
+    def contest_points(self, counts: Counts, code: str, extra: int = 0) -> int:
+        mine = counts[code] + extra
+        return sum(rules._pair_points(mine, o[code], data.WETTSTREIT_MEHR,
+                                      data.WETTSTREIT_GLEICH) for o in self.others)
+
+    def best_tower(self, counts: Counts, hand: list[str]) -> tuple[float, str]:
+        """(gain, card) of the best tower to build now, from the display or the hand."""
+        base = self.net(counts, self.towers)
+        options = []
+        for card, half in self.display:
+            gone = rules.half_of(card, half)
+            after = _add(counts, gone.persons(), -1)
+            wappen = self.wappen and not gone.wappen
+            options.append((self.net(after, self.towers + [card], wappen) - base, card))
+        for card in hand:
+            # a hand card built is a card not played: give up its better half
+            lost = max(self.net(_add(counts, rules.half_of(card, h).persons()), self.towers)
+                       - base for h in rules.HALVES)
+            options.append((self.net(counts, self.towers + [card]) - base - max(lost, 0), card))
+        return max(options, key=lambda o: o[0])
+
+
+def choose(state: State, seat: int, rng: random.Random) -> str:
+    moves = rules.legal_moves(state, seat)
+    if not moves:
+        raise IllegalMoveError(f"seat {seat} has no move to make")
+    table = _Table(build_view(state, seat), seat)
+    phase = state["phase"]
+    if phase == "legat":
+        return max(moves, key=lambda m: (table.contest_points(
+            table.counts, rules.parse(m)[1], data.LEGAT_PERSONEN), rng.random()))
+    if phase == "tower":
+        return rules.notation("tower", table.best_tower(table.counts, table.hand)[1])
+    scored = []
+    base = table.net(table.counts, table.towers)
+    for move in moves:
+        card, half = rules.parse(move)[1]
+        h = rules.half_of(card, half)
+        after = _add(table.counts, h.persons())
+        value = table.net(after, table.towers, table.wappen or h.wappen) - base
+        contest = None
+        if h.muenze:
+            contest = table.contest_points(after, h.coin_estate() or "K")
+        elif h.wappen:
+            contest = max(table.contest_points(after, c, data.LEGAT_PERSONEN)
+                          for c in data.STAENDE)
+        if contest is not None:
+            value += contest
+            table.display.append((card, half))
+            hand = [c for c in table.hand if c != card]
+            value += max(0.0, table.best_tower(after, hand)[0])
+            table.display.pop()
+        scored.append((value, rng.random(), move))
+    return max(scored)[2]

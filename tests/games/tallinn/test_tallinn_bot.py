@@ -1,0 +1,83 @@
+"""Tallinn's bot: legal, never pointless where better is at hand, plays from its view
+only, and beats uniform random play.
+
+Measured over 200 seeds of 2-player games (seat 0 the bot, seat 1 uniformly
+random; ``pbem selfplay tallinn --games 200 --bot-vs-random``, seeds 1-200):
+the bot won or shared 192 (96%), with the Legat 188 (94%), with the
+tower-order variant 195 (98%), with both 184 (92%); against three random
+seats 191 of 200 (96%).  The test here plays a smaller sample and asks for a
+margin below that.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.games.tallinn import GAME, rules
+
+
+def bot_vs_random(seed: int, players: int = 2, options=None, bots=(0,)):
+    """A game with ``bots`` played by the bot, the other seats uniformly random."""
+    rng, bot_rng = random.Random(seed), random.Random(-seed)
+    state = GAME.setup(players, options, seed)
+    decisions = []
+    while not GAME.is_over(state):
+        seat = rng.choice(GAME.to_move(state))
+        if seat in bots:
+            move = GAME.bot_move(state, seat, bot_rng)
+            assert move in GAME.legal_moves(state, seat)
+            decisions.append((state, seat, move))
+        else:
+            move = rng.choice(GAME.legal_moves(state, seat))
+        state = GAME.apply(state, seat, move)
+    return state, decisions
+
+
+@pytest.mark.parametrize("options", [{}, {"legat": True}, {"tower_order": True}])
+def test_the_bot_beats_random_play(options):
+    games = 40
+    won = sum(0 in GAME.result(bot_vs_random(seed, 2, options)[0]).winners
+              for seed in range(games))
+    assert won >= 0.8 * games, f"the bot won {won} of {games}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_bot_never_declines_a_tower_and_holds_the_best_legat_contest(players):
+    towers = 0
+    for seed in range(4):
+        _, decisions = bot_vs_random(seed, players, {"legat": True}, bots=range(players))
+        for state, seat, move in decisions:
+            if state["phase"] == "tower":
+                assert move != rules.NO_TOWER
+                towers += 1
+            if state["phase"] == "legat":
+                best = max(rules.contest(state, seat, e, 2)[0] for e in "KRM")
+                assert rules.contest(state, seat, rules.parse(move)[1], 2)[0] == best
+    assert towers > 0
+
+
+def test_the_bot_plays_from_its_view_only():
+    """Shuffling what the bot may not see (the others' hands and piles, their choices,
+    its own pile) changes none of its moves."""
+    checked = 0
+    for seed in range(3):
+        _, decisions = bot_vs_random(seed, 3, {"legat": True}, bots=(0,))
+        for state, seat, _move in decisions:
+            other = rules._copy(state)
+            for s in range(3):
+                cards = other["hand"][s] + other["pile"][s] if s != seat else other["pile"][s]
+                random.Random(seed).shuffle(cards)
+                if s != seat:
+                    keep = len(other["hand"][s])
+                    other["hand"][s] = sorted(cards[:keep], key=rules.card_key)
+                    other["pile"][s] = cards[keep:]
+                    if other["chosen"][s] is not None:
+                        other["chosen"][s] = [other["hand"][s][0], "a"]
+                else:
+                    other["pile"][s] = cards
+            assert GAME.bot_move(other, seat, random.Random(1)) == GAME.bot_move(
+                state, seat, random.Random(1))
+            checked += 1
+    assert checked > 20
