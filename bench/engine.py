@@ -1,14 +1,17 @@
-"""Benchmark of the Visby engine: how fast ``apply`` is, beside two baselines.
+"""Benchmark of the game engines: how fast ``apply`` is, beside two baselines.
 
-    python bench/engine.py                  # about 20,000 moves per player count
+    python bench/engine.py                  # about 20,000 moves per game and player count
     python bench/engine.py --moves 5000     # a quicker look
+    python bench/engine.py --game visby     # one game only
 
-For random legal games of 2, 4 and 6 players it prints
+For every registered game (``pbem.games.all_games()``) at each of its player
+counts, over random legal games with its default options, it prints
 
-* **random play**: moves per second of whole games as ``pbem selfplay`` plays
-  them (``to_move``, ``legal_moves``, a random choice and ``apply``);
-* **apply**: microseconds per ``GAME.apply`` alone, replaying the recorded
-  moves of those games on their recorded states;
+* **random play**: moves per second of whole games as ``pbem selfplay
+  --random`` plays them (``to_move``, ``legal_moves``, a random choice and
+  ``apply``);
+* **apply**: microseconds per ``apply`` alone, replaying the recorded moves of
+  those games on their recorded states;
 * two baselines on the very same states, measured in the same run:
   ``copy.deepcopy(state)`` (the cost of the most obvious way to keep ``apply``
   from mutating its input) and ``json.loads(json.dumps(state))`` (what storing
@@ -17,6 +20,7 @@ For random legal games of 2, 4 and 6 players it prints
 and ``apply`` as a ratio of each baseline (below 1: faster than copying the
 state).  The apply and baseline timings are each the best of ``--repeat``
 runs; the random-play rate is measured once, over all the games played.
+A game added to the registry is measured without a change here.
 """
 
 from __future__ import annotations
@@ -29,14 +33,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from pbem.games.visby import GAME
+from pbem.games import all_games, game_names, get_game
+from pbem.games.protocol import Rules
 from pbem.lifecycle.records import replay_steps
 from pbem.lifecycle.selfplay import play_random_game
 
-PLAYER_COUNTS = (2, 4, 6)
 
-
-def collect(players: int, moves: int) -> tuple[list[tuple[dict, int, str]], float]:
+def collect(game: Rules, players: int, moves: int) -> tuple[list[tuple[dict, int, str]], float]:
     """Random games until ``moves`` moves: every (state, seat, move) and the play rate."""
     steps: list[tuple[dict, int, str]] = []
     played = 0
@@ -44,7 +47,7 @@ def collect(players: int, moves: int) -> tuple[list[tuple[dict, int, str]], floa
     seed = 1
     while played < moves:
         started = time.perf_counter()
-        record, _ = play_random_game("visby", players, seed)
+        record, _ = play_random_game(game.name, players, seed)
         elapsed += time.perf_counter() - started
         played += len(record.moves)
         steps.extend((before, seat, move) for _i, seat, move, before, _a in replay_steps(record))
@@ -61,9 +64,9 @@ def best_of(repeat: int, run: Callable[[], None]) -> float:
     return best
 
 
-def measure(players: int, moves: int, repeat: int) -> dict[str, float]:
-    steps, play_rate = collect(players, moves)
-    apply = GAME.apply
+def measure(game: Rules, players: int, moves: int, repeat: int) -> dict[str, float]:
+    steps, play_rate = collect(game, players, moves)
+    apply = game.apply
     states = [state for state, _seat, _move in steps]
 
     def run_apply() -> None:
@@ -91,29 +94,36 @@ def measure(players: int, moves: int, repeat: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--moves", type=int, default=20_000,
-                        help="at least this many moves per player count (default 20000)")
+                        help="at least this many moves per game and player count "
+                             "(default 20000)")
     parser.add_argument("--repeat", type=int, default=3, help="best of N timings (default 3)")
+    parser.add_argument("--game", action="append", choices=game_names(), default=None,
+                        help="measure only this game (repeat for several; default: every "
+                             "registered game)")
     args = parser.parse_args(argv)
+    games = [get_game(name) for name in args.game] if args.game else all_games()
 
-    print(f"Visby engine, rules {GAME.rules_version}, Python {platform.python_version()} "
+    print(f"Game engines, Python {platform.python_version()} "
           f"({platform.python_implementation()}), best of {args.repeat}")
     print("baselines per move on the same states: deepcopy = copy.deepcopy(state), "
           "json = json.loads(json.dumps(state))")
     print()
-    header = (f"{'players':>7} {'moves':>7} {'play moves/s':>13} {'apply µs':>9} "
-              f"{'apply/s':>9} {'deepcopy µs':>12} {'json µs':>8} "
+    header = (f"{'game':<10} {'rules':>5} {'players':>7} {'moves':>7} {'play moves/s':>13} "
+              f"{'apply µs':>9} {'apply/s':>9} {'deepcopy µs':>12} {'json µs':>8} "
               f"{'apply/deepcopy':>15} {'apply/json':>11}")
     print(header)
     print("-" * len(header))
-    for players in PLAYER_COUNTS:
-        r = measure(players, args.moves, args.repeat)
-        print(f"{players:>7} {r['moves']:>7,} {r['play_rate']:>13,.0f} {r['apply_us']:>9.2f} "
-              f"{1e6 / r['apply_us']:>9,.0f} {r['deepcopy_us']:>12.2f} {r['json_us']:>8.2f} "
-              f"{r['apply_us'] / r['deepcopy_us']:>15.2f} {r['apply_us'] / r['json_us']:>11.2f}",
-              flush=True)
+    for game in games:
+        for players in range(game.min_players, game.max_players + 1):
+            r = measure(game, players, args.moves, args.repeat)
+            print(f"{game.name:<10} {game.rules_version:>5} {players:>7} {r['moves']:>7,} "
+                  f"{r['play_rate']:>13,.0f} {r['apply_us']:>9.2f} "
+                  f"{1e6 / r['apply_us']:>9,.0f} {r['deepcopy_us']:>12.2f} "
+                  f"{r['json_us']:>8.2f} {r['apply_us'] / r['deepcopy_us']:>15.2f} "
+                  f"{r['apply_us'] / r['json_us']:>11.2f}", flush=True)
     print()
     print("play moves/s: whole random games (to_move, legal_moves, choice, apply); "
-          "apply µs: GAME.apply alone.")
+          "apply µs: the game's apply alone.")
     print("A ratio below 1 means apply costs less than that baseline on the same state.")
 
 

@@ -3,8 +3,9 @@
 Every finished game becomes a page in ``site/`` (``[archive] site_dir``):
 Markdown and the HTML made from it, a score chart (SVG) and the game record
 (JSON), with indexes by date, game, player and month, and an Atom feed.  It
-is built only through the game protocol and the move log, so a new game
-needs no code here.  The modules, in the order a build uses them:
+is built only through the game protocol and the move log (whose rows carry
+each move's sentence), so a new game needs no code here.  The modules, in
+the order a build uses them:
 
 ``collect``  read finished games from the database into plain values
 ``text``     escaping for Markdown and XML; ``paths`` where pages live, relative links
@@ -18,6 +19,8 @@ needs no code here.  The modules, in the order a build uses them:
 ``writer``   the one writer of the output folder, atomic, with a manifest
 ``pipeline`` the build, read top to bottom
 ``sample``   finished random games written into a database, for tests and benchmarks
+``rows``     the move rows of a replayed record, as the service writes them (for ``sample``
+             and ``pbem import``)
 """
 
 from __future__ import annotations

@@ -9,7 +9,10 @@ Nothing else in the archive touches the database.
 
 A finished game's move log never changes (the service refuses moves and
 take-backs once a game is over), so a game's fingerprint covers its row and
-its seats, with ``seq`` standing for the log.
+its seats, with ``seq`` standing for the log, the sentences on its rows
+included (they are written once, when a move is recorded).  Whatever would
+ever write a finished game's rows again must raise ``ARCHIVE_FORMAT`` in
+:mod:`pbem.archive.pipeline`, or rebuild with ``--full``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import peewee as pw
 
@@ -114,13 +117,27 @@ class GameSummary:
         }
 
 
+class LoggedMove(NamedTuple):
+    """One row of a move log, as much of it as a page shows."""
+
+    seat: int
+    move: str
+    #: ``Move.PLAYER``, ``BOT``, ``TIMEOUT`` or ``FORMALITY``
+    kind: str
+    #: the sentence its author (and the archive) reads, written when the move was
+    #: recorded; "" for a row of an older pbem, which the page writes from the replay
+    said: str = ""
+    #: the seat's turn it was played in, and whether it ended that turn
+    turn_seq: int = 0
+    turn_end: bool = True
+
+
 @dataclass(frozen=True)
 class FinishedGame:
     """A finished game with its move log: what a game page is rendered from."""
 
     summary: GameSummary
-    #: ``(seat, move, kind)`` in order; kind is ``Move.PLAYER``, ``BOT`` or ``TIMEOUT``
-    moves: tuple[tuple[int, str, str], ...]
+    moves: tuple[LoggedMove, ...]
 
     def record(self) -> GameRecord:
         s = self.summary
@@ -130,7 +147,7 @@ class FinishedGame:
             seed=s.seed,
             options=dict(s.options),
             rules_version=s.rules_version,
-            moves=[(seat, move) for seat, move, _kind in self.moves],
+            moves=[(m.seat, m.move) for m in self.moves],
         )
 
 
@@ -204,16 +221,18 @@ def load_moves(summaries: Iterable[GameSummary]) -> list[FinishedGame]:
     """The move logs of ``summaries``, read in a few queries."""
     wanted = list(summaries)
     ids = [s.id for s in wanted]
-    logs: dict[int, list[tuple[int, str, str]]] = {i: [] for i in ids}
+    logs: dict[int, list[LoggedMove]] = {i: [] for i in ids}
     intern: dict[str, str] = {}  # the same few move texts recur in every game
     with db.atomic():
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start:start + _CHUNK]
-            rows = (Move.select(Move.game, Move.seat, Move.move, Move.kind)
+            rows = (Move.select(Move.game, Move.seat, Move.move, Move.kind, Move.said_author,
+                                Move.turn_seq, Move.turn_end)
                     .where(Move.game.in_(chunk))
                     .order_by(Move.game, Move.seq)
                     .tuples())
-            for game_id, seat, move, kind in rows:
-                logs[game_id].append((seat, intern.setdefault(move, move),
-                                      intern.setdefault(kind, kind)))
+            for game_id, seat, move, kind, said, turn_seq, turn_end in rows:
+                logs[game_id].append(LoggedMove(
+                    seat, intern.setdefault(move, move), intern.setdefault(kind, kind),
+                    said or "", turn_seq or 0, bool(turn_end)))
     return [FinishedGame(s, tuple(logs[s.id])) for s in wanted]

@@ -1,11 +1,17 @@
 """The Markdown page of one finished game, written as a visitor over its replay.
 
-Everything game-specific comes through the game protocol: ``describe`` for
-every move (as ``EVERYTHING`` sees it, secrets included, since the game is
-over), ``view(state, EVERYTHING)`` with the game's own ``render_text`` for
-the setup and the state after each round, ``result`` for the standings.  A
-game shapes its archive page by what its view and ``render_text`` show; no
-code here knows any single game.
+Every move reads as the sentence stored on its row when it was recorded
+(``Move.said_author``: what its author read, secrets included, since the game
+is over); only a row without one (written by an older pbem) is described from
+the replay, by the game's ``describe`` as ``EVERYTHING`` sees it.  The replay
+gives the rest through the game protocol: ``view(state, EVERYTHING)`` with
+the game's own ``render_text`` for the setup and the state after each round,
+``result`` for the standings.  A game shapes its archive page by what its
+view and ``render_text`` show; no code here knows any single game.
+
+Within a round, the consecutive steps of one seat's turn are one list item
+with the steps as a sub-list (a Macao round of 60 steps reads as its turns);
+every step keeps its own permalink, ``#m<n>``.
 
 Names are escaped for Markdown (:mod:`pbem.archive.text`) wherever they go
 into running text; in the plain-text state blocks (indented code blocks)
@@ -15,10 +21,11 @@ they stay as they are, since Markdown escapes code for HTML itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.archive import paths
-from pbem.archive.collect import GameSummary
+from pbem.archive.collect import GameSummary, LoggedMove
 from pbem.archive.text import (
     block_safe,
     code_block,
@@ -65,21 +72,76 @@ def option_lines(game: Rules | None, options: dict[str, Any]) -> str:
                      for k in sorted(options))
 
 
+def move_line(index: int, sentence: str, kind: str) -> str:
+    """One step as a Markdown list item (without its indent), with its permalink."""
+    n = index + 1
+    note = " *(default move after a timeout)*" if kind == Move.TIMEOUT else ""
+    return f"- [{n}](#m{n}){{#m{n}}} {sentence}{note}"
+
+
+@dataclass
+class _Turn:
+    seat: int
+    #: the seat's turn number on the rows; None for steps without stored rows
+    turn_seq: int | None
+    ended: bool
+    #: ``(index, line)`` of each step
+    steps: list[tuple[int, str]] = field(default_factory=list)
+
+
+class TurnList:
+    """The steps of a stretch of the log, grouped into turns.
+
+    A step joins the item before it when the same seat played it in the same
+    turn (``Move.turn_seq``) and the step before did not end that turn.  A
+    turn of one step is one line, as every step was before; a longer one is
+    an item that names the seat and the moves, with its steps as a sub-list.
+    """
+
+    def __init__(self, md_names: Sequence[str]):
+        self.md_names = list(md_names)
+        self._turns: list[_Turn] = []
+
+    def add(self, index: int, seat: int, turn_seq: int | None, turn_end: bool,
+            line: str) -> None:
+        last = self._turns[-1] if self._turns else None
+        if (last is None or last.ended or last.seat != seat or last.turn_seq != turn_seq):
+            last = _Turn(seat, turn_seq, turn_end)
+            self._turns.append(last)
+        last.steps.append((index, line))
+        last.ended = turn_end
+
+    def lines(self) -> list[str]:
+        out = []
+        for turn in self._turns:
+            if len(turn.steps) == 1:
+                out.append(turn.steps[0][1])
+                continue
+            name = (self.md_names[turn.seat] if 0 <= turn.seat < len(self.md_names)
+                    else str(turn.seat + 1))
+            first, last = turn.steps[0][0] + 1, turn.steps[-1][0] + 1
+            # "Turn of" first: a name never starts the line, where "1. X" would be a list
+            out.append(f"- Turn of {name}, moves {first}–{last}:")
+            out += [f"    {line}" for _index, line in turn.steps]
+        return out
+
+
 class GamePage(Visitor):
     """Collects the sections of a game page while the replay runs."""
 
-    def __init__(self, summary: GameSummary, title: str, kinds: Sequence[str] = ()):
+    def __init__(self, summary: GameSummary, title: str, moves: Sequence[LoggedMove] = ()):
         self.summary = summary
         self.title = title
         self.page = paths.game_page(summary.id)
         self.names = summary.names
         self.md_names = [md_name(n) for n in self.names]
-        self.kinds = list(kinds)
+        self.moves = list(moves)
         self.game: Rules | None = None
         self.setup = ""
         self.rounds: list[str] = []
         self.round_numbers: list[int] = []
         self._lines: list[str] = []
+        self._turns = TurnList(self.md_names)
         self.final: State | None = None
 
     # -- the replay ---------------------------------------------------------
@@ -95,28 +157,31 @@ class GamePage(Visitor):
 
     def begin_round(self, number: int, state: State) -> None:
         self._lines = [f"## Round {number} {{#round-{number}}}", ""]
+        self._turns = TurnList(self.md_names)
 
     def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
         assert self.game is not None
-        sentence = fill(self.game.describe(before, seat, move, after, EVERYTHING), self.md_names,
-                        name_escape=str)
-        self._lines.append(self._move_line(index, sentence))
-
-    def _move_line(self, index: int, sentence: str) -> str:
-        n = index + 1
-        note = ""
-        if index < len(self.kinds) and self.kinds[index] == Move.TIMEOUT:
-            note = " *(default move after a timeout)*"
-        return f"- [{n}](#m{n}){{#m{n}}} {sentence}{note}"
+        row = self.moves[index] if index < len(self.moves) else None
+        if row is not None and row.said:
+            said, turn_seq, turn_end = row.said, row.turn_seq, row.turn_end
+        else:  # no sentence stored: an older pbem's row, or a record without rows
+            said = self.game.describe(before, seat, move, after, EVERYTHING)
+            turn_seq, turn_end = None, self.game.turn_over(before, seat, move, after)
+        sentence = fill(said, self.md_names, name_escape=str)
+        kind = row.kind if row is not None else Move.PLAYER
+        self._turns.add(index, seat, turn_seq, turn_end, move_line(index, sentence, kind))
 
     def end_round(self, number: int, state: State) -> None:
+        self._lines += self._turns.lines()
         self._lines += ["", f"State after the last move of round {number}:", "",
                         self._state_block(state)]
         self.rounds.append("\n".join(self._lines))
         self.round_numbers.append(number)
         self._lines = []
+        self._turns = TurnList(self.md_names)
 
     def end(self, state: State) -> None:
+        self._lines += self._turns.lines()
         if self._lines:  # moves after the last round's end (a game that stopped mid-round)
             self.rounds.append("\n".join(self._lines))
         self.final = state
@@ -216,19 +281,27 @@ class GamePage(Visitor):
 
 
 def degraded_document(summary: GameSummary, title: str, game: Rules | None,
-                      moves: Sequence[tuple[int, str, str]], reason: str) -> str:
-    """A page for a game whose record no longer replays: moves in notation, stored result."""
-    page = GamePage(summary, title, [k for _s, _m, k in moves])
+                      moves: Sequence[LoggedMove], reason: str) -> str:
+    """A page for a game whose record no longer replays: the moves' stored sentences (in
+    notation where a row has none), grouped by turn, and the stored result."""
+    page = GamePage(summary, title, moves)
     page.game = game
     parts = [page.head(summary.result, rounds=None),
              f"> This game does not replay with this version of pbem ({md_text(reason)}); "
-             "its moves are shown in their notation and its result as stored when it ended.",
+             "its moves are shown as they were recorded and its result as stored when "
+             "it ended.",
              page.players()]
     if summary.result:
         parts.append(page.result(summary.result))
-    lines = ["## Moves {#moves}", ""]
-    for index, (seat, move, _kind) in enumerate(moves):
-        name = md_name(summary.names[seat]) if 0 <= seat < len(summary.names) else str(seat)
-        lines.append(page._move_line(index, f"{name}: {md_text(move)}"))
-    parts.append("\n".join(lines))
+    turns = TurnList(page.md_names)
+    for index, row in enumerate(moves):
+        if row.said:
+            sentence, turn_seq = fill(row.said, page.md_names, name_escape=str), row.turn_seq
+        else:  # nothing stored and no replay: the notation, and each step on its own
+            name = (page.md_names[row.seat] if 0 <= row.seat < len(page.md_names)
+                    else str(row.seat))
+            sentence, turn_seq = f"{name}: {md_text(row.move)}", None
+        turns.add(index, row.seat, turn_seq, row.turn_end or not row.said,
+                  move_line(index, sentence, row.kind))
+    parts.append("\n".join(["## Moves {#moves}", ""] + turns.lines()))
     return "\n\n".join(parts) + "\n"

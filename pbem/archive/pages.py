@@ -2,9 +2,10 @@
 
 ``render_game`` is pure: a :class:`FinishedGame` in, ``{path: text}`` out.
 It replays the record once with two visitors (the Markdown page and the
-score track).  A game whose record no longer replays (an old rules version,
-a game no longer registered) still gets a page, with its moves in notation
-and the result stored when it ended.
+score track): the moves read as the sentences stored on their rows, and the
+replay gives the state after each round and the scores.  A game whose record
+no longer replays (an old rules version, a game no longer registered) still
+gets a page, with its moves as recorded and the result stored when it ended.
 """
 
 from __future__ import annotations
@@ -67,12 +68,11 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     title = game.title if game is not None else s.game
     out = Rendered()
     out.files[f"{page}.json"] = record_json(finished)
-    kinds = [kind for _seat, _move, kind in finished.moves]
     text = None
     if game is None:
         out.problem = f"no game called {s.game!r} is registered"
     else:
-        visitor, track = GamePage(s, title, kinds), chart.ScoreTrack()
+        visitor, track = GamePage(s, title, finished.moves), chart.ScoreTrack()
         try:
             final = walk(game, finished.record(), [visitor, track])
         except RecordError as exc:

@@ -83,8 +83,10 @@ def _hash_files(files: list[Path], digest: Any) -> None:
 def code_fingerprint(game_name: str | None = None) -> str:
     """A checksum of what renders pages: :func:`rendering_sources` and the Markdown version.
 
-    Changing a game's ``describe`` or ``render_text``, or a template, thus
-    re-renders exactly the pages it shows on.
+    Changing a game's ``render_text`` (or its ``describe``, which writes the moves
+    of rows stored without a sentence), or a template, thus re-renders exactly the
+    pages it shows on.  The sentences stored on the rows belong to the game's data,
+    not the code: a finished game's rows never change (see :mod:`pbem.archive.collect`).
     """
     digest = hashlib.sha256(f"{ARCHIVE_FORMAT}\0{markdown.__version__}".encode())
     sources = rendering_sources(game_name)

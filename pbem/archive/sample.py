@@ -2,7 +2,8 @@
 
 For the archive's tests and benchmark, and for trying the archive out: each
 game is played to its end by :func:`pbem.lifecycle.selfplay.play_random_game` and
-stored as the service would have left it (move log, final snapshot, result).
+stored as the service would have left it (move log with each move's sentences,
+round and turn, final snapshot, result).
 """
 
 from __future__ import annotations
@@ -11,22 +12,29 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.archive.rows import kind_of, move_rows
 from pbem.games import get_game
+from pbem.lifecycle.records import replay_steps
 from pbem.lifecycle.selfplay import play_random_game
 from pbem.models import Game, Move, Player, Seat, db
 
-_ROWS = 100
+#: rows per INSERT: 13 columns each stay under SQLite's oldest limit of 999 variables
+_ROWS = 70
 
 
-def add_finished_game(game_name: str, players: Sequence[Player | None], seed: int,
+def add_finished_game(game_name: str, players: Sequence[Player | None], seed: int | str,
                       finished_at: datetime, options: dict[str, Any] | None = None) -> Game:
     """A finished game of ``game_name``; ``None`` in ``players`` is a seat of its own bot."""
     rules = get_game(game_name)
     record, state = play_random_game(game_name, len(players), seed, options)
     started_at = finished_at - timedelta(days=3)
+    steps = list(replay_steps(record))
+    kinds = list(map(kind_of(rules, [i for i, p in enumerate(players) if p is None]), steps))
+    setup = rules.setup(len(players), record.options, record.seed)
+    rows, _seats = move_rows(rules, setup, steps, kinds, len(players))
     with db.atomic():
         game = Game.create(
-            game=game_name, options=record.options, seed=seed,
+            game=game_name, options=record.options, seed=str(seed),
             rules_version=rules.rules_version, data_version=rules.data_version,
             status=Game.FINISHED, seq=len(record.moves), state=state,
             result=rules.result(state).to_json(), created_at=started_at,
@@ -37,12 +45,8 @@ def add_finished_game(game_name: str, players: Sequence[Player | None], seed: in
              "bot": p is None}
             for i, p in enumerate(players)
         ]).execute()
-        rows = [
-            {"game": game.id, "seq": n, "seat": seat, "move": move,
-             "kind": Move.BOT if players[seat] is None else Move.PLAYER,
-             "created_at": started_at}
-            for n, (seat, move) in enumerate(record.moves, start=1)
-        ]
+        for row in rows:
+            row.update(game=game.id, created_at=started_at)
         for start in range(0, len(rows), _ROWS):
             Move.insert_many(rows[start:start + _ROWS]).execute()
     return game

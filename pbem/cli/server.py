@@ -197,6 +197,7 @@ def import_record(ctx: Context, record) -> object:
     mails anybody.  An active import can be played from the seat links that
     ``pbem import`` prints.
     """
+    from pbem.archive.rows import kind_of, move_rows
     from pbem.games import get_game
     from pbem.lifecycle.records import replay_steps
     from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
@@ -207,6 +208,12 @@ def import_record(ctx: Context, record) -> object:
     steps = list(replay_steps(record))  # raises RecordError before anything is written
     state = steps[-1][4] if steps else rules.setup(len(record.players), options, record.seed)
     over = rules.is_over(state)
+    # each row with its sentences, round and turn, as the service records a move, so that
+    # pages, mails and the archive read rows and never replay the import (written before
+    # the transaction, which then holds the write lock only for the inserts)
+    setup = rules.setup(len(record.players), options, record.seed)
+    kinds = list(map(kind_of(rules, ()), steps))
+    rows, turns = move_rows(rules, setup, steps, kinds, len(record.players))
     now = utcnow()
     with write_transaction():
         game = Game.create(
@@ -218,19 +225,19 @@ def import_record(ctx: Context, record) -> object:
             result=rules.result(state).to_json() if over else None,
         )
         tag = uuid.uuid4().hex[:12]
-        menu = [0] * len(record.players)
         seats = []
         for index, name in enumerate(record.players):
             player = Player.create(email=f"import-{game.id}-{index}-{tag}@pbem.invalid",
                                    name=name[:80] or f"Player {index + 1}",
                                    mail_enabled=False)
             seats.append(Seat.create(game=game, index=index, player=player))
-        for index, seat, move, before, after in steps:
-            Move.create(game=game, seq=index + 1, seat=seat, move=move, menu_seq=menu[seat],
-                        commit=rules.is_commit_point(before, seat, move, after))
-            menu[seat] += 1
+        for row in rows:
+            Move.create(game=game, **row)
         for seat in seats:
-            seat.menu_seq = menu[seat.index]
+            # the seats' turns go on from the rows': a link names the open turn
+            seat.turn_seq = turns[seat.index].turn_seq
+            seat.menu_seq = turns[seat.index].menu_seq
+            seat.in_turn = turns[seat.index].in_turn
             seat.save()
     return game
 

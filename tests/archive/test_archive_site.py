@@ -177,6 +177,7 @@ def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
     from pbem.archive.text import code_block, fill, md_name
     from pbem.games.protocol import EVERYTHING, SPECTATOR
     from pbem.lifecycle.records import replay_steps
+    from pbem.models import Move
 
     build(archive.site)
     hidden = 0
@@ -185,14 +186,16 @@ def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
         record = game_record(game)
         names = record.players
         text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
-        lines = text.splitlines()
-        for index, seat, move, before, after in replay_steps(record):
+        lines = {line.strip() for line in text.splitlines()}  # steps of a turn are indented
+        rows = list(Move.select().where(Move.game == game).order_by(Move.seq))
+        for row, (index, seat, move, before, after) in zip(rows, replay_steps(record),
+                                                           strict=True):
             n = index + 1
-            said = fill(rules.describe(before, seat, move, after, EVERYTHING),
-                        [md_name(x) for x in names], name_escape=str)
+            # the author's sentence, stored on the row; everything, as the archive reads it
+            assert row.said_author == rules.describe(before, seat, move, after, EVERYTHING)
+            said = fill(row.said_author, [md_name(x) for x in names], name_escape=str)
             assert f"- [{n}](#m{n}){{#m{n}}} {said}" in lines
-            hidden += said != fill(rules.describe(before, seat, move, after, SPECTATOR),
-                                   [md_name(x) for x in names], name_escape=str)
+            hidden += row.said_author != row.said_others
             if rules.is_over(after) or rules.round(after) != rules.round(before):
                 everything = rules.render_text(rules.view(after, EVERYTHING), list(names))
                 assert code_block(everything) in text
@@ -208,7 +211,8 @@ def test_a_move_played_on_timeout_says_so(archive: Archive):
     Move.update(kind=Move.TIMEOUT).where(Move.game == game.id, Move.seq == 3).execute()
     build(archive.site)
     text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
-    line = next(line for line in text.splitlines() if line.startswith("- [3](#m3)"))
+    line = next(line.strip() for line in text.splitlines()
+                if line.strip().startswith("- [3](#m3)"))
     assert line.endswith("*(default move after a timeout)*")
     assert text.count("after a timeout") == 1
 
