@@ -184,7 +184,11 @@ class Move(BaseModel):
     created_at = pw.DateTimeField(default=utcnow)
 
     class Meta:
-        indexes = ((("game", "seq"), True),)
+        indexes = (
+            (("game", "seq"), True),
+            # a link's move is looked up by its turn (``moves.link_refusal``)
+            (("game", "seat", "turn_seq"), False),
+        )
 
 
 class Notice(BaseModel):

@@ -94,7 +94,7 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
             limit: int = HISTORY_LIMIT) -> History:
     """The moves after ``since_seq`` (and the notices among them) as ``viewer`` reads them."""
     query = Move.select(Move.seq, Move.seat, Move.move, Move.round, Move.turn_seq,
-                        Move.said_author, Move.said_others).where(
+                        Move.turn_end, Move.said_author, Move.said_others).where(
         Move.game == game, Move.seq > since_seq)
     total = query.count()
     earlier = max(0, total - limit)
@@ -121,8 +121,12 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
 
     for text in notices.pop(first_seq - 1, []):
         add(current_round, None, "notice", text)
+    turn_of: dict[int, int] = {}  # seat -> how many of its turns ended so far
     for row in rows:
-        add(row.round, row.seat, (row.seat, row.turn_seq), said(row, viewer))
+        count = turn_of.get(row.seat, 0)
+        add(row.round, row.seat, (row.seat, row.turn_seq, count), said(row, viewer))
+        if row.turn_end:  # the next step of this seat is another turn, whatever its number
+            turn_of[row.seat] = count + 1
         for text in notices.pop(row.seq, []):
             add(None, None, ("notice", row.seq), text)
     for seq in sorted(notices):

@@ -207,12 +207,31 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     """Bots and formalities move, turns end and begin, mails are queued, the end is noted.
 
     ``moves`` are the moves of this change so far (none when a game starts).  A
-    seat's turn ends when one of its moves ended it or it is no longer to move;
-    a seat to move with no turn open begins one: a new deadline, and a mail.
-    The game row is saved here, once, with the final state of this change.
+    seat's turn ends with a move that ends it, or when it is no longer to move;
+    a seat to move with no turn open begins one: a new deadline, and a mail.  A
+    bot's or a formality's move belongs to a turn of its own too, begun when it is
+    played, so that every move names the turn it was played in.  The game row is
+    saved here, once, with the final state of this change.
     """
     now = now or utcnow()
     played: list[Move] = []
+    fresh: set[int] = set()  # seats whose turn began in this change
+
+    def begin(seat: Seat) -> None:
+        seat.in_turn = True
+        seat.turn_seq += 1
+        seat.menu_seq += 1
+        fresh.add(seat.index)
+
+    def end(seat: Seat) -> None:
+        if seat.in_turn:
+            clock.end_turn(game, seat, now)
+            seat.in_turn = False
+        fresh.discard(seat.index)
+
+    for row in moves:
+        if row.turn_end:
+            end(seats[row.seat])
     rng = random.Random(f"{game.seed}:bots:{game.seq}")
     started = time.monotonic()
     game.bots_pending = False
@@ -225,21 +244,23 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         if auto is None:
             break
         seat, before, move, after, kind = auto
-        played.append(record(game, seat, rules, before, move, after, kind))
+        if not seat.in_turn:
+            begin(seat)
+        row = record(game, seat, rules, before, move, after, kind)
+        played.append(row)
+        if row.turn_end:
+            end(seat)
         state = after
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
-    ended = {m.seat for m in moves + played if m.turn_end}
-    to_move = set() if game.bots_pending else set(rules.to_move(state))
+    to_move = set(rules.to_move(state))
     for seat in seats:
-        if seat.in_turn and (seat.index in ended or seat.index not in to_move):
-            clock.end_turn(game, seat, now)
-            seat.in_turn = False
-        if seat.index in to_move and not seat.in_turn:
-            seat.in_turn = True
-            seat.turn_seq += 1
-            seat.menu_seq += 1
+        if seat.in_turn and seat.index not in to_move:
+            end(seat)
+        if seat.index in to_move and not seat.in_turn and not game.bots_pending:
+            begin(seat)
+        if seat.index in fresh and seat.in_turn:
             clock.start_turn(game, seat, now)
             if not seat.bot and seat.player_id is not None:
                 compose.queue_turn(ctx, game, seat, seats, state, now)
@@ -335,8 +356,10 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
 
 def takeback_candidate(game: Game, seat_index: int) -> Move | None:
     """The seat's last move, if it is not a commit point and none has been passed since."""
-    last_commit = (Move.select(pw.fn.MAX(Move.seq)).where(Move.game == game, Move.commit)
-                   .scalar() or 0)
+    # the newest commit point is near the end of the log: read it from the end
+    newest = (Move.select(Move.seq).where(Move.game == game, Move.commit)
+              .order_by(Move.seq.desc()).first())
+    last_commit = newest.seq if newest is not None else 0
     last = (Move.select().where(Move.game == game, Move.seat == seat_index,
                                 Move.seq > last_commit, Move.kind == Move.PLAYER)
             .order_by(Move.seq.desc()).first())

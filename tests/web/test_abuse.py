@@ -6,9 +6,9 @@ mail heeds."""
 from __future__ import annotations
 
 import pytest
-from conftest import _ctx
 from web_helpers import confirm_address, forms_in, paths_in, post_form, snapshot
 
+from pbem.context import make_context
 from pbem.mail.outbox import deliver_due
 from pbem.models import Blocked, Game, Outbox, Player, utcnow
 from pbem.time.scheduler import tick
@@ -20,7 +20,9 @@ LIMITS = {"games_per_creator": "2", "invitations_per_creator": "5",
 
 @pytest.fixture
 def limited(tmp_path, database):
-    ctx = _ctx(tmp_path, limits=LIMITS)
+    ctx = make_context(server={"instance": str(tmp_path / "instance"),
+                               "base_url": "http://pbem.test"},
+                       archive={"site_dir": str(tmp_path / "site")}, limits=LIMITS)
     return ctx, create_app(ctx).test_client()
 
 
