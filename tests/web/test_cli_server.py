@@ -7,6 +7,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from freezegun import freeze_time
 
 from pbem.cli import main
 from pbem.cli.server import scheduler_wanted
@@ -35,6 +36,7 @@ def run(tmp_path, monkeypatch):
     db.close()
 
 
+@freeze_time("2026-03-02 12:00:00")  # two runs print the same link only in the same second
 def test_demo_makes_a_game_you_can_open(run, tmp_path):
     assert run("init-db").exit_code == 0
     first = run("demo")
@@ -109,3 +111,63 @@ def test_serve_runs_one_scheduler(enabled, reloader, run_main, wanted):
     ctx = make_context(scheduler={"enabled": enabled})
     environ = {"WERKZEUG_RUN_MAIN": run_main} if run_main else {}
     assert scheduler_wanted(ctx, reloader, environ) is wanted
+
+
+def test_a_tallinn_demo_plays_to_the_end_from_the_mails_and_the_seat_page(run, tmp_path):
+    """``pbem demo --game tallinn``: you against bots, every move from a link of the
+    latest mail in the mail folder, or from the seat page that link leads to."""
+    import email
+    import email.policy
+    import random
+
+    from web_helpers import forms_in, move_forms, paths_in, post_form
+
+    from pbem.time.scheduler import tick
+    from pbem.web import create_app
+
+    created = run("demo", "--game", "tallinn", "-n", "3", "-o", "legat=yes")
+    assert created.exit_code == 0 and "Tallinn #1" in created.output, created.output
+    ctx = make_context()
+    client = create_app(ctx).test_client()
+    folder = tmp_path / "instance" / "mail"
+    seen: set[str] = set()
+    rng = random.Random(5)
+
+    def new_mails() -> list[email.message.EmailMessage]:
+        out = []
+        for path in sorted(folder.glob("*.eml")):
+            if path.name not in seen:
+                seen.add(path.name)
+                out.append(email.message_from_bytes(path.read_bytes(),
+                                                    policy=email.policy.default))
+        return out
+
+    def text(msg) -> str:
+        return msg.get_body(preferencelist=("plain",)).get_content()
+
+    page, clicks, from_mail = None, 0, 0
+    while True:
+        tick(ctx)
+        mails = new_mails()
+        if any("is over" in str(m["Subject"]) for m in mails):
+            break
+        turns = [m for m in mails if "your move" in str(m["Subject"])]
+        if turns:  # a new turn: its mail's links
+            links = [p for p in paths_in(text(turns[-1])) if p.startswith("/m/")]
+            confirm = client.get(rng.choice(links))
+            assert confirm.status_code == 200, confirm.text
+            [form] = [f for f in forms_in(confirm.text) if f.action.startswith("/m/")]
+            response = post_form(client, form)
+            from_mail += 1
+        else:  # the turn goes on (no new mail): its next step is on the seat page
+            assert page is not None and move_forms(page.text), "no mail and nothing to do"
+            response = post_form(client, rng.choice(move_forms(page.text)))
+        assert response.status_code == 303, response.text
+        page = client.get(response.headers["Location"])
+        clicks += 1
+        assert clicks < 200, "the game does not end"
+    assert from_mail >= 10  # every round's card came from a mail
+    game = Game.get()
+    assert game.status == Game.FINISHED and game.game == "tallinn"
+    assert game.options == {"legat": True, "tower_order": False}
+    assert "Tallinn #1" in client.get(f"/g/{game.id}").text
