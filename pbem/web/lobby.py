@@ -269,9 +269,7 @@ def never(token: str) -> Any:
 @bp.post("/never/<token>")
 def never_post(token: str) -> Any:
     address = _never_address(token)
-    one_click = request.form.get("List-Unsubscribe") == "One-Click"
-    if not one_click:  # RFC 8058: the mail provider posts with no cookie; the link proves it
-        csrf.check(again_url=request.path)
+    one_click = _one_click_or_form()
     try:
         create.never_mail(address)
     except ValueError as exc:
@@ -355,6 +353,16 @@ def invite_post(token: str) -> Any:
 # -- unsubscribe -------------------------------------------------------------------
 
 
+def _one_click_or_form() -> bool:
+    """Whether this POST is a mail provider's one-click unsubscribe (RFC 8058), which
+    comes with no cookie (the signed link proves it); any other POST is our own form
+    and must carry its CSRF token."""
+    one_click = request.form.get("List-Unsubscribe") == "One-Click"
+    if not one_click:
+        csrf.check(again_url=request.path)
+    return one_click
+
+
 def _player(token: str) -> Player:
     payload = _payload(links.UNSUBSCRIBE, token)
     player = Player.get_or_none(Player.id == _field(payload, "p", int))
@@ -371,9 +379,7 @@ def unsubscribe(token: str) -> Any:
 @bp.post("/u/<token>")
 def unsubscribe_post(token: str) -> Any:
     player = _player(token)
-    one_click = request.form.get("List-Unsubscribe") == "One-Click"
-    if not one_click:  # RFC 8058: the mail provider posts with no cookie; the link proves it
-        csrf.check(again_url=request.path)
+    one_click = _one_click_or_form()
     enable = not one_click and request.form.get("action") == "resubscribe"
     Player.update(mail_enabled=enable).where(Player.id == player.id).execute()
     if one_click:
