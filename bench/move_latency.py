@@ -4,7 +4,10 @@ One run, side by side on the same database:
 
 * **move**: ``POST /m/<token>``, the confirm form of a mailed move link, through
   the whole pbem app (CSRF, token checks, the service's transaction with the
-  move, the snapshot, deadlines and the queued mails, the redirect);
+  move, the snapshot, deadlines and the queued mails, the redirect); the
+  redirect is then followed to the seat page, as a browser does (timed apart:
+  it shows and so clears the flash message the move left in the session cookie,
+  which would otherwise grow with every move and slow every later request);
 * **bare**: ``POST /bare`` on a Flask app with nothing but one route that
   inserts one row and commits, with the same connect/close per request.
 
@@ -12,7 +15,8 @@ Both go through Flask's test client in this process, so the numbers are the
 server's own work without network or a WSGI server in front.  The two kinds
 of request alternate, so both see the same machine and the same database.
 Games are Visby for two humans; a finished game is replaced by a new one
-(untimed), as are choosing the move and signing its link.
+(untimed), as are choosing the move and signing its link.  The temporary
+folder is removed at the end.
 
     python bench/move_latency.py                        # SQLite in a temporary folder
     python bench/move_latency.py --moves 1000
@@ -24,10 +28,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import statistics
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import peewee as pw
 from flask import Flask
@@ -86,6 +92,15 @@ def main() -> None:
     args = parser.parse_args()
 
     folder = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    try:
+        run(args, folder)
+    finally:
+        if db.obj is not None:
+            getattr(db.obj, "close_all", db.obj.close)()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def run(args: argparse.Namespace, folder: Path) -> None:
     ctx = make_context(server={"instance": str(folder), "base_url": "http://bench.test"},
                        database={"url": args.database_url},
                        archive={"site_dir": str(folder / "site")})
@@ -105,6 +120,7 @@ def main() -> None:
     games = 0
     game = new_game(ctx, games)
     move_times: list[float] = []
+    redirect_times: list[float] = []
     bare_times: list[float] = []
 
     total = args.warmup + args.moves
@@ -125,6 +141,11 @@ def main() -> None:
         moved = time.perf_counter() - started
         if response.status_code != 303:
             raise SystemExit(f"move {i}: {response.status_code}\n{response.text[:2000]}")
+        started = time.perf_counter()
+        seat_page = pbem_client.get(urlsplit(response.headers["Location"]).path)
+        followed = time.perf_counter() - started
+        if seat_page.status_code != 200:
+            raise SystemExit(f"move {i}: the redirect answered {seat_page.status_code}")
 
         started = time.perf_counter()
         response = bare_client.post("/bare")
@@ -133,6 +154,7 @@ def main() -> None:
 
         if i >= args.warmup:
             move_times.append(moved)
+            redirect_times.append(followed)
             bare_times.append(barely)
         game = Game.get_by_id(game.id)
 
@@ -145,6 +167,7 @@ def main() -> None:
           f"(after {args.warmup} untimed)")
     print(f"move POST /m/<token>          {ms(move_times)}")
     print(f"bare POST, 1 insert + commit  {ms(bare_times)}")
+    print(f"(the redirect, GET /s/<token> {ms(redirect_times)}; not in the ratio)")
     median = statistics.median(move_times) / statistics.median(bare_times)
     mean = statistics.fmean(move_times) / statistics.fmean(bare_times)
     print(f"ratio move / bare: median {median:.1f}x, mean {mean:.1f}x")

@@ -246,6 +246,11 @@ MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Outbox, Block
 POOL_SIZE = 32
 #: a pooled connection unused this long is closed rather than handed out again
 POOL_STALE_SECONDS = 300
+#: how long a request waits for a connection when all ``POOL_SIZE`` are in use (more
+#: threads than connections: ``pbem serve`` starts a thread per request, and a client's
+#: next request can arrive before the last one's thread has handed its connection back)
+#: before it fails with ``playhouse.pool.MaxConnectionsExceeded``
+POOL_WAIT_SECONDS = 30
 
 
 def open_database(url: str) -> pw.Database:
@@ -272,14 +277,14 @@ def open_database(url: str) -> pw.Database:
             pragmas={"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10_000,
                      "synchronous": "normal"},
             check_same_thread=False, max_connections=POOL_SIZE,
-            stale_timeout=POOL_STALE_SECONDS,
+            stale_timeout=POOL_STALE_SECONDS, timeout=POOL_WAIT_SECONDS,
         )
         _writer = _SqliteWriter(f"{path}.writer" if on_disk else None)
     else:
         if url.startswith(("postgres://", "postgresql://")):
             url = "postgresql+pool://" + url.split("://", 1)[1]
-        database = connect(url, max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS) \
-            if "+pool://" in url else connect(url)
+        database = connect(url, max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS,
+                           timeout=POOL_WAIT_SECONDS) if "+pool://" in url else connect(url)
         _writer = None
     db.initialize(database)
     return database

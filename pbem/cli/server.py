@@ -68,6 +68,7 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
     from pbem.web import create_app
 
     ctx = _open(create=True)
+    db.close()  # back to the pool: the requests' threads take their own
     app = create_app(ctx)
     host = host or ctx.config.get("server", "host")
     port = port or ctx.config.getint("server", "port")
