@@ -66,6 +66,13 @@ class Outcome:
 # -- playing -------------------------------------------------------------------
 
 
+def save_changed(row: Seat) -> None:
+    """Write only the seat's fields that this change set (a move touches few of them,
+    and every seat of the table passes through ``after_change``)."""
+    if row.dirty_fields:
+        row.save(only=row.dirty_fields)
+
+
 def lock_game(game_id: int) -> Game:
     """The game row, locked against concurrent moves and ticks; ``PlayError`` if there is none."""
     try:
@@ -166,7 +173,7 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     seat.menu_seq += 1
     if kind == Move.PLAYER:
         seat.timeouts_in_row = 0
-    seat.save()
+    save_changed(seat)
     return row
 
 
@@ -264,7 +271,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
             clock.start_turn(game, seat, now)
             if not seat.bot and seat.player_id is not None:
                 compose.queue_turn(ctx, game, seat, seats, state, now)
-        seat.save()
+        save_changed(seat)
     if rules.is_over(state):
         game.status = Game.FINISHED
         game.finished_at = now
@@ -272,7 +279,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         for seat in seats:
             clock.stop(seat)
             seat.in_turn = False
-            seat.save()
+            save_changed(seat)
         compose.queue_result(ctx, game, seats, state, now)
     game.save()
     return played
@@ -347,7 +354,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
             # the turn that step ended is open again, with the clock running from now
             seat.in_turn = True
             clock.start_turn(game, seat, utcnow())
-        seat.save()
+        save_changed(seat)
         Notice.create(game=game, seq=game.seq, seat=seat_index,
                       text=f"{{{seat_index}}} took back a step")
         after_change(ctx, game, rules, seats, state, [])
