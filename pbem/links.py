@@ -15,7 +15,9 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR = "move", "seat", "invite", "unsubscribe", "calendar"
 #: a creator confirms their address; an address that has not joined asks for no more mail
 CONFIRM, NEVER = "confirm", "never"
-PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER)
+#: a player's own list of all their games ("my games")
+GAMES = "games"
+PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES)
 
 
 class LinkError(Exception):

@@ -105,11 +105,16 @@ class Game(BaseModel):
     started_at = pw.DateTimeField(null=True)
     finished_at = pw.DateTimeField(null=True, index=True)
     archived_at = pw.DateTimeField(null=True)
+    #: the finished game this one is the rematch of (one rematch per game: a double
+    #: click on "rematch" starts one game)
+    rematch_of = pw.IntegerField(null=True, unique=True)
 
-    @property
-    def thread_id(self) -> str:
-        """Message-ID of the game's thread; every mail of the game refers to it."""
-        return f"<game-{self.id}-{self.thread_key}@pbem>"
+    def thread_id(self, domain: str, player_id: int | None = None) -> str:
+        """Message-ID of the game's thread root in the mailbox of ``player_id``
+        (``pbem.mail.compose.queue``): the first mail of the game to that player carries
+        it, every later one refers to it.  ``domain`` is the sender's."""
+        who = f".p{player_id}" if player_id is not None else ""
+        return f"<game-{self.id}-{self.thread_key}{who}@{domain}>"
 
 
 class Seat(BaseModel):

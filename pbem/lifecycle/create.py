@@ -18,7 +18,17 @@ from pbem.games import get_game
 from pbem.games.protocol import OptionError, new_seed
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
 from pbem.mail import compose
-from pbem.models import Blocked, Game, Player, Seat, db, lock_row, utcnow, write_transaction
+from pbem.models import (
+    Blocked,
+    Game,
+    Outbox,
+    Player,
+    Seat,
+    db,
+    lock_row,
+    utcnow,
+    write_transaction,
+)
 from pbem.time import clock
 
 # -- players and games ---------------------------------------------------------
@@ -81,6 +91,15 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
                          "as many as one address may. Please try again tomorrow.")
     sent = (Seat.select().join(Game).where(Game.created_at > since, Game.creator == creator.id,
                                            Seat.invite_email.is_null(False)).count())
+    # invitations mailed lately (a replaced invitee's too, from games of any age) and
+    # those still held: what the seats show now may be less
+    mailed = (Outbox.select().join(Game).where(Outbox.kind == "invite", Outbox.created_at > since,
+                                               Game.creator == creator.id).count())
+    held = (Seat.select().join(Game).where(Game.creator == creator.id, Game.status == Game.OPEN,
+                                           Seat.invite_email.is_null(False),
+                                           Seat.invited_at.is_null(), Seat.player.is_null())
+            .count())
+    sent = max(sent, mailed + held)
     if sent + len(invited) > cfg.getint("limits", "invitations_per_creator"):
         raise LimitError(f"The games of {creator.email} have invited {sent} players in the "
                          f"last 24 hours; {len(invited)} more would pass the day's limit of "
@@ -94,6 +113,9 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
     for address in invited:
         received = (Seat.select().join(Game).where(Game.created_at > since,
                                                    Seat.invite_email == address).count())
+        received = max(received, Outbox.select().where(
+            Outbox.kind == "invite", Outbox.created_at > since,
+            Outbox.to_address == address).count())
         if received >= cfg.getint("limits", "invitations_per_invitee"):
             raise LimitError(f"{address} has been invited {received} times in the last 24 "
                              "hours, as often as we invite anyone. Please try again tomorrow.")
@@ -169,14 +191,18 @@ def confirm(ctx: Context, player_id: int) -> int:
         player = lock_row(Player, player_id)
         if player is None:
             raise PlayError("no-player", "There is no such player.")
-        first = player.confirmed_at is None
-        if first:
-            player.confirmed_at = utcnow()
-            player.save()
-        sent = 0
-        for game in Game.select().where(Game.creator == player, Game.status == Game.OPEN):
-            sent += _send_invitations(ctx, game, player)
-        return sent
+        return _confirmed(ctx, player)
+
+
+def _confirmed(ctx: Context, player: Player) -> int:
+    """Mark ``player`` (locked) as confirmed and send their held invitations; how many."""
+    if player.confirmed_at is None:
+        player.confirmed_at = utcnow()
+        player.save()
+    sent = 0
+    for game in Game.select().where(Game.creator == player, Game.status == Game.OPEN):
+        sent += _send_invitations(ctx, game, player)
+    return sent
 
 
 def never_mail(address: str) -> None:
@@ -241,6 +267,122 @@ def renew_links(ctx: Context, player_id: int) -> None:
         text, html = compose.render_mail(
             ctx, "links", lang, player=player, title="pbem",
             seats=[(compose.game_title(s.game), compose.seat_url(ctx, s.game, s)) for s in seats],
-            calendar_url=calendar.calendar_url(ctx, player))
+            calendar_url=calendar.calendar_url(ctx, player))  # and "all your games" below
         compose.queue(ctx, kind="notice", to=player, text=text, html=html,
                       subject=say(phrase("pbem: your new links"), lang))
+
+
+# -- answering an invitation; the creator's choices for a seat without an answer -------
+
+
+def decline_invite(ctx: Context, game_id: int, index: int, address: str) -> None:
+    """The invitee of seat ``index`` does not want to play: the seat is open again, for
+    its creator to fill (``replace_invitee``, ``seat_to_bot``), and the creator is told."""
+    from pbem.mail.language import phrase, say
+
+    with write_transaction():
+        game = lock_game(game_id)
+        seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
+        if (game.status != Game.OPEN or seat is None or seat.invite_email != address
+                or seat.player_id is not None):
+            raise PlayError("withdrawn", "This invitation is no longer open.")
+        seat.invite_email = None
+        seat.invited_at = None
+        seat.save()
+        creator = game.creator
+        if creator is None:
+            return
+        known = Player.get_or_none(Player.email == address)
+        who = f"{known.name} ({address})" if known is not None else address
+        creator_seat = Seat.get_or_none(Seat.game == game, Seat.player == creator)
+        lang = compose.language_of(creator)
+        title = compose.game_title(game)
+        text, html = compose.render_mail(
+            ctx, "declined", lang, player=creator, game=game, title=title, who=who,
+            seat_number=seat.index + 1,
+            seat_url=compose.seat_url(ctx, game, creator_seat) if creator_seat else None)
+        compose.queue(ctx, kind="notice", to=creator, text=text, html=html, game=game,
+                      subject=say(phrase("{title}: {who} declined", title=title, who=who),
+                                  lang))
+
+
+def _unanswered_seat(game: Game, creator_id: int, index: int) -> Seat:
+    """Seat ``index`` of an open ``game`` whose creator is ``creator_id``, nobody on it."""
+    if game.creator_id != creator_id:
+        raise PlayError("other-player", "Only the player who created this game can "
+                                        "change its seats.")
+    if game.status != Game.OPEN:
+        raise PlayError("not-active", "The game has started: its seats are taken.")
+    seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
+    if seat is None:
+        raise PlayError("no-seat", "This game has no such seat.")
+    if seat.player_id is not None or seat.bot:
+        raise PlayError("taken", "This seat is taken already.")
+    return seat
+
+
+def replace_invitee(ctx: Context, game_id: int, creator_id: int, index: int, address: str,
+                    client_key: str | None = None) -> Seat:
+    """The creator invites ``address`` to a seat nobody has taken, instead of whoever
+    was invited to it (whose link stops working), within the day's limits."""
+    address = normalise_email(address)  # ValueError
+    if Blocked.has(address):
+        raise OptionError(f"{address} has asked us never to mail them: please invite "
+                          "someone else, or give the seat to a bot")
+    with write_transaction():
+        game = lock_game(game_id)
+        seat = _unanswered_seat(game, creator_id, index)
+        creator = Player.get_by_id(creator_id)
+        others = [s for s in game.seats if s.index != index]
+        taken = {s.invite_email for s in others} | {
+            s.player.email for s in others if s.player_id is not None}
+        if address in taken:
+            raise OptionError("each player can take only one seat")
+        check_limits(ctx, creator, [address], client_key)
+        seat.invite_email = address
+        seat.invited_at = None
+        seat.save()
+        if creator.confirmed_at is not None:
+            _send_invitations(ctx, game, creator)
+        return seat
+
+
+def seat_to_bot(ctx: Context, game_id: int, creator_id: int, index: int) -> Game:
+    """The creator gives a seat nobody has taken to a bot; the game starts if it was the
+    last one free."""
+    with write_transaction():
+        game = lock_game(game_id)
+        seat = _unanswered_seat(game, creator_id, index)
+        seat.bot = True
+        seat.invite_email = None
+        seat.invited_at = None
+        seat.save()
+        _start_if_full(ctx, game)
+        return Game.get_by_id(game.id)
+
+
+def rematch(ctx: Context, game_id: int, player_id: int, client_key: str | None = None) -> Game:
+    """A new game of the finished ``game_id`` with the same players, options and clock,
+    created by ``player_id`` (one of them): the others are invited by address, bots stay
+    bots.  One rematch per game: asking again returns the one already made."""
+    with write_transaction():
+        old = lock_game(game_id)
+        if old.status != Game.FINISHED:
+            raise PlayError("not-active", "Only a finished game can be played again.")
+        existing = Game.get_or_none(Game.rematch_of == old.id)
+        if existing is not None:
+            return existing
+        seats = list(old.seats.order_by(Seat.index))
+        if not any(s.player_id == player_id for s in seats):
+            raise PlayError("other-player", "Only a player of this game can ask for a "
+                                            "rematch.")
+        player = lock_row(Player, player_id)
+        # they came from a link mailed to their address: that proves it is theirs
+        _confirmed(ctx, player)
+        others = [None if s.player_id is None else s.player.email
+                  for s in seats if s.player_id != player_id]
+        game = create_game(ctx, old.game, player, others, options=old.options,
+                           clock_policy=old.clock, client_key=client_key)
+        game.rematch_of = old.id
+        game.save()
+        return game

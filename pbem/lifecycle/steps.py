@@ -108,7 +108,7 @@ def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str, subject: 
             continue
         lang = compose.language_of(seat.player)
         text, html = compose.render_mail(ctx, "notice", lang, game=game, title=title,
-                                         names=names, line=line,
+                                         names=names, line=line, seat=seat,
                                          seat_url=compose.seat_url(ctx, game, seat))
         compose.queue(ctx, kind="notice", to=seat.player,
                       subject=f"{title}: {say(subject, lang)}", text=text, html=html,

@@ -19,8 +19,11 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
+import peewee as pw
+from markupsafe import escape
 
 from pbem import links
 from pbem.context import Context
@@ -28,16 +31,61 @@ from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.lifecycle import history
 from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
-from pbem.models import Blocked, Game, Outbox, Player, Seat, utcnow
+from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import quiet
 
 #: mails a player who chose the daily digest gets in it instead (see ``pbem.time.digest``)
 DIGEST_KINDS = ("turn", "notice")
 
 
-def _message_id(game: Game | None) -> str:
+def mail_domain(ctx: Context) -> str:
+    """The domain of our Message-IDs: the sender's (``[mail] from_address``), as RFC 5322
+    advises, else the server's host name."""
+    address = ctx.config.get("mail", "from_address")
+    domain = address.rpartition("@")[2].strip().strip(">").lower()
+    if domain and all(c.isalnum() or c in ".-" for c in domain):
+        return domain
+    return urlsplit(ctx.base_url).hostname or "pbem.invalid"
+
+
+def _message_id(ctx: Context, game: Game | None) -> str:
     where = f"game-{game.id}" if game is not None else "pbem"
-    return f"<{where}.{uuid.uuid4().hex}@pbem>"
+    return f"<{where}.{uuid.uuid4().hex}@{mail_domain(ctx)}>"
+
+
+#: ``Outbox.subject``'s length
+SUBJECT_MAX = 200
+
+
+def thread_subject(game: Game) -> str:
+    """The subject of every mail of a game's thread: 'Visby #3 — Alex, Bob, Bot 3'.
+
+    The same for the whole game (mail clients such as Gmail thread by subject as well
+    as by References): names as they stand once the table is full, a bot's seat as
+    'Bot n' even when it stands in for a player.
+    """
+    names = []
+    for seat in game.seats.order_by(Seat.index):
+        if seat.player_id is not None:
+            names.append(seat.player.name)
+        else:
+            names.append(f"Bot {seat.index + 1}" if seat.bot else "?")
+    subject = f"{game_title(game)} — {', '.join(names)}"
+    if len(subject) > SUBJECT_MAX:
+        subject = subject[:SUBJECT_MAX - 1].rstrip(", ") + "…"
+    return subject
+
+
+def _with_headline(text: str, html: str | None, headline: str) -> tuple[str, str | None]:
+    """A thread mail says what it is in its body's first line (its subject is the game's)."""
+    text = f"{headline}\n\n{text}"
+    if html:
+        at = html.find("<body")
+        end = html.find(">", at) + 1 if at >= 0 else 0
+        line = (f'<p style="font-weight: bold; font-size: 1.1em; margin-top: 0;">'
+                f"{escape(headline)}</p>\n")
+        html = html[:end] + "\n" + line + html[end:].lstrip("\n")
+    return text, html
 
 
 def names_of(seats: list[Seat]) -> list[str]:
@@ -61,6 +109,20 @@ def move_url(ctx: Context, game: Game, seat: Seat, move: str) -> str:
                                          "n": seat.menu_seq, "m": move, "p": seat.player_id,
                                          "v": seat.player.link_version})
     return ctx.url(f"/m/{token}")
+
+
+def my_games_url(ctx: Context, player: Player) -> str:
+    """The player's list of all their games; "new links" (``link_version``) revokes it."""
+    token = ctx.signer.sign(links.GAMES, {"p": player.id, "v": player.link_version})
+    return ctx.url(f"/me/{token}")
+
+
+def archive_url(ctx: Context, game: Game) -> str:
+    """The game's page in the archive that ``pbem serve`` serves under ``/archive/``: there
+    once the scheduler's tick after the game's end has built it."""
+    from pbem.archive import paths
+
+    return ctx.url(f"/archive/{paths.html(paths.game_page(game.id))}")
 
 
 def never_url(ctx: Context, address: str) -> str:
@@ -90,6 +152,12 @@ def queue(
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
 
+    A mail of a game that has started to a player is a mail of the game's thread: its
+    subject is the game's ``thread_subject`` and ``subject`` becomes the first line of
+    its body.  (Before the start, the table is not known yet: an invitation, a request
+    to confirm an address, an invitation declined keep their own subjects.)  The first
+    such mail to the player is the thread's root (its Message-ID is ``Game.thread_id``
+    for the player); every later one refers to it.
     A mail to an address that has not joined (a plain string) carries "never mail
     me again" as its List-Unsubscribe.
     """
@@ -107,23 +175,38 @@ def queue(
         if player.digest and kind in DIGEST_KINDS:  # held for the digest of their next morning
             digest, not_before = True, quiet.next_local_time(now, player.timezone,
                                                              player.quiet_end)
-    return Outbox.create(
+    root = None
+    if game is not None and game.status != Game.OPEN and player is not None:
+        text, html = _with_headline(text, html, subject)
+        subject = thread_subject(game)
+        root = game.thread_id(mail_domain(ctx), player.id)
+    row = dict(
         game=game,
         player=player,
         kind=kind,
         to_address=player.email if player is not None else str(to),
         to_name=player.name if player is not None else "",
-        subject=subject,
+        subject=subject[:SUBJECT_MAX],
         text_body=text,
         html_body=html,
-        message_id=_message_id(game),
-        in_reply_to=game.thread_id if game is not None else None,
+        message_id=_message_id(ctx, game),
+        in_reply_to=root,
         unsubscribe_url=(unsubscribe_url(ctx, player) if player is not None
                          else never_url(ctx, str(to))),
         created_at=now,
         not_before=not_before,
         digest=digest,
     )
+    # the first mail of the thread that goes out on its own is its root (a mail held for
+    # the digest is never delivered as itself)
+    if root is not None and not digest and not Outbox.select().where(
+            Outbox.message_id == root).exists():
+        try:
+            with db.atomic():  # a savepoint: a root queued at the same time keeps its id
+                return Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
+        except pw.IntegrityError:
+            pass
+    return Outbox.create(**row)
 
 
 def language_of(player: Player | None) -> str:
@@ -150,6 +233,11 @@ def render_mail(ctx: Context, kind: str, lang: str, /, **values: Any) -> tuple[s
     layout declares it, and delivery sends that as ``Content-Language``.  (The
     arguments before ``/`` are positional so that any name is free for a template value.)
     """
+    # every mail to a player links their games (the layouts' footer): the reader is the
+    # ``player`` or the ``seat``'s player the mail is made for
+    reader = values.get("player") or getattr(values.get("seat"), "player", None)
+    values.setdefault("my_games_url",
+                      my_games_url(ctx, reader) if isinstance(reader, Player) else None)
     parts = []
     for env, ext in ((ctx.text, "txt"), (ctx.html, "html")):
         template, written_in = _template(env, kind, ext, supported(lang))
@@ -281,20 +369,26 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                  now: datetime | None = None) -> None:
+    from pbem.lifecycle.standing import headline, standing
+
     rules = get_game(game.game)
     names = names_of(seats)
     result = rules.result(state)
     view = rules.view(state, SPECTATOR)
+    st = standing(result, names)
     for seat in seats:
         if seat.player_id is None:
             continue
         lang = language_of(seat.player)
+        said = headline(st, lang)
         text, html = render_mail(ctx, "result", lang, game=game, title=game_title(game),
-                                 names=names, seat=seat, result=result,
+                                 names=names, seat=seat, result=result, standing=st,
+                                 headline=said,
                                  winner_names=[names[w] for w in result.winners],
                                  view_text=rules.render_text(view, names),
-                                 view=view, rules=rules, seat_url=seat_url(ctx, game, seat))
-        subject = say(phrase("{title} is over", title=game_title(game)), lang)
+                                 view=view, rules=rules, seat_url=seat_url(ctx, game, seat),
+                                 archive_url=archive_url(ctx, game))
+        subject = f"{game_title(game)}: {said}"
         queue(ctx, kind="result", to=seat.player, subject=subject, text=text, html=html,
               game=game, now=now)
 

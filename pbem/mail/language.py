@@ -46,6 +46,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "{name} is on vacation": "{name} ist im Urlaub",
         "pbem: your new links": "pbem: deine neuen Links",
         "{title}: please confirm your address": "{title}: bitte bestätige deine Adresse",
+        "{title}: {who} declined": "{title}: {who} hat abgesagt",
+        "and": "und",
+        "The game is over": "Das Spiel ist zu Ende",
+        "{name} wins with {score}": "{name} gewinnt mit {score}",
+        "{names} share the win with {score}": "{names} teilen sich den Sieg mit {score}",
     },
 }
 

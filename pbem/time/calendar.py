@@ -2,9 +2,10 @@
 
 A calendar app subscribes to ``/calendar/<token>.ics`` (token: ``links.CALENDAR``
 with ``{"p": player_id}``) and shows each running turn as an event at its
-deadline, in UTC, which every calendar shows in its owner's own zone.  The
-feed has no move or seat links: calendars are shared more readily than mail,
-and a feed must not hand anyone a seat.  An event's UID is the seat's, so a
+deadline, in UTC, which every calendar shows in its owner's own zone.  Each
+event links the game's public page (``URL`` and its description), never a move
+or seat link: calendars are shared more readily than mail, and a feed must not
+hand anyone a seat.  An event's UID is the seat's, so a
 deadline that moves (a vacation, the next turn) updates the one event instead
 of adding another.
 """
@@ -75,8 +76,10 @@ def build(ctx: Context, player: Player, now: datetime) -> str:
     for running in running_clocks(player, now):
         seat, game, title = running.seat, running.game, running.title
         what = "grace period ends" if running.grace else "your move is due"
+        url = ctx.url(f"/g/{game.id}")
         description = (f"{title}: {what}. {clock.describe_policy(game.clock)}. "
-                       f"{clock.describe_ladder(game.clock)}")
+                       f"{clock.describe_ladder(game.clock)}\nThe game: {url} (your moves: "
+                       f"the seat link in your mails)")
         lines += [
             "BEGIN:VEVENT",
             f"UID:pbem-game{game.id}-seat{seat.index}@{host}",
@@ -86,6 +89,7 @@ def build(ctx: Context, player: Player, now: datetime) -> str:
             f"DTSTART:{_stamp(seat.deadline)}",
             f"SUMMARY:{escape(f'{title}: {what}')}",
             f"DESCRIPTION:{escape(description)}",
+            f"URL:{url}",  # RFC 5545 3.8.4.6: a URI value, not escaped text
             "TRANSP:TRANSPARENT",
             "END:VEVENT",
         ]

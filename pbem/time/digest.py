@@ -58,8 +58,11 @@ def digest_one(ctx: Context, player_id: int, now: datetime) -> bool:
 
 def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetime) -> None:
     lang = compose.language_of(player)
-    happened = [(compose.format_local(m.created_at, player.timezone, lang), m.subject)
-                for m in held]  # the held mails' subjects were made in the player's language
+    # what each held mail said, in the player's language: a game's mail says it in its
+    # body's first line (its subject is the game's thread), any other in its subject
+    happened = [(compose.format_local(m.created_at, player.timezone, lang),
+                 m.text_body.partition("\n")[0] if m.game_id is not None else m.subject)
+                for m in held]
     turns = [dict(title=c.title, left=c.left, url=compose.seat_url(ctx, c.game, c.seat),
                   deadline_local=compose.format_local(c.seat.deadline, player.timezone, lang))
              for c in running_clocks(player, now)]

@@ -13,6 +13,7 @@ Blueprints, one concern each:
            seat (``/s/``), public game (``/g/``)
 ``lobby``  the home page, creating a game (``/new``), accepting an invitation
            (``/i/``), unsubscribing (``/u/``)
+``archive_views``  the static archive of finished games (``/archive/``)
 ``dev``    development only: the mails of the folder transport (``/dev/mail``)
 
 GET never changes anything (mail scanners open links to check them); every
@@ -38,7 +39,8 @@ from pbem.web.refusal import Refusal
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: modules whose ``bp`` the app serves; a part of pbem with pages adds its module here
-BLUEPRINTS: tuple[str, ...] = ("pbem.web.play", "pbem.web.lobby", "pbem.web.time_views")
+BLUEPRINTS: tuple[str, ...] = ("pbem.web.play", "pbem.web.lobby", "pbem.web.time_views",
+                                "pbem.web.archive_views", "pbem.web.mine")
 #: served only when [server] production is false
 DEV_BLUEPRINTS: tuple[str, ...] = ("pbem.web.dev",)
 

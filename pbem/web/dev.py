@@ -76,6 +76,19 @@ def _written(path: Path) -> tuple[str, int]:
     return path.name.split("-", 1)[0], mtime
 
 
+#: the Message-ID of a game thread's root (``Game.thread_id``)
+_THREAD_ROOT = re.compile(r"<game-\d+-[0-9a-f]+\.p\d+@")
+
+
+def _says(msg: Any) -> str:
+    """What a mail of a game's thread is (its subject is the game's): its first line."""
+    if not (msg["In-Reply-To"] or _THREAD_ROOT.match(str(msg["Message-ID"] or ""))):
+        return ""
+    body = msg.get_body(preferencelist=("plain",))
+    lines = body.get_content().splitlines() if body is not None else []
+    return lines[0] if lines else ""
+
+
 @bp.get("/mail")
 def mail_list() -> Any:
     folder = _folder()
@@ -87,7 +100,7 @@ def mail_list() -> Any:
             msg = _read(folder / name)
         except OSError:
             continue  # removed meanwhile
-        mails.append({"name": name, "to": str(msg["To"] or ""),
+        mails.append({"name": name, "to": str(msg["To"] or ""), "says": _says(msg),
                       "subject": str(msg["Subject"] or ""), "date": str(msg["Date"] or "")})
     config = context().config
     return render_template("pages/dev_mail_list.html", mails=mails, total=len(names),

@@ -21,7 +21,7 @@ from pbem.mail.language import DEFAULT, LANGUAGES
 from pbem.models import Game, Player, Seat, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
-from pbem.web.play import _field, _payload, chosen_language, seat_path
+from pbem.web.play import _field, _payload, chosen_language, path_of, seat_path
 from pbem.web.refusal import Refusal
 from pbem.web.zones import timezones
 
@@ -313,7 +313,7 @@ def invite(token: str) -> Any:
             "language": player.language if player else
             request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)}
     return render_template(
-        "pages/invite.html", game=game, seat=seat, rules=get_game(game.game),
+        "pages/invite.html", game=game, seat=seat, rules=get_game(game.game), token=token,
         title=compose.game_title(game), names=compose.names_of(seats), seats=seats,
         host=game.creator.name if game.creator else "A player", address=address,
         joined=joined, seat_link=seat_path(game, seat) if joined else None,
@@ -348,6 +348,21 @@ def invite_post(token: str) -> Any:
     else:
         flash("You have joined; the game starts when every seat is taken.", "joined")
     return redirect(seat_path(game, seat), code=303)
+
+
+@bp.post("/i/<token>/decline")
+def invite_decline(token: str) -> Any:
+    game, seat, address = _invite(token)
+    csrf.check(again_url=url_for("lobby.invite", token=token))
+    try:
+        create.decline_invite(context(), game.id, seat.index, address)
+    except moves.PlayError as exc:
+        raise Refusal.from_play(exc, game_url=url_for("play.game_page",
+                                                      game_id=game.id)) from exc
+    host = game.creator.name if game.creator else "The host"
+    return render_template("pages/declined.html", title=compose.game_title(game), host=host,
+                           never_url=None if Player.get_or_none(Player.email == address)
+                           else path_of(compose.never_url(context(), address)))
 
 
 # -- unsubscribe -------------------------------------------------------------------

@@ -37,8 +37,9 @@ from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, Choice, Rules
 from pbem.games.render import seat_text
 from pbem.lifecycle import create, history, moves
+from pbem.lifecycle.standing import headline, standing
 from pbem.mail import compose
-from pbem.mail.language import LANGUAGES
+from pbem.mail.language import DEFAULT, LANGUAGES
 from pbem.models import Game, Move, Player, Seat, utcnow
 from pbem.time import clock
 from pbem.web import context, csrf
@@ -210,7 +211,13 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         "title": compose.game_title(game), "view": None, "picture": None,
         "recent": history.History(), "to_move": [],
         "result": game.result, "waiting_for": [],
+        "standing": None, "headline": "", "archive_url": None,
     }
+    if game.result:
+        values["standing"] = standing(game.result, names)
+        values["headline"] = headline(values["standing"], DEFAULT)  # the pages are English
+    if game.status == Game.FINISHED:
+        values["archive_url"] = compose.archive_url(context(), game)
     if game.state is None:
         values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot]
         return values
@@ -282,6 +289,9 @@ def seat_page(token: str) -> Any:
         time_left=clock.format_duration(left) if left is not None else None,
         clock_policy=clock.describe_policy(game.clock) if game.clock else None,
         messages=get_flashed_messages(with_categories=True),
+        # the creator of an open game sees who has answered and fills the seats left
+        seats_to_fill=game.status == Game.OPEN and seat.player_id == game.creator_id,
+        games_url=path_of(compose.my_games_url(context(), seat.player)),
     )
 
 

@@ -80,9 +80,9 @@ def test_a_timeout_gives_grace_then_plays_the_default_move_and_the_log_says_so(c
     assert "a grace period of 12 hours began" in _log(game)[-1]
     assert Move.select().where(Move.kind == Move.TIMEOUT).count() == 0
     grace_mail = sim.mail.to(aiko.email, "notice")[-1]
-    assert "your time is up" in grace_mail.subject
+    assert "your time is up" in grace_mail.says
     assert "Wed 04 Mar 2026, 06:00 (Asia/Tokyo)" in grace_mail.text and "/m/" in grace_mail.text
-    assert "ran out of time" in sim.mail.to(bernd.email, "notice")[-1].subject
+    assert "ran out of time" in sim.mail.to(bernd.email, "notice")[-1].says
 
     sim.run_until(utc("2026-03-04 09:00"))
     timed_out = list(Move.select().where(Move.kind == Move.TIMEOUT).order_by(Move.seq))
@@ -93,9 +93,9 @@ def test_a_timeout_gives_grace_then_plays_the_default_move_and_the_log_says_so(c
                in line for line in log)
     assert seat(game, 0).timeouts_in_row == 1
     # the table hears of it, each in their morning: 21:00 UTC is night in Tokyo and Berlin
-    told_bernd = [m for m in sim.mail.to(bernd.email, "notice") if "default move" in m.subject]
+    told_bernd = [m for m in sim.mail.to(bernd.email, "notice") if "default move" in m.says]
     assert [m.at for m in told_bernd] == [utc("2026-03-04 07:00")]  # 08:00 CET
-    told_aiko = [m for m in sim.mail.to(aiko.email, "notice") if "default move" in m.subject]
+    told_aiko = [m for m in sim.mail.to(aiko.email, "notice") if "default move" in m.says]
     assert [m.at for m in told_aiko] == [utc("2026-03-03 23:00")]  # 08:00 JST
     assert expected in told_aiko[0].text and "timeout 1 of 3" in told_aiko[0].text
     _never_at_night(sim)
@@ -128,10 +128,10 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_owner_can_reclai
     assert sum("did not move in time: the default move" in line for line in log) == 3
     assert any("After 3 timeouts in a row a bot plays for {0}" in line for line in log)
     mail = sim.mail.to(aiko.email, "notice")[-1]
-    assert "a bot plays your seat" in mail.subject
+    assert "a bot plays your seat" in mail.says
     reclaim_path = next(w for w in mail.text.split() if w.endswith("/reclaim"))
     assert reclaim_path.startswith("http://pbem.test/s/")
-    assert any("a bot plays for Aiko" in m.subject for m in sim.mail.to(bernd.email))
+    assert any("a bot plays for Aiko" in m.says for m in sim.mail.to(bernd.email))
 
     # the bot plays Aiko's seat at once whenever it is to move: the game goes on
     on_tick(sim)
@@ -218,7 +218,7 @@ def test_vacation_stops_the_clock_and_the_reminders_and_the_table_is_told(ctx, s
 
     sim.run_until(utc("2026-07-14 08:59"))
     assert any("{1} is on vacation for 5 days" in line for line in _log(game))
-    assert any("is on vacation" in m.subject for m in sim.mail.to(aiko.email, "notice"))
+    assert any("is on vacation" in m.says for m in sim.mail.to(aiko.email, "notice"))
     # no reminder while he is away; after it, the points of the moved turn
     # (halfway Sun 12 July 21:00 UTC = 23:00 CEST, so 21:00 CEST; a day before, 11:00 CEST)
     assert [m.at for m in sim.mail.to(bernd.email, "reminder")] == [

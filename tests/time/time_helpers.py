@@ -35,6 +35,12 @@ class Sent:
     kind: str
     text: str
 
+    @property
+    def says(self) -> str:
+        """What the mail is: a game's mails share the game's subject and say it in their
+        body's first line."""
+        return self.text.splitlines()[0] if self.text else ""
+
 
 @dataclass
 class Recorder:

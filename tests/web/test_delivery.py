@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
 from freezegun import freeze_time
-from web_helpers import free_port, table
+from markupsafe import escape
+from web_helpers import finish, free_port, table
 
 from pbem.context import make_context
 from pbem.models import Outbox, Player
@@ -76,23 +77,51 @@ def test_a_mail_that_cannot_be_built_fails_alone_and_the_rest_goes(smtp_ctx, smt
 
 def test_each_game_is_one_thread_and_every_player_mail_can_unsubscribe(smtp_ctx, smtp_server,
                                                                        app, database):
-    """What the relay receives: text and HTML alternatives, one thread per game, and an
-    RFC 8058 one-click unsubscribe that works with nothing but the header's URL."""
-    with freeze_time(NOON, ignore=["asyncio", "aiosmtpd"]):
+    """What the relay receives: text and HTML alternatives, one thread per game and player
+    (the game's subject on every mail, the first one the root whose Message-ID the later
+    ones refer to, ids in the sender's domain), and an RFC 8058 one-click unsubscribe
+    that works with nothing but the header's URL."""
+    smtp_ctx.config.values["mail"]["from_address"] = "games@play.example.org"
+    with freeze_time(NOON, ignore=["asyncio", "aiosmtpd"]) as frozen:
         first = table(smtp_ctx, humans=2, seed=1)
         second = table(smtp_ctx, humans=2, seed=2)
+        frozen.tick(timedelta(minutes=1))
+        finish(smtp_ctx, second)
         assert tick(smtp_ctx)["mail"]["sent"] == Outbox.select().count()
-    threads: dict[str, set[str]] = {}
+    threads: dict[tuple[str, str], list] = {}
     for msg in smtp_server.messages:
         assert msg.get_content_type() == "multipart/alternative"
         assert [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"]
-        assert msg["In-Reply-To"] == msg["References"] != msg["Message-ID"]
-        threads.setdefault(msg["References"], set()).add(msg["Message-ID"])
+        assert msg["Message-ID"].endswith("@play.example.org>")
         if str(msg["To"]).startswith("Alice") or str(msg["To"]).startswith("Bob"):
             assert msg["List-Unsubscribe"].startswith("<http://pbem.test/u/")
             assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    assert set(threads) == {first.thread_id, second.thread_id}
-    assert sum(len(ids) for ids in threads.values()) == len(smtp_server.messages)
+        if str(msg["Subject"]).startswith("Alice invites you"):  # before the game: its own
+            assert msg["In-Reply-To"] is None and msg["References"] is None
+            continue
+        address = msg["To"].addresses[0].addr_spec
+        threads.setdefault((address, str(msg["Subject"])), []).append(msg)
+    assert set(threads) == {(a, f"Visby #{g.id} — Alice, Bob") for a in
+                            ("alice@example.org", "bob@example.org") for g in (first, second)}
+    for (address, subject), mails in threads.items():
+        game = first if subject.startswith(f"Visby #{first.id} ") else second
+        player = Player.get(Player.email == address)
+        root = game.thread_id("play.example.org", player.id)
+        assert mails[0]["Message-ID"] == root and mails[0]["In-Reply-To"] is None
+        assert len(mails) >= 2
+        for later in mails[1:]:
+            assert later["In-Reply-To"] == later["References"] == root != later["Message-ID"]
+        # what each mail is stands in its first line, in the reader's words
+        said = [m.get_body(preferencelist=("plain",)).get_content().splitlines()[0]
+                for m in mails]
+        title = f"Visby #{game.id}"
+        assert said[0] == f"{title} has started"
+        assert f"{title}: your move" in said
+        if game == second:
+            assert said[-1].startswith(f"{title}: ") and " with " in said[-1]
+        for m, line in zip(mails, said, strict=True):  # the HTML part says it first too
+            html = m.get_body(preferencelist=("html",)).get_content()
+            assert escape(line) in html.split("<body", 1)[1].split("</p>", 1)[0]
 
     alice = next(m for m in smtp_server.messages if "alice@" in str(m["To"]))
     url = alice["List-Unsubscribe"].strip("<>").removeprefix("http://pbem.test")

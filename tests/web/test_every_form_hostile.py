@@ -10,7 +10,16 @@ also fails when a route is added without being listed here.
 from __future__ import annotations
 
 import pytest
-from web_helpers import csrf_of, latest_mail, move_paths, paths_in, player, seat_path, table
+from web_helpers import (
+    csrf_of,
+    finish,
+    latest_mail,
+    move_paths,
+    paths_in,
+    player,
+    seat_path,
+    table,
+)
 
 from pbem import links
 from pbem.lifecycle import create
@@ -42,6 +51,10 @@ GOOD: dict[str, dict[str, str]] = {
     "time.vacation_post": {"action": "start", "days": "3"},
     "time.quiet_post": {"quiet_start": "22:00", "quiet_end": "08:00", "digest": "on"},
     "time.reclaim_post": {},
+    "lobby.invite_decline": {},
+    "mine.rematch": {},
+    "mine.seat_invite": {"email": "dan@example.org"},
+    "mine.seat_bot": {},
 }
 
 
@@ -63,6 +76,8 @@ def test_every_form_answers_hostile_values_with_a_page_never_a_500(app, ctx, dat
     open_game = create.create_game(
         ctx, "visby", Player.get(Player.email == "alice@example.org"),
         ["bob@example.org", "carol@example.org"], seed=3)
+    finish(ctx, create.create_game(ctx, "visby", Player.get(Player.email == "alice@example.org"),
+                                   [None], seed=4))  # for a rematch
     client = app.test_client()
     routes = _routes_for(ctx, open_game)
     declared = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
@@ -93,6 +108,11 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
     mail = latest_mail("alice@example.org")
     invited = Seat.get(Seat.game == game, Seat.index == 2)
     invite = ctx.signer.sign(links.INVITE, {"g": game.id, "s": 2, "e": invited.invite_email})
+    declined = ctx.signer.sign(links.INVITE, {"g": game.id, "s": 1, "e": "bob@example.org"})
+    creator_url = paths_in(compose.seat_url(ctx, game, Seat.get(Seat.game == game,
+                                                                Seat.index == 0)))[0]
+    games = paths_in(compose.my_games_url(ctx, alice))[0]
+    finished = Game.get(Game.status == Game.FINISHED)
     return {
         "play.confirm_post": move_paths(mail)[0],
         "play.seat_play": f"{seat_url}/play",
@@ -107,6 +127,10 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
         "time.vacation_post": f"{seat_url}/vacation",
         "time.quiet_post": f"{seat_url}/quiet",
         "time.reclaim_post": f"{seat_url}/reclaim",
+        "lobby.invite_decline": f"/i/{declined}/decline",
+        "mine.rematch": f"{games}/rematch/{finished.id}",
+        "mine.seat_invite": f"{creator_url}/seat/1/invite",
+        "mine.seat_bot": f"{creator_url}/seat/1/bot",
     }
 
 

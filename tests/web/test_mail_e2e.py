@@ -30,7 +30,9 @@ def _follow(client, response):
 
 
 class Inbox:
-    """The received mails by address, read once each (header parsing is slow)."""
+    """The received mails by address, read once each (header parsing is slow), each with
+    what it says it is: a game's mails share the game's subject and say it in their
+    body's first line."""
 
     def __init__(self, sink):
         self.sink = sink
@@ -40,12 +42,13 @@ class Inbox:
     def _update(self) -> None:
         for msg in self.sink.messages[self.read:]:
             address = msg["To"].addresses[0].addr_spec
-            self.mails[address].append((msg["Message-ID"], str(msg["Subject"]), msg))
+            first_line = text_part(msg).partition("\n")[0]
+            self.mails[address].append((msg["Message-ID"], first_line, msg))
         self.read = len(self.sink.messages)
 
-    def of(self, address: str, subject: str) -> list[tuple[str, str, EmailMessage]]:
+    def of(self, address: str, says: str) -> list[tuple[str, str, EmailMessage]]:
         self._update()
-        return [m for m in self.mails[address] if subject in m[1]]
+        return [m for m in self.mails[address] if says in m[1]]
 
     def last_turn(self, address: str, unless: set[str]) -> EmailMessage | None:
         turns = self.of(address, "your move")
@@ -84,7 +87,8 @@ def test_a_whole_game_played_from_the_links_in_the_mails(smtp_ctx, smtp_server, 
     inbox = Inbox(smtp_server)
     handled: set[str] = set()
     posts = 0
-    while not all(inbox.of(address, "is over") for address in PEOPLE):
+    while not all(inbox.of(address, " wins with ") or inbox.of(address, " share the win ")
+                  for address in PEOPLE):
         waiting = [(a, m) for a in PEOPLE if (m := inbox.last_turn(a, handled)) is not None]
         assert waiting, "nobody has a turn mail to answer, but the game is not over"
         address, mail = waiting[0]
@@ -116,8 +120,17 @@ def test_a_whole_game_played_from_the_links_in_the_mails(smtp_ctx, smtp_server, 
     humans = Move.select().where(Move.game == game, Move.kind == Move.PLAYER).count()
     assert humans == posts == game.seq  # every move came from a click, none from elsewhere
     for address in PEOPLE:
-        [(_id, _subject, result)] = inbox.of(address, "is over")
-        assert "Winner" in text_part(result) or "Shared victory" in text_part(result)
+        [(_id, headline, result)] = [m for m in inbox.mails[address]
+                                     if " wins with " in m[1] or " share the win " in m[1]]
+        assert headline.startswith(f"Visby #{game.id}: ")
+        assert f"/archive/games/{game.id}.html" in text_part(result)
+        # one thread per player: after the invitation (the creator has none), every mail
+        # has the game's subject; the first is the root, every later one refers to it
+        thread = [m for _i, _h, m in inbox.mails[address] if "/i/" not in text_part(m)]
+        assert {str(m["Subject"]) for m in thread} == {f"Visby #{game.id} — Alice, Bob, Carol"}
+        root = thread[0]["Message-ID"]
+        assert thread[0]["In-Reply-To"] is None and root.endswith("@localhost>")  # the sender's
+        assert all(m["In-Reply-To"] == m["References"] == root for m in thread[1:])
     assert all(s.deadline is None for s in Seat.select())
 
 
@@ -135,7 +148,7 @@ def test_a_two_player_game_against_a_bot_from_the_mails_alone(smtp_ctx, smtp_ser
     rng = random.Random(3)
     handled: set[str] = set()
     most_from_one_mail = 0
-    while not inbox.of("alice@example.org", "is over"):
+    while not inbox.of("alice@example.org", " with "):
         mail = inbox.last_turn("alice@example.org", handled)
         assert mail is not None, "the game waits, but no turn mail asks Alice to move"
         handled.add(mail["Message-ID"])

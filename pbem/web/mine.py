@@ -1,0 +1,234 @@
+"""A player's own pages: all their games, a rematch, and the creator's seats of an open game.
+
+``/me/<token>``                      every game of the player (token: ``links.GAMES``
+                                     with the player and their ``link_version``, so
+                                     "new links" revokes it), linked from every mail
+``/me/<token>/rematch/<id>``         POST: the same players, options and clock again
+``/s/<token>/seat/<i>/invite``       POST: the creator invites someone else to a seat
+                                     nobody has taken
+``/s/<token>/seat/<i>/bot``          POST: the creator gives that seat to a bot
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import (
+    Blueprint,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from peewee import JOIN
+
+from pbem import links
+from pbem.games import get_game
+from pbem.games.protocol import OptionError
+from pbem.lifecycle import create, moves
+from pbem.mail import compose
+from pbem.models import Game, Player, Seat, utcnow
+from pbem.time import clock
+from pbem.web import context, csrf
+from pbem.web.lobby import client_key
+from pbem.web.play import _field, _payload, load_seat_link, path_of, seat_path
+from pbem.web.refusal import Refusal
+
+bp = Blueprint("mine", __name__)
+
+
+def games_path(player: Player) -> str:
+    return path_of(compose.my_games_url(context(), player))
+
+
+def _player(token: str) -> Player:
+    payload = _payload(links.GAMES, token)
+    player = Player.get_or_none(Player.id == _field(payload, "p", int))
+    if player is None:
+        raise Refusal("forged", "This link names no player of this server.")
+    if player.link_version != _field(payload, "v", int):
+        raise Refusal("revoked", "Newer links have been mailed to you since this one; "
+                      "please use the link from your latest mail.")
+    return player
+
+
+@dataclass
+class Entry:
+    """One game of the player as the list shows it."""
+
+    game: Game
+    seat: Seat
+    title: str
+    names: list[str]
+    seat_link: str | None
+    #: "your move", "waiting for …", "waiting for players to join"…
+    status: str = ""
+    my_turn: bool = False
+    deadline_local: str = ""
+    left: str = ""
+    #: finished: the result in words, and the rematch if there is one
+    result: str = ""
+    mine: str = ""
+    rematch: Game | None = None
+    rematch_link: str | None = None
+    others: list[str] = field(default_factory=list)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _entries(player: Player) -> tuple[list[Entry], list[Entry], list[Entry]]:
+    """The player's games: running, waiting to start, finished (newest first each)."""
+    mine = list(Seat.select(Seat, Game).join(Game)
+                .where(Seat.player == player.id, Game.status != Game.ABORTED)
+                .order_by(Game.id.desc()))
+    ids = [s.game_id for s in mine]
+    by_game: dict[int, list[Seat]] = {}
+    if ids:
+        for seat in (Seat.select(Seat, Player).join(Player, JOIN.LEFT_OUTER)
+                     .where(Seat.game.in_(ids)).order_by(Seat.game, Seat.index)):
+            by_game.setdefault(seat.game_id, []).append(seat)
+    rematches = {g.rematch_of: g for g in Game.select().where(Game.rematch_of.in_(ids))} \
+        if ids else {}
+    now = utcnow()
+    running, waiting, finished = [], [], []
+    for seat in mine:
+        game = seat.game
+        seats = by_game.get(game.id, [])
+        seat.player = player  # the link is made for them
+        names = compose.names_of(seats)
+        entry = Entry(game=game, seat=seat, title=compose.game_title(game), names=names,
+                      seat_link=seat_path(game, seat),
+                      others=[n for s, n in zip(seats, names, strict=True)
+                              if s.index != seat.index])
+        if game.status == Game.OPEN:
+            missing = sum(1 for s in seats if s.player_id is None and not s.bot)
+            entry.status = (f"Waiting for {missing} more player{'s' if missing != 1 else ''} "
+                            "to join")
+            waiting.append(entry)
+        elif game.status == Game.ACTIVE:
+            _running(entry, game, seat, names, now, player)
+            running.append(entry)
+        else:
+            _finished(entry, game, seat, names, player)
+            entry.rematch = rematches.get(game.id)
+            if entry.rematch is not None:
+                again = Seat.get_or_none(Seat.game == entry.rematch, Seat.player == player.id)
+                entry.rematch_link = (seat_path(entry.rematch, again) if again is not None
+                                      else url_for("play.game_page", game_id=entry.rematch.id))
+            finished.append(entry)
+    running.sort(key=lambda e: (not e.my_turn, e.seat.deadline or now, -e.game.id))
+    return running, waiting, finished
+
+
+def _running(entry: Entry, game: Game, seat: Seat, names: list[str], now: Any,
+             player: Player) -> None:
+    to_move = get_game(game.game).to_move(game.state) if game.state else []
+    entry.my_turn = seat.index in to_move and not seat.bot
+    if entry.my_turn:
+        entry.status = "Your move"
+        entry.deadline_local = compose.format_local(seat.deadline, player.timezone)
+        left = clock.remaining(seat, now)
+        entry.left = clock.format_duration(left) if left is not None else ""
+    else:
+        waiting_for = [names[i] for i in to_move if i != seat.index]
+        entry.status = ("Waiting for " + ", ".join(waiting_for)) if waiting_for else \
+            "Waiting"
+        if seat.index in to_move:  # a bot plays their seat after timeouts
+            entry.status = "A bot plays your seat; " + entry.status[0].lower() + \
+                entry.status[1:]
+
+
+def _finished(entry: Entry, game: Game, seat: Seat, names: list[str], player: Player) -> None:
+    result = game.result or {}
+    winners = [names[i] for i in result.get("winners", []) if i < len(names)]
+    ranks, scores = result.get("ranks", []), result.get("scores", [])
+    if winners:
+        entry.result = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+    else:
+        entry.result = "Game over" if game.status == Game.FINISHED else "Ended"
+    if seat.index < len(ranks) and seat.index < len(scores):
+        entry.mine = (f"You: {_ordinal(ranks[seat.index])} place, "
+                      f"{scores[seat.index]} points")
+
+
+@bp.get("/me/<token>")
+def my_games(token: str) -> Any:
+    player = _player(token)
+    running, waiting, finished = _entries(player)
+    return render_template("pages/my_games.html", me=player, token=token, running=running,
+                           waiting=waiting, finished=finished, title_of=compose.game_title,
+                           messages=get_flashed_messages(with_categories=True))
+
+
+@bp.post("/me/<token>/rematch/<int:game_id>")
+def rematch(token: str, game_id: int) -> Any:
+    player = _player(token)
+    here = url_for("mine.my_games", token=token)
+    csrf.check(again_url=here)
+    game_url = url_for("play.game_page", game_id=game_id)
+    try:
+        game = create.rematch(context(), game_id, player.id, client_key=client_key())
+    except create.LimitError as exc:
+        raise Refusal("limit", str(exc), again_url=here, game_url=game_url) from exc
+    except OptionError as exc:
+        raise Refusal("bad-form", str(exc), again_url=here, game_url=game_url) from exc
+    except moves.PlayError as exc:
+        raise Refusal.from_play(exc, again_url=here, game_url=game_url) from exc
+    seat = Seat.get_or_none(Seat.game == game, Seat.player == player.id)
+    flash(f"The rematch is {compose.game_title(game)}: the other players are invited; it "
+          "starts when every seat is taken.", "rematch")
+    return redirect((seat_path(game, seat) if seat is not None else None) or here, code=303)
+
+
+# -- the creator's choices for a seat nobody has taken ---------------------------------
+
+
+def _creator_action(token: str) -> tuple[Game, Seat, str]:
+    game, seat = load_seat_link(token)
+    here = url_for("play.seat_page", token=token)
+    csrf.check(again_url=here)
+    return game, seat, here
+
+
+def _refused(exc: Exception, here: str, game: Game) -> Refusal:
+    game_url = url_for("play.game_page", game_id=game.id)
+    if isinstance(exc, create.LimitError):
+        return Refusal("limit", str(exc), seat_url=here, game_url=game_url)
+    if isinstance(exc, moves.PlayError):
+        return Refusal.from_play(exc, seat_url=here, game_url=game_url)
+    return Refusal("bad-form", str(exc), seat_url=here, game_url=game_url)
+
+
+@bp.post("/s/<token>/seat/<int:index>/invite")
+def seat_invite(token: str, index: int) -> Any:
+    game, seat, here = _creator_action(token)
+    address = request.form.get("email", "")[:300]
+    try:
+        create.replace_invitee(context(), game.id, seat.player_id, index, address,
+                               client_key=client_key())
+    except ValueError as exc:  # OptionError and LimitError are ValueErrors too
+        if not isinstance(exc, OptionError):
+            exc = OptionError("Please give an email address.")
+        raise _refused(exc, here, game) from exc
+    except moves.PlayError as exc:
+        raise _refused(exc, here, game) from exc
+    flash(f"Seat {index + 1}: an invitation goes to the new address.", "invited")
+    return redirect(here, code=303)
+
+
+@bp.post("/s/<token>/seat/<int:index>/bot")
+def seat_bot(token: str, index: int) -> Any:
+    game, seat, here = _creator_action(token)
+    try:
+        game = create.seat_to_bot(context(), game.id, seat.player_id, index)
+    except moves.PlayError as exc:
+        raise _refused(exc, here, game) from exc
+    started = " The game has started." if game.status == Game.ACTIVE else ""
+    flash(f"Seat {index + 1} is a bot's now.{started}", "bot")
+    return redirect(here, code=303)
