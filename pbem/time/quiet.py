@@ -73,11 +73,6 @@ def next_local_time(now_utc: datetime, tz: str, at: str) -> datetime:
     raise AssertionError("unreachable: a local time recurs every day")
 
 
-def quiet_starts_at(now_utc: datetime, tz: str, start: str) -> datetime:
-    """The next (naive UTC) moment quiet hours begin, at or after ``now_utc``."""
-    return next_local_time(now_utc - timedelta(microseconds=1), tz, start)
-
-
 def quiet_began_at(when_utc: datetime, tz: str, start: str, end: str) -> datetime | None:
     """The (naive UTC) start of the quiet hours ``when_utc`` lies in; ``None`` outside them."""
     if not is_quiet(when_utc, tz, start, end):

@@ -1,0 +1,57 @@
+"""What the seat page and the public page tell a player in words: who the table still
+waits for, and what they have just played."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+from web_helpers import forms_in, latest_mail, player, post_form, seat_path, table
+
+from pbem.lifecycle import create
+from pbem.mail import compose
+from pbem.models import Game, Seat
+
+
+def _words(html: str) -> str:
+    """The page's text as a reader sees it: no tags, no style sheet, single spaces."""
+    html = re.sub(r"<style.*?</style>", " ", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_an_open_game_says_how_many_invited_players_it_waits_for(ctx, client):
+    """Alice invites Bob, Carol and Dora and adds a bot: the pages wait for three, then
+    two, then one invited player (the bot is there already and never counted)."""
+    alice = player("alice@example.org", "Alice")
+    people = ["bob@example.org", "carol@example.org", "dora@example.org"]
+    game = create.create_game(ctx, "visby", alice, [*people, None], seed=4)
+    mine = urlsplit(compose.seat_url(ctx, game, Seat.get(Seat.game == game,
+                                                           Seat.index == 0))).path
+    for waiting, address in ((3, people[0]), (2, people[1]), (1, None)):
+        noun = "player" if waiting == 1 else "players"
+        wanted = f"Waiting for {waiting} invited {noun} to accept."
+        assert wanted in _words(client.get(mine).text), waiting
+        assert wanted in _words(client.get(f"/g/{game.id}").text), waiting
+        if address is not None:
+            seat = Seat.get(Seat.game == game, Seat.invite_email == address)
+            create.accept_invite(ctx, game, seat, player(address, address.split("@")[0]))
+    seat = Seat.get(Seat.game == game, Seat.invite_email == people[2])
+    create.accept_invite(ctx, game, seat, player(people[2], "Dora"))
+    assert Game.get_by_id(game.id).status == Game.ACTIVE
+    assert "invited player" not in _words(client.get(mine).text)
+
+
+def test_a_move_played_from_the_seat_page_is_confirmed_there_once(ctx, client):
+    """Alice clicks a card on her seat page: she lands on the same page, which says in
+    words what she played; reloading it does not say it again."""
+    table(ctx)
+    seat = seat_path(latest_mail("alice@example.org"))
+    page = client.get(seat)
+    form = next(f for f in forms_in(page.text)
+                if f.action.endswith("/play") and f.fields["move"] == "play Schiff")
+    done = post_form(client, form)
+    assert done.status_code == 303 and urlsplit(done.location).path == seat
+    after = _words(client.get(done.location).text)
+    said = re.findall(r"Played: ([^.]*)", after)
+    assert len(said) == 1 and "Schiff" in said[0] and "play Schiff" not in said[0], said
+    assert "Played:" not in _words(client.get(seat).text)
