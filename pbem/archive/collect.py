@@ -1,37 +1,48 @@
 """Read the finished games out of the database into plain values.
 
 The archive reads everything it needs first and writes only afterwards (as
-Pelican does): :func:`collect` takes one cheap pass over every finished game
-(the game rows and their seats, not the moves), which is enough for every
-index and for the fingerprints that decide what must be rendered again;
-:func:`load_moves` then reads the move logs of just the games to render.
-Nothing else in the archive touches the database.
+Pelican does).  A full build reads every finished game's summary in one
+pass (:func:`collect`: the game rows and their seats, not the moves), which
+is enough for every index and for the fingerprints that decide what must be
+rendered again; :func:`load_moves` then reads the move logs of just the
+games to render.  An incremental build keeps the summaries of the games it
+built in its manifest, and asks the database only which games are finished
+now (:func:`finished_games`: a few small columns per game) and what the
+players are called (:func:`player_names`); it reads the summaries of the
+games that are new or changed since, ``collect(ids)``.  Nothing else in the
+archive touches the database.
 
 A finished game's move log never changes (the service refuses moves and
 take-backs once a game is over), so a game's fingerprint covers its row and
 its seats, with ``seq`` standing for the log, the sentences on its rows
-included (they are written once, when a move is recorded).  Whatever would
-ever write a finished game's rows again must raise ``ARCHIVE_FORMAT`` in
-:mod:`pbem.archive.pipeline`, or rebuild with ``--full``.
+included (they are written once, when a move is recorded).  An incremental
+build sees a game leave (no longer finished), a game's ``seq``, end, rules
+or data version change (:attr:`FinishedRow.check`) and a player's new name;
+whatever would ever write a finished game's other columns, its seats or its
+rows again must raise ``ARCHIVE_FORMAT`` in :mod:`pbem.archive.pipeline`, or
+rebuild with ``--full``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, NamedTuple
 
 import peewee as pw
+from peewee import fn
 
 from pbem.lifecycle.records import GameRecord
 from pbem.models import Game, Move, Player, Seat, db
 
 #: SQLite allows a limited number of bound variables per statement
 _CHUNK = 500
+#: what the indexes read of a game's result
+_STANDING = ("scores", "ranks", "winners")
 
 
 @dataclass(frozen=True)
@@ -80,7 +91,7 @@ class GameSummary:
 
     @property
     def month(self) -> str:
-        return self.finished_at.strftime("%Y-%m")
+        return f"{self.finished_at.year:04d}-{self.finished_at.month:02d}"
 
     @property
     def sort_key(self) -> tuple[datetime, int]:
@@ -115,6 +126,87 @@ class GameSummary:
             "seats": [[s.index, s.name, s.player_id, s.player_name, s.bot, s.bot_replaced]
                       for s in self.seats],
         }
+
+    def kept(self) -> list[Any]:
+        """What the manifest keeps of this game for the indexes, the feed and the checks.
+
+        A compact list: the ids, end, versions, standing and seats, not the options,
+        the result's details, nor the seed (published on the game's page and in its
+        record and nowhere else: the manifest is served with the site).
+        """
+        result = None if self.result is None else \
+            {k: self.result[k] for k in _STANDING if k in self.result}
+        return [self.id, self.game, self.seq, self.finished_at.isoformat(), self.rules_version,
+                self.data_version, result, [_kept_seat(s) for s in self.seats]]
+
+    @classmethod
+    def from_kept(cls, kept: list[Any], archived: bool = True) -> GameSummary:
+        """The summary :meth:`kept` kept: enough for the indexes and the feed (which reads
+        the seeds of its few games from the database), not for a game page."""
+        game_id, game, seq, finished, rules_version, data_version, result, seats = kept
+        return cls(
+            id=game_id, game=game, options={}, seed="", rules_version=rules_version,
+            data_version=data_version, seq=seq, result=result, created_at=None,
+            started_at=None, finished_at=datetime.fromisoformat(finished),
+            seats=tuple(_seat_info(index, seat) for index, seat in enumerate(seats)),
+            archived=archived,
+        )
+
+    @property
+    def check(self) -> tuple[int, str, str, str]:
+        """What :attr:`FinishedRow.check` reads of this game."""
+        return (self.seq, self.finished_at.isoformat(), self.rules_version, self.data_version)
+
+    @staticmethod
+    def kept_check(kept: list[Any]) -> tuple[int, str, str, str]:
+        """:attr:`check` of the game :meth:`kept` kept."""
+        return (kept[2], kept[3], kept[4], kept[5])
+
+    @staticmethod
+    def kept_players(kept: list[Any]) -> Iterator[tuple[int, str | None]]:
+        """``(player id, player's name)`` of each seat a player holds in what :meth:`kept`
+        kept."""
+        for seat in kept[7]:
+            if len(seat) > 1:
+                yield seat[1], seat[-1] if len(seat) == 3 else seat[0]
+
+
+def _kept_seat(seat: SeatInfo) -> list[Any]:
+    """``[name]`` for a seat without a player, ``[name, player id]`` when the player's
+    name is the seat's, else ``[name, player id, player's name]``."""
+    if seat.player_id is None:
+        return [seat.name]
+    if seat.player_name == seat.name:
+        return [seat.name, seat.player_id]
+    return [seat.name, seat.player_id, seat.player_name]
+
+
+#: the seats made from a manifest, shared (most players sit at the same places again)
+_seats: dict[tuple[Any, ...], SeatInfo] = {}
+
+
+def _seat_info(index: int, kept: list[Any]) -> SeatInfo:
+    """The seat :func:`_kept_seat` kept (its bot flags are for the game page only)."""
+    key = (index, *kept)
+    seat = _seats.get(key)
+    if seat is None:
+        if len(kept) == 1:
+            seat = SeatInfo(index, kept[0], None, None, False, False)
+        else:
+            seat = SeatInfo(index, kept[0], kept[1], kept[-1] if len(kept) == 3 else kept[0],
+                            False, False)
+        if len(_seats) < 100_000:
+            _seats[key] = seat
+    return seat
+
+
+class FinishedRow(NamedTuple):
+    """The few columns of a finished game that tell whether its archived page is current."""
+
+    id: int
+    #: ``(seq, end, rules version, data version)``, as :attr:`GameSummary.check`
+    check: tuple[int, str, str, str]
+    archived: bool
 
 
 class LoggedMove(NamedTuple):
@@ -162,40 +254,99 @@ def _stamp(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
+
+
 def fingerprint(value: Any) -> str:
     """A checksum of a JSON-able value (key order and spacing do not matter)."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def collect() -> list[GameSummary]:
-    """Every finished game, oldest first, with its seats (one read transaction)."""
+def finished_games() -> list[FinishedRow]:
+    """Every finished game's id, with what tells whether its page is current (one query).
+
+    Read from the cursor as they are (ten thousand rows through the model's
+    converters took half a second): SQLite gives the time as text, PostgreSQL
+    as a ``datetime``.
+    """
+    query = (Game.select(Game.id, Game.seq,
+                         fn.COALESCE(Game.finished_at, Game.started_at, Game.created_at),
+                         Game.rules_version, Game.data_version, Game.archived_at.is_null(False))
+             .where(Game.status == Game.FINISHED)
+             .order_by(Game.id))
+    return [FinishedRow(game_id, (seq, _iso(end), rules_version, data_version), bool(archived))
+            for game_id, seq, end, rules_version, data_version, archived
+            in db.execute(query).fetchall()]
+
+
+def _iso(moment: datetime | str) -> str:
+    """A stored time as :meth:`datetime.isoformat` writes it (SQLite stores text)."""
+    if isinstance(moment, datetime):
+        return moment.isoformat()
+    if len(moment) in (19, 26) and moment[10] == " ":  # as peewee writes it
+        return moment.replace(" ", "T", 1)
+    return datetime.fromisoformat(moment).isoformat()
+
+
+def player_names() -> dict[int, str]:
+    """Every player's name, by id (one query)."""
+    return dict(Player.select(Player.id, Player.name).tuples())
+
+
+def seeds(ids: Collection[int]) -> dict[int, str]:
+    """The seeds of the games ``ids`` (a few, for the feed's ids), by game id."""
+    out: dict[int, str] = {}
+    for chunk in _chunks(sorted(ids)):
+        out.update((i, str(seed)) for i, seed in
+                   Game.select(Game.id, Game.seed).where(Game.id.in_(chunk)).tuples())
+    return out
+
+
+def _chunks(ids: list[int]) -> Iterator[list[int]]:
+    for start in range(0, len(ids), _CHUNK):
+        yield ids[start:start + _CHUNK]
+
+
+def collect(ids: Collection[int] | None = None) -> list[GameSummary]:
+    """Every finished game (or those of ``ids``), oldest first, with its seats.
+
+    One read transaction, of two queries (and two more per 500 ``ids``).
+    """
     finished = Game.select(Game.id).where(Game.status == Game.FINISHED)
+    columns = (Game.id, Game.game, Game.options, Game.seed, Game.rules_version,
+               Game.data_version, Game.seq, Game.result, Game.created_at,
+               Game.started_at, Game.finished_at, Game.archived_at)
+    seat_columns = (Seat.game, Seat.index, Seat.player, Seat.bot, Seat.bot_replaced, Player.name)
     with db.atomic():
-        games = list(
-            Game.select(Game.id, Game.game, Game.options, Game.seed, Game.rules_version,
-                        Game.data_version, Game.seq, Game.result, Game.created_at,
-                        Game.started_at, Game.finished_at, Game.archived_at)
-            .where(Game.status == Game.FINISHED)
-            .order_by(Game.id)
-            .namedtuples()
-        )
-        seats: dict[int, list[SeatInfo]] = {}
-        query = (Seat.select(Seat.game, Seat.index, Seat.player, Seat.bot, Seat.bot_replaced,
-                             Player.name)
-                 .join(Player, pw.JOIN.LEFT_OUTER)
-                 .where(Seat.game.in_(finished))
-                 .order_by(Seat.game, Seat.index)
-                 .tuples())
-        for game_id, index, player_id, bot, bot_replaced, player_name in query:
-            seats.setdefault(game_id, []).append(SeatInfo(
-                index=index,
-                name=_display(index, player_id, player_name, bot),
-                player_id=player_id,
-                player_name=player_name,
-                bot=bool(bot),
-                bot_replaced=bool(bot_replaced),
-            ))
+        if ids is None:
+            games = list(Game.select(*columns).where(Game.status == Game.FINISHED)
+                         .order_by(Game.id).namedtuples())
+            seat_rows = list(Seat.select(*seat_columns)
+                             .join(Player, pw.JOIN.LEFT_OUTER)
+                             .where(Seat.game.in_(finished))
+                             .order_by(Seat.game, Seat.index)
+                             .tuples())
+        else:
+            games, seat_rows = [], []
+            for chunk in _chunks(sorted(ids)):
+                games.extend(Game.select(*columns)
+                             .where(Game.status == Game.FINISHED, Game.id.in_(chunk))
+                             .order_by(Game.id).namedtuples())
+                seat_rows.extend(Seat.select(*seat_columns)
+                                 .join(Player, pw.JOIN.LEFT_OUTER)
+                                 .where(Seat.game.in_(chunk))
+                                 .order_by(Seat.game, Seat.index)
+                                 .tuples())
+    seats: dict[int, list[SeatInfo]] = {}
+    for game_id, index, player_id, bot, bot_replaced, player_name in seat_rows:
+        seats.setdefault(game_id, []).append(SeatInfo(
+            index=index,
+            name=_display(index, player_id, player_name, bot),
+            player_id=player_id,
+            player_name=player_name,
+            bot=bool(bot),
+            bot_replaced=bool(bot_replaced),
+        ))
     out = []
     for g in games:
         summary = GameSummary(
@@ -218,20 +369,22 @@ def _with_fingerprint(summary: GameSummary) -> GameSummary:
 
 
 def load_moves(summaries: Iterable[GameSummary]) -> list[FinishedGame]:
-    """The move logs of ``summaries``, read in a few queries."""
+    """The move logs of ``summaries``, read in a few queries.
+
+    The rows are read from the cursor as they are (every column is text, a
+    number or a flag): the model's converters took most of the time.
+    """
     wanted = list(summaries)
     ids = [s.id for s in wanted]
     logs: dict[int, list[LoggedMove]] = {i: [] for i in ids}
     intern: dict[str, str] = {}  # the same few move texts recur in every game
     with db.atomic():
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start:start + _CHUNK]
+        for chunk in _chunks(ids):
             rows = (Move.select(Move.game, Move.seat, Move.move, Move.kind, Move.said_author,
                                 Move.turn_seq, Move.turn_end)
                     .where(Move.game.in_(chunk))
-                    .order_by(Move.game, Move.seq)
-                    .tuples())
-            for game_id, seat, move, kind, said, turn_seq, turn_end in rows:
+                    .order_by(Move.game, Move.seq))
+            for game_id, seat, move, kind, said, turn_seq, turn_end in db.execute(rows):
                 logs[game_id].append(LoggedMove(
                     seat, intern.setdefault(move, move), intern.setdefault(kind, kind),
                     said or "", turn_seq or 0, bool(turn_end)))

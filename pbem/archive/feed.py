@@ -1,13 +1,16 @@
 """An Atom feed (RFC 4287) of the newest finished games.
 
-Links are relative to the feed's own address, as Atom allows, so the feed
-works wherever the folder is served.  Times are those of the games (never of
+Links are absolute when the site is built with the server's base URL as its
+key (the scheduler and ``pbem build-site`` do: ``pbem serve`` serves the site
+under ``/archive/``), since feed readers resolve a relative link against nothing;
+else relative to the feed's own address, as Atom allows.  Times are those of the games (never of
 the build), and ids are derived from the game, so a feed reader sees each
 game once, and two builds of one database write the same bytes.
 """
 
 from __future__ import annotations
 
+import html
 import uuid
 from collections.abc import Sequence
 
@@ -33,8 +36,17 @@ def entry_summary(s: GameSummary) -> str:
     return f"{won}{standing}. {s.seq} moves."
 
 
+def _base(site_key: str) -> str:
+    """Where the site is served when ``site_key`` is the server's base URL (``pbem serve``
+    serves it under ``/archive/``): feed readers resolve a relative link against nothing."""
+    if site_key.startswith(("http://", "https://")):
+        return html.escape(site_key.rstrip("/") + "/archive/", quote=True)
+    return ""
+
+
 def atom(summaries: Sequence[GameSummary], site_key: str = "pbem") -> str:
     """The feed of the newest :data:`ENTRIES` of ``summaries`` (given oldest first)."""
+    base = _base(site_key)
     newest = list(reversed(summaries[-ENTRIES:]))
     updated = iso(newest[0].finished_at) if newest else "1970-01-01T00:00:00Z"
     out = [
@@ -43,8 +55,8 @@ def atom(summaries: Sequence[GameSummary], site_key: str = "pbem") -> str:
         "<title>pbem: finished games</title>",
         f"<id>{_urn(site_key + '/archive')}</id>",
         f"<updated>{updated}</updated>",
-        f'<link rel="self" href="{paths.FEED}"/>',
-        f'<link rel="alternate" type="text/html" href="{paths.html(paths.INDEX)}"/>',
+        f'<link rel="self" href="{base}{paths.FEED}"/>',
+        f'<link rel="alternate" type="text/html" href="{base}{paths.html(paths.INDEX)}"/>',
         "<author><name>pbem</name></author>",
     ]
     for s in newest:
@@ -54,7 +66,7 @@ def atom(summaries: Sequence[GameSummary], site_key: str = "pbem") -> str:
             "<entry>",
             f"<title>{xml_text(title)}</title>",
             f'<link rel="alternate" type="text/html" '
-            f'href="{paths.html(paths.game_page(s.id))}"/>',
+            f'href="{base}{paths.html(paths.game_page(s.id))}"/>',
             f"<id>{_urn(f'{site_key}/archive/games/{s.id}/{s.seed}')}</id>",
             f"<published>{iso(s.finished_at)}</published>",
             f"<updated>{iso(s.finished_at)}</updated>",

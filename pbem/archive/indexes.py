@@ -6,13 +6,23 @@ whose Markdown changed.  A long list of games is split into fixed blocks of
 :data:`BLOCK` games in the order they ended, each block a page of its own,
 and a front page shows the newest :data:`FRONT` and links to the blocks: a
 new game then changes the front page and the last block, not every page.
+
+Each page belongs to a **group**: the pages of one list (:func:`groups_of`
+names the lists a game is in: all games, its game, its month, each of its
+players), or one of the three tables of lists, which are made every time.
+An incremental build makes only the lists of the games that are new,
+changed or gone, and of those only the front page and the blocks from the
+earliest game that changed on (:class:`Lists`); the blocks before it, and
+every other list, stay as the last build made them.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 
 from pbem.archive import paths
 from pbem.archive.collect import GameSummary
@@ -26,11 +36,56 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")
 
 
+#: the groups of the tables of lists (every index page not in a list)
+TABLES = ("tables/by-game", "tables/players", "tables/months")
+
+
 @dataclass(frozen=True)
 class IndexPage:
     path: str
     title: str
     markdown: str
+    #: the list the page belongs to (see :func:`groups_of`), or one of :data:`TABLES`
+    group: str = ""
+
+
+#: where a game stands in a list: :attr:`GameSummary.sort_key`
+SortKey = tuple[datetime, int]
+
+
+@dataclass
+class Lists:
+    """Which lists :func:`all_indexes` makes, and which of their pages it may keep.
+
+    ``wanted`` maps each list to make (see :func:`groups_of`) to the earliest
+    place (:data:`SortKey`) at which a game came, changed or went; ``None``
+    makes every list in full.  A block of a list that ends before that place
+    is the same as the last build made it, and is not made again if
+    ``reuse(path)`` says the last build has it: its path goes to ``kept``.
+    """
+
+    wanted: Mapping[str, SortKey] | None = None
+    reuse: Callable[[str], bool] = lambda path: False
+    kept: list[str] = field(default_factory=list)
+
+    def make(self, group: str) -> bool:
+        return self.wanted is None or group in self.wanted
+
+    def first_block(self, group: str, games: Sequence[GameSummary]) -> int:
+        """The index of the first block of ``group`` (``games``) to make again."""
+        if self.wanted is None:
+            return 0
+        changed = bisect_left([s.sort_key for s in games], self.wanted[group])
+        # the block before the change may be the last one before: its "newer" link
+        # comes or goes with the number of blocks
+        return max(0, changed - 1) // BLOCK
+
+
+def groups_of(s: GameSummary) -> set[str]:
+    """The lists that show ``s``: all games, its game, its month, each of its players."""
+    groups = {"all", f"game/{s.game}", f"month/{s.month}"}
+    groups.update(f"player/{seat.player_id}" for seat in s.seats if seat.player_id is not None)
+    return groups
 
 
 def month_name(month: str) -> str:
@@ -105,18 +160,21 @@ def games_table(rows: Rows, page: str, games: Sequence[GameSummary],
     return "\n".join(lines)
 
 
-def game_list(rows: Rows, front: str, title: str, intro: str, games: Sequence[GameSummary],
-              columns: Sequence[Column] = COLUMNS, title_md: str = "") -> list[IndexPage]:
-    """The pages that list ``games`` (oldest first in, newest first out).
+def game_list(rows: Rows, lists: Lists, group: str, front: str, title: str, intro: str,
+              games: Sequence[GameSummary], columns: Sequence[Column] = COLUMNS,
+              title_md: str = "") -> list[IndexPage]:
+    """The pages of the list ``group`` that show ``games`` (oldest first in, newest first out).
 
     ``title_md`` is the title already escaped for Markdown, when it is a name.
+    The blocks ``lists`` keeps are not made (their paths go to ``lists.kept``).
     """
     title_md = title_md or md_text(title)
     head = f"# {title_md}\n\n{intro}\n\n" if intro else f"# {title_md}\n\n"
     if len(games) <= BLOCK:
         body = games_table(rows, front, games, columns) if games else "No finished games yet."
-        return [IndexPage(front, title, head + body + "\n")]
+        return [IndexPage(front, title, head + body + "\n", group)]
     blocks = [games[i:i + BLOCK] for i in range(0, len(games), BLOCK)]
+    first = lists.first_block(group, games)
     pages = []
     links = []
     for number, block in enumerate(blocks, start=1):
@@ -125,6 +183,9 @@ def game_list(rows: Rows, front: str, title: str, intro: str, games: Sequence[Ga
         dates = f"{day(block[0].finished_at)} to {day(block[-1].finished_at)}"
         links.append(f"- [{span.capitalize()}]({paths.rel(front, paths.html(path))}), "
                      f"{dates}")
+        if number <= first and lists.reuse(path):
+            lists.kept.append(path)
+            continue
         nav = [f"[Newest games]({paths.rel(path, paths.html(front))})"]
         if number > 1:
             older = paths.html(paths.block_page(front, number - 1))
@@ -136,12 +197,12 @@ def game_list(rows: Rows, front: str, title: str, intro: str, games: Sequence[Ga
         pages.append(IndexPage(
             path, block_title,
             f"# {title_md}: {span}\n\n{dates}, newest first. " + " · ".join(nav)
-            + "\n\n" + games_table(rows, path, block, columns) + "\n"))
+            + "\n\n" + games_table(rows, path, block, columns) + "\n", group))
     newest = games[-FRONT:]
     text = (head + f"The newest {len(newest)} of {len(games)} games:\n\n"
             + games_table(rows, front, newest, columns)
             + f"\n\n## All games, {BLOCK} to a page\n\n" + "\n".join(reversed(links)) + "\n")
-    pages.append(IndexPage(front, title, text))
+    pages.append(IndexPage(front, title, text, group))
     return pages
 
 
@@ -166,7 +227,7 @@ def player_stats(summaries: Sequence[GameSummary]) -> list[PlayerStats]:
     """Every player who held a seat, sorted by name, with games, wins and placings."""
     stats: dict[int, PlayerStats] = {}
     for s in summaries:
-        ranks = s.ranks()
+        ranks = (s.result or {}).get("ranks") or ()
         for i, seat in enumerate(s.seats):
             if seat.player_id is None:
                 continue
@@ -176,21 +237,24 @@ def player_stats(summaries: Sequence[GameSummary]) -> list[PlayerStats]:
                     seat.player_id, seat.player_name or seat.name, [])
             if not entry.games or entry.games[-1] is not s:
                 entry.games.append(s)
-            if ranks[i] is not None:
+            rank = ranks[i] if i < len(ranks) else None
+            if rank is not None:
                 entry.placed += 1
-                entry.placings += ranks[i]
-                entry.wins += ranks[i] == 1
+                entry.placings += rank
+                entry.wins += rank == 1
     return sorted(stats.values(), key=lambda p: (p.name.casefold(), p.name, p.player_id))
 
 
-def all_games(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+def all_games(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+    if not lists.make("all"):
+        return []
     nav = (f"{_plural(len(summaries), 'finished game')}, newest first. Also "
            "[by game](by-game/index.html), [by player](players/index.html), "
            "[by month](months/index.html) and as a [feed](feed.xml).")
-    return game_list(rows, paths.INDEX, "Finished games", nav, summaries)
+    return game_list(rows, lists, "all", paths.INDEX, "Finished games", nav, summaries)
 
 
-def by_game(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+def by_game(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[IndexPage]:
     groups: dict[str, list[GameSummary]] = defaultdict(list)
     for s in summaries:
         groups[s.game].append(s)
@@ -203,6 +267,8 @@ def by_game(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
         table.append(table_row([
             f"[{md_text(title)}]({paths.rel(paths.BY_GAME_INDEX, paths.html(front))})",
             str(len(games)), day(games[-1].finished_at)]))
+        if not lists.make(f"game/{name}"):
+            continue
         game = game_or_none(name)
         about = []
         if game is not None:
@@ -211,13 +277,14 @@ def by_game(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
                          f"{md_text(game.rules_version)}, data version "
                          f"{md_text(game.data_version)}.")
         about.append(f"{_plural(len(games), 'finished game')}, newest first.")
-        pages += game_list(rows, front, title, "\n\n".join(a for a in about if a), games)
+        pages += game_list(rows, lists, f"game/{name}", front, title,
+                           "\n\n".join(a for a in about if a), games)
     pages.append(IndexPage(paths.BY_GAME_INDEX, "Games",
-                           "# Games\n\n" + "\n".join(table) + "\n"))
+                           "# Games\n\n" + "\n".join(table) + "\n", TABLES[0]))
     return pages
 
 
-def players(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+def players(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[IndexPage]:
     stats = player_stats(summaries)
     table = [table_row(["Player", "Games", "Wins", "Average placing"]), "|---|---:|---:|---:|"]
     pages = []
@@ -226,18 +293,20 @@ def players(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
         table.append(table_row([
             f"[{md_name(p.name)}]({paths.rel(paths.PLAYERS_INDEX, paths.html(front))})",
             str(len(p.games)), str(p.wins), p.average_placing]))
+        if not lists.make(f"player/{p.player_id}"):
+            continue
         intro = (f"- Games: {len(p.games)}\n- Wins: {p.wins}\n"
                  f"- Average placing: {p.average_placing} (1 is first)")
-        pages += game_list(rows, front, p.name, intro, p.games, _player_columns(p.player_id),
-                           title_md=md_name(p.name))
+        pages += game_list(rows, lists, f"player/{p.player_id}", front, p.name, intro, p.games,
+                           _player_columns(p.player_id), title_md=md_name(p.name))
     text = ("# Players\n\nEveryone who held a seat in a finished game; bots that played "
             "a seat of their own are not listed. A shared place counts for each.\n\n"
             + ("\n".join(table) if stats else "No players yet.") + "\n")
-    pages.append(IndexPage(paths.PLAYERS_INDEX, "Players", text))
+    pages.append(IndexPage(paths.PLAYERS_INDEX, "Players", text, TABLES[1]))
     return pages
 
 
-def months(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+def months(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[IndexPage]:
     groups: dict[str, list[GameSummary]] = defaultdict(list)
     for s in summaries:
         groups[s.month].append(s)
@@ -248,17 +317,26 @@ def months(rows: Rows, summaries: Sequence[GameSummary]) -> list[IndexPage]:
         table.append(table_row([
             f"[{month_name(month)}]({paths.rel(paths.MONTHS_INDEX, paths.html(front))})",
             str(len(groups[month]))]))
-        pages += game_list(rows, front, f"Games finished in {month_name(month)}",
+        if not lists.make(f"month/{month}"):
+            continue
+        pages += game_list(rows, lists, f"month/{month}", front,
+                           f"Games finished in {month_name(month)}",
                            f"{_plural(len(groups[month]), 'game')}, newest first.",
                            groups[month])
     text = "# By month\n\n" + ("\n".join(table) if groups else "No finished games yet.") + "\n"
-    pages.append(IndexPage(paths.MONTHS_INDEX, "By month", text))
+    pages.append(IndexPage(paths.MONTHS_INDEX, "By month", text, TABLES[2]))
     return pages
 
 
-def all_indexes(summaries: Sequence[GameSummary]) -> list[IndexPage]:
-    """Every index page, sorted by path (``summaries`` oldest first)."""
+def all_indexes(summaries: Sequence[GameSummary], lists: Lists | None = None
+                ) -> list[IndexPage]:
+    """Every index page, sorted by path (``summaries`` oldest first).
+
+    With ``lists``, only the pages it wants (and the tables of lists, which are
+    made from every game); the paths of the pages it keeps go to ``lists.kept``.
+    """
     rows = Rows()
-    pages = (all_games(rows, summaries) + by_game(rows, summaries) + players(rows, summaries)
-             + months(rows, summaries))
+    lists = lists or Lists()
+    pages = (all_games(rows, lists, summaries) + by_game(rows, lists, summaries)
+             + players(rows, lists, summaries) + months(rows, lists, summaries))
     return sorted(pages, key=lambda p: p.path)

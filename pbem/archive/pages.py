@@ -10,6 +10,7 @@ gets a page, with its moves as recorded and the result stored when it ended.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +22,7 @@ from pbem.archive.text import one_line
 from pbem.archive.visit import walk
 from pbem.games import UnknownGameError, get_game
 from pbem.games.protocol import Rules
-from pbem.lifecycle.records import RecordError
+from pbem.lifecycle.records import GameRecord, RecordError
 
 _RESULT_KEYS = ("scores", "ranks", "winners")
 
@@ -52,8 +53,31 @@ def record_json(finished: FinishedGame) -> str:
     keeps the record valid and the same, while no name in it can ever read
     as markup, whatever a browser or a host makes of the file.
     """
-    text = finished.record().dumps()
+    text = _record_text(finished.record())
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _record_text(record: GameRecord) -> str:
+    """``record.dumps()``, the same bytes, with the moves written by hand.
+
+    ``json.dumps`` with ``indent`` runs in pure Python, and the moves are
+    most of a record: they are a list of ``{"move", "seat"}`` objects, one
+    key per line at a fixed depth, each string dumped by the C encoder.
+    """
+    data = record.to_json()
+    moves = data.pop("moves")
+    text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
+    if not moves:
+        block = ' "moves": [],'
+    else:
+        items = ",\n".join(f'  {{\n   "move": {json.dumps(m["move"], ensure_ascii=False)},\n'
+                           f'   "seat": {json.dumps(m["seat"])}\n  }}' for m in moves)
+        block = f' "moves": [\n{items}\n ],'
+    # the keys are sorted: "moves" comes right after the line of "game", the first key
+    head, game_line, rest = text.split("\n", 2)
+    if head != "{" or not game_line.startswith(' "game": '):  # not the shape written here
+        return record.dumps()
+    return f"{head}\n{game_line}\n{block}\n{rest}\n"
 
 
 def page_title(finished: FinishedGame, title: str) -> str:

@@ -1,29 +1,53 @@
 """The build, top to bottom: read, decide, render, write.
 
-1. Read every finished game's summary (:func:`collect`), and the manifest of
-   the last build.
-2. Decide: a game page is rendered again only when its fingerprint (the
-   game's rows and seats, and the code and templates that render it) differs
-   from the manifest's, or one of its files is missing.  Read the move logs
-   of just those games.  Nothing is written before all reading is done.
-3. Render and write the game pages, then the indexes (whose Markdown is
-   cheap to make; only changed ones are converted to HTML and written), the
-   feed and the stylesheet.  The writer skips any file whose bytes are
-   unchanged, removes the files of pages that are gone, and writes the
-   manifest last, so a build that stops half-way is finished by the next.
+1. Read.  The manifest of the last build (:class:`Manifest`) keeps, for each
+   game, the fingerprint of its page, its files and what the indexes show of
+   it (:meth:`GameSummary.kept`: ids, end, standing, seats; not the seed), and
+   for each index page its fingerprint and the list it belongs to.  An
+   **incremental** build asks the database only which games are finished (a
+   few small columns of each, :func:`collect.finished_games`) and what the
+   players are called; it reads the rows, seats and move logs of just the
+   games that are new since the last build, or whose columns or players' names
+   changed, and takes every other game from the manifest.  A **full** build
+   (``--full``, or a folder without a manifest of this format) reads every
+   game from the database.
+2. Decide.  A game page is rendered again when its fingerprint (the game's
+   row and seats, and the code and templates that render it) differs from the
+   manifest's; a full build renders them all.  Index pages are made (as
+   Markdown, which is cheap) for the lists of the games rendered or gone
+   (:func:`indexes.groups_of`: all games, the game's, its month's, its
+   players'), from the earliest place on each list that changed
+   (:class:`indexes.Lists`), and for the three tables of lists; every other
+   page stays.  Of the pages made, only those whose Markdown changed are
+   converted to HTML and written.  Nothing is written before all reading is
+   done but the move logs, which are read in batches while pages render.
+3. Render and write.  The game pages, then the changed index pages, are
+   rendered in this process or, when there are many, by ``jobs`` worker
+   processes, which write their pages' files themselves.  Then the feed and
+   the stylesheet.  The writer skips any file whose bytes are unchanged; the
+   files of pages that are gone are removed, and the manifest is written
+   last, so a build that stops half-way is finished by the next.
 
-Output depends on nothing but the database and the code (no clock, no
-locale, no dict order), so two builds of one database are byte-identical.
+So an incremental build's work grows with what changed, not with the
+archive, but for a few cheap passes over the manifest.  The files of an
+unchanged page are not checked (``--full`` makes every file again).  Output
+depends on nothing but the database and the code (no clock, no locale, no
+dict order, not which build made which page), so two builds of one
+database, full or incremental, are byte-identical.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import gc
 import hashlib
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
@@ -33,10 +57,19 @@ from typing import Any
 import markdown
 
 from pbem.archive import paths
-from pbem.archive.collect import FinishedGame, GameSummary, collect, fingerprint, load_moves
-from pbem.archive.feed import atom
-from pbem.archive.indexes import IndexPage, all_indexes
-from pbem.archive.pages import Rendered, render_game
+from pbem.archive.collect import (
+    FinishedGame,
+    GameSummary,
+    collect,
+    fingerprint,
+    finished_games,
+    load_moves,
+    player_names,
+    seeds,
+)
+from pbem.archive.feed import ENTRIES, atom
+from pbem.archive.indexes import TABLES, IndexPage, Lists, SortKey, all_indexes, groups_of
+from pbem.archive.pages import render_game
 from pbem.archive.render import ARCHIVE_TEMPLATES, Renderer
 from pbem.archive.writer import SiteWriter
 from pbem.context import TEMPLATES_DIR
@@ -45,14 +78,20 @@ from pbem.models import Game, utcnow
 #: bump to re-render every page when the output changes for a reason the
 #: code fingerprint cannot see
 ARCHIVE_FORMAT = "1"
+#: what the manifest holds; a manifest of another format only names files to remove
+MANIFEST_FORMAT = 2
 SOURCE_STYLESHEET = TEMPLATES_DIR.parent / "site" / paths.STYLESHEET
 _PACKAGE = Path(__file__).resolve().parent
 _GAMES = _PACKAGE.parent / "games"
 
 #: ``progress(stage, done, total)``: stage is "games" or "indexes"
 Progress = Callable[[str, int, int], None]
-#: fewer game pages than this are rendered in the building process itself
+#: fewer pages than this are rendered in the building process itself
 PARALLEL_MIN = 64
+#: game pages per task of a worker process, and move logs per database read
+TASK_GAMES = 16
+TASK_INDEXES = 8
+LOAD_GAMES = 256
 
 
 @dataclass
@@ -61,6 +100,10 @@ class BuildReport:
     games: int = 0
     rendered_games: int = 0
     rendered_indexes: int = 0
+    #: whether the build read every game from the database (``--full``, or no manifest)
+    full: bool = False
+    #: games whose summary (row and seats) the build read from the database
+    read_games: int = 0
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     #: ``(game id, why its page shows less than usual)``
@@ -71,6 +114,9 @@ class BuildReport:
         return {"games": self.games, "rendered_games": self.rendered_games,
                 "rendered_indexes": self.rendered_indexes, "written": len(self.written),
                 "removed": len(self.removed), "problems": len(self.problems)}
+
+
+# -- what renders a page ------------------------------------------------------------
 
 
 def _hash_files(files: list[Path], digest: Any) -> None:
@@ -119,9 +165,160 @@ def rendering_sources(game_name: str | None = None) -> list[Path] | None:
     return files
 
 
-def _unchanged(writer: SiteWriter, entry: dict[str, Any] | None, fp: str) -> bool:
-    return (entry is not None and entry.get("fp") == fp
-            and all(writer.exists(f) for f in entry.get("files", [])))
+def game_fingerprint(s: GameSummary) -> str:
+    return fingerprint([s.fingerprint, code_fingerprint(s.game)])
+
+
+# -- the manifest ---------------------------------------------------------------------
+
+
+@dataclass
+class Manifest:
+    """What the last build made, as :meth:`SiteWriter.read_manifest` found it.
+
+    ``games`` maps a game id (text, as JSON keys are) to ``{"fp", "files",
+    "summary"}`` (:meth:`GameSummary.kept`); ``pages`` an index page to
+    ``{"fp", "files", "group"}``; ``code`` a game name ("" for the archive
+    itself) to its :func:`code_fingerprint`.  ``usable`` is false for a
+    manifest of another format, whose file lists only say what to remove.
+    """
+
+    games: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    code: dict[str, str] = field(default_factory=dict)
+    usable: bool = False
+
+    @classmethod
+    def read(cls, writer: SiteWriter) -> Manifest:
+        data = writer.read_manifest()
+        games, pages, code = data.get("games"), data.get("pages"), data.get("code")
+        if data.get("format") == MANIFEST_FORMAT and isinstance(games, dict) \
+                and isinstance(pages, dict) and isinstance(code, dict):
+            return cls(games, pages, code, usable=True)
+        # an older manifest: its pages (game pages among them) name the files it made
+        return cls(pages=pages if isinstance(pages, dict) else {})
+
+    def files(self) -> set[str]:
+        out: set[str] = set()
+        for entries in (self.games, self.pages):
+            for entry in entries.values():
+                out.update(_files(entry))
+        return out
+
+    def gone(self, new: Manifest) -> set[str]:
+        """The files this manifest names that ``new`` does not."""
+        if not self.usable:  # another format: its entries are not ours, compare it all
+            return self.files() - new.files()
+        out: set[str] = set()
+        for old_entries, new_entries in ((self.games, new.games), (self.pages, new.pages)):
+            for key, entry in old_entries.items():
+                now = new_entries.get(key)
+                if now is not entry:  # an entry kept as it was names the same files
+                    out.update(set(_files(entry)) - set(_files(now)))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": MANIFEST_FORMAT, "code": self.code, "games": self.games,
+                "pages": self.pages}
+
+
+def _files(entry: Any) -> list[str]:
+    files = entry.get("files") if isinstance(entry, dict) else None
+    return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
+
+
+# -- deciding what to render -------------------------------------------------------------
+
+
+@dataclass
+class Plan:
+    """What a build reads and renders."""
+
+    #: every finished game, oldest first (those taken from the manifest without a seed)
+    summaries: list[GameSummary]
+    #: the games to render, with their fingerprints
+    todo: list[tuple[GameSummary, str]]
+    #: the manifest entries of the games that stay as they are
+    kept: dict[str, dict[str, Any]]
+    #: the lists whose index pages to make, each with the earliest place on it that
+    #: changed (None: every list, in full)
+    wanted: dict[str, SortKey] | None
+    #: games whose summary was read from the database
+    read: int = 0
+    full: bool = True
+
+
+def _plan_full(writer: SiteWriter, old: Manifest, full: bool) -> Plan:
+    """Read every summary; render each game whose page differs from the manifest's."""
+    summaries = collect()
+    todo, kept = [], {}
+    for s in summaries:
+        fp = game_fingerprint(s)
+        entry = old.games.get(str(s.id)) if old.usable and not full else None
+        if (entry is not None and entry.get("fp") == fp
+                and all(writer.exists(f) for f in entry.get("files", []))):
+            kept[str(s.id)] = entry
+        else:
+            todo.append((s, fp))
+    return Plan(summaries, todo, kept, wanted=None, read=len(summaries), full=True)
+
+
+def _plan_incremental(old: Manifest) -> Plan:
+    """Read only what is new or changed since the build that wrote ``old``.
+
+    Raises ``KeyError``, ``TypeError`` or ``ValueError`` for a manifest that is
+    not what this code writes (the build is then a full one).
+    """
+    names = player_names()
+    code_changed = {name for name, fp in old.code.items() if code_fingerprint(name or None) != fp}
+    cached: list[GameSummary] = []
+    reread: list[int] = []
+    for row in finished_games():
+        key = str(row.id)
+        entry = old.games.get(key)
+        if entry is None:
+            reread.append(row.id)
+            continue
+        kept = entry["summary"]
+        if (GameSummary.kept_check(kept) != row.check or kept[1] in code_changed
+                or kept[1] not in old.code
+                or any(names.get(player) != name
+                       for player, name in GameSummary.kept_players(kept))):
+            reread.append(row.id)
+        else:
+            cached.append(GameSummary.from_kept(kept, archived=row.archived))
+    fresh = collect(reread)
+    todo, kept = [], {}
+    since: dict[str, SortKey] = {}
+
+    def touch(s: GameSummary) -> None:
+        for group in groups_of(s):
+            if group not in since or s.sort_key < since[group]:
+                since[group] = s.sort_key
+
+    for s in cached:
+        kept[str(s.id)] = old.games[str(s.id)]
+    for s in fresh:
+        fp = game_fingerprint(s)
+        entry = old.games.get(str(s.id))
+        if entry is not None and entry["fp"] == fp:
+            kept[str(s.id)] = entry
+            continue
+        todo.append((s, fp))
+        touch(s)
+        if entry is not None:
+            touch(GameSummary.from_kept(entry["summary"]))
+    current = {str(s.id) for s in cached} | {str(s.id) for s in fresh}
+    for key, entry in old.games.items():
+        if key not in current:  # no longer finished (or gone): off every list it was on
+            touch(GameSummary.from_kept(entry["summary"]))
+    summaries = sorted(cached + fresh, key=lambda s: s.sort_key)
+    # a change of code may change any list (a game's title is in every row)
+    wanted = None if code_changed or "" not in old.code else since
+    return Plan(summaries, todo, kept, wanted, read=len(fresh), full=False)
+
+
+# -- rendering, here or in worker processes -----------------------------------------------------
 
 
 _renderer: Renderer | None = None
@@ -135,34 +332,81 @@ def _shared_renderer() -> Renderer:
     return _renderer
 
 
-def _game_task(finished: FinishedGame) -> Rendered:
-    return render_game(finished, _shared_renderer())
+@dataclass
+class GameResult:
+    files: list[str]
+    problem: str
 
 
-def _index_task(index: IndexPage) -> str:
-    return _shared_renderer().page(index.path, index.title, index.markdown)
+def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], list[str]]:
+    """Render and write ``games``: what each made, and the files written."""
+    writer = SiteWriter(root)
+    results = []
+    for finished in games:
+        rendered = render_game(finished, _shared_renderer())
+        for rel in sorted(rendered.files):
+            writer.write(rel, rendered.files[rel])
+        results.append(GameResult(sorted(rendered.files), rendered.problem))
+    return results, writer.written
+
+
+def _index_task(pages: list[IndexPage], root: str) -> tuple[list[None], list[str]]:
+    """Convert and write index pages: the files written."""
+    writer = SiteWriter(root)
+    renderer = _shared_renderer()
+    for index in pages:
+        writer.write(index.path + ".md", index.markdown)
+        writer.write(index.path + ".html", renderer.page(index.path, index.title, index.markdown))
+    return [None] * len(pages), writer.written
+
+
+def _warm_up() -> None:
+    _shared_renderer()
 
 
 class Workers:
     """Pages rendered in this process, or by ``jobs`` processes when there are many.
 
-    Rendering is pure (values in, texts out), so the processes share nothing,
-    the results come back in order, and the output is the same whatever
-    ``jobs`` is; only the building process writes.
+    Rendering is pure (values in, texts out), and each page's files are its
+    own, so the processes share nothing, the results come back in order, and
+    the output is the same whatever ``jobs`` is.
     """
 
-    def __init__(self, jobs: int) -> None:
+    def __init__(self, jobs: int, root: Path) -> None:
         self.jobs = jobs
+        self.root = str(root)
         self._pool: ProcessPoolExecutor | None = None
 
-    def map(self, task: Callable[[Any], Any], items: Sequence[Any]) -> Iterator[Any]:
-        if self.jobs <= 1 or len(items) < PARALLEL_MIN:
-            return map(task, items)
+    def run(self, task: Callable[[list[Any], str], tuple[list[Any], list[str]]],
+            batches: Iterable[list[Any]], parallel: bool, written: list[str]) -> Iterator[Any]:
+        """``task`` over ``batches``, in order: each item's result (files go to ``written``)."""
+        if self.jobs <= 1 or not parallel:
+            for batch in batches:
+                results, files = task(batch, self.root)
+                written += files
+                yield from results
+            return
+        pool = self._start()
+        pending: deque[Future] = deque()
+        for batch in batches:
+            pending.append(pool.submit(task, batch, self.root))
+            while len(pending) > 2 * self.jobs:
+                results, files = pending.popleft().result()
+                written += files
+                yield from results
+        while pending:
+            results, files = pending.popleft().result()
+            written += files
+            yield from results
+
+    def _start(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn, not fork: the caller may hold a database connection or threads
             self._pool = ProcessPoolExecutor(
                 max_workers=self.jobs, mp_context=multiprocessing.get_context("spawn"))
-        return self._pool.map(task, items, chunksize=8)
+            for _ in range(self.jobs):  # start them all now, while this process reads
+                self._pool.submit(_warm_up)
+        return self._pool
 
     def close(self) -> None:
         if self._pool is not None:
@@ -174,14 +418,29 @@ def default_jobs() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
+def _batches(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield list(items[start:start + size])
+
+
+def _game_batches(todo: Sequence[tuple[GameSummary, str]]) -> Iterator[list[FinishedGame]]:
+    """The games to render with their move logs, read a few hundred at a time."""
+    for start in range(0, len(todo), LOAD_GAMES):
+        games = load_moves(s for s, _fp in todo[start:start + LOAD_GAMES])
+        yield from _batches(games, TASK_GAMES)
+
+
+# -- the build ---------------------------------------------------------------------------
+
+
 def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None = None,
           site_key: str = "pbem", wait: bool = True, jobs: int = 1) -> BuildReport:
     """Bring ``site_dir`` up to date with the database's finished games.
 
-    ``full`` renders every page again, whatever the manifest says (files whose
-    bytes come out the same are still left alone, and the files of pages that
-    are gone are still removed).  ``site_key`` names the
-    deployment in the feed's ids.  ``wait=False`` raises
+    ``full`` reads and renders every page again, whatever the manifest says
+    (files whose bytes come out the same are still left alone, and the files of
+    pages that are gone are still removed).  ``site_key`` names the deployment
+    in the feed's ids.  ``wait=False`` raises
     :class:`pbem.archive.writer.BuildLocked` if another build is running.
     ``jobs`` > 1 renders the pages in that many processes when there are many.
     """
@@ -189,72 +448,105 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
     report = BuildReport(site=Path(site_dir))
     writer = SiteWriter(site_dir)
     tell = progress or (lambda stage, done, total: None)
-    with writer.lock(wait=wait):
-        # 1. read
-        summaries = collect()
-        report.games = len(summaries)
-        # a full build renders everything again, but still needs the last manifest
-        # to remove the files of pages that are gone
-        old = writer.read_manifest()
-        reuse = {} if full else old
-        manifest: dict[str, dict[str, Any]] = {}
-        todo: list[tuple[GameSummary, str]] = []
-        for s in summaries:
-            page = paths.game_page(s.id)
-            fp = fingerprint([s.fingerprint, code_fingerprint(s.game)])
-            if _unchanged(writer, reuse.get(page), fp):
-                manifest[page] = old[page]
-            else:
-                todo.append((s, fp))
-        games = load_moves(s for s, _fp in todo)
+    with writer.lock(wait=wait), _no_gc_pauses():
+        # 1. read, and decide
+        old = Manifest.read(writer)
+        plan = None
+        if old.usable and not full:
+            try:
+                plan = _plan_incremental(old)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+                plan = None  # not a manifest this code wrote: read everything
+        if plan is None:
+            plan = _plan_full(writer, old, full)
+        summaries = plan.summaries
+        report.games, report.read_games, report.full = len(summaries), plan.read, plan.full
+        manifest = Manifest(games=dict(plan.kept), usable=True)
+        manifest.code = {name: code_fingerprint(name or None)
+                         for name in sorted({s.game for s in summaries} | {""})}
 
         # 2. render and write the games
-        workers = Workers(jobs)
+        workers = Workers(jobs, writer.root)
         try:
-            pages = workers.map(_game_task, games)
-            for done, (rendered, (s, fp)) in enumerate(zip(pages, todo, strict=True), start=1):
-                for rel in sorted(rendered.files):
-                    writer.write(rel, rendered.files[rel])
-                manifest[paths.game_page(s.id)] = {"fp": fp, "files": sorted(rendered.files)}
-                if rendered.problem:
-                    report.problems.append((s.id, rendered.problem))
-                tell("games", done, len(todo))
-            report.rendered_games = len(todo)
+            parallel = len(plan.todo) >= PARALLEL_MIN
+            results = workers.run(_game_task, _game_batches(plan.todo), parallel,
+                                  writer.written)
+            for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True),
+                                                      start=1):
+                manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
+                                             "summary": s.kept()}
+                if result.problem:
+                    report.problems.append((s.id, result.problem))
+                tell("games", done, len(plan.todo))
+            report.rendered_games = len(plan.todo)
 
-            # 3. the indexes (only changed ones to HTML), the feed, the stylesheet
+            # 3. the indexes of the lists that changed (only changed pages to HTML)
             common = code_fingerprint(None)
-            changed: list[tuple[IndexPage, str]] = []
-            for index in all_indexes(summaries):
+            lists = Lists()
+            if plan.wanted is not None:  # the lists no game of this build is on stay
+                lists = Lists(plan.wanted, reuse=old.pages.__contains__)
+                manifest.pages = {path: entry for path, entry in old.pages.items()
+                                  if entry.get("group") not in plan.wanted
+                                  and entry.get("group") not in TABLES}
+            changed: list[IndexPage] = []
+            made = all_indexes(summaries, lists)
+            for path in lists.kept:  # blocks of the lists made that are as they were
+                manifest.pages[path] = old.pages[path]
+            for index in made:
                 fp = fingerprint([common, index.title, index.markdown])
-                if _unchanged(writer, reuse.get(index.path), fp):
-                    manifest[index.path] = old[index.path]
-                else:
-                    changed.append((index, fp))
-            html = workers.map(_index_task, [index for index, _fp in changed])
-            for done, (text, (index, fp)) in enumerate(zip(html, changed, strict=True), start=1):
-                writer.write(index.path + ".md", index.markdown)
-                writer.write(index.path + ".html", text)
-                manifest[index.path] = {"fp": fp, "files": [index.path + ".html",
-                                                            index.path + ".md"]}
+                entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"],
+                         "group": index.group}
+                manifest.pages[index.path] = entry
+                before = old.pages.get(index.path) if old.usable and not full else None
+                if not (before == entry and all(writer.exists(f) for f in entry["files"])):
+                    changed.append(index)
+            done = 0
+            for _ in workers.run(_index_task, _batches(changed, TASK_INDEXES),
+                                 len(changed) >= PARALLEL_MIN, writer.written):
+                done += 1
                 tell("indexes", done, len(changed))
             report.rendered_indexes = len(changed)
         finally:
             workers.close()
-        writer.write(paths.FEED, atom(summaries, site_key))
+        writer.write(paths.FEED, atom(_with_seeds(summaries[-ENTRIES:]), site_key))
         writer.write(paths.STYLESHEET, SOURCE_STYLESHEET.read_bytes())
         writer.write(paths.NO_JEKYLL, "")
 
         # 4. remove what is gone, then record what is there
-        for page, entry in sorted(old.items()):
-            keep = set(manifest.get(page, {}).get("files", []))
-            for rel in entry.get("files", []):
-                if rel not in keep:
-                    writer.remove(rel)
-        writer.write_manifest(manifest)
+        for rel in sorted(old.gone(manifest)):
+            writer.remove(rel)
+        writer.write_manifest(manifest.to_json())
     _mark_archived([s.id for s in summaries if not s.archived])
     report.written, report.removed = writer.written, writer.removed
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextlib.contextmanager
+def _no_gc_pauses() -> Iterator[None]:
+    """No cyclic garbage collection during a build.
+
+    A build holds tens of thousands of objects (summaries, the manifest) until
+    its end, which made the collector run through them again and again (a
+    third of an incremental build); what a build makes is freed as it goes, not
+    left in cycles.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _with_seeds(newest: list[GameSummary]) -> list[GameSummary]:
+    """The feed's games, with the seeds the manifest does not keep (its ids are made of them)."""
+    missing = [s.id for s in newest if not s.seed]
+    if not missing:
+        return newest
+    found = seeds(missing)
+    return [s if s.seed else dataclasses.replace(s, seed=found[s.id]) for s in newest]
 
 
 def _mark_archived(ids: list[int]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from functools import lru_cache
 
 #: characters that are Markdown markup anywhere in a line (Python-Markdown with the
 #: tables and attr_list extensions un-escapes each after a backslash); ``#+-.!()``
@@ -86,6 +87,10 @@ def fill(template: str, names: Sequence[str], name_escape=md_name, text_escape=m
     Placeholders that name no seat stay as they are (escaped), so a game's
     odd sentence never breaks a build.
     """
+    if text_escape is md_text:  # the same few sentences, in every game: escaped once
+        return "".join(p if isinstance(p, str) else
+                       name_escape(names[p[0]]) if p[0] < len(names) else p[1]
+                       for p in _md_pieces(template))
     parts = []
     pos = 0
     for m in _PLACEHOLDER.finditer(template):
@@ -100,6 +105,19 @@ def fill(template: str, names: Sequence[str], name_escape=md_name, text_escape=m
     return "".join(parts)
 
 
+@lru_cache(maxsize=8192)
+def _md_pieces(template: str) -> tuple[str | tuple[int, str], ...]:
+    """``template`` as its escaped text and, for each placeholder, its seat number and
+    itself escaped (for a seat there is not)."""
+    pieces: list[str | tuple[int, str]] = []
+    pos = 0
+    for m in _PLACEHOLDER.finditer(template):
+        pieces += [md_text(template[pos:m.start()]), (int(m.group(1)), md_text(m.group(0)))]
+        pos = m.end()
+    pieces.append(md_text(template[pos:]))
+    return tuple(pieces)
+
+
 def xml_text(text: str) -> str:
     """Text for XML content or a double-quoted attribute (SVG, Atom)."""
     text = _XML_FORBIDDEN.sub(" ", str(text))
@@ -109,9 +127,11 @@ def xml_text(text: str) -> str:
 
 def code_block(text: str) -> str:
     """Plain text as an indented Markdown code block (no fence a name could close)."""
+    text = str(text)
+    clean = _XML_FORBIDDEN.search(text) is None  # as nearly always: one search, not one a line
     lines = []
-    for line in str(text).splitlines() or [""]:
-        line = _XML_FORBIDDEN.sub(" ", line.rstrip())
+    for line in text.splitlines() or [""]:
+        line = line.rstrip() if clean else _XML_FORBIDDEN.sub(" ", line.rstrip())
         lines.append("    " + line if line else "")
     return "\n".join(lines)
 

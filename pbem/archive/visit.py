@@ -13,6 +13,7 @@ game ends; a move belongs to the round of the state it was played in.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 from pbem.games.protocol import Rules, State
 from pbem.lifecycle.records import GameRecord, replay_steps
@@ -41,13 +42,17 @@ def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor]) -> State:
     """Replay ``record`` once, telling every visitor; the final state.
 
     Raises :class:`pbem.lifecycle.records.RecordError` when the record does not replay
-    (another rules version, a refused move).
+    (another rules version, a refused move, a setup the engine refuses).
     """
-    state = game.setup(len(record.players), record.options, record.seed)
+    steps = replay_steps(record)
+    first = next(steps, None)
+    # the replay's own setup is the state before its first move (set up only once)
+    state = first[3] if first is not None else game.setup(len(record.players), record.options,
+                                                            record.seed)
     for v in visitors:
         v.begin(game, record, state)
     current: int | None = None
-    for index, seat, move, before, after in replay_steps(record):
+    for index, seat, move, before, after in chain([first] if first else [], steps):
         if current is None:
             current = game.round(before)
             for v in visitors:

@@ -7,7 +7,10 @@ differ from what is there, so an unchanged page keeps its file and its
 modification time.  It keeps the manifest (``.manifest.json``): for each
 page, the fingerprint of what it was made from and the files it made; the
 next build renders only pages whose fingerprint changed (as Lektor's
-artifacts table does) and removes the files of pages that are gone.
+artifacts table does) and removes the files of pages that are gone (what
+the manifest holds: :class:`pbem.archive.pipeline.Manifest`).  Worker
+processes of a build each write the files of their own pages through a
+writer of their own; only the building process writes the manifest.
 """
 
 from __future__ import annotations
@@ -21,8 +24,14 @@ from typing import Any
 
 from pbem.archive.paths import MANIFEST
 
-MANIFEST_FORMAT = 1
 LOCK = ".lock"
+
+
+def _json(value: Any) -> str:
+    """Compact JSON, with ``<>&`` as escapes (as in the game records): no name in the
+    manifest can read as markup, whatever a host makes of the file."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 class BuildLocked(RuntimeError):
@@ -34,6 +43,8 @@ class SiteWriter:
         self.root = Path(root)
         self.written: list[str] = []
         self.removed: list[str] = []
+        #: folders known to exist (one ``mkdir`` each, not one per file)
+        self._folders: set[str] = set()
 
     def path(self, rel: str) -> Path:
         if rel.startswith("/") or ".." in rel.split("/"):
@@ -46,19 +57,28 @@ class SiteWriter:
     def write(self, rel: str, content: str | bytes) -> bool:
         """Write ``content`` to ``rel`` atomically if it differs; whether it was written."""
         data = content.encode("utf-8") if isinstance(content, str) else content
-        target = self.path(rel)
+        target = str(self.path(rel))
         try:
-            if target.stat().st_size == len(data) and target.read_bytes() == data:
-                return False
+            if os.stat(target).st_size == len(data):
+                with open(target, "rb") as old:
+                    if old.read() == data:
+                        return False
         except FileNotFoundError:
             pass
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        folder, name = os.path.split(target)
+        if folder not in self._folders:
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
+        temp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
         # os.open honours the umask, so pages are as readable as any file made here
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
         try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
             os.replace(temp, target)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
@@ -77,21 +97,18 @@ class SiteWriter:
 
     # -- the manifest -------------------------------------------------------
 
-    def read_manifest(self) -> dict[str, dict[str, Any]]:
-        """``{page: {"fp": fingerprint, "files": [...]}}`` of the last build, or empty."""
+    def read_manifest(self) -> dict[str, Any]:
+        """The manifest the last build wrote (a JSON object), or empty."""
         try:
             data = json.loads(self.path(MANIFEST).read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError):
             return {}
-        if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
-            return {}
-        pages = data.get("pages")
-        return pages if isinstance(pages, dict) else {}
+        return data if isinstance(data, dict) else {}
 
-    def write_manifest(self, pages: dict[str, dict[str, Any]]) -> bool:
-        text = json.dumps({"format": MANIFEST_FORMAT, "pages": pages}, sort_keys=True,
-                          ensure_ascii=False, indent=0, separators=(",", ":"))
-        return self.write(MANIFEST, text + "\n")
+    def write_manifest(self, data: dict[str, Any]) -> bool:
+        """Write the manifest: keys sorted, a line for each key of the top-level object."""
+        lines = [f"{_json(key)}:{_json(data[key])}" for key in sorted(data)]
+        return self.write(MANIFEST, "{\n" + ",\n".join(lines) + "\n}\n")
 
     # -- one build at a time ------------------------------------------------------
 

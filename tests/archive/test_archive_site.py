@@ -313,6 +313,96 @@ def _fresh_build(site: Path) -> Path:
     return other
 
 
+def _full_build_elsewhere(site: Path) -> Path:
+    other = site.parent / "full"
+    report = build(other, full=True)
+    assert report.full and report.read_games == report.games
+    return other
+
+
+def test_an_incremental_build_after_new_games_equals_a_full_build(archive: Archive):
+    from pbem.archive.sample import add_player
+
+    build(archive.site)
+    heike, newcomer = archive.players[0], add_player("Newcomer", email="new@example.org")
+    last = max(g.finished_at for g in archive.games)
+    first = min(g.finished_at for g in archive.games)
+    added = [archive.add("visby", [heike, newcomer, None], seed=4242, finished_at=last),
+             # one that ended before most others (a late close): every list shifts
+             archive.add("tallinn", [newcomer, heike], seed=4243, finished_at=first)]
+    report = build(archive.site)
+    assert not report.full
+    assert report.read_games == report.rendered_games == len(added)
+    assert report.games == len(archive.games)
+    assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
+
+
+def test_incremental_equals_full_with_lists_split_into_blocks(archive: Archive, monkeypatch):
+    from pbem.archive import indexes
+
+    monkeypatch.setattr(indexes, "BLOCK", 4)
+    monkeypatch.setattr(indexes, "FRONT", 3)
+    build(archive.site)
+    assert (archive.site / "all" / "2.html").is_file()
+    heike, malte = archive.players[0], archive.players[1]
+    middle = sorted(g.finished_at for g in archive.games)[len(archive.games) // 2]
+    archive.add("visby", [heike, malte], seed=99, finished_at=middle)
+    Game.update(status=Game.ABORTED).where(Game.id == archive.games[1].id).execute()
+    report = build(archive.site)
+    assert report.read_games == 1 and report.rendered_games == 1
+    assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
+
+
+def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Archive):
+    build(archive.site)
+    heike = archive.players[0]
+    heike.name = "Heike Renamed"
+    heike.save()
+    Game.update(status=Game.ABORTED).where(Game.id == archive.games[2].id).execute()
+    report = build(archive.site)
+    theirs = {g.id for g in archive.games if any(s.player_id == heike.id for s in g.seats)}
+    assert report.read_games == len(theirs - {archive.games[2].id})
+    assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
+
+
+def test_a_changed_game_row_is_read_again(archive: Archive):
+    """A finished game whose end or length changed (closed again, say) is read and rendered."""
+    build(archive.site)
+    game = archive.games[5]
+    Game.update(finished_at=game.finished_at.replace(year=2025)).where(
+        Game.id == game.id).execute()
+    report = build(archive.site)
+    assert (report.read_games, report.rendered_games) == (1, 1)
+    assert "2025-" in (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
+    assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
+
+
+def test_new_code_for_a_game_renders_its_pages_and_every_index(archive: Archive, monkeypatch):
+    from pbem.archive import pipeline
+
+    real = pipeline.code_fingerprint
+    monkeypatch.setattr(pipeline, "code_fingerprint",
+                        lambda name=None: "old visby" if name == "visby" else real(name))
+    build(archive.site)
+    monkeypatch.setattr(pipeline, "code_fingerprint", real)
+    report = build(archive.site)
+    visby = [g for g in archive.games if g.game == "visby"]
+    assert report.read_games == report.rendered_games == len(visby)
+    assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
+
+
+def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive):
+    build(archive.site)
+    full = site_files(_full_build_elsewhere(archive.site))
+    for manifest in ["not json", '{"format": 1, "pages": {}}',
+                     '{"format": 2, "code": {"": "x"}, "pages": {}, '
+                     '"games": {"1": {"summary": {"id": "x"}}}}']:
+        (archive.site / ".manifest.json").write_text(manifest, encoding="utf-8")
+        report = build(archive.site)
+        assert report.full and report.read_games == len(archive.games)
+        assert site_files(archive.site) == full
+
+
 def test_the_fingerprint_covers_every_module_a_page_is_made_with(archive: Archive):
     """A change to any code that renders a page renders it again (pbem/games/render.py…)."""
     import sys
