@@ -263,12 +263,12 @@ def test_a_mail_to_someone_asleep_waits_for_their_morning_and_holds_up_no_other(
     assert len(smtp_server.messages) == 4
 
 
-def test_a_very_long_unsubscribe_url_is_folded_so_that_relays_take_the_mail(tmp_path,
-                                                                           smtp_server,
-                                                                           database):
+def test_a_very_long_unsubscribe_url_is_folded_so_that_relays_take_the_mail(
+        tmp_path, smtp_server, sqlite_database):
     """RFC 5322 allows 998 characters a line: an operator's (absurdly) long base URL makes
     a List-Unsubscribe longer than that, which is then folded as any long header is,
-    and mailboxes still read the whole URL."""
+    and mailboxes still read the whole URL. (SQLite only: PostgreSQL keeps at most 500
+    characters of an unsubscribe URL, so there such a base URL fails earlier.)"""
     base = "https://example.org/" + "pbem/" * 200
     ctx = _ctx(tmp_path, base_url=base, transport="smtp", smtp_host=smtp_server.host,
                smtp_port=str(smtp_server.port))
@@ -282,3 +282,48 @@ def test_a_very_long_unsubscribe_url_is_folded_so_that_relays_take_the_mail(tmp_
         assert max(len(line) for line in head.split(b"\r\n")) <= 998
         if msg["Message-ID"] in urls:
             assert str(msg["List-Unsubscribe"]) == f"<{urls[msg['Message-ID']]}>"
+
+
+def test_a_mail_another_tick_took_first_is_left_to_it_and_the_others_go(tmp_path,
+                                                                        smtp_server,
+                                                                        database, monkeypatch):
+    """Two schedulers (two nodes) pick the same due mails at once: each mail goes once,
+    and the tick that lost the race for one mail sends the rest all the same."""
+    from pbem.mail import outbox
+
+    ctx = _ctx(tmp_path, transport="smtp", smtp_host=smtp_server.host,
+               smtp_port=str(smtp_server.port))
+    rows = [Outbox.create(kind="notice", to_address=f"p{n}@example.org", subject=f"Mail {n}",
+                          text_body="hello", message_id=f"<race{n}@pbem>", created_at=NOON,
+                          not_before=NOON + timedelta(seconds=n)) for n in range(3)]
+    claim = outbox.claim
+
+    def the_other_tick_was_faster(mail_id, now):
+        if mail_id == rows[0].id:  # taken between this tick's query and its claim
+            claim(mail_id, now)
+            return False
+        return claim(mail_id, now)
+
+    monkeypatch.setattr(outbox, "claim", the_other_tick_was_faster)
+    with freeze_time(NOON + timedelta(minutes=1), ignore=REAL_TIME_FOR):
+        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 0}
+    assert sorted(m["Message-ID"] for m in smtp_server.messages) == [
+        "<race1@pbem>", "<race2@pbem>"]
+    assert Outbox.get_by_id(rows[0].id).sent_at is None  # the other tick's to send
+
+
+def test_a_mail_that_cannot_be_made_is_given_up_after_one_attempt_saying_why(tmp_path,
+                                                                             smtp_server,
+                                                                             database):
+    ctx = _ctx(tmp_path, transport="smtp", smtp_host=smtp_server.host,
+               smtp_port=str(smtp_server.port))
+    bad = Outbox.create(kind="invite", to_address="bob@example..org", subject="Hi",
+                        text_body="hi", message_id="<bad@pbem>", created_at=NOON,
+                        not_before=NOON)
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        assert tick(ctx)["mail"]["failed"] == 1
+    bad = Outbox.get_by_id(bad.id)
+    assert bad.attempts == 1 and bad.failed_at == NOON and bad.claimed_until is None
+    # the operator reads what was wrong: the kind of error and its words
+    kind = "cannot build the message: HeaderParseError: "
+    assert bad.last_error.startswith(kind) and len(bad.last_error) > len(kind) + 5
