@@ -91,6 +91,47 @@ def test_another_website_cannot_change_a_players_quiet_hours(ctx, app, client):
     assert (alice.quiet_start, alice.quiet_end, alice.digest) == ("03:00", "04:00", True)
 
 
+def test_another_website_cannot_play_or_take_back_a_move_for_a_player(ctx, app, client):
+    """The move buttons and "take back" of the seat page are forms too: sent by another
+    site through Alice's browser, without her page's token, they change nothing."""
+    table(ctx)
+    seat = seat_path(latest_mail("alice@example.org"))
+    page = client.get(seat).text
+    play = next(f for f in forms_in(page) if f.action.endswith("/play"))
+    someone_else = csrf_of(app.test_client().get(seat).text)
+    before = snapshot()
+    for token in (None, "guess", someone_else):
+        data = {k: v for k, v in play.fields.items() if k != "csrf_token"}
+        if token is not None:
+            data["csrf_token"] = token
+        response = client.post(play.action, data=data)
+        assert (response.status_code, _reason(response)) == (400, "csrf"), token
+    assert snapshot() == before
+    page = client.get(post_form(client, play).location).text  # her own click plays
+    assert Move.select().count() == 1
+    takeback = next(f for f in forms_in(page) if f.action.endswith("/takeback"))
+    before = snapshot()
+    response = client.post(takeback.action, data={"n": takeback.fields["n"]})
+    assert (response.status_code, _reason(response)) == (400, "csrf")
+    assert snapshot() == before
+    assert post_form(client, takeback).status_code == 303
+    assert Move.select().count() == 0
+
+
+def test_a_settings_form_filled_in_wrong_says_what_was_wrong(ctx, client):
+    seat, _page, form = _alice_settings(client, ctx)
+    wrong_zone = post_form(client, form, timezone="Mars/Olympus")
+    assert (wrong_zone.status_code, _reason(wrong_zone)) == (400, "bad-form")
+    assert "&#39;Mars/Olympus&#39; is not a time zone this server knows." in wrong_zone.text
+    wrong_language = post_form(client, form, language="tlh")
+    assert (wrong_language.status_code, _reason(wrong_language)) == (400, "bad-form")
+    assert ("&#39;tlh&#39; is not a language our mails are written in; choose one of: "
+            "English, Deutsch.") in wrong_language.text
+    assert f'href="{seat}"' in wrong_language.text
+    alice = Player.get(Player.email == "alice@example.org")
+    assert (alice.timezone, alice.language) == ("UTC", "en")
+
+
 # -- one purpose per link ---------------------------------------------------------------
 
 

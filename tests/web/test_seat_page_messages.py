@@ -8,9 +8,10 @@ from urllib.parse import urlsplit
 
 from web_helpers import forms_in, latest_mail, player, post_form, seat_path, table
 
-from pbem.lifecycle import create
+from pbem.games import get_game
+from pbem.lifecycle import create, moves
 from pbem.mail import compose
-from pbem.models import Game, Seat
+from pbem.models import Game, Move, Seat
 
 
 def _words(html: str) -> str:
@@ -55,3 +56,24 @@ def test_a_move_played_from_the_seat_page_is_confirmed_there_once(ctx, client):
     said = re.findall(r"Played: ([^.]*)", after)
     assert len(said) == 1 and "Schiff" in said[0] and "play Schiff" not in said[0], said
     assert "Played:" not in _words(client.get(seat).text)
+
+
+def test_the_seat_and_the_public_page_show_a_picture_of_the_table(ctx, client):
+    table(ctx)
+    for path in (seat_path(latest_mail("alice@example.org")), "/g/1"):
+        page = client.get(path).text
+        assert re.search(r'<figure class="table-picture"><svg[^>]*>.*</svg>', page, re.S), path
+
+
+def test_the_public_page_retells_the_current_round_and_the_one_before(ctx, client):
+    """A spectator who opens the game in its third round reads rounds 2 and 3."""
+    game = table(ctx)
+    rules = get_game("visby")
+    while True:
+        state = Game.get_by_id(game.id).state
+        if rules.round(state) == 3 and Move.select().where(Move.round == 3).exists():
+            break
+        index = rules.to_move(state)[0]
+        moves.play(ctx, game.id, index, rules.legal_moves(state, index)[0])
+    rounds = re.findall(r'<h3 class="round">Round (\d+)</h3>', client.get("/g/1").text)
+    assert rounds == ["2", "3"]
