@@ -152,9 +152,13 @@ class Rules(ABC):
     #: version of the card/board data file (see the game's ``data`` module)
     data_version: str = "1"
     options: tuple[Option, ...] = ()
-    #: a paragraph for the lobby and the archive, including what data is
-    #: reconstructed rather than printed
+    #: a paragraph for the lobby and the archive: what the game is, in players' words
+    #: (nothing about data sources; that is :attr:`about_data`)
     description: str = ""
+    #: what the game's card and board data rest on: which values are printed, which
+    #: public sources give, and which pbem reconstructed (plain text, paragraphs split
+    #: by blank lines). Shown on the game's "about this game's data" page only.
+    about_data: str = ""
     #: Jinja template (under ``templates/``) that renders a view on a page
     template: str = ""
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
