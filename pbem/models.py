@@ -186,6 +186,10 @@ class Move(BaseModel):
     #: as its author (and the archive) reads it, and as everyone else does
     said_author = pw.TextField(default="")
     said_others = pw.TextField(default="")
+    #: the seat's clock as it stood before a move that ended its turn (JSON of
+    #: ``clock.snapshot``), so that taking that move back reopens the turn with the
+    #: deadline, reminders and bank it had, not with a fresh turn's time
+    clock_before = pw.TextField(default="")
     created_at = pw.DateTimeField(default=utcnow)
 
     class Meta:

@@ -17,6 +17,7 @@ another link of the same mail.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import time
@@ -161,14 +162,17 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     """Append ``move`` to the log with its sentences, written now, once."""
     game.seq += 1
     i = seat.index
+    turn_end = rules.turn_over(before, i, move, after)
     row = Move.create(
         game=game, seq=game.seq, seat=i, move=move, kind=kind,
         menu_seq=seat.menu_seq if menu_seq is None else menu_seq,
         turn_seq=seat.turn_seq, round=rules.round(before),
         commit=rules.is_commit_point(before, i, move, after),
-        turn_end=rules.turn_over(before, i, move, after),
+        turn_end=turn_end,
         said_author=rules.describe(before, i, move, after, i),
         said_others=rules.describe(before, i, move, after, SPECTATOR),
+        clock_before=(json.dumps(clock.snapshot(seat))
+                      if turn_end and seat.deadline is not None else ""),
     )
     seat.menu_seq += 1
     if kind == Move.PLAYER:
@@ -351,9 +355,13 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         game.state = state
         seat.menu_seq += 1
         if last.turn_end and seat_index in rules.to_move(state):
-            # the turn that step ended is open again, with the clock running from now
+            # the turn that step ended is open again, its clock where it stood: a
+            # take-back must not buy a fresh turn's time (nor a bank's bonus)
             seat.in_turn = True
-            clock.start_turn(game, seat, utcnow())
+            if last.clock_before:
+                clock.restore(seat, json.loads(last.clock_before))
+            else:  # a move recorded by an older pbem, or a seat with no clock then
+                clock.start_turn(game, seat, utcnow())
         save_changed(seat)
         Notice.create(game=game, seq=game.seq, seat=seat_index,
                       text=f"{{{seat_index}}} took back a step")

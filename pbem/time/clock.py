@@ -185,6 +185,35 @@ def end_turn(game: Any, seat: Any, now: datetime) -> None:
     stop(seat)
 
 
+_SNAPSHOT_TIMES = ("deadline", "deadline_started", "remind_at")
+_SNAPSHOT_VALUES = ("reminders_sent", "in_grace", "bank_seconds")
+
+
+def snapshot(seat: Any) -> dict[str, Any]:
+    """The seat's running clock as plain values, to :func:`restore` it later."""
+    taken: dict[str, Any] = {}
+    for name in _SNAPSHOT_TIMES:
+        value = getattr(seat, name)
+        taken[name] = value.isoformat() if value is not None else None
+    for name in _SNAPSHOT_VALUES:
+        taken[name] = getattr(seat, name)
+    return taken
+
+
+def restore(seat: Any, taken: dict[str, Any]) -> None:
+    """Put back a clock :func:`snapshot` took: the turn goes on where it stood.
+
+    A deadline that passed meanwhile stays passed: the next tick treats it as it
+    would have treated the turn, so taking a move back buys no time.
+    """
+    for name in _SNAPSHOT_TIMES:
+        value = taken.get(name)
+        setattr(seat, name, datetime.fromisoformat(value) if value else None)
+    for name in _SNAPSHOT_VALUES:
+        if name in taken:
+            setattr(seat, name, taken[name])
+
+
 def stop(seat: Any) -> None:
     seat.deadline = None
     seat.deadline_started = None
