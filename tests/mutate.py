@@ -15,9 +15,10 @@ to ``not in``...), ``and``/``or`` swapped, a condition negated or a ``not`` drop
 an integer off by one, ``True``/``False`` swapped, ``+``/``-`` and ``*``/``/``
 swapped, ``min``/``max`` swapped, ``break``/``continue`` swapped, a value left out
 of an f-string, a statement dropped (``pass``), a returned value dropped
-(``return None``). Docstrings, annotations and ``raise AssertionError(...)`` (a
-guard of the unreachable) are left alone, and so is ``return False`` (or another
-falsy constant), whose ``return None`` no caller can tell apart.
+(``return None``). Docstrings, annotations, a bare ``...`` (a Protocol method's
+body) and ``raise AssertionError(...)`` (a guard of the unreachable) are left alone,
+and so is ``return False`` (or another falsy constant), whose ``return None`` no
+caller can tell apart.
 
 The working tree is never touched: the tracked and untracked (not ignored) files are
 copied into a temporary folder per worker, and the tests run there with this
@@ -81,6 +82,12 @@ def _is_docstring(node: ast.AST) -> bool:
             and isinstance(node.value.value, str))
 
 
+def _is_ellipsis(node: ast.AST) -> bool:
+    """``...`` as a statement (the body of a Protocol's method): dropping it changes nothing."""
+    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+            and node.value.value is Ellipsis)
+
+
 def _unreachable(stmt: ast.stmt) -> bool:
     """``raise AssertionError(...)``: a guard of what cannot happen, not behaviour."""
     return (isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call)
@@ -123,7 +130,8 @@ class _Sites:
         for i, stmt in enumerate(body):
             if i == 0 and _is_docstring(stmt):
                 continue
-            if isinstance(stmt, _DROPPABLE) and not _unreachable(stmt):
+            if isinstance(stmt, _DROPPABLE) and not _unreachable(stmt) \
+                    and not _is_ellipsis(stmt):
                 def drop(body=body, i=i, stmt=stmt):
                     body[i] = ast.copy_location(ast.Pass(), stmt)
                 yield stmt, "drop a statement", drop
