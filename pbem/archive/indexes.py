@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.archive import paths
+from pbem.archive.about import page as about_page
 from pbem.archive.collect import GameSummary
 from pbem.archive.markdown import and_list
 from pbem.archive.pages import game_display_title, game_or_none
@@ -273,9 +274,10 @@ def by_game(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[
         about = []
         if game is not None:
             about.append(block_safe(md_text(game.description)) if game.description else "")
+            data_page = paths.rel(front, paths.html(about_page(name)))
             about.append(f"{game.min_players} to {game.max_players} players; rules version "
                          f"{md_text(game.rules_version)}, data version "
-                         f"{md_text(game.data_version)}.")
+                         f"{md_text(game.data_version)} ([about the data]({data_page})).")
         about.append(f"{_plural(len(games), 'finished game')}, newest first.")
         pages += game_list(rows, lists, f"game/{name}", front, title,
                            "\n\n".join(a for a in about if a), games)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.archive import chart, paths
+from pbem.archive.about import page as about_page
 from pbem.archive.collect import FinishedGame
 from pbem.archive.markdown import CHART_TITLE, GamePage, degraded_document, game_title
 from pbem.archive.render import Renderer
@@ -111,7 +112,9 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     out.files[f"{page}.md"] = text
     out.files[f"{page}.html"] = renderer.page(
         page, page_title(finished, title), text, kind="game",
-        downloads=[("Game record (JSON)", f"{s.id}.json")],
+        downloads=[("Game record (JSON)", f"{s.id}.json")]
+        + ([(f"About the data of {title}", paths.rel(page, paths.html(about_page(s.game))))]
+           if game is not None else []),
     )
     return out
 

@@ -56,7 +56,7 @@ from typing import Any
 
 import markdown
 
-from pbem.archive import paths
+from pbem.archive import about, paths
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
@@ -510,6 +510,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             workers.close()
         writer.write(paths.FEED, atom(_with_seeds(summaries[-ENTRIES:]), site_key))
         writer.write(paths.STYLESHEET, SOURCE_STYLESHEET.read_bytes())
+        for rel, text in about.files(_shared_renderer()).items():  # unchanged bytes: skipped
+            writer.write(rel, text)
         writer.write(paths.NO_JEKYLL, "")
 
         # 4. remove what is gone, then record what is there

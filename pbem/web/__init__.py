@@ -14,6 +14,7 @@ Blueprints, one concern each:
 ``lobby``  the home page, creating a game (``/new``), accepting an invitation
            (``/i/``), unsubscribing (``/u/``)
 ``archive_views``  the static archive of finished games (``/archive/``)
+``about``  each game's "about this game's data" page (``/games/<name>/data``)
 ``dev``    development only: the mails of the folder transport (``/dev/mail``)
 
 GET never changes anything (mail scanners open links to check them); every
@@ -40,7 +41,7 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 
 #: modules whose ``bp`` the app serves; a part of pbem with pages adds its module here
 BLUEPRINTS: tuple[str, ...] = ("pbem.web.play", "pbem.web.lobby", "pbem.web.time_views",
-                                "pbem.web.archive_views", "pbem.web.mine")
+                                "pbem.web.archive_views", "pbem.web.mine", "pbem.web.about")
 #: served only when [server] production is false
 DEV_BLUEPRINTS: tuple[str, ...] = ("pbem.web.dev",)
 

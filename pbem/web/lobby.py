@@ -317,6 +317,7 @@ def invite(token: str) -> Any:
         title=compose.game_title(game), names=compose.names_of(seats), seats=seats,
         host=game.creator.name if game.creator else "A player", address=address,
         joined=joined, seat_link=seat_path(game, seat) if joined else None,
+        clock=clock.describe_policy(game.clock) if game.clock else "",
         form=form, timezones=timezones(), languages=LANGUAGES, errors=[],
     )
 

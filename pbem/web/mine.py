@@ -74,6 +74,8 @@ class Entry:
     mine: str = ""
     rematch: Game | None = None
     rematch_link: str | None = None
+    #: a finished game's page in the archive (there once the next tick has built it)
+    archive_link: str | None = None
     others: list[str] = field(default_factory=list)
 
 
@@ -152,6 +154,8 @@ def _finished(entry: Entry, game: Game, seat: Seat, names: list[str], player: Pl
         entry.result = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
     else:
         entry.result = "Game over" if game.status == Game.FINISHED else "Ended"
+    if game.status == Game.FINISHED:  # only the finished are archived, not the aborted
+        entry.archive_link = path_of(compose.archive_url(context(), game))
     if seat.index < len(ranks) and seat.index < len(scores):
         entry.mine = (f"You: {_ordinal(ranks[seat.index])} place, "
                       f"{scores[seat.index]} points")

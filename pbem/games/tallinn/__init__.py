@@ -57,12 +57,29 @@ class Tallinn(Rules):
         "Card game for 2-4 players: every round all choose an influence card in secret "
         "and which half is active; coins on the active halves start contests for the "
         "Kaufleute, Ritter or Mönche, and whoever held a contest may build a tower. The "
-        "final scoring compares every estate and the towers. "
-        "Note on data: the rulebook and public sources print only part of the cards "
-        "(cards 1 and 10, the persons on cards 7 and 8, the six coins per set, two of the "
-        "six start cards and the Legat); the halves of cards 2-9 and four start cards are "
-        "reconstructed by pbem to agree with everything known, and marked so in its "
-        f"data file (data version {data.DATA_VERSION}). " + DEFAULT_TIMEOUT_NOTE
+        "final scoring compares every estate and the towers. " + DEFAULT_TIMEOUT_NOTE
+    )
+    about_data = (
+        "Printed in the rulebook (Tallinn, OSTIA-Spiele 2016) and used as printed: the rules "
+        "and every number of the scoring (contests, final scoring, towers), the hand of 3 "
+        "cards, the start of the track on 4, and Der Legat des Kaisers (one half 1 Kaufmann, "
+        "1 Ritter, 1 Mönch; the other the imperial Wappen).\n\n"
+        "From public sources (reviews and shop pages, listed in pbem's sources file): ten "
+        "influence cards per set with 1 to 3 persons per half, six halves with a coin, card "
+        "1 (2 Mönche / 1 Ritter with a coin), card 10 (2 Kaufleute / 1 Ritter and 1 Mönch, "
+        "from the rulebook's illustration), and the start cards S1 (2 Mönche, 1 Ritter) and "
+        "S2 (2 Ritter, 1 Kaufmann).\n\n"
+        "Partly reconstructed: cards 7 and 8 hold the persons of the rulebook's "
+        "final-scoring example; how they are split into halves is pbem's choice.\n\n"
+        "Reconstructed by pbem, because no source prints them: the halves of cards "
+        "2 to 6 and 9, and the start cards S3 to S6. They follow the patterns the sources "
+        "describe (two persons of one estate / one person of another with a coin; a start "
+        "card shows one estate twice, one once, one not at all), give every estate 13 "
+        "persons per set, and let the rulebook's scoring example be reached in play. The "
+        "numbers 1 to 10 on the cards are pbem's too. Games here are played with these "
+        "cards; the printed cards may differ.\n\n"
+        f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
+        "file pbem/games/tallinn/data.py; a corrected value there gets a new data version."
     )
 
     # -- setup and turn order ---------------------------------------------------

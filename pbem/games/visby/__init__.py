@@ -59,10 +59,27 @@ class Visby(Rules):
         "Card game for 2-6 players: all choose action cards in secret, then the cards "
         "resolve in the printed order Truppen, Ritter, Schmied, Flotte, Schiff, Zöllner, "
         "Kaufmann, Bettelmönch. First to the target of seals ends the round and the game. "
-        "Note on data: the rulebook prints only two exchange rates of the Markt track "
-        "(field 7 = 3:2, field 9 = 2:2); the other fields are reconstructed by pbem and "
-        f"marked so in its data file (data version {data.DATA_VERSION}). "
         + DEFAULT_TIMEOUT_NOTE
+    )
+    about_data = (
+        "Printed in the rulebook (Visby, OSTIA-Spiele 2015) and used as printed: the eight "
+        "action cards and their order, what each card does and its numbers (Truppen 2 seals, "
+        "Ritter at most 5, Schmied, Flotte 3 goods, Zöllner, Kaufmann, Bettelmönch), the "
+        "supply steps per round by number of players, the cards played per round, the ends "
+        "of the tracks (field 15) and the final conversion of goods 3:1.\n\n"
+        "Read from the rulebook with a choice of ours: the Bettelmönch's table prints goods "
+        "under every second column only; pbem reads each value as standing for two columns "
+        "(1, 1, 2, 2, 3, 3, 4, 4 goods for 1 to 8 cards played).\n\n"
+        "Reconstructed by pbem: the rulebook prints only two exchange rates of the Markt "
+        "track, both in its Kaufmann example (field 7 = 3:2 and field 9 = 2:2), and shows a "
+        "2:1 rate somewhere below field 7. No reachable source prints the others, so the "
+        "rates of fields "
+        + ", ".join(str(i) for i in data.reconstructed_fields())
+        + " are pbem's own, chosen to agree with every known rate and to rise steadily "
+        "along the track (field 0 offers no exchange). Games here are played with these "
+        "rates; the printed board may differ.\n\n"
+        f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
+        "file pbem/games/visby/data.py; a corrected value there gets a new data version."
     )
 
     def validate_options(self, options: dict[str, Any], players: int) -> None:

@@ -80,7 +80,7 @@ def test_every_value_says_where_it_comes_from_and_the_description_says_what_is_o
         assert start.status in (data.PRINTED, data.RECONSTRUCTED) and start.source
     assert data.reconstructed_cards() == ["2", "3", "4", "5", "6", "7", "8", "9",
                                           "S3", "S4", "S5", "S6"]
-    assert "reconstructed" in GAME.description
-    assert data.DATA_VERSION in GAME.description and GAME.data_version == data.DATA_VERSION
+    assert "reconstructed" in GAME.about_data and "reconstructed" not in GAME.description
+    assert data.DATA_VERSION in GAME.about_data and GAME.data_version == data.DATA_VERSION
     for lang in ("en", "de"):
         assert all(line and "\n" not in line for line in data.HELP[lang].values())
