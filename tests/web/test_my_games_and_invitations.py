@@ -201,6 +201,11 @@ def _creator_seat_page(ctx, client, game: Game):
 def test_the_invitee_declines_and_the_creator_is_told(ctx, client):
     game = _open_game(ctx, BOB, None)
     path = _invite_path(BOB)
+    # the mail says how to say no, and that the creator will know: not "ignore this"
+    mail = latest_mail(BOB, "invite")
+    said = " ".join(mail.text_body.split())
+    assert "open the same link and decline there" in said and "ignore" not in said
+    assert f'href="http://pbem.test{path}">the same link</a> and decline there' in mail.html_body
     page = client.get(path)
     [form] = [f for f in forms_in(page.text) if f.action.endswith("/decline")]
     assert form.button == "No thanks, I decline"
