@@ -145,6 +145,9 @@ class Seat(BaseModel):
     in_grace = pw.BooleanField(default=False)
     timeouts_in_row = pw.IntegerField(default=0)
     bank_seconds = pw.IntegerField(null=True)  # time-bank clocks
+    #: the last table talk (``Talk.id``) that went out to this seat's player in a mail:
+    #: each message reaches each other player once (``pbem.lifecycle.talk``)
+    talk_mailed = pw.IntegerField(default=0)
 
     class Meta:
         indexes = ((("game", "index"), True),)
@@ -210,6 +213,20 @@ class Notice(BaseModel):
     created_at = pw.DateTimeField(default=utcnow)
 
 
+class Talk(BaseModel):
+    """Table talk: a short message a player wrote to the table from the seat page."""
+
+    game = pw.ForeignKeyField(Game, backref="talk", on_delete="CASCADE")
+    seat = pw.IntegerField()  # the writer's seat index
+    text = pw.TextField()  # as typed, control characters removed; escaped where shown
+    #: the move it followed (``Game.seq`` when it was written): it stands after that move
+    after_move_seq = pw.IntegerField()
+    created_at = pw.DateTimeField(default=utcnow, index=True)
+
+    class Meta:
+        indexes = ((("game", "after_move_seq"), False),)
+
+
 class Outbox(BaseModel):
     """A mail waiting for delivery; written in the same transaction as its cause."""
 
@@ -248,7 +265,7 @@ class Blocked(BaseModel):
         return cls.select().where(cls.email == email.lower()).exists()
 
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Outbox, Blocked]
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

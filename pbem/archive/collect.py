@@ -37,7 +37,7 @@ import peewee as pw
 from peewee import fn
 
 from pbem.lifecycle.records import GameRecord
-from pbem.models import Game, Move, Player, Seat, db
+from pbem.models import Game, Move, Player, Seat, Talk, db
 
 #: SQLite allows a limited number of bound variables per statement
 _CHUNK = 500
@@ -230,6 +230,8 @@ class FinishedGame:
 
     summary: GameSummary
     moves: tuple[LoggedMove, ...]
+    #: the table talk, as (the move it followed, seat, text), in order
+    talk: tuple[tuple[int, int, str], ...] = ()
 
     def record(self) -> GameRecord:
         s = self.summary
@@ -377,6 +379,7 @@ def load_moves(summaries: Iterable[GameSummary]) -> list[FinishedGame]:
     wanted = list(summaries)
     ids = [s.id for s in wanted]
     logs: dict[int, list[LoggedMove]] = {i: [] for i in ids}
+    talk: dict[int, list[tuple[int, int, str]]] = {i: [] for i in ids}
     intern: dict[str, str] = {}  # the same few move texts recur in every game
     with db.atomic():
         for chunk in _chunks(ids):
@@ -388,4 +391,9 @@ def load_moves(summaries: Iterable[GameSummary]) -> list[FinishedGame]:
                 logs[game_id].append(LoggedMove(
                     seat, intern.setdefault(move, move), intern.setdefault(kind, kind),
                     said or "", turn_seq or 0, bool(turn_end)))
-    return [FinishedGame(s, tuple(logs[s.id])) for s in wanted]
+            talk_rows = (Talk.select(Talk.game, Talk.after_move_seq, Talk.seat, Talk.text)
+                         .where(Talk.game.in_(chunk))
+                         .order_by(Talk.game, Talk.after_move_seq, Talk.id))
+            for game_id, after, seat, text in db.execute(talk_rows):
+                talk[game_id].append((after, seat, text))
+    return [FinishedGame(s, tuple(logs[s.id]), tuple(talk[s.id])) for s in wanted]

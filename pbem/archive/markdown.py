@@ -33,6 +33,7 @@ from pbem.archive.text import (
     md_name,
     md_text,
     number,
+    one_line,
     table_row,
     when,
 )
@@ -111,6 +112,10 @@ class TurnList:
         last.steps.append((index, line))
         last.ended = turn_end
 
+    def add_line(self, line: str) -> None:
+        """A line of its own between the turns (table talk)."""
+        self._turns.append(_Turn(-1, None, True, [(-1, line)]))
+
     def lines(self) -> list[str]:
         out = []
         for turn in self._turns:
@@ -129,8 +134,11 @@ class TurnList:
 class GamePage(Visitor):
     """Collects the sections of a game page while the replay runs."""
 
-    def __init__(self, summary: GameSummary, title: str, moves: Sequence[LoggedMove] = ()):
+    def __init__(self, summary: GameSummary, title: str, moves: Sequence[LoggedMove] = (),
+                 talk: Sequence[tuple[int, int, str]] = ()):
         self.summary = summary
+        #: table talk not yet written, as (the move it followed, seat, text)
+        self._talk = list(talk)
         self.title = title
         self.page = paths.game_page(summary.id)
         self.names = summary.names
@@ -169,7 +177,17 @@ class GamePage(Visitor):
             turn_seq, turn_end = None, self.game.turn_over(before, seat, move, after)
         sentence = fill(said, self.md_names, name_escape=str)
         kind = row.kind if row is not None else Move.PLAYER
+        self._add_talk(index)  # said before the first move
         self._turns.add(index, seat, turn_seq, turn_end, move_line(index, sentence, kind))
+        self._add_talk(index + 1)
+
+    def _add_talk(self, upto_seq: int) -> None:
+        """Table talk that followed move ``upto_seq`` (or an earlier one), as plain text:
+        the writer's words can make no Markdown or HTML (``md_text``)."""
+        while self._talk and self._talk[0][0] <= upto_seq:
+            _after, seat, text = self._talk.pop(0)
+            name = self.md_names[seat] if 0 <= seat < len(self.md_names) else str(seat + 1)
+            self._turns.add_line(f"- Table talk, {name}: “{md_text(one_line(text))}”")
 
     def end_round(self, number: int, state: State) -> None:
         self._lines += self._turns.lines()
@@ -181,6 +199,7 @@ class GamePage(Visitor):
         self._turns = TurnList(self.md_names)
 
     def end(self, state: State) -> None:
+        self._add_talk(len(self.moves) + 1)
         self._lines += self._turns.lines()
         if self._lines:  # moves after the last round's end (a game that stopped mid-round)
             self.rounds.append("\n".join(self._lines))

@@ -97,7 +97,7 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     if game is None:
         out.problem = f"no game called {s.game!r} is registered"
     else:
-        visitor, track = GamePage(s, title, finished.moves), chart.ScoreTrack()
+        visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
         try:
             final = walk(game, finished.record(), [visitor, track])
         except RecordError as exc:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import peewee as pw
 
 from pbem.games.protocol import EVERYTHING
+from pbem.lifecycle import talk
 from pbem.models import Game, Move, Notice
 
 #: the most moves one history shows; older ones are counted, not listed
@@ -30,6 +31,8 @@ class Turn:
     mine: bool = False
     #: what makes steps one turn: (seat, its turn number), or the notices' move
     key: object = field(default=None, repr=False, compare=False)
+    #: a message of table talk (``seat`` wrote it), not a step of the game
+    talk: bool = False
 
 
 @dataclass
@@ -109,16 +112,26 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
     out = History(earlier=earlier)
     current_round = rows[0].round if rows else None
 
-    def add(round_number: int | None, seat: int | None, key: object, line: str) -> None:
+    # table talk stands after the move it followed, like notices (each message a line)
+    talked = talk.said_after(game, max(since_seq, first_seq - 1) if rows else since_seq)
+
+    def add(round_number: int | None, seat: int | None, key: object, line: str,
+            is_talk: bool = False) -> None:
         number = round_number if round_number is not None else (
             out.rounds[-1].number if out.rounds else 0)
         if not out.rounds or out.rounds[-1].number != number:
             out.rounds.append(Round(number))
         turns = out.rounds[-1].turns
-        if not turns or turns[-1].key != key:
-            turns.append(Turn(seat, mine=seat is not None and seat == viewer, key=key))
+        if is_talk or not turns or turns[-1].key != key:
+            turns.append(Turn(seat, mine=seat is not None and seat == viewer, key=key,
+                              talk=is_talk))
         turns[-1].lines.append(line)
 
+    def add_talk(round_number: int | None, seq: int) -> None:
+        for message in talked.pop(seq, []):
+            add(round_number, message.seat, ("talk", seq), message.line, is_talk=True)
+
+    add_talk(current_round, since_seq if not rows else first_seq - 1)
     for text in notices.pop(first_seq - 1, []):
         add(current_round, None, "notice", text)
     turn_of: dict[int, int] = {}  # seat -> how many of its turns ended so far
@@ -129,7 +142,10 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
             turn_of[row.seat] = count + 1
         for text in notices.pop(row.seq, []):
             add(None, None, ("notice", row.seq), text)
+        add_talk(None, row.seq)
     for seq in sorted(notices):
         for text in notices[seq]:
             add(None, None, ("notice", seq), text)
+    for seq in sorted(talked):
+        add_talk(None, seq)
     return out

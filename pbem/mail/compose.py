@@ -35,7 +35,7 @@ from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import quiet
 
 #: mails a player who chose the daily digest gets in it instead (see ``pbem.time.digest``)
-DIGEST_KINDS = ("turn", "notice")
+DIGEST_KINDS = ("turn", "notice", "talk")
 
 
 def mail_domain(ctx: Context) -> str:
@@ -86,6 +86,39 @@ def _with_headline(text: str, html: str | None, headline: str) -> tuple[str, str
                 f"{escape(headline)}</p>\n")
         html = html[:end] + "\n" + line + html[end:].lstrip("\n")
     return text, html
+
+
+def with_talk(ctx: Context, game: Game, player: Player, text: str,
+              html: str | None) -> tuple[str, str | None]:
+    """The mail with the table talk ``player`` has not been mailed yet at its top (and
+    that talk marked mailed): each message reaches each reader once, in their next mail."""
+    from pbem.lifecycle import talk
+
+    said = talk.take_unmailed(game, player)
+    if not said:
+        return text, html
+    names = names_of(list(game.seats.order_by(Seat.index)))
+    values = dict(said=[(names[s] if s < len(names) else f"seat {s + 1}", t) for s, t in said])
+    lang = language_of(player)
+    block, _ = _template(ctx.text, "_talk", "txt", supported(lang))
+    text = block.render(**values) + "\n" + text
+    if html:
+        part, _ = _template(ctx.html, "_talk", "html", supported(lang))
+        at = html.find("<body")
+        end = html.find(">", at) + 1 if at >= 0 else 0
+        html = html[:end] + "\n" + part.render(**values) + html[end:]
+    return text, html
+
+
+def queue_talk(ctx: Context, game: Game, seat: Seat, now: datetime) -> Outbox | None:
+    """A mail of table talk alone, for a reader no other mail brought it to in time
+    (``pbem.lifecycle.talk.send_due``); a digest reader's waits for their digest."""
+    lang = language_of(seat.player)
+    text, html = render_mail(ctx, "talk", lang, game=game, title=game_title(game), seat=seat,
+                             seat_url=seat_url(ctx, game, seat))
+    subject = say(phrase("{title}: table talk", title=game_title(game)), lang)
+    return queue(ctx, kind="talk", to=seat.player, subject=subject, text=text, html=html,
+                 game=game, now=now)
 
 
 def names_of(seats: list[Seat]) -> list[str]:
@@ -177,6 +210,8 @@ def queue(
                                                              player.quiet_end)
     root = None
     if game is not None and game.status != Game.OPEN and player is not None:
+        if not digest:  # a held mail shows one line in the digest, which takes talk itself
+            text, html = with_talk(ctx, game, player, text, html)
         text, html = _with_headline(text, html, subject)
         subject = thread_subject(game)
         root = game.thread_id(mail_domain(ctx), player.id)

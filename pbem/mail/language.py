@@ -27,6 +27,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "{host} invites you to {title}": "{host} lädt dich zu {title} ein",
         "{title} has started": "{title} hat begonnen",
         "{title}: your move": "{title}: du bist am Zug",
+        "{title}: table talk": "{title}: Tischgespräch",
         "{title} is over": "{title} ist zu Ende",
         "Your daily digest": "Deine tägliche Übersicht",
         "Your daily digest: your move in 1 game": "Deine tägliche Übersicht: "

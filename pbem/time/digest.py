@@ -63,6 +63,7 @@ def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetim
     happened = [(compose.format_local(m.created_at, player.timezone, lang),
                  m.text_body.partition("\n")[0] if m.game_id is not None else m.subject)
                 for m in held]
+    happened += _talk_of(player, held, lang)
     turns = [dict(title=c.title, left=c.left, url=compose.seat_url(ctx, c.game, c.seat),
                   deadline_local=compose.format_local(c.seat.deadline, player.timezone, lang))
              for c in running_clocks(player, now)]
@@ -71,6 +72,22 @@ def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetim
         title=say(phrase("pbem: your day ({n} to move)", n=len(turns)), lang))
     compose.queue(ctx, kind="digest", to=player, subject=say(_digest_subject(len(turns)), lang),
                   text=text, html=html, now=now)
+
+
+def _talk_of(player: Player, held: list[Outbox], lang: str) -> list[tuple[str, str]]:
+    """The table talk of the held mails' games the player has not been mailed yet (and
+    now has): a digest reader gets the messages here, once."""
+    from pbem.lifecycle import talk
+    from pbem.models import Game, Seat
+
+    lines = []
+    for game_id in dict.fromkeys(m.game_id for m in held if m.game_id is not None):
+        game = Game.get_by_id(game_id)
+        names = compose.names_of(list(game.seats.order_by(Seat.index)))
+        for seat, text in talk.take_unmailed(game, player):
+            name = names[seat] if seat < len(names) else f"seat {seat + 1}"
+            lines.append((compose.game_title(game), f"{name}: {text}"))
+    return lines
 
 
 def _digest_subject(turns: int) -> str | Phrase:

@@ -36,7 +36,7 @@ from typing import Any
 
 from pbem.archive import build_if_needed
 from pbem.context import Context
-from pbem.lifecycle import moves, steps
+from pbem.lifecycle import moves, steps, talk
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
 from pbem.models import utcnow
 from pbem.time import digest, reminders, timeouts, vacation
@@ -67,6 +67,7 @@ def tick(ctx: Context, now: datetime | None = None,
         game_of=lambda game_id: game_id))
     done["timeouts"] = _step("timeouts", lambda: timeouts.apply_due(ctx, now))
     done["reminders"] = _step("reminders", lambda: reminders.send_due(ctx, now))
+    done["talk"] = _step("talk", lambda: talk.send_due(ctx, now))
     done["digests"] = _step("digests", lambda: digest.send_due(ctx, now))
     done["mail"] = _step("mail", lambda: deliver_due(
         ctx.config, transport or transport_from_config(ctx.config), now))

@@ -36,11 +36,11 @@ from pbem import links
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, Choice, Rules
 from pbem.games.render import seat_text
-from pbem.lifecycle import create, history, moves
+from pbem.lifecycle import create, history, moves, talk
 from pbem.lifecycle.standing import headline, standing
 from pbem.mail import compose
 from pbem.mail.language import DEFAULT, LANGUAGES
-from pbem.models import Game, Move, Player, Seat, utcnow
+from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.refusal import Refusal
@@ -292,6 +292,7 @@ def seat_page(token: str) -> Any:
         # the creator of an open game sees who has answered and fills the seats left
         seats_to_fill=game.status == Game.OPEN and seat.player_id == game.creator_id,
         games_url=path_of(compose.my_games_url(context(), seat.player)),
+        talk_max=talk.MAX_LENGTH,
     )
 
 
@@ -348,6 +349,31 @@ def seat_takeback(token: str) -> Any:
                       game_url=url_for("play.game_page", game_id=game.id)) from exc
     step = seat_text(removed.said_author or removed.move, compose.names_of(_seats(game)))
     flash(f"You took back your step: {step}.", "took-back")
+    return redirect(here, code=303)
+
+
+#: the refusal reason of each ``talk.TalkError`` reason
+_TALK_REFUSALS = {"too-long": "bad-form", "talk-limit": "limit"}
+
+
+@bp.post("/s/<token>/talk")
+def seat_talk(token: str) -> Any:
+    """Table talk: a message from this seat to the table (``pbem.lifecycle.talk``)."""
+    game, seat = load_seat_link(token)
+    here = url_for("play.seat_page", token=token)
+    csrf.check(again_url=here)
+    raw = request.form.get("text", "")
+    try:
+        with write_transaction():
+            talk.post(context(), Game.get_by_id(game.id), seat, raw)
+    except talk.TalkError as exc:
+        message = str(exc)
+        if exc.retry_at is not None:
+            message += (" You can write again from "
+                        f"{compose.format_local(exc.retry_at, seat.player.timezone)}.")
+        raise Refusal(_TALK_REFUSALS.get(exc.reason, exc.reason), message, seat_url=here,
+                      game_url=url_for("play.game_page", game_id=game.id)) from exc
+    flash("Your message is on the table.", "talk")
     return redirect(here, code=303)
 
 
