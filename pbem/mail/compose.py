@@ -31,6 +31,7 @@ from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.lifecycle import history
 from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
+from pbem.mail.picture import Picture, table_picture
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import quiet
 
@@ -395,6 +396,9 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
         secret=rules.is_secret(state),
+        # a turn mail held for the digest is never sent as itself: no picture to store
+        picture=(None if seat.player.digest
+                 else table_picture(rules, view, names, lang, game_title(game))),
     )
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
@@ -411,10 +415,13 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
     result = rules.result(state)
     view = rules.view(state, SPECTATOR)
     st = standing(result, names)
+    pictures: dict[str, Picture | None] = {}  # the same final table: drawn once per language
     for seat in seats:
         if seat.player_id is None:
             continue
         lang = language_of(seat.player)
+        if lang not in pictures:
+            pictures[lang] = table_picture(rules, view, names, lang, game_title(game))
         said = headline(st, lang)
         text, html = render_mail(ctx, "result", lang, game=game, title=game_title(game),
                                  names=names, seat=seat, result=result, standing=st,
@@ -422,6 +429,7 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                                  winner_names=[names[w] for w in result.winners],
                                  view_text=rules.render_text(view, names),
                                  view=view, rules=rules, seat_url=seat_url(ctx, game, seat),
+                                 picture=pictures[lang],
                                  archive_url=archive_url(ctx, game))
         subject = f"{game_title(game)}: {said}"
         queue(ctx, kind="result", to=seat.player, subject=subject, text=text, html=html,

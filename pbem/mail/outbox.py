@@ -27,6 +27,7 @@ from typing import Protocol
 
 from pbem.config import Config
 from pbem.mail.language import DEFAULT, supported
+from pbem.mail.picture import split_html
 from pbem.models import Outbox, Player, utcnow
 from pbem.time import quiet
 
@@ -107,7 +108,15 @@ def build_message(mail: Outbox, config: Config, sent_at: datetime | None = None)
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(mail.text_body)
     if mail.html_body:
-        msg.add_alternative(mail.html_body, subtype="html")
+        # the table's picture is stored in the row as a data: URI; sent as a related
+        # part named by cid: (mail clients block data: images)
+        local = mail.message_id.strip("<>")
+        html, images = split_html(mail.html_body, lambda n: f"table{n}.{local}")
+        msg.add_alternative(html, subtype="html")
+        html_part = msg.get_payload()[-1]
+        for cid, png in images:
+            html_part.add_related(png, maintype="image", subtype="png", cid=f"<{cid}>",
+                                  filename="table.png", disposition="inline")
     # last: setting the content clears Content-* headers, and making it multipart moves
     # them into the first part
     msg["Content-Language"] = content_language(mail)

@@ -20,6 +20,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template
 from markupsafe import Markup, escape
 
+from pbem.mail.picture import inline_cids
 from pbem.web import context
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
@@ -123,9 +124,11 @@ def mail_show(name: str) -> Any:
 @bp.get("/mail/<name>/html")
 def mail_html(name: str) -> Any:
     """The HTML part alone, for the sandboxed frame: no scripts, links open the whole window."""
-    html = _part(_read(_mail_path(name)), "html")
+    msg = _read(_mail_path(name))
+    html = _part(msg, "html")
     if html is None:
         abort(404)
+    html = inline_cids(msg, html)  # the table's picture, sent as a related part
     html = re.sub(r"(<head[^>]*>)", r'\1<base target="_top">', html, count=1, flags=re.I)
     return html, 200, {
         "Content-Type": "text/html; charset=utf-8",

@@ -1,0 +1,205 @@
+"""The table's picture in HTML mails (issue 14): the mails that show the table (the turn
+mail and the result mail; the others show none) carry it as an inline PNG in a
+``multipart/related`` part, referenced by ``cid:`` from the HTML, as a real SMTP server
+receives them; the text part keeps the text table and no image; a picture that cannot
+be drawn never costs the mail."""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+import struct
+import zlib
+from email.message import EmailMessage
+
+import pytest
+
+from pbem.games import get_game
+from pbem.lifecycle import create, moves
+from pbem.mail import picture
+from pbem.mail.outbox import build_message, deliver_due, transport_from_config
+from pbem.models import Game, Outbox, Seat, utcnow
+
+
+def _alice(language: str = "en"):
+    return create.get_or_create_player("alice@example.org", "Alice", quiet_start="00:00",
+                                       quiet_end="00:00", confirmed_at=utcnow(),
+                                       language=language)
+
+
+def _game_against_bots(ctx, name: str, language: str = "en") -> Game:
+    options = {"legat": True} if name == "tallinn" else None
+    game = create.create_game(ctx, name, _alice(language), [None, None], options=options,
+                              seed=4)
+    return Game.get_by_id(game.id)
+
+
+def _finish(ctx, game: Game) -> Game:
+    rng, rules = random.Random(2), get_game(game.game)
+    while game.status == Game.ACTIVE:
+        seat = rng.choice(rules.to_move(game.state))
+        menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
+        moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
+                   menu_seq=menu)
+        game = Game.get_by_id(game.id)
+    return game
+
+
+def _deliver(ctx) -> None:
+    while deliver_due(ctx.config, transport_from_config(ctx.config))["sent"]:
+        pass
+
+
+def _kind(msg: EmailMessage) -> str:
+    return Outbox.get(Outbox.message_id == msg["Message-ID"]).kind
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR, after checking its signature and the chunk's CRC."""
+    assert png[:8] == picture.PNG_SIGNATURE
+    length, kind = struct.unpack(">I4s", png[8:16])
+    assert kind == b"IHDR" and length == 13
+    data = png[16:29]
+    assert struct.unpack(">I", png[29:33])[0] == zlib.crc32(b"IHDR" + data)
+    assert png.endswith(b"IEND\xaeB`\x82")
+    return struct.unpack(">II", data[:8])
+
+
+def _picture_of(msg: EmailMessage) -> tuple[bytes, str]:
+    """The PNG part of ``msg`` and its alt text, checked to be the one the HTML refers to."""
+    html = msg.get_body(preferencelist=("html",))
+    related = [p for p in msg.walk() if p.get_content_type() == "multipart/related"]
+    assert len(related) == 1
+    [image] = [p for p in msg.walk() if p.get_content_maintype() == "image"]
+    assert image.get_content_type() == "image/png"
+    cid = image["Content-ID"].strip("<>")
+    [(src, alt)] = re.findall(r'<img src="([^"]*)" alt="([^"]*)"', html.get_content())
+    assert src == f"cid:{cid}"
+    assert "data:" not in html.get_content()  # the stored data: URI does not leave
+    return image.get_content(), alt
+
+
+def _text_has_no_image(msg: EmailMessage) -> str:
+    text = msg.get_body(preferencelist=("plain",)).get_content()
+    assert "<img" not in text and "cid:" not in text and "data:image" not in text
+    return text
+
+
+@pytest.mark.parametrize("name", ["visby", "tallinn"])
+def test_turn_and_result_mails_carry_the_table_as_an_inline_png(
+        smtp_ctx, smtp_server, database, name):
+    game = _game_against_bots(smtp_ctx, name)
+    _deliver(smtp_ctx)
+    [turn] = [m for m in smtp_server.to("alice@example.org") if _kind(m) == "turn"][:1]
+    png, alt = _picture_of(turn)
+    width, height = _png_size(png)
+    assert width in picture.PIXEL_WIDTHS and height > 100
+    assert len(png) <= picture.MAX_BYTES or width == picture.CSS_WIDTH
+    assert alt.startswith(name.capitalize())  # the picture's own title, e.g. "Visby · round 1"
+    _text_has_no_image(turn)
+
+    # the row keeps the picture itself: a crash before delivery loses nothing
+    row = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id).first()
+    assert "data:image/png;base64," in row.html_body
+    assert _picture_of(build_message(row, smtp_ctx.config))[0] == png
+
+    _finish(smtp_ctx, game)
+    _deliver(smtp_ctx)
+    [result] = [m for m in smtp_server.to("alice@example.org") if _kind(m) == "result"]
+    final, _ = _picture_of(result)
+    assert _png_size(final)[0] in picture.PIXEL_WIDTHS and final != png
+    assert _text_has_no_image(result)  # the text table stays
+
+
+def test_mails_without_a_table_carry_no_picture(smtp_ctx, smtp_server, database):
+    """The started mail says who plays; no table, so no picture."""
+    _game_against_bots(smtp_ctx, "visby")
+    _deliver(smtp_ctx)
+    started = Outbox.get(Outbox.kind == "notice")
+    msg = build_message(started, smtp_ctx.config)
+    assert not [p for p in msg.walk() if p.get_content_maintype() == "image"]
+
+
+def test_a_german_reader_gets_the_german_picture(smtp_ctx, smtp_server, database):
+    _game_against_bots(smtp_ctx, "visby", language="de")
+    _deliver(smtp_ctx)
+    row = Outbox.get(Outbox.kind == "turn")
+    svg = get_game("visby").picture(get_game("visby").view(Game.get().state, 0),
+                                    ["Alice", "Bot 2", "Bot 3"], "de")
+    _, alt = _picture_of(build_message(row, smtp_ctx.config))
+    assert alt == picture.alt_text(svg, "") == "Visby · Durchgang 1 · bis 30 Siegel"
+
+
+def test_a_picture_that_cannot_be_drawn_never_costs_the_mail(
+        smtp_ctx, smtp_server, database, monkeypatch, caplog):
+    import resvg_py
+
+    def broken(**_):
+        raise ValueError("SVG data parsing failed")
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", broken)
+    with caplog.at_level(logging.ERROR, logger="pbem.mail.picture"):
+        _game_against_bots(smtp_ctx, "visby")
+    _deliver(smtp_ctx)
+    [turn] = [m for m in smtp_server.to("alice@example.org") if _kind(m) == "turn"]
+    _text_has_no_image(turn)
+    assert not [p for p in turn.walk() if p.get_content_maintype() == "image"]
+    assert "<img" not in turn.get_body(preferencelist=("html",)).get_content()
+    assert "could not be rendered" in caplog.text
+
+
+def test_a_bad_svg_or_no_svg_gives_no_picture():
+    class Rules:
+        name = "odd"
+
+        def __init__(self, svg):
+            self.svg = svg
+
+        def picture(self, view, names, lang):
+            return self.svg
+
+    assert picture.table_picture(Rules("<svg"), None, [], "en", "x") is None
+    assert picture.table_picture(Rules(None), None, [], "en", "x") is None
+    drawn = picture.table_picture(
+        Rules('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="5">'
+              '<title>A &amp; B</title><rect width="10" height="5"/></svg>'),
+        None, [], "en", "x")
+    assert drawn is not None and drawn.alt == "A & B"
+    assert _png_size(drawn.png) == (1200, 600)
+
+
+def test_the_picture_has_its_text():
+    """resvg bundles no fonts: drawn with the system's (Debian's fonts-dejavu-core, which
+    ``.ci/run`` installs), the picture differs from one drawn with no fonts at all."""
+    import resvg_py
+
+    rules = get_game("visby")
+    svg = rules.picture(rules.view(rules.setup(3, None, 1), 0), ["A", "B", "C"], "en")
+    blank = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=1200, skip_system_fonts=True))
+    assert picture.render_png(svg) != blank
+
+
+def test_the_dev_mail_page_shows_the_picture(ctx, sqlite_database):
+    """``/dev/mail`` shows a mail's HTML alone, where ``cid:`` means nothing: the picture
+    is put back as a ``data:`` URI there."""
+    from pbem.web import create_app
+
+    _game_against_bots(ctx, "visby")
+    _deliver(ctx)  # the embedded default: .eml files in instance/mail
+    client = create_app(ctx).test_client()
+    names = re.findall(r'href="/dev/mail/([^"/]+)"', client.get("/dev/mail").text)
+    shown = [client.get(f"/dev/mail/{name}/html").text for name in names]
+    [turn] = [html for html in shown if "<img" in html]
+    assert 'src="data:image/png;base64,' in turn and "cid:" not in turn
+
+
+def test_a_turn_mail_held_for_the_digest_stores_no_picture(ctx, sqlite_database):
+    """The digest shows one line for it, never the mail itself."""
+    from pbem.models import Player
+
+    alice = _alice()
+    Player.update(digest=True).where(Player.id == alice.id).execute()
+    _game_against_bots(ctx, "visby")
+    [turn] = Outbox.select().where(Outbox.kind == "turn")
+    assert turn.digest and "<img" not in turn.html_body
