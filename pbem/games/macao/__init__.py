@@ -1,0 +1,165 @@
+"""Macao (Stefan Feld, alea 2009) on the game protocol.
+
+See ``rules`` for the state and the readings we chose, ``data`` for the card and
+board data with their sources (most of it reconstructed), ``view`` for what a
+seat sees, ``bot`` for the bot.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.games.macao import bot, data, rules
+from pbem.games.macao.picture import draw
+from pbem.games.macao.view import build_view, render_text
+from pbem.games.macao.words import card_help, card_name, colour
+from pbem.games.protocol import Choice, Result, Rules, State, View, rank_by
+
+DEFAULT_TIMEOUT_NOTE = (
+    "On timeout a seat takes the first card or die on offer, pays or takes cubes of the "
+    "first colour listed, and in the action phase ends its turn."
+)
+
+
+class Macao(Rules):
+    name = "macao"
+    title = "Macao"
+    min_players = 2
+    max_players = 4
+    rules_version = rules.RULES_VERSION
+    data_version = data.DATA_VERSION
+    default_move_note = DEFAULT_TIMEOUT_NOTE
+    template = "games/macao/view.html"
+    stylesheet = "games/macao/style.css"
+    description = (
+        "Strategy game for 2-4 players over 12 rounds: each round everyone takes a card to "
+        "their tableau and picks two of six dice, whose cubes arrive on the wind rose a few "
+        "rounds later. Cubes activate cards, buy districts of the city, move you on the wall "
+        "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins. "
+        + DEFAULT_TIMEOUT_NOTE
+    )
+    about_data = (
+        "Printed in the rulebook (the Yucata rules page, German) and used as printed: all "
+        "rules, the texts of the cards in its 'Erläuterungen', the numbers of components, "
+        "the wall costs, the late-round dice rule and the tribute numbers' distribution.\n\n"
+        "Reconstructed by pbem, because no source prints them: every card's cost and tribute "
+        "numbers, the office cards' effects and which colour has which office category, "
+        "the texts of Abt, Statue, Schmiede and the eight Lager (from what the rulebook says "
+        "they do), the district costs and adjacency, the sea graph, the harbours' goods and "
+        "delivery prestige. The deck repeats the known cards to reach 96; the real deck has "
+        "other cards.\n\n"
+        f"Data version {data.DATA_VERSION}; every value, with its source, is in "
+        "pbem/games/macao/data.py."
+    )
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
+        self.resolve_options(options, players)
+        return rules.new_state(players, str(seed))
+
+    def to_move(self, state: State) -> list[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return rules.legal_moves(state, seat)
+
+    def apply(self, state: State, seat: int, move: str) -> State:
+        return rules.apply(state, seat, move)
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def round(self, state: State) -> int:
+        return max(1, int(state["round"]))
+
+    def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
+        return [self._choice(m, lang) for m in rules.legal_moves(state, seat)]
+
+    def _choice(self, move: str, lang: str) -> Choice:
+        de = lang == "de"
+        words = move.split()
+        verb = words[0]
+        if verb in ("take", "discard", "activate", "use") and len(words) > 1:
+            card = words[1]
+            label = {"take": ("Karte nehmen", "Take card"), "discard": ("Abwerfen", "Discard"),
+                     "activate": ("Aktivieren", "Activate"), "use": ("Nutzen", "Use")}[verb]
+            times = f" x{words[2]}" if len(words) > 2 else ""
+            return Choice(move, f"{label[0 if de else 1]}: {card_name(card, lang)}{times}",
+                          card_name(card, lang), card_help(card, lang))
+        if verb in ("one", "two", "die", "pay", "gain", "give"):
+            what = {"one": ("1 Stein aufs 1er-Feld", "1 cube to the 1-field"),
+                    "two": ("2 Steine aufs 2er-Feld", "2 cubes to the 2-field"),
+                    "die": ("Würfel", "die"), "pay": ("Abgeben", "Pay"),
+                    "gain": ("Nehmen", "Take"), "give": ("Abgeben", "Give")}[verb]
+            return Choice(move, f"{what[0 if de else 1]}: {colour(words[1], lang)}")
+        simple = {
+            "end": ("Zug beenden", "End turn"), "deliver": ("Waren abliefern", "Deliver goods"),
+            "tribute": ("Prestige erwerben", "Buy prestige"), "done": ("Fertig", "Done"),
+            "back": ("Zurück", "Back"),
+            "skip": ("Keine Karte (Müßiggänger)", "No card (Müßiggänger, idler)"),
+        }
+        if verb in simple:
+            return Choice(move, simple[verb][0 if de else 1])
+        arg = " ".join(words[1:])
+        named = {
+            "district": ("Stadtteil", "District"), "row": ("Stadtteile, Reihe", "Districts, row"),
+            "wall": ("Mauer, Felder vor", "Wall, fields on"), "sail": ("Segeln nach", "Sail to"),
+            "joker": ("Joker nutzen", "Use joker"), "show": ("Zeige", "Show"),
+        }
+        return Choice(move, f"{named[verb][0 if de else 1]}: {arg}")
+
+    def scores(self, state: State) -> list[int]:
+        return [me["pp"] for me in state["seats"]]
+
+    def result(self, state: State) -> Result:
+        if not self.is_over(state):
+            raise ValueError("the game is not over yet")
+        n = state["players"]
+        scores = self.scores(state)
+        walls = [rules.wall_order(state).index(s) for s in range(n)]
+        ranks = rank_by([(scores[s], -walls[s]) for s in range(n)])
+        details = [f"{{{s}}}: {f['before']} PP, -3 x {f['penalties']} penalty markers, "
+                   f"+{f['end_cards']} end cards, +{f['area']} largest area = {f['total']}"
+                   for s, f in enumerate(state["final"])]
+        return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
+                      tiebreaks=[[n - walls[s]] for s in range(n)],
+                      tiebreak_names=["place on the wall (higher is further ahead)"],
+                      details=details)
+
+    def view(self, state: State, seat: int | None) -> View:
+        return build_view(state, seat)
+
+    def render_text(self, view: View, names: list[str]) -> str:
+        return render_text(view, names)
+
+    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
+        return draw(view, names, lang)
+
+    def describe(self, before: State, seat: int, move: str, after: State,
+                 viewer: int | None) -> str:
+        text = f"{{{seat}}}: {self._choice(move, 'en').label}"
+        if after["round"] != before["round"] and after["phase"] == "cards":
+            text += f"; round {after['round']} begins"
+        if after["dice"] != before["dice"] and after["phase"] == "dice":
+            text += "; dice: " + ", ".join(f"{colour(c)} {v}" for c, v in after["dice"])
+        return text
+
+    def default_move(self, state: State, seat: int) -> str:
+        moves = rules.legal_moves(state, seat)
+        if not moves:
+            raise ValueError(f"seat {seat} is not to move")
+        if "end" in moves:
+            return "end"
+        if "done" in moves:
+            return "done"
+        return moves[0]
+
+    def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
+        return bot.choose(state, seat, rng)
+
+    def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
+        # revealing cards or rolling dice starts a new decision, even for the same seat
+        return seat not in rules.to_move(after) or after["decision"] != before["decision"]
+
+
+GAME = Macao()

@@ -1,0 +1,713 @@
+"""Macao's rules as pure functions over a JSON state.
+
+State layout (lists indexed by seat)::
+
+    game, rules_version, data_version, players
+    seed, draws     the random generator (pbem.games.rng); never shown
+    round           Runde 1..12 (0 before the game: draft and start cubes)
+    phase           "draft", "start", "cards", "dice", "actions", "over"
+    queue           seats still to act in this phase, the one to move first
+    decision        bumped at every phase change and every reveal (cards, dice)
+    deck            the face-down B/P deck, top first (hidden); discard: Ablagestapel
+    offices         the 12 pairs of office cards, face up, pair i for round i+1
+    display         the cards on offer this round (or in the draft)
+    tribute         [gold, prestige] of the Tributleiste this round
+    dice            [[colour, value], ...] this round, sorted by value
+    wall            16 stacks of seats, bottom first
+    city            district (str) -> seat that owns it; tiles: district -> good or "Joker"
+    harbours        harbour -> the seats' deliveries on its spaces, highest first
+    seats           per seat: gold, pp, penalties, tableau, active, rose (7 dicts of
+                    colour -> cubes; rose[0] is the Aktionsvorrat at the arrow), goods,
+                    jokers, ship, used (cards used this round), and this turn's flags
+    pending         the open step of the seat to move (see ``_pending_moves``)
+    final           the end scoring per seat, once over
+
+Moves (notation): ``take K7`` (draft, card phase), ``discard K7`` (a sixth card),
+``one r`` / ``two b`` (start cubes), ``die r`` (a die, twice), and in the action
+phase ``activate K7``, ``district 12``, ``row 2`` (narrows a long district menu),
+``wall 3``, ``sail Lisboa``, ``deliver``, ``tribute``, ``use K7`` / ``use K7 2``,
+``joker gold`` / ``joker cube``, then ``pay r`` / ``gain r`` / ``give r`` / ``done``
+to settle a step, and ``end``.
+
+Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
+
+* *Turn order within a phase* is fixed when the phase starts (wall order: the front
+  field first, a stack from the top; R 1.4, 2.2, 3).  Advancing on the wall during
+  the action phase changes the order from the next phase on.
+* *Dice are chosen in wall order* (R 2.2: the simultaneous way is optional).
+* *Paying cubes of any colour* (wall, ship, Goldsucher) is a step of ``pay c``
+  moves, one cube each, so a menu never lists combinations.
+* *The last wall field*: a disc moving onto it goes on top of its stack, which is
+  the logic R gives for passing it; moving "beyond" buys nothing more, so the
+  menu stops at the last field.
+* *Delivering* is a move of its own (``deliver``), free, at any time the ship is in a
+  harbour whose good is aboard; all such tiles go at once onto the highest free
+  spaces (R 3.4).  Free ship moves of Segelmacherei and Steuermann are spent before
+  cubes, field by field, so a delivery can happen mid-move (R "Erläuterungen").
+* *Penalty markers* are unlimited (R "Limitierungen").
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.games import rng
+from pbem.games.macao import data
+from pbem.games.protocol import MENU_CAP, IllegalMoveError, MalformedMoveError
+
+RULES_VERSION = "1"
+State = dict[str, Any]
+
+
+# -- setup -----------------------------------------------------------------------------
+
+def new_state(players: int, seed: str) -> State:
+    """The state before the draft: offices laid out in pairs, the deck shuffled, the
+    draft's ``players + 2`` cards revealed."""
+    state: State = {
+        "game": "macao", "rules_version": RULES_VERSION, "data_version": data.DATA_VERSION,
+        "players": players, "seed": seed, "draws": 0, "round": 0, "phase": "draft",
+        "decision": 0, "queue": [], "discard": [], "display": [], "tribute": [0, 0],
+        "dice": [], "pending": None, "final": None,
+        # seat 0 on top of the start stack: first in wall order, last to draft
+        "wall": [list(range(players - 1, -1, -1))] + [[] for _ in range(data.WALL_FIELDS - 1)],
+        "city": {}, "harbours": {h: [None] * len(v[1]) for h, v in data.HARBOURS.items()},
+    }
+    offices = rng.shuffled(state, data.OFFICE_IDS)
+    state["offices"] = [offices[2 * i:2 * i + 2] for i in range(data.ROUNDS)]
+    state["deck"] = rng.shuffled(state, data.DECK_IDS)
+    goods = [g for g in data.GOODS for _ in range(data.TILES_PER_GOOD)]
+    light = [d for d in data.DISTRICT_COST if d not in data.DARK_DISTRICTS]
+    state["tiles"] = {str(d): "Joker" for d in data.DARK_DISTRICTS}
+    tiles = rng.shuffled(state, goods)
+    state["tiles"].update({str(d): g for d, g in zip(light, tiles, strict=True)})
+    state["seats"] = [_new_seat() for _ in range(players)]
+    state["display"] = _draw(state, players + 2)
+    state["queue"] = list(reversed(wall_order(state)))
+    return state
+
+
+def _new_seat() -> dict[str, Any]:
+    return {"gold": data.START_GOLD, "pp": 0, "penalties": 0, "tableau": [], "active": [],
+            "rose": [{} for _ in range(7)], "goods": [], "jokers": 0, "ship": data.START_FIELD,
+            "used": [], "moved": 0, "got_gold": False, "office_used": False,
+            "district": False, "walled": False, "bought": False, "free_moves": 0, "craft": False}
+
+
+def _draw(state: State, n: int) -> list[str]:
+    out, state["deck"] = state["deck"][:n], state["deck"][n:]
+    return out
+
+
+# -- order -----------------------------------------------------------------------------
+
+def wall_order(state: State) -> list[int]:
+    """Seats in wall order: the front field first, in a stack from the top; a Turm's
+    owner always lies on top of its stack (R "Erläuterungen": TURM)."""
+    order: list[int] = []
+    for stack in reversed(state["wall"]):
+        top_first = list(reversed(stack))
+        towers = [s for s in top_first if has_effect(state, s, "turm")]
+        order += towers + [s for s in top_first if s not in towers]
+    return order
+
+
+def wall_position(state: State, seat: int) -> int:
+    return next(i for i, stack in enumerate(state["wall"]) if seat in stack)
+
+
+def has_effect(state: State, seat: int, kind: str) -> list[str]:
+    """The seat's activated cards whose effect is of ``kind``."""
+    return [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
+
+
+def to_move(state: State) -> list[int]:
+    return [] if state["phase"] == "over" else state["queue"][:1]
+
+
+# -- cubes -----------------------------------------------------------------------------
+
+def pool(state: State, seat: int) -> dict[str, int]:
+    return state["seats"][seat]["rose"][0]
+
+
+def pool_size(state: State, seat: int) -> int:
+    return sum(pool(state, seat).values())
+
+
+def _add(cubes: dict[str, int], colour: str, n: int = 1) -> None:
+    cubes[colour] = cubes.get(colour, 0) + n
+    if cubes[colour] == 0:
+        del cubes[colour]
+
+
+def _can_pay_exact(cubes: dict[str, int], cost: str) -> bool:
+    return all(cubes.get(c, 0) >= cost.count(c) for c in set(cost))
+
+
+def _pay_exact(cubes: dict[str, int], cost: str) -> None:
+    for c in cost:
+        _add(cubes, c, -1)
+
+
+# -- legal moves -----------------------------------------------------------------------
+
+def legal_moves(state: State, seat: int) -> list[str]:
+    if seat not in to_move(state):
+        return []
+    moves = _moves(state, seat)
+    assert len(moves) <= MENU_CAP, moves
+    return moves
+
+
+def _moves(state: State, seat: int) -> list[str]:
+    phase, me = state["phase"], state["seats"][seat]
+    pending = state["pending"]
+    if phase in ("draft", "cards"):
+        if pending and pending.get("discard"):
+            return [f"discard {c}" for c in me["tableau"]]
+        takes = [f"take {c}" for c in state["display"]]
+        return takes + (["skip"] if phase == "cards" and has_effect(state, seat, "muessig") else [])
+    if phase == "start":
+        return [f"{'two' if pending else 'one'} {c}" for c in data.COLOURS]
+    if phase == "dice":
+        taken = pending["die"] if pending else None
+        return [f"die {c}" for c, _ in state["dice"] if c != taken]
+    return _action_moves(state, seat)
+
+
+def _action_moves(state: State, seat: int) -> list[str]:
+    pending, cubes = state["pending"], pool(state, seat)
+    if pending:
+        if pending.get("pay"):
+            return [f"pay {c}" for c in data.COLOURS if cubes.get(c)]
+        if pending.get("gain"):
+            return [f"gain {c}" for c in data.COLOURS]
+        if "give" in pending:
+            return [f"give {c}" for c in data.COLOURS
+                    if cubes.get(c) and c not in pending["give"]] + ["done"]
+        if "row" in pending:
+            return [f"district {d}" for d in _affordable_districts(state, seat)
+                    if (d - 1) // data.CITY_COLUMNS == pending["row"]] + ["back"]
+        if "show" in pending:
+            group = _action_groups(state, seat)[pending["show"]]
+            page = pending["page"]
+            return group[page * PAGE:(page + 1) * PAGE] + ["back"]
+    groups = _action_groups(state, seat)
+    flat = [m for moves in groups.values() for m in moves] + ["end"]
+    if len(flat) <= MENU_CAP:
+        return flat
+    out = []
+    for name, moves in groups.items():
+        if len(moves) == 1:
+            out.append(moves[0])
+        else:
+            out += [f"show {name} {p}" for p in range((len(moves) + PAGE - 1) // PAGE)]
+    return out + ["end"]
+
+
+#: moves per page of a group when the action menu is too long for one step
+PAGE = MENU_CAP - 1
+
+
+def _action_groups(state: State, seat: int) -> dict[str, list[str]]:
+    """The action moves by group: activate, city, wall, ship, tribute, use, joker."""
+    me, cubes = state["seats"][seat], pool(state, seat)
+    groups: dict[str, list[str]] = {}
+    def cost(c: str) -> str:   # with the Handwerker in use: the full printed cubes
+        return data.CARDS[c].cost if me["craft"] else activation_cost(state, seat, c)
+
+    groups["activate"] = [f"activate {c}" for c in me["tableau"]
+                          if _can_pay_exact(cubes, cost(c))]
+    groups["city"] = []
+    if not me["district"]:
+        districts = _affordable_districts(state, seat)
+        if len(districts) > PAGE:
+            rows = sorted({(d - 1) // data.CITY_COLUMNS for d in districts})
+            groups["city"] = [f"row {r}" for r in rows]
+        else:
+            groups["city"] = [f"district {d}" for d in districts]
+    steps = 0 if me["walled"] else _wall_steps(state, seat)
+    groups["wall"] = [f"wall {steps}"] if steps else []
+    groups["ship"] = []
+    if pool_size(state, seat) or me["free_moves"]:
+        groups["ship"] = [f"sail {f}" for f in data.sea_neighbours(me["ship"])]
+    if _deliverable(state, seat):
+        groups["ship"].append("deliver")
+    can_buy = not me["bought"] and me["gold"] >= state["tribute"][0]
+    groups["tribute"] = ["tribute"] if can_buy else []
+    groups["use"] = _use_moves(state, seat)
+    groups["joker"] = []
+    if me["jokers"]:
+        double = ["joker mixed"] if has_effect(state, seat, "gaukler") else []
+        groups["joker"] = ["joker gold", "joker cube"] + double
+    return {k: v for k, v in groups.items() if v}
+
+
+def _wall_steps(state: State, seat: int) -> int:
+    """Fields the seat can advance at most (menu offers one "wall n", the most it can
+    afford; further ``wall n`` with smaller n are legal too)."""
+    room = data.WALL_FIELDS - 1 - wall_position(state, seat)
+    have = pool_size(state, seat)
+    return max((k for k in range(1, room + 1) if data.wall_cost(k) <= have), default=0)
+
+
+def _affordable_districts(state: State, seat: int) -> list[int]:
+    cubes = pool(state, seat)
+    return [d for d, cost in data.DISTRICT_COST.items()
+            if str(d) not in state["city"] and _can_pay_exact(cubes, cost)]
+
+
+def _deliverable(state: State, seat: int) -> bool:
+    me = state["seats"][seat]
+    spec = data.HARBOURS.get(me["ship"])
+    return bool(spec and spec[0] in me["goods"] and None in state["harbours"][me["ship"]])
+
+
+def _use_moves(state: State, seat: int) -> list[str]:
+    me = state["seats"][seat]
+    out = []
+    for c in me["active"]:
+        if c in me["used"]:
+            continue
+        times = _use_options(state, seat, c)
+        if times == [1]:
+            out.append(f"use {c}")
+        elif times:
+            out.append(f"use {c} {max(times)}")
+    return out
+
+
+def _use_options(state: State, seat: int, card: str) -> list[int]:
+    """How often a usable card can be applied now (``[1]`` for a plain use, ``[]`` when
+    it cannot be used now)."""
+    me, effect = state["seats"][seat], data.CARDS[card].effect
+    kind = effect[0]
+    if kind == "gain":
+        return [1]
+    if kind == "office_pp":
+        return [1] if _offices_of(state, seat, effect[1]) else []
+    if kind == "convert":
+        give = effect[1]
+        if "gold" in give:
+            n = me["gold"] // give["gold"]
+        else:
+            n = pool_size(state, seat) // give["any"]
+        return list(range(1, n + 1))
+    if kind == "colours_pp":
+        return [1] if pool_size(state, seat) else []
+    if kind == "kapitaen":
+        return [1] if me["moved"] >= 2 else []
+    if kind == "amtsstube":
+        return [1] if me["office_used"] else []
+    if kind == "pfandleihe":
+        return [1] if me["got_gold"] else []
+    if kind == "soldat":
+        return [1] if _markers_in_city(state, seat) >= 4 else []
+    if kind == "free_move":
+        return [1] if me["gold"] >= effect[1] else []
+    if kind == "handwerker":
+        cubes = pool(state, seat)
+        return [1] if any(_can_pay_exact(cubes, data.CARDS[c].cost) for c in me["tableau"]) else []
+    return []
+
+
+def activation_cost(state: State, seat: int, card: str) -> str:
+    """The cubes an activation takes: the printed cost less one cube per reducer of a
+    colour in it, never below one cube."""
+    cost = data.CARDS[card].cost
+    for reducer in has_effect(state, seat, "reduce"):
+        colour = data.CARDS[reducer].effect[1]
+        if colour in cost and len(cost) > 1:
+            cost = cost.replace(colour, "", 1)
+    return cost
+
+
+def _offices_of(state: State, seat: int, category: str) -> int:
+    cards = [data.CARDS[c] for c in state["seats"][seat]["active"]]
+    return sum(1 for c in cards if c.kind == "amt" and data.OFFICE_CATEGORY[c.cost[0]] == category)
+
+
+def _markers_in_city(state: State, seat: int) -> int:
+    return sum(1 for owner in state["city"].values() if owner == seat)
+
+
+# -- apply -----------------------------------------------------------------------------
+
+def parse(move: str) -> list[str]:
+    words = str(move).split()
+    if not words:
+        raise MalformedMoveError("an empty move")
+    return words
+
+
+def apply(state: State, seat: int, move: str) -> State:
+    words = parse(move)
+    text = " ".join(words)
+    if seat not in to_move(state):
+        raise IllegalMoveError(f"seat {seat} is not to move")
+    if text not in _moves(state, seat) and not _extra_legal(state, seat, words):
+        raise IllegalMoveError(f"{text} is not a legal move now")
+    s = copy.deepcopy(state)
+    phase = s["phase"]
+    if phase == "draft":
+        _draft(s, seat, words[1])
+    elif phase == "start":
+        _start_cubes(s, seat, words)
+    elif phase == "cards":
+        _cards(s, seat, words)
+    elif phase == "dice":
+        _die(s, seat, words[1])
+    else:
+        _action(s, seat, words)
+    return s
+
+
+def _extra_legal(state: State, seat: int, words: list[str]) -> bool:
+    """Moves legal but not listed, to keep menus short: any action move hidden behind
+    ``show`` or ``row``, ``wall n`` for fewer fields and ``use K n`` for fewer
+    repetitions than the menu's maximum."""
+    pending = state["pending"]
+    if state["phase"] != "actions" or pending and not ({"show", "row"} & set(pending)):
+        return False
+    me = state["seats"][seat]
+    hidden = [m for moves in _action_groups(state, seat).values() for m in moves]
+    if " ".join(words) in hidden:
+        return True
+    if words[0] == "district" and not me["district"] and len(words) == 2:
+        return words[1] in {str(d) for d in _affordable_districts(state, seat)}
+    if len(words) < 2:
+        return False
+    if words[0] == "wall" and words[1].isdigit() and not me["walled"]:
+        return 1 <= int(words[1]) <= _wall_steps(state, seat)
+    if words[0] == "use" and len(words) == 3 and words[2].isdigit():
+        card = words[1]
+        return (card in me["active"] and card not in me["used"]
+                and int(words[2]) in _use_options(state, seat, card)
+                and data.CARDS[card].effect[0] == "convert")
+    return False
+
+
+def _next(s: State) -> None:
+    s["queue"].pop(0)
+    s["pending"] = None
+
+
+def _draft(s: State, seat: int, card: str) -> None:
+    s["display"].remove(card)
+    s["seats"][seat]["tableau"].append(card)
+    _next(s)
+    if not s["queue"]:
+        s["discard"] += s["display"]
+        s["display"] = []
+        _phase(s, "start")
+
+
+def _start_cubes(s: State, seat: int, words: list[str]) -> None:
+    rose = s["seats"][seat]["rose"]
+    if words[0] == "one":
+        _add(rose[1], words[1])
+        s["pending"] = {"one": words[1]}
+        return
+    _add(rose[2], words[1], 2)
+    _next(s)
+    if not s["queue"]:
+        _start_round(s)
+
+
+def _phase(s: State, phase: str) -> None:
+    s["phase"] = phase
+    s["decision"] += 1
+    s["pending"] = None
+    s["queue"] = wall_order(s)
+
+
+def _start_round(s: State) -> None:
+    """1.1-1.3: reveal 4 cards beside the round's 2 offices, set the tribute, remove
+    the last revealed cards by player count."""
+    s["round"] += 1
+    for me in s["seats"]:
+        me.update(used=[], moved=0, got_gold=False, office_used=False, district=False,
+                  walled=False, bought=False, free_moves=0, craft=False)
+    revealed = _draw(s, 4)
+    offices = s["offices"][s["round"] - 1]
+    shown = revealed + offices
+    s["tribute"] = [sum(data.CARDS[c].tribute[0] for c in shown),
+                    sum(data.CARDS[c].tribute[1] for c in shown)]
+    removed = data.REMOVED[s["players"]]
+    if removed:
+        s["discard"] += revealed[-removed:]
+        revealed = revealed[:-removed]
+    s["display"] = revealed + offices
+    _phase(s, "cards")
+
+
+def _cards(s: State, seat: int, words: list[str]) -> None:
+    me = s["seats"][seat]
+    if words[0] == "skip":   # Müßiggänger: no card this round
+        pass
+    elif words[0] == "take":
+        s["display"].remove(words[1])
+        me["tableau"].append(words[1])
+        if len(me["tableau"]) > data.TABLEAU:
+            s["pending"] = {"discard": True}
+            return
+    else:  # a sixth card: discard one, take a Strafmarker (R 1.4 "Achtung")
+        me["tableau"].remove(words[1])
+        s["discard"].append(words[1])
+        me["penalties"] += 1
+    _next(s)
+    if not s["queue"]:
+        s["discard"] += s["display"]
+        s["display"] = []
+        _roll(s)
+
+
+def _roll(s: State) -> None:
+    """2.1: roll the six dice and sort them; from round 8 high values are turned to 1."""
+    late = data.LATE_DICE.get(s["round"])
+    dice = []
+    for colour in data.COLOURS:
+        value = rng.choice_index(s, 6) + 1
+        if late and value >= late:
+            value = 1
+        dice.append([colour, value])
+    s["dice"] = sorted(dice, key=lambda d: (d[1], data.COLOURS.index(d[0])))
+    _phase(s, "dice")
+
+
+def _die(s: State, seat: int, colour: str) -> None:
+    value = next(v for c, v in s["dice"] if c == colour)
+    me = s["seats"][seat]
+    _add(me["rose"][value], colour, value)
+    if value == 1:
+        _gold(me, len(has_effect(s, seat, "professor")))
+    if not s["pending"]:
+        s["pending"] = {"die": colour}
+        return
+    # 2.3: turn the wind rose one step; the former 1-field is now at the arrow
+    me["rose"] = [me["rose"][1]] + me["rose"][2:] + [{}]
+    if not me["rose"][0]:
+        me["penalties"] += 1
+    _next(s)
+    if not s["queue"]:
+        _phase(s, "actions")
+
+
+def _action(s: State, seat: int, words: list[str]) -> None:
+    me, cubes, verb = s["seats"][seat], pool(s, seat), words[0]
+    pending = s["pending"]
+    if pending and ("show" in pending or "row" in pending) and verb not in ("row", "show"):
+        s["pending"] = pending = None
+    if verb == "back":
+        s["pending"] = None
+    elif verb == "show":
+        s["pending"] = {"show": words[1], "page": int(words[2])}
+    elif verb == "pay":
+        _add(cubes, words[1], -1)
+        pending["pay"] -= 1
+        if not pending["pay"]:
+            _settle(s, seat, pending)
+    elif verb == "gain":
+        _add(cubes, words[1])
+        pending["gain"] -= 1
+        if not pending["gain"]:
+            s["pending"] = None
+    elif verb == "give":
+        _add(cubes, words[1], -1)
+        pending["give"].append(words[1])
+        me["pp"] += 1
+        if len(pending["give"]) == len(data.COLOURS):
+            s["pending"] = None
+    elif verb == "done":
+        s["pending"] = None
+    elif verb == "activate":
+        if me["craft"]:
+            # Handwerker: the full printed cubes, reducers ignored, need only be there
+            if not _can_pay_exact(cubes, data.CARDS[words[1]].cost):
+                raise IllegalMoveError("the Handwerker needs the card's full cubes in the supply")
+            me["craft"] = False
+        else:
+            _pay_exact(cubes, activation_cost(s, seat, words[1]))
+        me["tableau"].remove(words[1])
+        me["active"].append(words[1])
+    elif verb == "row":
+        s["pending"] = {"row": int(words[1])}
+    elif verb == "district":
+        _take_district(s, seat, int(words[1]))
+    elif verb == "wall":
+        n = int(words[1])
+        me["walled"] = True
+        _advance(s, seat, n)
+        s["pending"] = {"pay": data.wall_cost(n)}
+    elif verb == "sail":
+        me["ship"] = words[1]
+        me["moved"] += 1
+        if me["free_moves"]:
+            me["free_moves"] -= 1
+        else:
+            s["pending"] = {"pay": 1}
+    elif verb == "deliver":
+        _deliver(s, seat)
+    elif verb == "tribute":
+        gold, pp = s["tribute"]
+        me["gold"] -= gold
+        me["pp"] += pp
+        me["bought"] = True
+        if has_effect(s, seat, "gesandter"):
+            s["pending"] = {"gain": len(has_effect(s, seat, "gesandter"))}
+    elif verb == "joker":
+        me["jokers"] -= 1
+        times = 2 if has_effect(s, seat, "gaukler") else 1   # R 3.2: the Gaukler doubles
+        if words[1] == "gold":
+            _gold(me, data.JOKER_GOLD * times)
+        elif words[1] == "cube":
+            s["pending"] = {"gain": times}
+        else:
+            _gold(me, data.JOKER_GOLD)
+            s["pending"] = {"gain": 1}
+    elif verb == "use":
+        _use(s, seat, words[1], int(words[2]) if len(words) > 2 else 1)
+    elif verb == "end":
+        me["rose"][0] = {}   # 3.7: unused cubes are lost
+        me["free_moves"] = 0
+        _next(s)
+        if not s["queue"]:
+            _end_round(s)
+    else:
+        raise MalformedMoveError(f"no such move: {' '.join(words)}")
+
+
+def _settle(s: State, seat: int, pending: dict[str, Any]) -> None:
+    s["pending"] = None
+    after = pending.get("then")
+    if after:
+        _gold(s["seats"][seat], after["gold"])
+
+
+def _gold(me: dict[str, Any], n: int) -> None:
+    if n > 0:
+        me["gold"] += n
+        me["got_gold"] = True
+
+
+def _take_district(s: State, seat: int, d: int) -> None:
+    me = s["seats"][seat]
+    _pay_exact(pool(s, seat), data.DISTRICT_COST[d])
+    s["city"][str(d)] = seat
+    tile = s["tiles"].pop(str(d))
+    if tile == "Joker":
+        me["jokers"] += 1
+    else:
+        me["goods"].append(tile)
+    me["district"] = True
+    s["pending"] = None
+
+
+def _advance(s: State, seat: int, n: int) -> None:
+    """Move the disc ``n`` fields on; on an occupied field it goes on top (R 3.3)."""
+    here = wall_position(s, seat)
+    s["wall"][here].remove(seat)
+    s["wall"][min(here + n, data.WALL_FIELDS - 1)].append(seat)
+
+
+def _deliver(s: State, seat: int) -> None:
+    """Put every tile of the harbour's good aboard onto its highest free spaces (R 3.4);
+    a Lager doubles a tile's prestige, the Böttcherei adds 1 PP that no Lager doubles."""
+    me, harbour = s["seats"][seat], s["seats"][seat]["ship"]
+    good, values = data.HARBOURS[harbour]
+    spaces = s["harbours"][harbour]
+    lager = any(data.CARDS[c].effect[1] == good for c in has_effect(s, seat, "lager"))
+    bonus = len(has_effect(s, seat, "boettcherei"))
+    while good in me["goods"] and None in spaces:
+        i = spaces.index(None)
+        spaces[i] = seat
+        me["goods"].remove(good)
+        me["pp"] += values[i] * (2 if lager else 1) + bonus
+
+
+def _use(s: State, seat: int, card: str, times: int) -> None:
+    me, effect = s["seats"][seat], data.CARDS[card].effect
+    kind = effect[0]
+    me["used"].append(card)
+    if data.CARDS[card].kind == "amt":
+        me["office_used"] = True
+    if kind == "gain":
+        res = effect[1]
+        me["pp"] += res.get("pp", 0)
+        _gold(me, res.get("gold", 0))
+        if res.get("any"):
+            s["pending"] = {"gain": res["any"]}
+    elif kind == "office_pp":
+        me["pp"] += _offices_of(s, seat, effect[1])
+    elif kind == "convert":
+        give, get = effect[1], effect[2]
+        if "gold" in give:
+            me["gold"] -= give["gold"] * times
+            s["pending"] = {"gain": get["any"] * times}
+        else:
+            s["pending"] = {"pay": give["any"] * times, "then": {"gold": get["gold"] * times}}
+    elif kind == "colours_pp":
+        s["pending"] = {"give": []}
+    elif kind in ("kapitaen", "amtsstube"):
+        me["pp"] += 1
+    elif kind == "pfandleihe":
+        _gold(me, 1)
+    elif kind == "soldat":
+        _gold(me, _markers_in_city(s, seat) // 4)
+    elif kind == "handwerker":
+        me["craft"] = True
+    elif kind == "free_move":
+        me["gold"] -= effect[1]
+        me["free_moves"] += effect[2]
+
+
+def _end_round(s: State) -> None:
+    if s["round"] < data.ROUNDS:
+        _start_round(s)
+        return
+    s["final"] = [final_scoring(s, seat) for seat in range(s["players"])]
+    for seat, f in enumerate(s["final"]):
+        s["seats"][seat]["penalties"] += f["tableau_penalties"]
+        s["seats"][seat]["pp"] = f["total"]
+    s["phase"] = "over"
+    s["decision"] += 1
+    s["queue"] = []
+
+
+# -- scoring ---------------------------------------------------------------------------
+
+def largest_area(city: dict[str, int], seat: int) -> int:
+    """Markers in the seat's largest connected group of own districts."""
+    own = {int(d) for d, owner in city.items() if owner == seat}
+    best, seen = 0, set()
+    for start in own:
+        if start in seen:
+            continue
+        size, todo = 0, [start]
+        seen.add(start)
+        while todo:
+            d = todo.pop()
+            size += 1
+            for n in data.district_neighbours(d):
+                if n in own and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        best = max(best, size)
+    return best
+
+
+def final_scoring(s: State, seat: int) -> dict[str, int]:
+    """R "Spielende": a Strafmarker per tableau card (not with an Abt), -3 per
+    Strafmarker, the end cards, 2 PP per marker in the largest area."""
+    me = s["seats"][seat]
+    tableau = 0 if has_effect(s, seat, "abt") else len(me["tableau"])
+    penalties = me["penalties"] + tableau
+    end_cards = sum(data.CARDS[c].effect[1] for c in has_effect(s, seat, "end_pp"))
+    scoring_cards = len(has_effect(s, seat, "end_pp")) + len(has_effect(s, seat, "palast"))
+    end_cards += 2 * scoring_cards * len(has_effect(s, seat, "palast"))
+    area = data.AREA_POINTS * largest_area(s["city"], seat)
+    total = me["pp"] - data.PENALTY * penalties + end_cards + area
+    return {"before": me["pp"], "tableau_penalties": tableau, "penalties": penalties,
+            "end_cards": end_cards, "area": area, "total": total}

@@ -1,0 +1,84 @@
+"""Random legal games of Macao: they end after 12 rounds, every card, tile and marker
+is accounted for, final scores equal a recount, replay gives the same state, and no
+view shows the deck's order."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbem.games.macao import GAME, data, rules
+from pbem.games.protocol import EVERYTHING, SPECTATOR
+
+
+def _playout(players: int, seed: int) -> tuple[dict, list[tuple[int, str]]]:
+    r = random.Random(seed)
+    s = GAME.setup(players, None, f"p{seed}")
+    log: list[tuple[int, str]] = []
+    while not GAME.is_over(s):
+        seat = GAME.to_move(s)[0]
+        moves = GAME.legal_moves(s, seat)
+        assert 1 <= len(moves) <= 12
+        move = GAME.bot_move(s, seat, r) if r.random() < 0.5 else r.choice(moves)
+        _check(s)
+        s = GAME.apply(s, seat, move)
+        log.append((seat, move))
+    _check(s)
+    return s, log
+
+
+def _check(s: dict) -> None:
+    """Conservation: 120 cards, 24 goods + 6 jokers, the wall's discs."""
+    cards = s["deck"] + s["discard"] + s["display"]
+    cards += [c for pair in s["offices"][s["round"]:] for c in pair]
+    if s["phase"] in ("draft",) or s["round"] == 0:
+        cards = s["deck"] + s["discard"] + s["display"] + [c for p in s["offices"] for c in p]
+    for me in s["seats"]:
+        cards += me["tableau"] + me["active"]
+    if s["round"] == 0:
+        assert sorted(cards) == sorted(data.CARDS)
+    else:
+        assert len(cards) == len(set(cards)) <= len(data.CARDS)
+        taken_offices = [c for p in s["offices"][:s["round"]] for c in p]
+        assert set(data.CARDS) == set(cards) | set(taken_offices)
+    delivered = sum(1 for spaces in s["harbours"].values() for x in spaces if x is not None)
+    aboard = sum(len(me["goods"]) for me in s["seats"])
+    goods_in_city = sum(1 for t in s["tiles"].values() if t != "Joker")
+    assert delivered + aboard + goods_in_city == 24
+    assert len(s["city"]) + len(s["tiles"]) == 30
+    assert sorted(x for stack in s["wall"] for x in stack) == list(range(s["players"]))
+
+
+@settings(max_examples=2, deadline=None)
+@given(st.integers(0, 10_000))
+def test_games_of_2_3_4_players_end_after_12_rounds_and_recount(seed):
+    for players in (2, 3, 4):
+        s, log = _playout(players, seed)
+        assert s["round"] == 12 and GAME.is_over(s)
+        result = GAME.result(s)
+        for seat in range(players):
+            me = s["seats"][seat]
+            f = s["final"][seat]
+            recount = (f["before"] - 3 * f["penalties"] + f["end_cards"]
+                       + 2 * rules.largest_area(s["city"], seat))
+            assert result.scores[seat] == recount == me["pp"]
+        replay = GAME.setup(players, None, f"p{seed}")
+        for seat, move in log:
+            replay = GAME.apply(replay, seat, move)
+        assert replay == s
+        for viewer in [*range(players), SPECTATOR, EVERYTHING]:
+            text = json.dumps(GAME.view(s, viewer))
+            assert "deck\"" not in text and "seed" not in text
+
+
+def test_views_never_show_the_deck_order():
+    s = GAME.setup(3, None, "5f0c1d2e3a4b5c6d7e8f9a0b1c2d3e4f")
+    for viewer in (0, 1, 2, SPECTATOR, EVERYTHING):
+        view = GAME.view(s, viewer)
+        shown = json.dumps(view)
+        assert view["deck_count"] == len(s["deck"])
+        assert not any(f'"{c}"' in shown for c in s["deck"])
+        assert s["seed"] not in shown and "draws" not in view
