@@ -48,7 +48,9 @@ class Macao(Rules):
         "the texts of Abt, Statue, Schmiede and the eight Lager (from what the rulebook says "
         "they do), the district costs and adjacency, the sea graph, the harbours' goods and "
         "delivery prestige. The deck repeats the known cards to reach 96; the real deck has "
-        "other cards.\n\n"
+        "other cards, among them twelve the rulebook names without saying what they do "
+        "(Brunnen, Kanonier, Tor, Wachposten, Herold, Nachtwächter, Spekulant, Zimmermann, "
+        "Leuchtturm, Schiffsjunge, Botschaft, Diplomat), which this version leaves out.\n\n"
         f"Data version {data.DATA_VERSION}; every value, with its source, is in "
         "pbem/games/macao/data.py."
     )
