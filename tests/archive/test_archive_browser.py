@@ -9,31 +9,15 @@ from __future__ import annotations
 import shutil
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 from archive_data import HOSTILE, Archive
+from browser_support import ARGS, CHROMIUM, needs_browser
 
 from pbem.archive import build
 from pbem.archive import chart as chart_module
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return (f"no chromium at {CHROMIUM}: install Debian's package "
-                "(apt-get install chromium) to run the browser test")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
-    return None
-
-
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+pytestmark = needs_browser
 
 
 def png_pixels(data: bytes) -> list[list[tuple[int, int, int]]]:

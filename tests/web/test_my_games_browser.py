@@ -7,30 +7,13 @@ is missing; never downloads a browser.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
+from browser_support import ARGS, CHROMIUM, needs_browser
 from web_helpers import finish, latest_mail, paths_in, player, table
 
 from pbem.lifecycle import create
 from pbem.web import STATIC_DIR
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def _skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return f"no chromium at {CHROMIUM}: install Debian's package to run the browser test"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
-    return None
-
-
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+pytestmark = needs_browser
 
 LONG = "Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen-Lauenburg"
 

@@ -15,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_support import ARGS, CHROMIUM, needs_browser
 from web_helpers import finish, latest_mail, move_paths, paths_in, seat_path, table
 
 from pbem.archive import build
@@ -24,26 +25,13 @@ from pbem.lifecycle import create, moves
 from pbem.models import Game, Player, Seat
 from pbem.web import STATIC_DIR
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SITE_CSS = Path(__file__).resolve().parents[2] / "site" / "style.css"
 WIDTHS = (390, 1280)
 #: a long name, as people have them, in the players table and the lists
 LONG = "Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen"
 
 
-def _skip_reason() -> str | None:
-    if not CHROMIUM.exists():
-        return f"no chromium at {CHROMIUM}: install Debian's package to run the browser test"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install -e '.[test]')"
-    return None
-
-
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+pytestmark = needs_browser
 
 
 @pytest.fixture(scope="module")
