@@ -242,6 +242,7 @@ class FinishedGame:
             options=dict(s.options),
             rules_version=s.rules_version,
             moves=[(m.seat, m.move) for m in self.moves],
+            data_version=s.data_version,
         )
 
 

@@ -202,6 +202,23 @@ class Rules(ABC):
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
         """The state before the first move (the seed is kept as text, ``str(seed)``)."""
 
+    def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
+                      data_version: str | None) -> State:
+        """``setup`` with the card data of ``data_version``: the version a game started
+        with (``None`` or ``""``: the current one).
+
+        A running game keeps the data version it started with, so whatever rebuilds a
+        game from its seed (take-back, import, verify, the archive) sets it up through
+        here.  A game whose package keeps older data versions overrides this; by default
+        only the current version can be set up, and an older one is refused with a
+        message rather than silently replayed on other cards.
+        """
+        if data_version and data_version != self.data_version:
+            raise OptionError(
+                f"this server's {self.title} has card data version {self.data_version}, "
+                f"not {data_version}, which this game was started with")
+        return self.setup(players, options, seed)
+
     @abstractmethod
     def to_move(self, state: State) -> list[int]:
         """Seats that must act now: one, several (secret simultaneous choices), none when over."""

@@ -239,7 +239,8 @@ def _start_if_full(ctx: Context, game: Game) -> None:
     if game.status != Game.OPEN or any(s.player_id is None and not s.bot for s in seats):
         return
     rules = get_game(game.game)
-    state = rules.setup(len(seats), game.options, game.seed)
+    # the card data it was created with, should the server have moved on meanwhile
+    state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
     game.status = Game.ACTIVE
     game.started_at = utcnow()
     game.state = state

@@ -329,7 +329,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
             raise PlayError("final", "There is nothing to take back: your last step is final.")
         rules = get_game(game.game)
         rows = list(game.moves.order_by(Move.seq))
-        state = rules.setup(len(seats), game.options, game.seed)
+        state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
         rewritten: list[tuple[Move, State, State]] = []
         try:
             for row in rows:
@@ -390,4 +390,5 @@ def game_record(game: Game) -> GameRecord:
         options=dict(game.options),
         rules_version=game.rules_version,
         moves=[(m.seat, m.move) for m in game.moves.order_by(Move.seq)],
+        data_version=game.data_version,
     )

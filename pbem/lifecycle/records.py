@@ -2,13 +2,15 @@
 
 A record is JSON::
 
-    {"game": "visby", "rules_version": "1", "players": ["Heike", "Malte"],
-     "options": {"target": 30}, "seed": 7,
+    {"game": "visby", "rules_version": "1", "data_version": "1-reconstructed",
+     "players": ["Heike", "Malte"], "options": {"target": 30}, "seed": 7,
      "moves": [{"seat": 0, "move": "play Ritter"}, ...]}
 
 Replaying applies every move through the game's own ``apply``, so a record
 that an older engine wrote and a newer one replays differently is caught (the
-rules version is checked first, with a clear message).
+rules version is checked first, with a clear message).  The card data version
+a game started with travels with its record, so the replay deals the same cards
+(an empty one, from records older than the field, means the current version).
 """
 
 from __future__ import annotations
@@ -36,11 +38,13 @@ class GameRecord:
     options: dict[str, Any] = field(default_factory=dict)
     rules_version: str = ""
     moves: list[tuple[int, str]] = field(default_factory=list)
+    data_version: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game,
             "rules_version": self.rules_version,
+            "data_version": self.data_version,
             "players": list(self.players),
             "options": dict(self.options),
             "seed": self.seed,
@@ -63,6 +67,7 @@ class GameRecord:
                 options=dict(data.get("options") or {}),
                 rules_version=str(data.get("rules_version", "")),
                 moves=moves,
+                data_version=str(data.get("data_version", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"not a game record: {exc!r}") from exc
@@ -90,7 +95,8 @@ def _setup(record: GameRecord) -> State:
             f"this engine has {game.rules_version}"
         )
     try:
-        return game.setup(len(record.players), record.options, record.seed)
+        return game.setup_version(len(record.players), record.options, record.seed,
+                                  record.data_version)
     except OptionError as exc:
         raise RecordError(f"the record's setup is refused: {exc}") from exc
 

@@ -34,6 +34,7 @@ def play_random_game(
         seed=seed,
         options=dict(state.get("options", options or {})),
         rules_version=game.rules_version,
+        data_version=game.data_version,
     )
     while not game.is_over(state):
         if len(record.moves) >= MAX_MOVES:
