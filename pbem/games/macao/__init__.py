@@ -47,17 +47,32 @@ class Macao(Rules):
         "numbers, the office cards' effects and which colour has which office category, "
         "the texts of Abt, Statue, Schmiede and the eight Lager (from what the rulebook says "
         "they do), the district costs and adjacency, the sea graph, the harbours' goods and "
-        "delivery prestige. The deck repeats the known cards to reach 96; the real deck has "
-        "other cards, among them twelve the rulebook names without saying what they do "
-        "(Brunnen, Kanonier, Tor, Wachposten, Herold, Nachtwächter, Spekulant, Zimmermann, "
-        "Leuchtturm, Schiffsjunge, Botschaft, Diplomat), which this version leaves out.\n\n"
+        "delivery prestige.\n\n"
+        "Reconstructed cards: the rulebook names twelve cards only as changing one rule, and "
+        "no public source prints their effects. pbem gives each an effect that changes that "
+        "rule and no other, in the manner of the cards the rulebook does describe: Brunnen "
+        "(district and wall), Kanonier, Tor and Wachposten (wall), Herold, Nachtwächter, "
+        "Spekulant and Zimmermann (districts), Leuchtturm and Schiffsjunge (ship), Botschaft "
+        "and Diplomat (prestige). Whether each is a Bauwerk or a Person is our reading of its "
+        "name. The deck holds every card the rulebook names once (the Baronesse three "
+        "times): 33 Bauwerke and 27 Personen. The real deck's other 11 Bauwerke and 25 "
+        "Personen are unknown, so repeats of the named cards stand in for them to make "
+        "44 and 52.\n\n"
         f"Data version {data.DATA_VERSION}; every value, with its source, is in "
-        "pbem/games/macao/data.py."
+        "pbem/games/macao/data.py. Games started with data version 1-reconstructed (whose "
+        "deck repeated known cards and left the twelve out) keep that version."
     )
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
         self.resolve_options(options, players)
-        return rules.new_state(players, str(seed))
+        return rules.new_state(players, str(seed), data.DATA_VERSION)
+
+    def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
+                      data_version: str | None) -> State:
+        # both decks live in data.py side by side (their card ids never overlap), so a
+        # game started on version 1 rebuilds on version 1
+        self.resolve_options(options, players)
+        return rules.new_state(players, str(seed), data_version or data.DATA_VERSION)
 
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
@@ -131,8 +146,11 @@ class Macao(Rules):
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)
 
-    def render_text(self, view: View, names: list[str]) -> str:
-        return render_text(view, names)
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        # the protocol passes no language (mails and pages call ``render_text(view,
+        # names)``), so the text view is English there; German is ready for a caller
+        # that passes ``lang="de"``
+        return render_text(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         return draw(view, names, lang)

@@ -9,13 +9,29 @@ agrees with what the rulebook prints.
 
 Effects are tuples ``(kind, *params)`` of the vocabulary ``EFFECT_KINDS``;
 ``rules`` interprets them, so a real card list can be typed in without code.
+
+Data versions: a game keeps the data version it started with, because its state
+names cards by id.  Version ``1-reconstructed`` (ids ``K1``..``K96``) is kept as it
+was; version ``2-reconstructed`` (ids ``C1``..``C96``) adds the twelve cards R names
+only by the rule they change (``_RECONSTRUCTED``).  The 24 office cards (``A1``..
+``A24``) are the same in both.  To change a card's values, add a version: never edit
+the cards of a version a running game may hold.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-DATA_VERSION = "1-reconstructed"
+from pbem.games.protocol import OptionError
+
+#: the data version new games start with.  Version 1 repeated known cards to fill the
+#: deck; version 2 adds the twelve cards R names without their effect (reconstructed).
+DATA_VERSION = "2-reconstructed"
+#: every data version this package can still play: a running game keeps the version
+#: it started with (``state["data_version"]``), because its card ids name that
+#: version's cards.  Card ids differ between versions (``K…`` in 1, ``C…`` in 2), so
+#: ``CARDS`` below holds the cards of all versions at once.
+DATA_VERSIONS = ("1-reconstructed", "2-reconstructed")
 
 #: action-cube colours (R "Spielmaterial": je 50x Rot, Blau, Grün, Schwarz, Grau, Violett);
 #: one-letter codes keep the notation short
@@ -139,7 +155,19 @@ EFFECT_KINDS = {
     "muessig": "card phase: may take no card (*reconstructed* reading of R 1.4)",
     "professor": "dice phase: 1 gold per die showing 1 that the seat takes (*reconstructed*)",
     "reduce": "always: each activation costs 1 cube of colour params[0] less, at least 1",
-    "free_move": "once per round: move the ship up to params[1] fields for params[0] gold",
+    "free_move": "once per round: move the ship up to params[1] fields for params[0] gold "
+                 "(and params[2] cubes of any colour, when given)",
+    # added in data version 2 for the twelve reconstructed cards (see _RECONSTRUCTED)
+    "on_district": "each district taken (params[1] 'dark': each dark one): take params[0] "
+                   "({'gold','pp','wall'}; 'wall' moves the disc on, free)",
+    "districts": "always: up to params[0] districts per turn instead of one",
+    "district_swap": "once per round: one cube of a district's cost may be of any colour",
+    "wall_cost": "always: each field on the wall costs params[0] cube(s), the first one too",
+    "wall_below": "while another disc lies on yours: advancing costs params[0] cube(s) less",
+    "landed_on": "each time another disc lands on top of yours on the wall: take params[0]",
+    "free_harbour": "once per round: sailing into a harbour costs no cube",
+    "tribute_mod": "each purchase of prestige: params[0] gold more (never below 0), "
+                   "params[1] PP more",
 }
 
 
@@ -155,6 +183,7 @@ class Card:
     effect: tuple
     text: str                   # the card's text (printed ones quoted from R)
     printed: bool               # True when R prints the text; cost/tribute are reconstructed
+    note: str = ""              # why and how a value is reconstructed, where it is
 
 
 # Office categories named by R (Festung, Gericht, Rathaus, Schatzkammer, Steinbruch,
@@ -261,46 +290,150 @@ _NAMED = (
     for good, cost in zip(GOODS, ("rv", "gy", "bk", "gg", "vv", "yb", "kr", "rb"), strict=True)
 )  # "alle 8 Lager" (R 3.4) double a delivery's PP (R: "nicht verdoppelt" of Böttcherei)
 
-#: B/P cards R names whose effect it does not print, not yet in the deck (see rules)
-NAMED_WITHOUT_EFFECT = (
-    "Professor",
-    "Brunnen", "Kanonier", "Tor", "Wachposten", "Herold", "Nachtwächter", "Spekulant",
-    "Zimmermann", "Leuchtturm", "Schiffsjunge", "Botschaft", "Diplomat",
+
+# -- the twelve cards R names only by the rule they change (data version 2) -------------
+# *Reconstructed*, every one: R names these cards in its "Hinweise" as changing one rule
+# of the action phase and prints nothing else about them; no public source prints their
+# effects (S HEADLINE, T §1).  Each effect below changes exactly the rule R names, in
+# the manner of the cards R does print (a short text; once per round unless it says
+# "immer wenn"/"jeder"), and its kind (Bauwerk or Person) is our reading of the name.
+# Costs are reconstructed like every other cost (1 to 4 cubes, R "Die Spielkarten").
+# Entries: name, kind, cost, effect, text, reason.
+_RECONSTRUCTED = (
+    # R 3.2 and 3.3 name the Brunnen under both the district and the wall rule: the one
+    # effect that touches both is a district that moves the disc on the wall.
+    ("Brunnen", "bau", "bgv", ("on_district", {"wall": 1}, "any"),
+     "Immer wenn du einen Stadtteil in Besitz nimmst, rückt deine Scheibe 1 Feld auf der "
+     "Mauer vor (ohne AS; dein Vorrücken in diesem Zug bleibt dir).",
+     "R 3.2 and R 3.3 both name it: a district taken moves the disc on the wall"),
+    # R 3.3; R "Erläuterungen", TURM: a Turm's owner might want to decline it "um die
+    # Vorteile von Kanonier oder Wachposten zu nutzen oder dem Gegner dies zu verwehren".
+    # So both reward a disc that lies *under* another: the Turm (always on top) keeps its
+    # owner from that reward and gives it to the rivals it covers.
+    ("Kanonier", "person", "rk", ("landed_on", {"gold": 1}),
+     "Immer wenn eine andere Scheibe auf der Mauer auf deiner landet, erhältst du 1 GM.",
+     "R 3.3 and the Turm's note: rewards a disc that another lands on"),
+    ("Wachposten", "bau", "yk", ("wall_below", 1),
+     "Liegt eine andere Scheibe auf deiner, kostet dich das Vorrücken auf der Mauer 1 AS "
+     "weniger.",
+     "R 3.3 and the Turm's note: rewards a disc that lies under another"),
+    # R 3.3: the price of the wall, 1 cube and then 2 for each further field
+    ("Tor", "bau", "ryy", ("wall_cost", 1),
+     "Jedes Feld, das du auf der Mauer vorrückst, kostet dich nur 1 AS.",
+     "R 3.3 names it: changes the wall's price (2 AS for each further field)"),
+    # R 3.2: exact colours, one district per turn, the tile taken
+    ("Herold", "person", "rbg", ("district_swap",),
+     "Nimmst du einen Stadtteil in Besitz, darf 1 der abgegebenen AS eine beliebige Farbe "
+     "haben.",
+     "R 3.2 names it: changes 'genau die abgebildeten AS' for one cube"),
+    ("Nachtwächter", "person", "kkv", ("on_district", {"pp": 2}, "dark"),
+     "Immer wenn du einen dunklen Stadtteil (mit Joker) in Besitz nimmst, erhältst du 2 PP.",
+     "R 3.2 names it: a reward for the dark districts (the night's)"),
+    ("Spekulant", "person", "rbk", ("on_district", {"gold": 1}, "any"),
+     "Immer wenn du einen Stadtteil in Besitz nimmst, erhältst du 1 GM.",
+     "R 3.2 names it: gold for each district taken"),
+    ("Zimmermann", "person", "gyy", ("districts", 2),
+     "Du darfst in deinem Zug bis zu 2 Stadtteile in Besitz nehmen.",
+     "R 3.2 names it: changes 'maximal einen Stadtteil' per turn"),
+    # R 3.4: 1 cube per field, each harbour counting as a field
+    ("Leuchtturm", "bau", "bbv", ("free_harbour",),
+     "Du darfst dein Schiff in einen Hafen bewegen, ohne dafür einen AS abzugeben.",
+     "R 3.4 names it: a harbour entered without a cube ('jeder Hafen zählt als ein Feld')"),
+    ("Schiffsjunge", "person", "b", ("free_move", 0, 3, 1),
+     "Gib 1 beliebigen AS ab und bewege dafür dein Schiff um bis zu 3 Felder.",
+     "R 3.4 names it: in the manner of the Steuermann, paid with a cube"),
+    # R 3.5: once per turn, the tribute's gold for the tribute's PP
+    ("Botschaft", "bau", "rbgy", ("tribute_mod", 0, 1),
+     "Immer wenn du Prestige aufgrund der Tributleiste erwirbst, erhältst du 1 PP mehr.",
+     "R 3.5 names it: the PP side of the tribute, in the manner of the Gesandter"),
+    ("Diplomat", "person", "gvv", ("tribute_mod", -1, 0),
+     "Immer wenn du Prestige aufgrund der Tributleiste erwirbst, zahlst du 1 GM weniger.",
+     "R 3.5 names it: the gold side of the tribute"),
 )
 
+#: B/P cards R names whose effect it does not print.  Data version 1 left them out;
+#: version 2 has them with the reconstructed effects above (Professor: see _NAMED).
+NAMED_WITHOUT_EFFECT = ("Professor",) + tuple(entry[0] for entry in _RECONSTRUCTED)
 
-#: 44 Bauwerke + 52 Personen (R "Spielmaterial").  *Reconstructed*: after one of each
-#: card above, the deck repeats the buildings and the persons in list order until it
-#: has 44 and 52, because the other cards' texts are not known (S HEADLINE); the real
-#: deck has other cards.
+#: 44 Bauwerke + 52 Personen (R "Spielmaterial").
 DECK_SIZE = 96
 KIND_COUNT = {"bau": 44, "person": 52}
+#: cards whose number R fixes ("alle 8 Lager", R 3.4; "drei Baronessen", R "Anhang"),
+#: so a filler never repeats them
+FIXED_COUNT = frozenset({f"{good}lager" for good in GOODS} | {"Baronesse"})
 
 
-def _build_cards() -> dict[str, Card]:
-    cards: dict[str, Card] = {}
-    n = 0
-    for colour in COLOURS:
-        category = OFFICE_CATEGORY[colour]
-        for k in range(1, 5):
-            pp = 1 if k <= 2 else 2
-            cid = f"A{len(cards) + 1}"
-            cards[cid] = Card(cid, f"{category} {k}", "amt", colour * k,
-                              _TRIBUTE_CYCLE[n % len(_TRIBUTE_CYCLE)], ("gain", {"pp": pp}),
-                              f"Du erhältst {pp} PP.", False)
-            n += 1
+def _office_cards() -> list[Card]:
+    """The 24 office cards, the same in every data version (ids A1..A24)."""
+    out = []
+    for n, (colour, k) in enumerate((c, k) for c in COLOURS for k in range(1, 5)):
+        pp = 1 if k <= 2 else 2
+        out.append(Card(f"A{n + 1}", f"{OFFICE_CATEGORY[colour]} {k}", "amt", colour * k,
+                        _TRIBUTE_CYCLE[n % len(_TRIBUTE_CYCLE)], ("gain", {"pp": pp}),
+                        f"Du erhältst {pp} PP.", False))
+    return out
+
+
+def _deck_v1() -> list[Card]:
+    """Data version 1 (ids K1..K96), kept unchanged for the games that started with it.
+    *Reconstructed*: after one of each known card, the deck repeats the buildings and
+    the persons in list order until it has 44 and 52."""
     known = list(_PRINTED + _NAMED)
     for kind, target in KIND_COUNT.items():
         same = [entry for entry in _PRINTED + _NAMED if entry[1] == kind]
         known += [same[i % len(same)] for i in range(target - len(same))]
-    for i, (name, kind, cost, effect, text) in enumerate(known):
-        cid = f"K{i + 1}"
-        cards[cid] = Card(cid, name, kind, cost, _TRIBUTE_CYCLE[n % len(_TRIBUTE_CYCLE)],
-                          effect, text, i < len(_PRINTED))
-        n += 1
-    return cards
+    offset = 24
+    return [Card(f"K{i + 1}", name, kind, cost,
+                 _TRIBUTE_CYCLE[(offset + i) % len(_TRIBUTE_CYCLE)], effect, text,
+                 i < len(_PRINTED))
+            for i, (name, kind, cost, effect, text) in enumerate(known)]
 
 
-CARDS: dict[str, Card] = _build_cards()
-OFFICE_IDS = [c for c, card in CARDS.items() if card.kind == "amt"]
-DECK_IDS = [c for c, card in CARDS.items() if card.kind != "amt"]
+def _deck_v2() -> list[Card]:
+    """Data version 2 (ids C1..C96): every card R names, once (the Baronesse three
+    times, R "Anhang"), the twelve reconstructed ones among them: 33 Bauwerke and 27
+    Personen.  *Reconstructed*: the other 11 Bauwerke and 25 Personen of the real deck
+    are unknown (no source names them), so the deck repeats the named cards of each
+    kind in list order, never a Lager or a Baronesse, to reach 44 and 52."""
+    entries = [(name, kind, cost, effect, text, name_i < len(_PRINTED), "")
+               for name_i, (name, kind, cost, effect, text) in enumerate(_PRINTED + _NAMED)]
+    entries += [(name, kind, cost, effect, text, False, f"reconstructed: {why}")
+                for name, kind, cost, effect, text, why in _RECONSTRUCTED]
+    for kind, target in KIND_COUNT.items():
+        same = [e for e in entries if e[1] == kind]
+        fill = [e for e in same if e[0] not in FIXED_COUNT]
+        entries += [fill[i % len(fill)][:6]
+                    + ("; ".join(filter(None, ("reconstructed: a repeat standing in for an "
+                                               "unknown card", fill[i % len(fill)][6]))),)
+                    for i in range(target - len(same))]
+    offset = 24
+    return [Card(f"C{i + 1}", name, kind, cost,
+                 _TRIBUTE_CYCLE[(offset + i) % len(_TRIBUTE_CYCLE)], effect, text, printed,
+                 note)
+            for i, (name, kind, cost, effect, text, printed, note) in enumerate(entries)]
+
+
+_OFFICES = _office_cards()
+_DECKS = {"1-reconstructed": _deck_v1(), "2-reconstructed": _deck_v2()}
+
+#: every card of every data version by id (ids never repeat across versions)
+CARDS: dict[str, Card] = {c.id: c for c in _OFFICES}
+for _deck in _DECKS.values():
+    CARDS.update({c.id: c for c in _deck})
+OFFICE_IDS = [c.id for c in _OFFICES]
+
+
+def deck_ids(version: str = DATA_VERSION) -> list[str]:
+    """The 96 B/P card ids of a data version, in list order (before shuffling)."""
+    if version not in _DECKS:
+        raise OptionError(f"Macao has no card data version {version!r}")
+    return [c.id for c in _DECKS[version]]
+
+
+def card_ids(version: str = DATA_VERSION) -> list[str]:
+    """All 120 card ids of a data version."""
+    return OFFICE_IDS + deck_ids(version)
+
+
+#: the current version's deck (kept under its old name for callers and tests)
+DECK_IDS = deck_ids()

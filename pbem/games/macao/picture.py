@@ -1,73 +1,455 @@
 """Macao's table as a picture: a pure function from a view to an SVG document.
 
-No I/O, no script.  390 units wide (a phone's width), scaling with ``width="100%"``.
-Cube colours are drawn as coloured squares that also carry the colour's letter
-(German: r rot, b blau, g grün, s schwarz, y grau, v violett), so the picture reads
-without telling colours apart; district owners are the owner's initial.  Names are
-escaped here.
+No I/O, no script, no outside references.  390 units wide (a phone's width) and
+scaled with ``width="100%"``; no text is smaller than 9 units.  Drawn as people
+know the board: the round and the tribute, the prestige scores, the city wall with
+the discs in their stacks, the 30 districts with their cubes, tiles and owners'
+markers, the sea with the ships and the eight harbours with their goods and delivery
+spaces, and each seat's wind rose and cards (the viewer's first and in full).
+
+Colour is never the only sign: every cube carries its colour's letter (a legend
+under the dice names them), every player's disc, marker and ship carries the
+player's letter (the legend under the scores names them), dark districts say
+"Joker".  Names are cleaned of what XML forbids, shortened and escaped here.
+
+Groups carry ``data-…`` attributes naming what they show (``data-district="7"``,
+``data-wall="3"``, ``data-field="Lisboa"``, ``data-harbour="Lisboa"``,
+``data-score="0"``, ``data-panel="0"`` for a seat's wind rose and cards), so tests
+and style sheets can find them; they are inert.
 """
 
 from __future__ import annotations
 
+import re
+from html import escape
 from typing import Any
-from xml.sax.saxutils import escape
 
 from pbem.games.macao import data
+from pbem.games.macao.words import card_name
 
 WIDTH = 390
+MARGIN = 8
+FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+INK, MUTED, LINE = "#1f2328", "#59636e", "#8c959f"
+#: cube colours, as on the cubes; the letter on each is what makes them readable
 FILL = {"r": "#d62728", "b": "#1f77b4", "g": "#2ca02c", "k": "#222222", "y": "#9a9a9a",
         "v": "#8e44ad"}
-LETTER = {"de": {"r": "r", "b": "b", "g": "g", "k": "s", "y": "y", "v": "v"},
-          "en": {"r": "R", "b": "B", "g": "G", "k": "K", "y": "Y", "v": "V"}}
-TEXT = {"en": ("Round", "PP", "gold", "wall", "ship", "arrow", "City"),
-        "de": ("Runde", "PP", "GM", "Mauer", "Schiff", "Pfeil", "Stadt")}
+#: text on a cube: white on dark cubes, black on the grey one
+ON_FILL = {"r": "#fff", "b": "#fff", "g": "#fff", "k": "#fff", "y": "#000", "v": "#fff"}
+LETTER = {"en": {"r": "R", "b": "B", "g": "G", "k": "K", "y": "Gy", "v": "V"},
+          "de": {"r": "R", "b": "B", "g": "G", "k": "S", "y": "Gr", "v": "V"}}
+#: the players' colours in seat order (R: Orange, Weiß, Gelb, Braun); always with a letter
+SEAT_FILL = ("#E69F00", "#FFFFFF", "#F0E442", "#8B5A2B")
+SEAT_INK = ("#000", "#000", "#000", "#fff")
+SEAT_COLOUR = {"en": ("orange", "white", "yellow", "brown"),
+               "de": ("orange", "weiß", "gelb", "braun")}
+NAME_MAX = 18   # characters of a name beside the numbers of a score line
+LINE_MAX = 62   # characters of a 10-unit line across the picture
+
+GOOD_SHORT = {"en": {"Lackwaren": "lacquer", "Reis": "rice", "Tee": "tea", "Jade": "jade",
+                     "Seide": "silk", "Papier": "paper", "Porzellan": "porcelain",
+                     "Gewürze": "spices"},
+              "de": {g: g for g in data.GOODS}}
+PHASE = {"en": {"draft": "draft", "start": "start cubes", "cards": "cards", "dice": "dice",
+                "actions": "actions", "over": "game over"},
+         "de": {"draft": "Startkarten", "start": "Startsteine", "cards": "Karten",
+                "dice": "Würfel", "actions": "Aktionen", "over": "Spielende"}}
+WORDS = {
+    "en": {"round": "Round", "tribute": "Tribute: {g} gold → {p} PP",
+           "deck": "deck: {n} cards", "to_move": "To move: {names}",
+           "dice": "Dice", "offer": "On offer", "offices": "office cards",
+           "prestige": "Prestige", "gold": "gold", "penalties": "penalty markers",
+           "area": "largest area", "final": "final", "wall": "City wall (turn order)",
+           "order": "Order: {names}", "city": "City", "sea": "Sea", "harbours": "Harbours",
+           "free": "free", "you": "you", "cargo": "cargo", "jokers": "jokers",
+           "ship": "ship", "rose": "Wind rose (cubes by die field)", "arrow": "supply",
+           "tableau": "tableau", "active": "activated", "none": "–", "legend": "Players",
+           "cubes": "Cubes", "colour": {"r": "red", "b": "blue", "g": "green", "k": "black",
+                                       "y": "grey", "v": "violet"}},
+    "de": {"round": "Runde", "tribute": "Tribut: {g} GM → {p} PP",
+           "deck": "Stapel: {n} Karten", "to_move": "Am Zug: {names}",
+           "dice": "Würfel", "offer": "Auslage", "offices": "Ämterkarten",
+           "prestige": "Prestige", "gold": "GM", "penalties": "Strafmarker",
+           "area": "größtes Gebiet", "final": "Endstand", "wall": "Stadtmauer (Reihenfolge)",
+           "order": "Reihenfolge: {names}", "city": "Stadt", "sea": "Meer",
+           "harbours": "Häfen", "free": "frei", "you": "du", "cargo": "Ladung",
+           "jokers": "Joker", "ship": "Schiff", "rose": "Windrose (AS je Würfelfeld)",
+           "arrow": "Vorrat", "tableau": "Tableau", "active": "aktiviert", "none": "–",
+           "legend": "Spieler", "cubes": "AS",
+           "colour": {"r": "rot", "b": "blau", "g": "grün", "k": "schwarz", "y": "grau",
+                      "v": "violett"}},
+}
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _text(value: Any) -> str:
+    """Plain text as SVG character data: escaped, without characters XML forbids."""
+    return escape(_NOT_XML.sub("", str(value)), quote=True)
+
+
+def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
+    name = names[seat] if seat < len(names) else f"seat {seat + 1}"
+    name = " ".join(_NOT_XML.sub("", name).split())
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def seat_letters(names: list[str], players: int) -> list[str]:
+    """One letter per seat for discs, markers and ships: the names' initials when they
+    differ, else the seat numbers 1..n (never two seats with one sign)."""
+    initials = [(_name(names, s)[:1] or "?").upper() for s in range(players)]
+    if len(set(initials)) == players and all(i.isalpha() for i in initials):
+        return initials
+    return [str(s + 1) for s in range(players)]
+
+
+def _wrap(line: str, limit: int = LINE_MAX) -> list[str]:
+    lines: list[str] = []
+    for word in line.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= limit:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
+class _Svg:
+    """Collects SVG elements; every text goes through :func:`_text`."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def text(self, x: float, y: float, content: str, size: int = 11, weight: str = "normal",
+             fill: str = INK, anchor: str = "start") -> None:
+        bold = ' font-weight="bold"' if weight == "bold" else ""
+        end = f' text-anchor="{anchor}"' if anchor != "start" else ""
+        self.parts.append(f'<text x="{x:g}" y="{y:g}" font-size="{size}"{bold}{end} '
+                          f'fill="{fill}">{_text(content)}</text>')
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = LINE,
+             rx: float = 0) -> None:
+        r = f' rx="{rx:g}"' if rx else ""
+        self.parts.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}"{r} '
+                          f'fill="{fill}" stroke="{stroke}"/>')
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE) -> None:
+        self.parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+                          f'stroke="{stroke}" stroke-width="1.5"/>')
+
+    def open(self, **attrs: Any) -> None:
+        inner = " ".join(f'data-{k}="{_text(v)}"' for k, v in attrs.items())
+        self.parts.append(f"<g {inner}>")
+
+    def close(self) -> None:
+        self.parts.append("</g>")
+
+    def cube(self, x: float, y: float, colour: str, letters: dict[str, str],
+             size: int = 13) -> None:
+        """A cube: its colour and its letter, never the colour alone."""
+        self.rect(x, y, size, size, FILL[colour], stroke="#000", rx=2)
+        self.text(x + size / 2, y + size - 3, letters[colour], size=9, weight="bold",
+                  fill=ON_FILL[colour], anchor="middle")
+
+    def disc(self, x: float, y: float, seat: int, letter: str, r: float = 7) -> None:
+        """A player's disc or ship: the player's colour and letter."""
+        colour = seat % len(SEAT_FILL)
+        self.parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="{r:g}" fill="{SEAT_FILL[colour]}" '
+                          f'stroke="#000"/>')
+        self.text(x, y + 3.5, letter, size=9, weight="bold", fill=SEAT_INK[colour],
+                  anchor="middle")
+
+    def marker(self, x: float, y: float, seat: int, letter: str) -> None:
+        """An ownership marker: a shield (R: "Vorderseite Schilde") with the letter."""
+        colour = seat % len(SEAT_FILL)
+        self.parts.append(f'<path d="M{x - 9:g},{y - 9:g} h18 v9 q0,8 -9,11 q-9,-3 -9,-11 z" '
+                          f'fill="{SEAT_FILL[colour]}" stroke="#000"/>')
+        self.text(x, y + 3, letter, size=11, weight="bold", fill=SEAT_INK[colour],
+                  anchor="middle")
+
+
+def _pool(field: dict[str, int]) -> list[tuple[str, int]]:
+    return [(c, field[c]) for c in data.COLOURS if field.get(c)]
 
 
 def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
-    words = TEXT["de" if lang == "de" else "en"]
-    letters = LETTER["de" if lang == "de" else "en"]
-    out: list[str] = []
-    y = 18
-    out.append(f'<text x="4" y="{y}" font-size="14" font-weight="bold">Macao · {words[0]} '
-               f'{view["round"]}/12 · {escape(view["phase"])}</text>')
-    y += 8
+    lang = "de" if lang == "de" else "en"
+    w, letters = WORDS[lang], LETTER[lang]
+    players = len(view["seats"])
+    marks = seat_letters(names, players)
+    svg = _Svg()
+    y = _header(svg, view, names, lang, w, letters)
+    y = _scores(svg, view, names, marks, lang, w, y)
+    y = _wall(svg, view, names, marks, w, y)
+    y = _city(svg, view, marks, lang, w, letters, y)
+    y = _sea(svg, view, marks, lang, w, y)
+    y = _seats(svg, view, names, marks, lang, w, letters, y)
+    height = int(y + MARGIN)
+    # the title is the picture's alt text in mails (pbem.mail.picture.alt_text)
+    title = (f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · "
+             f"{PHASE[lang].get(view['phase'], view['phase'])}")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
+            f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{_text(title)}" '
+            f'font-family="{FONT}"><title>{_text(title)}</title>'
+            + "".join(svg.parts) + "</svg>")
+
+
+def _header(svg: _Svg, view: dict[str, Any], names: list[str], lang: str,
+            w: dict[str, Any], letters: dict[str, str]) -> float:
+    y = 20.0
+    phase = PHASE[lang].get(view["phase"], view["phase"])
+    svg.text(MARGIN, y, f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · {phase}",
+             size=15, weight="bold")
+    y += 17
+    gold, pp = view["tribute"]
+    svg.text(MARGIN, y, w["tribute"].format(g=gold, p=pp) + " · "
+             + w["deck"].format(n=view["deck_count"]), size=11)
+    if view["to_move"] and view["phase"] != "over":
+        y += 15
+        movers = ", ".join(_name(names, s) for s in view["to_move"])
+        svg.text(MARGIN, y, w["to_move"].format(names=movers), size=11, fill=MUTED)
+    if view["dice"]:
+        y += 8
+        svg.text(MARGIN, y + 11, w["dice"] + ":", size=10)
+        x = MARGIN + 44
+        for colour, value in view["dice"]:
+            svg.cube(x, y, colour, letters)
+            svg.text(x + 16, y + 11, str(value), size=11, weight="bold")
+            x += 36
+        y += 16
+    if view["display"]:
+        y += 16
+        svg.text(MARGIN, y, w["offer"] + ":", size=11, weight="bold")
+        for c in view["display"]:
+            y += 16
+            x = MARGIN
+            for colour in data.CARDS[c].cost:
+                svg.cube(x, y - 11, colour, letters, size=12)
+                x += 14
+            svg.text(x + 4, y, card_name(c, lang), size=10)
+    # the cube legend: what each letter stands for
+    y += 16
+    legend = " · ".join(f"{letters[c]} {w['colour'][c]}" for c in data.COLOURS)
+    svg.text(MARGIN, y, f"{w['cubes']}: {legend}", size=9, fill=MUTED)
+    return y
+
+
+def _scores(svg: _Svg, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
+            w: dict[str, Any], y: float) -> float:
+    y += 22
+    svg.text(MARGIN, y, w["prestige"], size=12, weight="bold")
+    top = max([100] + [me["pp"] for me in view["seats"]])
     for me in view["seats"]:
-        y += 18
-        name = escape(names[me["seat"]])
-        out.append(f'<text x="4" y="{y}" font-size="12">{name}: {me["pp"]} {words[1]}, '
-                   f'{me["gold"]} {words[2]}, {words[3]} {me["wall"] + 1}, '
-                   f'{words[4]} {escape(me["ship"])}</text>')
-        y += 6
-        x = 4
-        for i, field in enumerate(me["rose"]):
-            if i and not field:
-                continue
-            label = words[5] if i == 0 else str(i)
-            need = 8 + 6 * len(label) + 28 * len(field)
-            if x + need > WIDTH - 4:     # wrap, so the picture stays 390 wide
-                x, y = 4, y + 18
-            out.append(f'<text x="{x}" y="{y + 12}" font-size="10">{label}:</text>')
-            x += 8 + 6 * len(label)
-            for colour, n in sorted(field.items()):
-                out.append(f'<rect x="{x}" y="{y + 2}" width="14" height="14" '
-                           f'fill="{FILL[colour]}"/><text x="{x + 3}" y="{y + 13}" '
-                           f'font-size="10" fill="#fff">{letters[colour]}</text>'
-                           f'<text x="{x + 16}" y="{y + 13}" font-size="10">{n}</text>')
-                x += 28
-            x += 6
-        y += 18
-    y += 18
-    out.append(f'<text x="4" y="{y}" font-size="12" font-weight="bold">{words[6]}</text>')
-    cell = 30
-    for d in data.DISTRICT_COST:
-        row, col = divmod(d - 1, data.CITY_COLUMNS)
-        cx, cy = 4 + col * (cell + 2), y + 6 + row * (cell + 2)
+        s = me["seat"]
+        y += 22
+        svg.open(score=s)
+        svg.disc(MARGIN + 7, y - 4, s, marks[s])
+        you = f" ({w['you']})" if s == view.get("you") else ""
+        svg.text(MARGIN + 18, y, _name(names, s) + you, size=11,
+                 weight="bold" if you else "normal")
+        svg.text(WIDTH - MARGIN, y, f"{me['pp']} PP", size=12, weight="bold", anchor="end")
+        # the prestige track as a bar (0-99 around the board; longer if passed)
+        bar = (WIDTH - 2 * MARGIN - 18) * max(0, me["pp"]) / top
+        svg.rect(MARGIN + 18, y + 3, WIDTH - 2 * MARGIN - 18, 4, "#eef1f4", stroke="none")
+        svg.rect(MARGIN + 18, y + 3, bar, 4, SEAT_FILL[s % 4], stroke="#000")
+        y += 17
+        line = (f"{me['gold']} {w['gold']} · {me['penalties']} {w['penalties']} (−3) · "
+                f"{w['area']} {me['area']}")
+        if view.get("final"):
+            line += f" · {w['final']} {view['final'][s]['total']}"
+        svg.text(MARGIN + 18, y, line, size=9, fill=MUTED)
+        svg.close()
+    y += 16
+    legend = " · ".join(f"{marks[s]} = {_name(names, s, 12)} ({SEAT_COLOUR[lang][s % 4]})"
+                        for s in range(len(view["seats"])))
+    for part in _wrap(f"{w['legend']}: {legend}", 70):
+        svg.text(MARGIN, y, part, size=9, fill=MUTED)
+        y += 12
+    return y - 12
+
+
+def _wall(svg: _Svg, view: dict[str, Any], names: list[str], marks: list[str],
+          w: dict[str, Any], y: float) -> float:
+    y += 24
+    svg.text(MARGIN, y, w["wall"], size=12, weight="bold")
+    y += 6
+    cell = (WIDTH - 2 * MARGIN) / data.WALL_FIELDS
+    rank = {s: i for i, s in enumerate(view["order"])}
+    deepest = max([1] + [len(stack) for stack in view["wall"]])
+    height = 14 + 16 * deepest
+    for i, stack in enumerate(view["wall"]):
+        x = MARGIN + i * cell
+        svg.open(wall=i + 1)
+        svg.rect(x, y, cell - 1, height, "#e8e0d0")
+        svg.text(x + cell / 2, y + 10, str(i + 1), size=9, fill=MUTED, anchor="middle")
+        # top of the stack first, as the turn order reads it (a Turm's owner on top)
+        for k, s in enumerate(sorted(stack, key=lambda s: rank.get(s, 0))):
+            svg.disc(x + cell / 2, y + 20 + 16 * k, s, marks[s])
+        svg.close()
+    y += height + 14
+    order = ", ".join(f"{k + 1}. {_name(names, s, 12)}" for k, s in enumerate(view["order"]))
+    for part in _wrap(w["order"].format(names=order), 66):
+        svg.text(MARGIN, y, part, size=10)
+        y += 13
+    return y - 13
+
+
+def _city(svg: _Svg, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
+          letters: dict[str, str], y: float) -> float:
+    y += 24
+    svg.text(MARGIN, y, w["city"], size=12, weight="bold")
+    y += 6
+    cols = data.CITY_COLUMNS
+    rows = len(data.DISTRICT_COST) // cols
+    cw, ch = (WIDTH - 2 * MARGIN) / cols, 48
+    for d, cost in data.DISTRICT_COST.items():
+        row, col = divmod(d - 1, cols)
+        x, top = MARGIN + col * cw, y + row * ch
         dark = d in data.DARK_DISTRICTS
+        svg.open(district=d)
+        svg.rect(x, top, cw - 2, ch - 2, "#c9b79c" if dark else "#f6f1e4", stroke="#6e5b3f")
+        svg.text(x + 3, top + 11, str(d), size=9, fill=MUTED)
         owner = view["city"].get(str(d))
-        mark = escape(names[owner][:1].upper()) if owner is not None else str(d)
-        out.append(f'<rect x="{cx}" y="{cy}" width="{cell}" height="{cell}" '
-                   f'fill="{"#c9b79c" if dark else "#f1ead8"}" stroke="#555"/>'
-                   f'<text x="{cx + 4}" y="{cy + 19}" font-size="12">{mark}</text>')
-    y += 6 + 5 * (cell + 2) + 4
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {WIDTH} {y}" '
-            f'role="img" aria-label="Macao table">' + "".join(out) + "</svg>")
+        if owner is not None:
+            svg.marker(x + cw / 2, top + 24, owner, marks[owner])
+        else:
+            tile = view["tiles"].get(str(d), "")
+            label = "Joker" if tile == "Joker" else GOOD_SHORT[lang].get(tile, tile)
+            svg.text(x + 3, top + 24, label, size=9,
+                     weight="bold" if tile == "Joker" else "normal")
+            cx = x + 3
+            for colour in cost:
+                svg.cube(cx, top + 28, colour, letters, size=13)
+                cx += 14
+        svg.close()
+    return y + rows * ch
+
+
+#: the sea's two routes from the start field, drawn as two rows
+def _routes() -> list[list[str]]:
+    routes = []
+    for first in data.sea_neighbours(data.START_FIELD):
+        route, here, prev = [first], first, data.START_FIELD
+        while True:
+            nxt = [f for f in data.sea_neighbours(here) if f != prev]
+            if not nxt:
+                break
+            prev, here = here, nxt[0]
+            route.append(here)
+        routes.append(route)
+    return routes
+
+
+def _sea(svg: _Svg, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
+         y: float) -> float:
+    y += 24
+    svg.text(MARGIN, y, w["sea"], size=12, weight="bold")
+    routes = _routes()
+    ships: dict[str, list[int]] = {}
+    for me in view["seats"]:
+        ships.setdefault(me["ship"], []).append(me["seat"])
+    step = (WIDTH - 2 * MARGIN - 44) / max(len(r) for r in routes)
+    anchor_x = MARGIN + 14
+    rows_y = [y + 34 + 62 * i for i in range(len(routes))]
+    anchor_y = sum(rows_y) / len(rows_y)
+    where: dict[str, tuple[float, float]] = {data.START_FIELD: (anchor_x, anchor_y)}
+    for route, ry in zip(routes, rows_y, strict=True):
+        for i, field in enumerate(route):
+            where[field] = (MARGIN + 44 + step * i + step / 2, ry)
+    for a, b in data.SEA_EDGES:
+        svg.line(*where[a], *where[b])
+    for field, (fx, fy) in where.items():
+        svg.open(field=field)
+        if field in data.HARBOURS:
+            svg.rect(fx - 8, fy - 8, 16, 16, "#dbe9f6", stroke="#1f4e79", rx=3)
+            svg.text(fx, fy + 20, field, size=9, anchor="middle")
+        elif field == data.START_FIELD:
+            svg.rect(fx - 12, fy - 12, 24, 24, "#dbe9f6", stroke="#1f4e79", rx=12)
+            svg.text(fx, fy + 4, "⚓", size=12, anchor="middle")
+            svg.text(fx, fy + 24, field, size=9, anchor="middle")
+        else:
+            svg.parts.append(f'<circle cx="{fx:g}" cy="{fy:g}" r="5" fill="#dbe9f6" '
+                             f'stroke="#1f4e79"/>')
+        here = ships.get(field, [])
+        for k, s in enumerate(here):
+            if field == data.START_FIELD:     # room above and below the anchor
+                sx, sy = fx + 22 + 16 * (k // 2), fy - 8 + 16 * (k % 2)
+            else:
+                sx, sy = fx - 8 * (len(here) - 1) + 16 * k, fy - 17
+            svg.disc(sx, sy, s, marks[s], r=7)
+        svg.close()
+    y = rows_y[-1] + 34
+    y += 18
+    svg.text(MARGIN, y, w["harbours"], size=12, weight="bold")
+    for harbour, (good, values) in data.HARBOURS.items():
+        y += 19
+        svg.open(harbour=harbour)
+        svg.text(MARGIN, y, harbour, size=10)
+        svg.text(MARGIN + 74, y, GOOD_SHORT[lang][good], size=10, fill=MUTED)
+        spaces = view["harbours"].get(harbour, [])
+        for i, value in enumerate(values):
+            x = MARGIN + 150 + 50 * i
+            who = spaces[i] if i < len(spaces) else None
+            svg.rect(x, y - 12, 46, 16, "#fff" if who is None else "#eef1f4", rx=2)
+            svg.text(x + 4, y, f"{value}", size=10, weight="bold")
+            if who is None:
+                svg.text(x + 43, y, w["free"], size=9, fill=MUTED, anchor="end")
+            else:
+                svg.disc(x + 35, y - 4, who, marks[who], r=6.5)
+        svg.close()
+    return y
+
+
+def _seats(svg: _Svg, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
+           w: dict[str, Any], letters: dict[str, str], y: float) -> float:
+    you = view.get("you")
+    order = sorted(view["seats"], key=lambda me: (me["seat"] != you, me["seat"]))
+    for me in order:
+        s = me["seat"]
+        full = you is None or s == you     # the viewer's cards in full (all, for others)
+        y += 26
+        svg.open(panel=s)
+        svg.disc(MARGIN + 7, y - 4, s, marks[s])
+        title = _name(names, s) + (f" ({w['you']})" if s == you else "")
+        svg.text(MARGIN + 18, y, title, size=12, weight="bold")
+        y += 15
+        cargo = ", ".join(GOOD_SHORT[lang][g] for g in me["goods"]) or w["none"]
+        line = (f"{w['ship']}: {me['ship']} · {w['cargo']}: {cargo} · "
+                f"{w['jokers']}: {me['jokers']}")
+        for part in _wrap(line, 66):
+            svg.text(MARGIN, y, part, size=10)
+            y += 13
+        # the wind rose as seven fields in a row: the arrow (the action supply), then 1..6
+        y += 2
+        svg.text(MARGIN, y, w["rose"], size=9, fill=MUTED)
+        y += 4
+        col = (WIDTH - 2 * MARGIN) / 7
+        deepest = max([1] + [len(_pool(f)) for f in me["rose"]])
+        for i, field in enumerate(me["rose"]):
+            x = MARGIN + i * col
+            svg.rect(x, y, col - 2, 16 + 15 * deepest, "#f3f0ff" if i == 0 else "#fafafa")
+            svg.text(x + 3, y + 11, w["arrow"] if i == 0 else str(i), size=9,
+                     weight="bold" if i == 0 else "normal")
+            for k, (colour, n) in enumerate(_pool(field)):
+                svg.cube(x + 3, y + 15 + 15 * k, colour, letters)
+                svg.text(x + 19, y + 26 + 15 * k, f"×{n}", size=10)
+        y += 16 + 15 * deepest + 4
+        for label, cards in ((w["tableau"], me["tableau"]), (w["active"], me["active"])):
+            if not cards:
+                continue
+            if full:
+                y += 15
+                svg.text(MARGIN, y, f"{label}:", size=10, weight="bold")
+                for c in cards:
+                    y += 16
+                    x = MARGIN + 6
+                    for colour in data.CARDS[c].cost:
+                        svg.cube(x, y - 11, colour, letters, size=12)
+                        x += 14
+                    svg.text(max(x + 4, MARGIN + 66), y, card_name(c, lang), size=10)
+            else:
+                text = f"{label}: " + ", ".join(card_name(c, lang) for c in cards)
+                for part in _wrap(text, 66):
+                    y += 13
+                    svg.text(MARGIN, y, part, size=10)
+        svg.close()
+    return y

@@ -45,6 +45,18 @@ Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
   spaces (R 3.4).  Free ship moves of Segelmacherei and Steuermann are spent before
   cubes, field by field, so a delivery can happen mid-move (R "Erläuterungen").
 * *Penalty markers* are unlimited (R "Limitierungen").
+
+Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCTED``):
+
+* *Brunnen* moves the disc at once when the district is taken (automatic, like the
+  Turm); it is not the turn's one advance, and it may land on a Kanonier.
+* *Herold*: its odd cube is used only when the district's exact cubes are not all
+  there, so a menu never offers the same district twice; the cubes of the district's
+  colours are paid first, then one ``pay c`` of any colour.
+* *Leuchtturm* is spent on the round's first sail into a harbour, before the free
+  fields of a Segelmacherei or Steuermann, so those stay for the open sea.
+* *Kanonier* pays each time a disc comes to lie on its owner's (a Turm's owner is
+  never under another); *Wachposten* looks at the stack before the disc moves.
 """
 
 from __future__ import annotations
@@ -62,11 +74,14 @@ State = dict[str, Any]
 
 # -- setup -----------------------------------------------------------------------------
 
-def new_state(players: int, seed: str) -> State:
+def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION) -> State:
     """The state before the draft: offices laid out in pairs, the deck shuffled, the
-    draft's ``players + 2`` cards revealed."""
+    draft's ``players + 2`` cards revealed.  ``data_version`` picks the deck (one of
+    ``data.DATA_VERSIONS``); a game keeps it to the end, since its cards are named by
+    that version's ids."""
+    deck = data.deck_ids(data_version)     # refuses an unknown version before anything
     state: State = {
-        "game": "macao", "rules_version": RULES_VERSION, "data_version": data.DATA_VERSION,
+        "game": "macao", "rules_version": RULES_VERSION, "data_version": data_version,
         "players": players, "seed": seed, "draws": 0, "round": 0, "phase": "draft",
         "decision": 0, "queue": [], "discard": [], "display": [], "tribute": [0, 0],
         "dice": [], "pending": None, "final": None,
@@ -76,7 +91,7 @@ def new_state(players: int, seed: str) -> State:
     }
     offices = rng.shuffled(state, data.OFFICE_IDS)
     state["offices"] = [offices[2 * i:2 * i + 2] for i in range(data.ROUNDS)]
-    state["deck"] = rng.shuffled(state, data.DECK_IDS)
+    state["deck"] = rng.shuffled(state, deck)
     goods = [g for g in data.GOODS for _ in range(data.TILES_PER_GOOD)]
     light = [d for d in data.DISTRICT_COST if d not in data.DARK_DISTRICTS]
     state["tiles"] = {str(d): "Joker" for d in data.DARK_DISTRICTS}
@@ -107,9 +122,7 @@ def wall_order(state: State) -> list[int]:
     owner always lies on top of its stack (R "Erläuterungen": TURM)."""
     order: list[int] = []
     for stack in reversed(state["wall"]):
-        top_first = list(reversed(stack))
-        towers = [s for s in top_first if has_effect(state, s, "turm")]
-        order += towers + [s for s in top_first if s not in towers]
+        order += _top_first(state, stack)
     return order
 
 
@@ -221,7 +234,7 @@ def _action_groups(state: State, seat: int) -> dict[str, list[str]]:
     groups["activate"] = [f"activate {c}" for c in me["tableau"]
                           if _can_pay_exact(cubes, cost(c))]
     groups["city"] = []
-    if not me["district"]:
+    if not me["district"]:   # False until the turn's last district (R 3.2; Zimmermann: 2)
         districts = _affordable_districts(state, seat)
         if len(districts) > PAGE:
             rows = sorted({(d - 1) // data.CITY_COLUMNS for d in districts})
@@ -233,9 +246,12 @@ def _action_groups(state: State, seat: int) -> dict[str, list[str]]:
     groups["ship"] = []
     if pool_size(state, seat) or me["free_moves"]:
         groups["ship"] = [f"sail {f}" for f in data.sea_neighbours(me["ship"])]
+    elif _free_harbour(state, seat):    # Leuchtturm: only a harbour is free to enter
+        groups["ship"] = [f"sail {f}" for f in data.sea_neighbours(me["ship"])
+                          if f in data.HARBOURS]
     if _deliverable(state, seat):
         groups["ship"].append("deliver")
-    can_buy = not me["bought"] and me["gold"] >= state["tribute"][0]
+    can_buy = not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0]
     groups["tribute"] = ["tribute"] if can_buy else []
     groups["use"] = _use_moves(state, seat)
     groups["joker"] = []
@@ -250,13 +266,70 @@ def _wall_steps(state: State, seat: int) -> int:
     afford; further ``wall n`` with smaller n are legal too)."""
     room = data.WALL_FIELDS - 1 - wall_position(state, seat)
     have = pool_size(state, seat)
-    return max((k for k in range(1, room + 1) if data.wall_cost(k) <= have), default=0)
+    return max((k for k in range(1, room + 1) if wall_price(state, seat, k) <= have),
+               default=0)
+
+
+def wall_price(state: State, seat: int, fields: int) -> int:
+    """Cubes to advance ``fields`` fields: 1/3/5/7 (R 3.3); with a Tor each field 1;
+    with a Wachposten 1 less while another disc lies on this seat's."""
+    if fields <= 0:
+        return 0
+    tor = [data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_cost")]
+    price = min(tor) * fields if tor else data.wall_cost(fields)
+    if below_another(state, seat):
+        price -= sum(data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_below"))
+    return max(0, price)
+
+
+def below_another(state: State, seat: int) -> bool:
+    """Whether another disc lies on this seat's in its wall stack (a Turm's owner
+    never lies under another: R "Erläuterungen", TURM)."""
+    stack = state["wall"][wall_position(state, seat)]
+    return _top_first(state, stack)[0] != seat
+
+
+def _top_first(state: State, stack: list[int]) -> list[int]:
+    top_first = list(reversed(stack))
+    towers = [s for s in top_first if has_effect(state, s, "turm")]
+    return towers + [s for s in top_first if s not in towers]
 
 
 def _affordable_districts(state: State, seat: int) -> list[int]:
     cubes = pool(state, seat)
+    swap = _swap_card(state, seat) is not None
     return [d for d, cost in data.DISTRICT_COST.items()
-            if str(d) not in state["city"] and _can_pay_exact(cubes, cost)]
+            if str(d) not in state["city"]
+            and (_can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost))]
+
+
+def _one_short(cubes: dict[str, int], cost: str) -> bool:
+    """Exactly one cube of ``cost`` is missing and another cube can stand in for it
+    (the Herold's district)."""
+    short = sum(max(0, cost.count(c) - cubes.get(c, 0)) for c in set(cost))
+    return short == 1 and sum(cubes.values()) >= len(cost)
+
+
+def _swap_card(state: State, seat: int) -> str | None:
+    """An activated Herold not yet used this round."""
+    used = state["seats"][seat]["used"]
+    return next((c for c in has_effect(state, seat, "district_swap") if c not in used), None)
+
+
+def _free_harbour(state: State, seat: int) -> str | None:
+    """An activated Leuchtturm not yet used this round."""
+    used = state["seats"][seat]["used"]
+    return next((c for c in has_effect(state, seat, "free_harbour") if c not in used), None)
+
+
+def tribute_rate(state: State, seat: int) -> tuple[int, int]:
+    """The tribute (gold, PP) this seat pays and gets: the Tributleiste (R 3.5), changed
+    by Diplomat (gold) and Botschaft (PP)."""
+    gold, pp = state["tribute"]
+    for c in has_effect(state, seat, "tribute_mod"):
+        gold += data.CARDS[c].effect[1]
+        pp += data.CARDS[c].effect[2]
+    return max(0, gold), pp
 
 
 def _deliverable(state: State, seat: int) -> bool:
@@ -306,7 +379,8 @@ def _use_options(state: State, seat: int, card: str) -> list[int]:
     if kind == "soldat":
         return [1] if _markers_in_city(state, seat) >= 4 else []
     if kind == "free_move":
-        return [1] if me["gold"] >= effect[1] else []
+        cubes = effect[3] if len(effect) > 3 else 0   # Schiffsjunge: a cube, not gold
+        return [1] if me["gold"] >= effect[1] and pool_size(state, seat) >= cubes else []
     if kind == "handwerker":
         cubes = pool(state, seat)
         return [1] if any(_can_pay_exact(cubes, data.CARDS[c].cost) for c in me["tableau"]) else []
@@ -430,6 +504,7 @@ def _start_round(s: State) -> None:
     for me in s["seats"]:
         me.update(used=[], moved=0, got_gold=False, office_used=False, district=False,
                   walled=False, bought=False, free_moves=0, craft=False)
+        me.pop("districts", None)   # the Zimmermann's count, kept only while needed
     revealed = _draw(s, 4)
     offices = s["offices"][s["round"] - 1]
     shown = revealed + offices
@@ -539,19 +614,24 @@ def _action(s: State, seat: int, words: list[str]) -> None:
     elif verb == "wall":
         n = int(words[1])
         me["walled"] = True
+        price = wall_price(s, seat, n)    # before moving: a Wachposten looks at the stack
         _advance(s, seat, n)
-        s["pending"] = {"pay": data.wall_cost(n)}
+        if price:
+            s["pending"] = {"pay": price}
     elif verb == "sail":
+        light = _free_harbour(s, seat) if words[1] in data.HARBOURS else None
         me["ship"] = words[1]
         me["moved"] += 1
-        if me["free_moves"]:
+        if light:                         # Leuchtturm first: it keeps the free moves
+            me["used"].append(light)
+        elif me["free_moves"]:
             me["free_moves"] -= 1
         else:
             s["pending"] = {"pay": 1}
     elif verb == "deliver":
         _deliver(s, seat)
     elif verb == "tribute":
-        gold, pp = s["tribute"]
+        gold, pp = tribute_rate(s, seat)
         me["gold"] -= gold
         me["pp"] += pp
         me["bought"] = True
@@ -593,23 +673,48 @@ def _gold(me: dict[str, Any], n: int) -> None:
 
 
 def _take_district(s: State, seat: int, d: int) -> None:
-    me = s["seats"][seat]
-    _pay_exact(pool(s, seat), data.DISTRICT_COST[d])
+    me, cubes, cost = s["seats"][seat], pool(s, seat), data.DISTRICT_COST[d]
+    s["pending"] = None
+    if _can_pay_exact(cubes, cost):
+        _pay_exact(cubes, cost)
+    else:   # a Herold: the cubes there are paid, one cube of any colour stands in
+        _pay_exact(cubes, "".join(c * min(cost.count(c), cubes.get(c, 0)) for c in set(cost)))
+        me["used"].append(_swap_card(s, seat))
+        s["pending"] = {"pay": 1}
     s["city"][str(d)] = seat
     tile = s["tiles"].pop(str(d))
     if tile == "Joker":
         me["jokers"] += 1
     else:
         me["goods"].append(tile)
-    me["district"] = True
-    s["pending"] = None
+    limit = max([data.CARDS[c].effect[1] for c in has_effect(s, seat, "districts")],
+                default=1)
+    if limit > 1:   # a Zimmermann: count this turn's districts (only then, so that
+        me["districts"] = me.get("districts", 0) + 1    # states without one keep their keys)
+        me["district"] = me["districts"] >= limit
+    else:
+        me["district"] = True
+    for c in has_effect(s, seat, "on_district"):
+        _, res, where = data.CARDS[c].effect
+        if where == "dark" and d not in data.DARK_DISTRICTS:
+            continue
+        me["pp"] += res.get("pp", 0)
+        _gold(me, res.get("gold", 0))
+        if res.get("wall"):   # Brunnen: on along the wall, free; not the turn's advance
+            _advance(s, seat, res["wall"])
 
 
 def _advance(s: State, seat: int, n: int) -> None:
-    """Move the disc ``n`` fields on; on an occupied field it goes on top (R 3.3)."""
+    """Move the disc ``n`` fields on; on an occupied field it goes on top (R 3.3), and
+    each Kanonier of a disc it now lies on pays that disc's owner."""
     here = wall_position(s, seat)
     s["wall"][here].remove(seat)
-    s["wall"][min(here + n, data.WALL_FIELDS - 1)].append(seat)
+    there = min(here + n, data.WALL_FIELDS - 1)   # beyond the last field: on top there
+    s["wall"][there].append(seat)
+    order = _top_first(s, s["wall"][there])
+    for other in order[order.index(seat) + 1:]:
+        for c in has_effect(s, other, "landed_on"):
+            _gold(s["seats"][other], data.CARDS[c].effect[1].get("gold", 0))
 
 
 def _deliver(s: State, seat: int) -> None:
@@ -661,6 +766,8 @@ def _use(s: State, seat: int, card: str, times: int) -> None:
     elif kind == "free_move":
         me["gold"] -= effect[1]
         me["free_moves"] += effect[2]
+        if len(effect) > 3:     # Schiffsjunge: its cube first, then the free fields
+            s["pending"] = {"pay": effect[3]}
 
 
 def _end_round(s: State) -> None:

@@ -21,6 +21,11 @@ GLOSS = {
     "Zollstation": "customs house", "Abt": "abbot", "Statue": "statue", "Schmiede": "smithy",
     "Militärwesen": "military", "Justiz": "justice", "Verwaltung": "administration",
     "Finanzen": "finance", "Bau": "building", "Zoll": "customs",
+    # the twelve of data version 2 (effects reconstructed, names as R prints them)
+    "Brunnen": "fountain", "Kanonier": "gunner", "Tor": "gate", "Wachposten": "sentry post",
+    "Herold": "herald", "Nachtwächter": "night watchman", "Spekulant": "speculator",
+    "Zimmermann": "carpenter", "Leuchtturm": "lighthouse", "Schiffsjunge": "ship's boy",
+    "Botschaft": "embassy", "Diplomat": "diplomat",
 }
 
 #: one line of what a card does, in English (German: the card's text from ``data``)
@@ -46,6 +51,18 @@ HELP_EN = {
     "professor": "Dice phase: 1 gold for each die showing 1 that you take.",
     "reduce": "Each activation costs you 1 {0} cube less (at least 1 cube).",
     "free_move": "Once per round: pay {0} gold, move your ship up to {1} fields for free.",
+    "free_move_cube": "Once per round: pay {2} cube(s) of any colour, move your ship up to "
+                      "{1} fields for free.",
+    "on_district": "Whenever you take a district: {what}.",
+    "on_district_dark": "Whenever you take a dark district (with a joker): {what}.",
+    "districts": "You may take up to {0} districts in your turn.",
+    "district_swap": "Once per round: one cube of a district's cost may be of any colour.",
+    "wall_cost": "Each field you advance on the wall costs only {0} cube.",
+    "wall_below": "While another disc lies on yours, advancing on the wall costs {0} cube "
+                  "less.",
+    "landed_on": "Whenever another disc lands on yours on the wall: {what}.",
+    "free_harbour": "Once per round: sail into a harbour without paying a cube.",
+    "tribute_mod": "Whenever you buy prestige at the tribute: {what}.",
 }
 
 
@@ -61,12 +78,13 @@ def card_name(cid: str, lang: str = "en") -> str:
     """``Turm`` (German) or ``Turm (tower)`` (English)."""
     card = data.CARDS[cid]
     base = card.name.rsplit(" ", 1)[0] if card.kind == "amt" else card.name
-    gloss = GLOSS.get(base)
-    if lang == "de" or not gloss:
+    if lang == "de":
         return card.name
-    if card.name.endswith("lager"):
-        return f"{card.name} (warehouse)"
-    return f"{card.name} ({gloss})"
+    if card.name.endswith("lager"):     # the eight Lager: "Reislager (rice warehouse)"
+        good = card.name[:-len("lager")]
+        return f"{card.name} ({data.GOODS_EN.get(good, good)} warehouse)"
+    gloss = GLOSS.get(base)
+    return f"{card.name} ({gloss})" if gloss else card.name
 
 
 def card_help(cid: str, lang: str = "en") -> str:
@@ -81,6 +99,20 @@ def card_help(cid: str, lang: str = "en") -> str:
         return HELP_EN["gain"].format(what=_res(params[0]))
     if kind == "convert":
         return HELP_EN["convert"].format(give=_res(params[0]), take=_res(params[1]))
+    if kind == "free_move" and len(params) > 2:
+        return HELP_EN["free_move_cube"].format(*params)
+    if kind == "on_district" and params[0].get("wall"):
+        return ("Whenever you take a district: your disc moves 1 field on along the wall, "
+                "free (your own advance this turn stays yours).")
+    if kind == "on_district":
+        key = "on_district_dark" if params[1] == "dark" else "on_district"
+        return HELP_EN[key].format(what=_res(params[0]))
+    if kind == "landed_on":
+        return HELP_EN[kind].format(what=_res(params[0]))
+    if kind == "tribute_mod":
+        gold, pp = params
+        what = [f"pay {-gold} gold less" if gold < 0 else "", f"{pp} PP more" if pp else ""]
+        return HELP_EN[kind].format(what=" and ".join(w for w in what if w))
     return HELP_EN[kind].format(*params)
 
 

@@ -10,8 +10,8 @@ from pbem.games.macao import data, rules
 
 
 def card(name: str) -> str:
-    """The first card id with this name."""
-    return next(c for c, k in data.CARDS.items() if k.name == name)
+    """The first card id with this name in the current data version's deck."""
+    return next(c for c in data.card_ids() if data.CARDS[c].name == name)
 
 
 def office(category: str, k: int) -> str:

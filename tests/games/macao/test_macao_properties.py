@@ -38,12 +38,13 @@ def _check(s: dict) -> None:
         cards = s["deck"] + s["discard"] + s["display"] + [c for p in s["offices"] for c in p]
     for me in s["seats"]:
         cards += me["tableau"] + me["active"]
+    every = data.card_ids(s["data_version"])   # the game's own data version's 120 cards
     if s["round"] == 0:
-        assert sorted(cards) == sorted(data.CARDS)
+        assert sorted(cards) == sorted(every)
     else:
-        assert len(cards) == len(set(cards)) <= len(data.CARDS)
+        assert len(cards) == len(set(cards)) <= len(every)
         taken_offices = [c for p in s["offices"][:s["round"]] for c in p]
-        assert set(data.CARDS) == set(cards) | set(taken_offices)
+        assert set(every) == set(cards) | set(taken_offices)
     delivered = sum(1 for spaces in s["harbours"].values() for x in spaces if x is not None)
     aboard = sum(len(me["goods"]) for me in s["seats"])
     goods_in_city = sum(1 for t in s["tiles"].values() if t != "Joker")
@@ -82,3 +83,26 @@ def test_views_never_show_the_deck_order():
         assert view["deck_count"] == len(s["deck"])
         assert not any(f'"{c}"' in shown for c in s["deck"])
         assert s["seed"] not in shown and "draws" not in view
+
+
+def test_a_game_of_data_version_1_replays_as_before_the_bump():
+    """A game begun with data version 1 keeps it: its setup and its whole move log
+    (recorded before version 2 existed) give the same final state as then."""
+    import hashlib
+    from pathlib import Path
+
+    s = GAME.setup_version(3, None, "fp-game", "1-reconstructed")
+    assert s["data_version"] == "1-reconstructed" and all(c[0] == "K" for c in s["deck"])
+    log = (Path(__file__).parent / "v1_game.log").read_text(encoding="utf-8").splitlines()
+    for line in log:
+        seat, move = line.split(" ", 1)
+        s = GAME.apply(s, int(seat), move)
+    assert GAME.is_over(s) and len(log) == 480
+    digest = hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest()
+    assert digest == "5da4407b0c0ff663e4be6aeafd39c7e1540415815bf650ea282522eb983e37d5"
+
+
+def test_new_games_start_with_the_current_data_version():
+    s = GAME.setup(2, None, "new")
+    assert s["data_version"] == data.DATA_VERSION == GAME.data_version
+    assert all(c[0] == "C" for c in s["deck"] + s["display"])
