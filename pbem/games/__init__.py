@@ -15,7 +15,7 @@ from importlib import import_module
 
 from pbem.games.protocol import Rules
 
-_GAME_PACKAGES = ("visby", "tallinn", "macao")
+_GAME_PACKAGES = ("riga", "visby", "tallinn", "macao")
 #: games added by tests (:func:`registered`), by name
 _EXTRA: dict[str, Rules] = {}
 

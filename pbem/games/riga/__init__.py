@@ -1,0 +1,314 @@
+"""Riga (Stefan Risthaus, OSTIA-Spiele 2017), by its full rules, with the Riga
+buildings (Riga-Gebäude) as the option ``riga``.
+
+See ``rules`` for the state and the readings we chose, ``data`` for the card
+values with their sources, ``view`` for what a seat sees, ``words`` for the
+menus, ``bot`` for the bot.  ``text`` (the mail) and ``picture`` (the SVG) are
+drawn from a view alone.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.games.protocol import (
+    EVERYTHING,
+    Choice,
+    IllegalMoveError,
+    Option,
+    Result,
+    Rules,
+    State,
+    View,
+    rank_by,
+)
+from pbem.games.riga import bot, data, rules, words
+from pbem.games.riga.picture import draw
+from pbem.games.riga.text import render_text
+from pbem.games.riga.view import build_view
+
+DEFAULT_TIMEOUT_NOTE = (
+    "On timeout a seat names itself start player, keeps the cheaper of its two "
+    "buildings, takes the commodity set of the highest regular value (the first building "
+    "of the row when no set lies out), builds nothing and ends its turn; a building "
+    "project in progress is cancelled (cards back to hand), a Bauhof draw keeps none, "
+    "a Schatzkammer draw keeps its most valuable commodity, a Schule gives a Ritter, an "
+    "open Kloster swap or Wechselstube charge is abandoned.  In winter it discards its "
+    "commodity of the lowest regular value, a hand building only when no commodity is left."
+)
+
+
+class Riga(Rules):
+    name = "riga"
+    title = "Riga"
+    min_players = 2
+    max_players = 4
+    rules_version = rules.RULES_VERSION
+    data_version = data.DATA_VERSION
+    template = "games/riga/view.html"
+    stylesheet = "games/riga/style.css"
+    default_move_note = DEFAULT_TIMEOUT_NOTE
+    options = (
+        Option("riga", "Riga buildings (Riga-Gebäude)", (False, True), False,
+               "Each player also holds Kloster, Schule, Speicher and Wechselstube face down "
+               "and may erect them like other buildings; each one not erected costs 2 points."),
+    )
+    description = (
+        "Card game for 2-4 players over 8 years (9 with 3 players): each turn take a "
+        "building or a whole set of commodities from the table, then erect up to three "
+        "buildings in Visby, Tallinn, Stockholm and Danzig, paying with commodities whose "
+        "value depends on the city. Buildings give victory points, knights and merchants, "
+        "money and cheaper building; buildings left in hand cost 2 points each. "
+        + DEFAULT_TIMEOUT_NOTE
+    )
+    about_data = (
+        "Printed in the rulebook (Riga, OSTIA-Spiele 2017) and used as printed: the rules, the "
+        "card counts (8 Tuch, 10 Glas, 12 Wein, 14 Korn; 12 buildings in each of the four "
+        "cities; 4 Riga buildings per player), every building's function, the Markthalle in "
+        "Danzig costing 8, the Archiv and the Schatzkammer in Visby costing 16 together, the "
+        "Loge table's value for three Logen (19), and the values Danzig Tuch 5 and Visby Wein "
+        "5, Korn 2, Glas 4.\n\n"
+        "From public sources (reviews and the publisher's pages, listed in pbem's sources "
+        "file): the regular values Tuch 5, Glas 4, Wein 3, Korn 2; Korn worth 4 in Tallinn "
+        "and unusable in Danzig; Tuch unusable where Wein is worth 5 (Visby); that every "
+        "commodity is worth 2 more in one city and unusable in one; scoring buildings worth "
+        "3 to 6 points, some buildings worth none.\n\n"
+        "Reconstructed by pbem, because no source we could read prints them: Stockholm Tuch 7 "
+        "and Danzig Glas 6 (the rulebook's cost box '5 6 3 –' agrees), which of Wein and Glas "
+        "is unusable in Tallinn and in Stockholm (we chose Glas in Tallinn, Wein in "
+        "Stockholm), the cost and points of all 48 buildings except the two printed costs "
+        "above, which commodity each Manufactur and Markthalle shows, the Loge table for 1, 2 "
+        "and 4 Logen (4, 10, 30), and the cost and points of the Riga buildings. The "
+        "publisher corrected misprinted values on the three Markthalle cards; those "
+        "corrections could not be read. Games here are played with these values; the "
+        "printed cards differ.\n\n"
+        f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's file "
+        "pbem/games/riga/data.py; a corrected value there gets a new data version."
+    )
+
+    # -- setup and turn order ---------------------------------------------------
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
+        return rules.new_state(players, self.resolve_options(options, players), str(seed))
+
+    def to_move(self, state: State) -> list[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return rules.legal_moves(state, seat)
+
+    def is_secret(self, state: State) -> bool:
+        return rules.is_secret(state)
+
+    def apply(self, state: State, seat: int, move: str) -> State:
+        return rules.apply(state, seat, move)
+
+    def formality(self, state: State, seat: int) -> str | None:
+        # a forced step (nothing left to build: "end"; one kind of card to discard) is
+        # played at once; a menu step or the take never is
+        moves = rules.legal_moves(state, seat)
+        if len(moves) == 1 and moves[0].split()[0] in ("end", "discard", "choose", "school"):
+            return moves[0]
+        return None
+
+    def parse(self, move: str) -> str:
+        return rules.notation(move)
+
+    def is_over(self, state: State) -> bool:
+        return state["phase"] == "over"
+
+    def round(self, state: State) -> int:
+        return max(1, int(state["year"]))
+
+    # -- menus -------------------------------------------------------------------
+
+    def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
+        return [words.choice(state, seat, m, lang) for m in rules.legal_moves(state, seat)]
+
+    # -- scores ----------------------------------------------------------------
+
+    def scores(self, state: State) -> list[int]:
+        return [rules.score(state, s) for s in range(state["players"])]
+
+    def result(self, state: State) -> Result:
+        if not self.is_over(state):
+            raise ValueError("the game is not over yet")
+        n = state["players"]
+        scores = self.scores(state)
+        money = [rules.money(state, s) for s in range(n)]
+        ranks = rank_by([(scores[s], money[s]) for s in range(n)])
+        details = []
+        for s in range(n):
+            f = rules.score_parts(state, s)
+            details.append(f"{{{s}}}: seals {f['seals']}, Archiv {f['archiv']}, Logen "
+                           f"{f['loge']}, buildings in hand {f['hand']}, Riga buildings not "
+                           f"erected {f['riga']} = {scores[s]}; money {money[s]}")
+        return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
+                      tiebreaks=[[money[s]] for s in range(n)],
+                      tiebreak_names=["money (hand commodities and unused benefits)"],
+                      details=details)
+
+    # -- information ------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        return build_view(state, seat)
+
+    def render_text(self, view: View, names: list[str]) -> str:
+        return render_text(view, names)
+
+    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
+        return draw(view, names, lang)
+
+    def describe(self, before: State, seat: int, move: str, after: State,
+                 viewer: int | None) -> str:
+        return describe(before, seat, move, after, viewer)
+
+    # -- server support -----------------------------------------------------------
+
+    def default_move(self, state: State, seat: int) -> str:
+        return default_move(state, seat)
+
+    def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
+        return bot.choose(state, seat, rng)
+
+    def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
+        # the player right of the start player has two turns back to back
+        return seat not in rules.to_move(after) or after["decision"] != before["decision"]
+
+    def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
+        if move.startswith("use Bauhof") or move.startswith("use Schatzkammer"):
+            return True  # a private draw: hidden cards were seen
+        if after["decision"] != before["decision"]:
+            return True
+        return not rules.is_secret(before) and seat not in rules.to_move(after)
+
+
+def _b(ident: str) -> str:
+    """A building as a sentence names it: "Loge in Stockholm", "Kloster (Riga)"."""
+    g = data.gebaeude(ident)
+    return f"{g.art} (Riga)" if g.stadt == data.RIGA else f"{g.art} in {g.stadt}"
+
+
+def describe(before: State, seat: int, move: str, after: State, viewer: int | None) -> str:
+    """A sentence for ``move``; draws and the setup keep read as such to others."""
+    sees = viewer == seat or viewer == EVERYTHING
+    w = rules.parse(move)
+    verb, arg = w[0], (w[1] if len(w) > 1 else "")
+    me = f"{{{seat}}}"
+    if verb == "start":
+        return f"{me} names {{{int(arg) - 1}}} start player"
+    if verb == "keep":
+        text = f"{me} keeps {_b(arg)}" if sees else f"{me} keeps one of two buildings"
+        return text + ("; all have chosen" if after["phase"] != "keep" else "")
+    if verb == "take":
+        if arg == "set":
+            k = int(w[2]) - 1
+            cards = before["sets"][k]
+            return (f"{me} takes set {k + 1} "
+                    f"({', '.join(data.WARE_NAME[c] for c in cards)})")
+        return f"{me} takes {_b(arg)} from the row"
+    if verb == "kloster":
+        return f"{me} uses the Kloster"
+    if verb == "from":
+        return f"{me} picks a card of set {arg} for the Kloster swap"
+    if verb == "give":
+        return f"{me} offers {data.WARE_NAME[arg]} for the Kloster swap"
+    if verb == "to":
+        return f"{me} swaps with set {arg}"
+    if verb == "get":
+        sub = before["sub"] or {}
+        give = data.WARE_NAME.get(sub.get("give", ""), "a card")
+        return (f"{me} swaps {give} of set {int(sub.get('from', 0)) + 1} for "
+                f"{data.WARE_NAME[arg]} of set {int(sub.get('to', 0)) + 1} with the Kloster")
+    if verb == "use":
+        if arg in rules.DRAW_ARTS:
+            cards = after["pending_draw"]["cards"] if after["pending_draw"] else []
+            if sees:
+                names = ", ".join(data.WARE_NAME.get(c, c) for c in cards) or "nothing"
+                return f"{me} uses a {arg} and draws {names}"
+            return f"{me} uses a {arg} and draws {len(cards)} cards"
+        return f"{me} uses a {arg}"
+    if verb == "choose":
+        kind = before["pending_draw"]["kind"]
+        if arg == "none":
+            return f"{me} keeps none of the buildings drawn with the Bauhof"
+        what = _b(arg) if kind == "Bauhof" else data.WARE_NAME[arg]
+        if sees:
+            return f"{me} keeps {what} from the {kind}"
+        return f"{me} keeps one card from the {kind}"
+    if verb == "build":
+        return f"{me} starts building {_b(arg)}"
+    if verb == "add":
+        return f"{me} adds {_b(arg)} to the project"
+    if verb == "pay":
+        return f"{me} pays 1 {data.WARE_NAME[arg]}"
+    if verb == "finish":
+        project = before["project"]
+        return (f"{me} erects {' and '.join(map(_b, project['buildings']))} "
+                f"(cost {rules.project_cost(before, project)}, paid "
+                f"{rules.project_paid(before, seat, project)})")
+    if verb == "cancel":
+        return f"{me} cancels"
+    if verb == "school":
+        return f"{me} turns the Schule to 1 {arg}"
+    if verb == "charge":
+        return f"{me} begins to charge the Wechselstube"
+    if verb == "discard":
+        if data.is_building(arg):
+            return f"{me} discards {_b(arg)}" if sees else f"{me} discards a building"
+        if before["phase"] != "winter" and (after["sub"] or {}).get("kind") != "charge":
+            return f"{me} discards {data.WARE_NAME[arg]} and turns the Wechselstube to 8"
+        return f"{me} discards {data.WARE_NAME[arg]}"
+    if verb == "end":
+        return f"{me} ends the turn"
+    if verb == "back" and (before["sub"] or {}).get("kind") == "kloster":
+        return f"{me} decides not to use the Kloster"
+    return f"{me} looks through the menu"
+
+
+def default_move(state: State, seat: int) -> str:
+    """The documented timeout move (``DEFAULT_TIMEOUT_NOTE``)."""
+    moves = rules.legal_moves(state, seat)
+    if not moves:
+        raise IllegalMoveError(f"seat {seat} is not to move")
+    full = [m for m, _ in rules._entries(state, seat)]
+
+    def pick(move: str) -> str:
+        return rules.route(state, seat, move)
+
+    phase = state["phase"]
+    if phase == "choose_start":
+        return f"start {seat + 1}"
+    if phase == "keep":
+        offer = state["keep_offer"][seat]
+        return f"keep {min(offer, key=lambda b: (data.gebaeude(b).kosten, b))}"
+    if phase == "winter":
+        for ware in reversed(data.WAREN):
+            if f"discard {ware}" in full:
+                return pick(f"discard {ware}")
+        return pick(next(m for m in full if m.startswith("discard ")))
+    draw = state["pending_draw"]
+    if draw is not None:
+        if draw["kind"] == "Bauhof":
+            return "choose none"
+        return f"choose {max(draw['cards'], key=lambda w: data.WERT[w])}"
+    sub = state["sub"] or {}
+    if sub.get("kind") == "school":
+        return "school Ritter"
+    if sub.get("kind") in ("kloster", "charge"):
+        return "back" if sub["kind"] == "kloster" else "cancel"
+    if sub.get("kind") == "kloster_take":
+        return max(moves, key=lambda m: rules.set_value(state["sets"][int(m.split()[2]) - 1]))
+    if phase == "take":
+        sets = [m for m in full if m.startswith("take set ")]
+        if sets:
+            return pick(max(sets, key=lambda m: (
+                rules.set_value(state["sets"][int(m.split()[2]) - 1]), -int(m.split()[2]))))
+        return pick(next(m for m in full if m.startswith("take ")))
+    if state["project"] is not None:
+        return pick("cancel")
+    return pick("end")
+
+
+GAME = Riga()

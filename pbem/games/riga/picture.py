@@ -1,0 +1,794 @@
+"""Riga's table as a picture: an SVG document drawn from a view alone.
+
+A pure function (no I/O, no script, no external fonts or images), laid out in
+a 390-unit-wide box, so that on a 390-pixel phone one unit is one pixel; no
+text is smaller than 9 units (the letters on a small commodity mark), most is
+10 to 13.  What it shows, top to bottom: the year, the season and whose turn it
+is; the row of buildings (city, name, cost, victory points and what each
+commodity is worth there), split by the separation card; the commodity sets
+with their ducats; the piles; each seat (points, hand counts, knights and
+merchants, the buildings of its display, what it revealed at the setup); a key
+to the letters and marks; then what the view holds for its viewer alone (hand,
+setup offer, Bauhof or Schatzkammer draw), the project in progress, a Kloster
+swap under way, and the final scoring.  Every line is kept inside the width by
+estimating text at 0.58 em a character (DejaVu Sans, the widest font named, the
+one the mail's PNG renderer uses); tests measure it in Chromium too.
+
+Nothing is told by colour alone.  A city is a coloured badge *with its
+letter* (V Visby, T Tallinn, S Stockholm, D Danzig, R a Riga building); a
+commodity a coloured shape *with its letters* (Tu: Tuch a square, Gl: Glas a
+diamond, We: Wein a circle, Ko: Korn, the printed name of Getreide, a
+triangle; named as printed in both languages, as the menus name them).  The
+colours are from the Okabe-Ito palette, which stays apart for the common
+colour-vision deficiencies.  A
+used function is struck through and marked "used"; a building erected this
+turn (its functions count from the next) has a dashed frame and "new".  The
+commodity worth more in a city than its regular value is bold and boxed, one
+that cannot pay there reads "–".  Names are escaped here: the caller passes
+them as plain text.  The labels follow ``lang`` ("en" or "de"); building and
+commodity names stay German, as printed, in both.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+from pbem.games.riga import data
+from pbem.games.riga.view import building_view
+
+WIDTH = 390
+MARGIN = 6
+FONT = "DejaVu Sans, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"
+EM = 0.58  # the width of an average character, in em, for the widest of those fonts
+INK, MUTED, LINE, PAPER = "#1f2328", "#59636e", "#d0d7de", "#fffdf6"
+NAME_MAX = 30  # characters of a player's name in a seat's title, less its marks
+
+#: the commodities, most valuable first, and their regular values (from the data file)
+WAREN = data.WAREN
+REGULAR = data.WERT
+#: Okabe-Ito colours: vermillion, sky blue, reddish purple, yellow; and a shape each
+WARE_COLOUR = {"Tuch": "#D55E00", "Glas": "#56B4E9", "Wein": "#CC79A7", "Getreide": "#F0E442"}
+WARE_INK = {"Tuch": "#ffffff", "Glas": "#000000", "Wein": "#000000", "Getreide": "#000000"}
+WARE_SHAPE = {"Tuch": "square", "Glas": "diamond", "Wein": "circle", "Getreide": "triangle"}
+#: the commodities by their printed German names (Getreide is printed "Korn"), in
+#: both languages, as the menus and the events name them
+WARE_NAME = {"en": dict(data.WARE_NAME), "de": dict(data.WARE_NAME)}
+WARE_LETTERS = {lang: {w: name[:2] for w, name in names.items()}
+                for lang, names in WARE_NAME.items()}
+#: the cities' colours on the cards (red, yellow, blue, green; Riga brown), each with
+#: its letter on the badge
+STADT_COLOUR = {"Visby": "#C62828", "Tallinn": "#E6B800", "Stockholm": "#0072B2",
+                "Danzig": "#009E73", data.RIGA: "#8B5A2B"}
+STADT_INK = {"Visby": "#ffffff", "Tallinn": "#000000", "Stockholm": "#ffffff",
+             "Danzig": "#ffffff", data.RIGA: "#ffffff"}
+STADT_LETTER = {"Visby": "V", "Tallinn": "T", "Stockholm": "S", "Danzig": "D", data.RIGA: "R"}
+STAEDTE = data.STAEDTE
+
+_WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "year": "Riga · year {year} of {years} · {season}",
+        "over": "Riga · game over after {years} years",
+        "setting up": "Riga · setting up · {years} years to play",
+        "setup": "setting up", "summer": "summer", "autumn": "autumn", "winter": "winter",
+        "spring": "spring",
+        "phase choose_start": "{names}: choose the start player",
+        "phase keep": "Keeping a building (in secret): {names}",
+        "phase take": "{names}: take a building or a set",
+        "phase build": "{names}: erect buildings",
+        "phase winter": "Down to the hand limit: {names}",
+        "phase reveal": "Revealing commodities",
+        "row": "Buildings in the row",
+        "below": "separation card: below it, last year's (discarded in spring)",
+        "cost": "cost", "points": "pts",
+        "sets": "Commodity sets (in ducats)",
+        "piles": "Piles: commodities {waren} (discard {waren_discard}) · buildings {bau} "
+                 "(discard {bau_discard}) · set apart {separated}",
+        "you": "you",
+        "score": "{n} pts",
+        "hand": "hand {n}: {w}, {g}",
+        "ware 1": "{n} commodity", "ware n": "{n} commodities",
+        "bau 1": "{n} building", "bau n": "{n} buildings",
+        "people": "knights {r} · merchants {k}",
+        "limit": "hand limit {n}",
+        "nothing": "no buildings yet",
+        "riga": "Riga, face down: {ids}",
+        "used": "used", "new": "new",
+        "revealed": "revealed:",
+        "keep offer": "Keep one of these two buildings",
+        "kept": "You keep {name} (secret until all have chosen)",
+        "drawing": "{name} is drawing with the {kind}",
+        "your hand": "Your hand",
+        "their hand": "Hand of {name}",
+        "no waren": "no commodities",
+        "no gebaeude": "no buildings in hand",
+        "project": "{who} building {ids} · cost {cost}, paid {paid}",
+        "project you": "You are", "project other": "{name} is",
+        "kloster": "{name} is using the Kloster", "kloster you": "You are using the Kloster",
+        "kloster from": "(a card of set {k})",
+        "kloster take": "{name} swapped with the Kloster: takes set {i} or {j}",
+        "kloster take you": "You swapped with the Kloster: take set {i} or {j}",
+        "school": "{name} is choosing the Schule's side",
+        "school you": "Choose the Schule's side: Ritter or Kaufmann",
+        "project uses": "using {uses}",
+        "draw Bauhof": "Your Bauhof draw: keep one or none: {cards}",
+        "draw Schatzkammer": "Your Schatzkammer draw: keep one: {cards}",
+        "legend used": "struck through: used · dashed: new this turn · boxed: worth more "
+                       "there · –: refused there",
+        "legend waren": "regular value",
+        "legend riga": "Riga building",
+        "final scoring": "Final scoring",
+        "final seals": "buildings {n}", "final archiv": "Archiv {n:+d}",
+        "final loge": "Loge {n:+d}", "final hand": "in hand {n:+d}",
+        "final riga": "Riga not built {n:+d}", "final money": "money {n} (tie-break)",
+        "start mark": "Start",
+        "to move": "to move",
+    },
+    "de": {
+        "year": "Riga · Jahr {year} von {years} · {season}",
+        "over": "Riga · Spielende nach {years} Jahren",
+        "setting up": "Riga · Aufbau · {years} Jahre",
+        "setup": "Aufbau", "summer": "Sommer", "autumn": "Herbst", "winter": "Winter",
+        "spring": "Frühling",
+        "phase choose_start": "{names}: Startspieler bestimmen",
+        "phase keep": "Behalten ein Gebäude (geheim): {names}",
+        "phase take": "{names}: Gebäude oder Warenreihe nehmen",
+        "phase build": "{names}: Gebäude errichten",
+        "phase winter": "Auf das Handkartenlimit: {names}",
+        "phase reveal": "Waren werden aufgedeckt",
+        "row": "Gebäude zur Auswahl",
+        "below": "Trennkarte: darunter die vom Vorjahr (im Frühling abgelegt)",
+        "cost": "Kosten", "points": "SP",
+        "sets": "Warenreihen (in Dukaten)",
+        "piles": "Stapel: Waren {waren} (Ablage {waren_discard}) · Gebäude {bau} "
+                 "(Ablage {bau_discard}) · beiseite {separated}",
+        "you": "du",
+        "score": "{n} SP",
+        "hand": "Hand {n}: {w}, {g}",
+        "ware 1": "{n} Ware", "ware n": "{n} Waren",
+        "bau 1": "{n} Gebäude", "bau n": "{n} Gebäude",
+        "people": "Ritter {r} · Kaufleute {k}",
+        "limit": "Handlimit {n}",
+        "nothing": "noch keine Gebäude",
+        "riga": "Riga, verdeckt: {ids}",
+        "used": "genutzt", "new": "neu",
+        "revealed": "aufgedeckt:",
+        "keep offer": "Behalte eines dieser zwei Gebäude",
+        "kept": "Du behältst {name} (geheim, bis alle gewählt haben)",
+        "drawing": "{name} zieht mit dem {kind}",
+        "your hand": "Deine Hand",
+        "their hand": "Hand von {name}",
+        "no waren": "keine Waren",
+        "no gebaeude": "keine Gebäude auf der Hand",
+        "project": "{who} {ids} · Kosten {cost}, bezahlt {paid}",
+        "project you": "Du baust", "project other": "{name} baut",
+        "kloster": "{name} nutzt das Kloster", "kloster you": "Du nutzt das Kloster",
+        "kloster from": "(eine Karte aus Reihe {k})",
+        "kloster take": "{name} hat mit dem Kloster getauscht: nimmt Reihe {i} oder {j}",
+        "kloster take you": "Getauscht mit dem Kloster: nimm Reihe {i} oder {j}",
+        "school": "{name} wählt die Seite der Schule",
+        "school you": "Wähle die Seite der Schule: Ritter oder Kaufmann",
+        "project uses": "genutzt: {uses}",
+        "draw Bauhof": "Dein Bauhof-Zug: eines oder keines behalten: {cards}",
+        "draw Schatzkammer": "Dein Schatzkammer-Zug: eine behalten: {cards}",
+        "legend used": "durchgestrichen: genutzt · gestrichelt: neu in diesem Zug · "
+                       "umrahmt: dort mehr wert · –: dort nicht verwendbar",
+        "legend waren": "Grundwert",
+        "legend riga": "Riga-Gebäude",
+        "final scoring": "Schlusswertung",
+        "final seals": "Gebäude {n}", "final archiv": "Archiv {n:+d}",
+        "final loge": "Loge {n:+d}", "final hand": "auf der Hand {n:+d}",
+        "final riga": "Riga nicht gebaut {n:+d}", "final money": "Geld {n} (Gleichstand)",
+        "start mark": "Start",
+        "to move": "am Zug",
+    },
+}
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+ROW_H = 22  # one building line
+CHIP = 18  # a commodity symbol
+BADGE = 18  # a city badge
+# columns of a building line
+X_NAME = MARGIN + BADGE + 6
+X_COST = 168
+X_POINTS = 204
+X_VALUES = 236
+VALUE_STEP = 38
+
+
+def _text(value: Any) -> str:
+    """Plain text as SVG character data: escaped, without characters XML forbids."""
+    return escape(_NOT_XML.sub("", str(value)), quote=True)
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
+    name = names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+    return _short(_NOT_XML.sub("", str(name)), limit) or f"#{seat + 1}"
+
+
+class _Svg:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+
+    def add(self, raw: str) -> None:
+        self.parts.append(raw)
+
+    def text(self, x: float, y: float, content: Any, size: int = 12, weight: str = "normal",
+             fill: str = INK, anchor: str = "start", extra: str = "") -> None:
+        self.parts.append(
+            f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" '
+            f'fill="{fill}" text-anchor="{anchor}"{extra}>{_text(content)}</text>')
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
+             width: float = 1, rx: float = 0, dash: str = "") -> None:
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        self.parts.append(
+            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{width:g}"{dashed}/>')
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE,
+             width: float = 1, dash: str = "") -> None:
+        dashed = f' stroke-dasharray="{dash}"' if dash else ""
+        self.parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
+                          f'stroke="{stroke}" stroke-width="{width:g}"{dashed}/>')
+
+    def ware(self, code: str, x: float, y: float, lang: str, size: float = CHIP) -> None:
+        """One commodity: its shape, colour and letters; ``(x, y)`` the top left corner."""
+        colour = WARE_COLOUR.get(code, "#999999")
+        shape = WARE_SHAPE.get(code, "square")
+        cx, cy, r = x + size / 2, y + size / 2, size / 2
+        kind = f' class="ware" data-ware="{_text(code)}"'
+        if shape == "circle":
+            self.add(f'<circle{kind} cx="{cx:g}" cy="{cy:g}" r="{r - 0.5:g}" fill="{colour}" '
+                     f'stroke="{INK}" stroke-width="0.8"/>')
+        elif shape == "diamond":
+            self.add(f'<path{kind} d="M{cx:g} {y - 2:g} L{x + size + 2:g} {cy:g} '
+                     f'L{cx:g} {y + size + 2:g} L{x - 2:g} {cy:g} Z" fill="{colour}" '
+                     f'stroke="{INK}" stroke-width="0.8"/>')
+        elif shape == "triangle":
+            self.add(f'<path{kind} d="M{cx:g} {y - 3:g} L{x + size + 3:g} {y + size:g} '
+                     f'L{x - 3:g} {y + size:g} Z" fill="{colour}" stroke="{INK}" '
+                     f'stroke-width="0.8"/>')
+        else:
+            self.add(f'<rect{kind} x="{x + 0.5:g}" y="{y + 0.5:g}" width="{size - 1:g}" '
+                     f'height="{size - 1:g}" fill="{colour}" stroke="{INK}" '
+                     f'stroke-width="0.8"/>')
+        letters = WARE_LETTERS[lang].get(code, code[:2])
+        # the triangle is widest at its foot: its letters sit lower
+        base = y + size - 2.5 if shape == "triangle" else cy + 3.6
+        self.text(cx, base, letters, size=9 if size < CHIP else 10, weight="bold",
+                  fill=WARE_INK.get(code, INK), anchor="middle")
+
+    def badge(self, stadt: str | None, x: float, y: float, size: float = BADGE) -> None:
+        """A city: its colour and its letter (R for a Riga building)."""
+        key = stadt if stadt in STADT_LETTER else data.RIGA
+        self.add(f'<rect class="stadt" data-stadt="{_text(key)}" x="{x:g}" '
+                 f'y="{y:g}" width="{size:g}" height="{size:g}" rx="3" '
+                 f'fill="{STADT_COLOUR[key]}" stroke="{INK}" stroke-width="0.6"/>')
+        self.text(x + size / 2, y + size / 2 + 4, STADT_LETTER[key], size=11, weight="bold",
+                  fill=STADT_INK[key], anchor="middle")
+
+    def coin(self, x: float, y: float, value: Any) -> None:
+        """A cost in ducats: a ring with its number (the cost's place on the card)."""
+        self.add(f'<circle cx="{x:g}" cy="{y:g}" r="9.5" fill="#fff3c4" stroke="#7a5c00" '
+                 f'stroke-width="1.2"/>')
+        self.text(x, y + 4, value, size=11, weight="bold", anchor="middle")
+
+    def seal(self, x: float, y: float, value: Any) -> None:
+        """Victory points: a shield with its number."""
+        self.add(f'<path d="M{x - 9:g} {y - 9:g} h18 v8 q0 8 -9 11 q-9 -3 -9 -11 z" '
+                 f'fill="#e8eefc" stroke="#1e3a8a" stroke-width="1.2"/>')
+        self.text(x, y + 3, value, size=11, weight="bold", anchor="middle")
+
+
+def _words(lang: str) -> tuple[str, dict[str, str]]:
+    lang = "de" if str(lang).split("-")[0].lower() == "de" else "en"
+    return lang, _WORDS[lang]
+
+
+def _count(n: int, noun: str, words: dict[str, str]) -> str:
+    return words[f"{noun} 1" if n == 1 else f"{noun} n"].format(n=n)
+
+
+def _room(x: float, size: int) -> int:
+    """How many characters of ``size`` fit from ``x`` to the right margin (0.58 em a
+    character: DejaVu Sans, the widest of the fonts named, averages less)."""
+    return int((WIDTH - MARGIN - x) / (EM * size))
+
+
+def _wrap(line: str, limit: int) -> list[str]:
+    """``line`` in pieces of at most ``limit`` characters, broken at spaces."""
+    lines: list[str] = []
+    for word in line.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= limit:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _wrap_parts(parts: list[str], limit: int, sep: str = " · ") -> list[str]:
+    """``parts`` joined by ``sep`` in lines of at most ``limit`` characters, broken
+    between parts where a part fits a line, else inside it at spaces."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + len(sep) + len(part) <= limit:
+            lines[-1] += sep + part
+        else:
+            lines.extend(_wrap(part, limit))
+    return lines or [""]
+
+
+def _season(view: dict[str, Any], words: dict[str, str]) -> str:
+    season = view.get("season") or "setup"
+    return words.get(season, season)
+
+
+def _value_header(svg: _Svg, y: float, lang: str, words: dict[str, str]) -> float:
+    svg.text(X_COST, y + 13, words["cost"], size=10, fill=MUTED, anchor="middle")
+    svg.text(X_POINTS, y + 13, words["points"], size=10, fill=MUTED, anchor="middle")
+    for i, code in enumerate(WAREN):
+        svg.ware(code, X_VALUES + i * VALUE_STEP, y, lang)
+    return y + CHIP + 4
+
+
+def _building(svg: _Svg, b: dict[str, Any], y: float, lang: str, faded: bool = False) -> float:
+    """One building as a line: badge, name (and its commodity), cost, points, values."""
+    stadt = b.get("stadt")
+    svg.badge(stadt, MARGIN, y + 2)
+    name = _short(b.get("name") or b.get("art") or b.get("id", "?"), 15)
+    svg.text(X_NAME, y + 15, name, size=12, weight="bold", fill=MUTED if faded else INK,
+             extra=f' data-id="{_text(b.get("id", ""))}"')
+    ware = b.get("ware")
+    if ware:
+        svg.ware(ware, X_NAME + 7.4 * len(name) + 4, y + 3, lang, 14)
+    svg.coin(X_COST, y + 11, b.get("cost", "?"))
+    svg.seal(X_POINTS, y + 11, b.get("points", "?"))
+    values = b.get("values") or {}
+    for i, code in enumerate(WAREN):
+        x = X_VALUES + i * VALUE_STEP + CHIP / 2
+        value = values.get(code)
+        if value is None:
+            svg.text(x, y + 15, "–", size=12, fill=MUTED, anchor="middle")
+            continue
+        more = value > REGULAR.get(code, value)
+        if more:  # worth more here than its regular value: boxed and bold
+            svg.rect(x - 11, y + 2, 22, 18, "#ffffff", INK, 1.4, rx=3)
+        svg.text(x, y + 15, value, size=12, weight="bold" if more else "normal",
+                 anchor="middle")
+    return y + ROW_H
+
+
+def _sets(svg: _Svg, y: float, sets: list[dict[str, Any]], lang: str,
+          words: dict[str, str]) -> float:
+    """The commodity sets: number, cards as symbols, ducats; two sets share a line
+    where both fit in half of it."""
+    step = CHIP + 7  # a triangle's foot is wider than its box
+    half = WIDTH // 2
+
+    def need(s: dict[str, Any]) -> float:
+        return 18 + step * len(s.get("waren", [])) + 4 + EM * 12 * len(f"= {s.get('value')}")
+
+    col = 0
+    for i, s in enumerate(sets):
+        fits = need(s) <= half - MARGIN
+        if col == 1 and not fits:
+            y += CHIP + 8
+            col = 0
+        x = MARGIN + col * half
+        # numbered by position, as the notation ``take set k`` counts them
+        svg.text(x, y + 13, f"{i + 1}.", size=12, weight="bold")
+        x += 18
+        for code in s.get("waren", []):
+            if x + step > WIDTH - MARGIN - 70:  # a very long set wraps
+                x = MARGIN + 18
+                y += CHIP + 6
+            svg.ware(code, x, y + 1, lang)
+            x += step
+        svg.text(x + 2, y + 14, f"= {s.get('value', '?')}", size=12, weight="bold")
+        nxt = sets[i + 1] if i + 1 < len(sets) else None
+        if col == 0 and fits and nxt is not None and need(nxt) <= half - MARGIN:
+            col = 1
+        else:
+            y += CHIP + 8
+            col = 0
+    return y
+
+
+def _display_tile(svg: _Svg, d: dict[str, Any], x: float, y: float,
+                  words: dict[str, str]) -> float:
+    """A building in a display: badge and name; used struck through, new dashed."""
+    name = _short(d.get("name") or d.get("art") or d.get("id", "?"), 14)
+    face = d.get("face")
+    if face is not None and face != "":
+        name += f" {face}" if not isinstance(face, str) else f" ({face})"
+    marks = []
+    if d.get("used"):
+        marks.append(words["used"])
+    new = bool(d.get("new"))  # erected this turn: counts from the owner's next turn
+    if new:
+        marks.append(words["new"])
+    label = name + (f" · {', '.join(marks)}" if marks else "")
+    width = 14 + 4 + 6.2 * len(label) + 6
+    svg.rect(x, y, width, 18, "#f2f2f2" if d.get("used") else "#ffffff",
+             MUTED if new else INK, 1, rx=3, dash="3 2" if new else "")
+    svg.badge(d.get("stadt"), x + 2, y + 2, 14)
+    extra = ' text-decoration="line-through"' if d.get("used") else ""
+    svg.text(x + 20, y + 13, name, size=10, fill=MUTED if d.get("used") else INK, extra=extra)
+    if marks:
+        svg.text(x + 20 + 6.2 * len(name) + 2, y + 13, f"· {', '.join(marks)}", size=10,
+                 fill=MUTED, weight="bold")
+    return x + width + 4
+
+
+def _seat(svg: _Svg, entry: dict[str, Any], view: dict[str, Any], names: list[str],
+          y: float, lang: str, words: dict[str, str]) -> float:
+    seat = entry["seat"]
+    you = seat == view.get("you")
+    moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
+    top = y
+    start = seat == view.get("start") and view.get("phase") != "over"
+    # room for the marks and the points: a long name is cut short
+    room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
+    title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
+    svg.text(MARGIN + 6, y + 15, title, size=13, weight="bold",
+             extra=' class="seat-name"')
+    x = MARGIN + 6 + 8.6 * len(title) + 6
+    if start:
+        svg.rect(x, y + 3, 38, 16, "#2e2e2e", rx=8)
+        svg.text(x + 19, y + 15, words["start mark"], size=10, weight="bold", fill="#ffffff",
+                 anchor="middle")
+        x += 42
+    if moving:
+        svg.text(x, y + 15, f"◀ {words['to move']}", size=10, weight="bold", fill="#1b5e20")
+    svg.text(WIDTH - MARGIN, y + 15, words["score"].format(n=entry.get("points", 0)),
+             size=13, weight="bold", anchor="end")
+    y += 22
+    status = [words["hand"].format(n=entry.get("hand_count", 0),
+                                   w=_count(entry.get("waren_count", 0), "ware", words),
+                                   g=_count(entry.get("gebaeude_count", 0), "bau", words)),
+              words["people"].format(r=entry.get("ritter", 0), k=entry.get("kaufleute", 0))]
+    if entry.get("hand_limit", 8 if entry.get("speicher") else 6) > 6:
+        status.append(words["limit"].format(n=entry.get("hand_limit", 8)))
+    for part in _wrap_parts(status, _room(MARGIN + 6, 11)):
+        svg.text(MARGIN + 6, y + 11, part, size=11, fill=INK)
+        y += 15
+    revealed = entry.get("revealed") or []
+    if revealed and view.get("phase") in ("reveal", "choose_start", "keep"):
+        svg.text(MARGIN + 6, y + 13, words["revealed"], size=11)
+        x = MARGIN + 6 + 6.5 * len(words["revealed"]) + 6
+        for code in revealed:
+            svg.ware(code, x, y, lang)
+            x += CHIP + 6
+        total = sum(REGULAR.get(c, 0) for c in revealed)
+        svg.text(x, y + 13, f"= {total}", size=11, weight="bold")
+        y += CHIP + 6
+    y += 2
+    x = MARGIN + 6
+    display = entry.get("display") or []
+    if not display:
+        svg.text(x, y + 12, words["nothing"], size=10, fill=MUTED)
+        y += 20
+    else:
+        for d in display:
+            name = _short(d.get("name") or d.get("id", "?"), 14)
+            need = 14 + 4 + 6.2 * (len(name) + 14) + 10
+            if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
+                x = MARGIN + 6
+                y += 22
+            x = _display_tile(svg, d, x, y, words)
+        y += 24
+    left = entry.get("riga_left") or []
+    if left:
+        for part in _wrap(words["riga"].format(ids=", ".join(map(str, left))),
+                          _room(MARGIN + 6, 10)):
+            svg.text(MARGIN + 6, y + 11, part, size=10, fill=MUTED)
+            y += 14
+        y += 2
+    if moving:  # a bar beside the block of whoever is to move (the words say it too)
+        svg.rect(0, top + 2, 4, y - top - 4, "#2e7d32")
+    return y
+
+
+def _hand(svg: _Svg, hand: dict[str, Any], y: float, lang: str,
+          words: dict[str, str], title: str) -> float:
+    svg.text(MARGIN, y + 14, title, size=13, weight="bold")
+    y += 20
+    waren = hand.get("waren") or {}
+    x = MARGIN
+    shown = False
+    for code in WAREN:
+        k = waren.get(code, 0)
+        if not k:
+            continue
+        shown = True
+        svg.ware(code, x, y, lang)
+        label = f"× {k}"
+        svg.text(x + CHIP + 6, y + 13, label, size=12, weight="bold")
+        x += CHIP + 6 + 8 * len(label) + 14
+    if not shown:
+        svg.text(x, y + 12, words["no waren"], size=11, fill=MUTED)
+    y += CHIP + 8
+    buildings = hand.get("gebaeude") or []
+    if buildings:
+        y = _value_header(svg, y, lang, words)
+        for b in buildings:
+            y = _building(svg, b, y, lang)
+    else:
+        svg.text(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
+        y += 18
+    return y + 4
+
+
+def _project(svg: _Svg, project: dict[str, Any], y: float, lang: str,
+             words: dict[str, str], view: dict[str, Any], names: list[str]) -> float:
+    """The project in progress (public: its paid cards lie on the table)."""
+    ids = [_building_name(b) for b in project.get("buildings", [])]
+    owner = view.get("current")
+    who = (words["project you"] if owner is not None and owner == view.get("you")
+           else words["project other"].format(name=_name(names, owner, 20))
+           if owner is not None else "")
+    line = words["project"].format(who=who, ids=" + ".join(ids),
+                                   cost=project.get("cost", "?"),
+                                   paid=project.get("paid_value", 0))
+    for part in _wrap(line, _room(MARGIN, 12)):
+        svg.text(MARGIN, y + 13, part, size=12, weight="bold")
+        y += 17
+    paid = project.get("paid") or {}
+    cards = [c for c in WAREN for _ in range(paid.get(c, 0))]
+    if cards:
+        x = MARGIN
+        for code in cards:
+            if x + CHIP + 6 > WIDTH - MARGIN:
+                x = MARGIN
+                y += CHIP + 4
+            svg.ware(code, x, y, lang)
+            x += CHIP + 6
+        y += CHIP + 6
+    uses = project.get("functions") or []
+    if uses:
+        shown = ", ".join(_building_name(u) for u in uses)
+        for part in _wrap(words["project uses"].format(uses=shown), _room(MARGIN, 11)):
+            svg.text(MARGIN, y + 11, part, size=11, fill=MUTED)
+            y += 15
+    return y + 4
+
+
+def _building_name(b: Any) -> str:
+    """``Festung (Visby)`` for a building view or id; a Riga building by its name."""
+    if isinstance(b, dict):
+        name, stadt = b.get("name") or b.get("art") or b.get("id"), b.get("stadt")
+    elif isinstance(b, str) and data.is_building(b):
+        g = data.gebaeude(b)
+        name, stadt = g.art, g.stadt
+    else:
+        return str(b)
+    return f"{name} ({stadt})" if stadt and stadt != data.RIGA else str(name)
+
+
+def _pending(svg: _Svg, pending: dict[str, Any], y: float, lang: str,
+             words: dict[str, str]) -> float:
+    """The viewer's own Bauhof draw (buildings, with their numbers) or Schatzkammer draw
+    (commodities)."""
+    kind = pending.get("kind", "")
+    cards = pending.get("cards") or []
+    key = f"draw {kind}" if f"draw {kind}" in words else "draw Bauhof"
+    buildings = [c if isinstance(c, dict) else building_view(c) for c in cards
+                 if isinstance(c, dict) or (isinstance(c, str) and data.is_building(c))]
+    if buildings:
+        svg.text(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12,
+                 weight="bold")
+        y = _value_header(svg, y + 22, lang, words)
+        for b in buildings:
+            y = _building(svg, b, y, lang)
+        return y + 4
+    svg.text(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12, weight="bold")
+    y += 22
+    x = MARGIN
+    for code in cards:
+        svg.ware(code, x, y, lang)
+        svg.text(x + CHIP + 5, y + 13, WARE_NAME[lang].get(code, str(code)), size=12)
+        x += CHIP + 5 + 8 * len(WARE_NAME[lang].get(code, str(code))) + 14
+    return y + CHIP + 10
+
+
+#: the parts of a seat's final scoring, in the order they are added up
+FINAL_PARTS = ("seals", "archiv", "loge", "hand", "riga", "money")
+
+
+def _sub_line(view: dict[str, Any], names: list[str], words: dict[str, str]) -> str | None:
+    """A public step in progress (the Kloster's swap, the Schule's side)."""
+    sub = view.get("sub")
+    owner = view.get("current")
+    if not isinstance(sub, dict) or owner is None:
+        return None
+    who = _name(names, owner, 20)
+    you = owner == view.get("you")
+    kind = sub.get("kind")
+    if kind == "kloster":
+        line = words["kloster you" if you else "kloster"].format(name=who)
+        if sub.get("from") is not None:
+            line += " " + words["kloster from"].format(k=sub["from"] + 1)
+        return line
+    if kind == "kloster_take":
+        i, j = (k + 1 for k in sub.get("sets", [0, 0])[:2])
+        return words["kloster take you" if you else "kloster take"].format(name=who, i=i, j=j)
+    if kind == "school":
+        return words["school you" if you else "school"].format(name=who)
+    return None
+
+
+def _final_rows(final: Any) -> list[dict[str, Any]]:
+    """The per-seat entries of a final scoring: a list, or a dict with them as "seats"."""
+    if isinstance(final, dict):
+        final = final.get("seats")
+    if not isinstance(final, list):
+        return []
+    return [dict(f, seat=f.get("seat", i)) for i, f in enumerate(final) if isinstance(f, dict)]
+
+
+def _fill(text: str, names: list[str]) -> str:
+    """An engine text with its ``{n}`` placeholders as names (escaped later, as text)."""
+    return re.sub(r"\{(\d+)\}", lambda m: _name(names, int(m.group(1))), text)
+
+
+def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
+    """The table of ``view`` as an SVG document; ``names`` are plain text."""
+    lang, words = _words(lang)
+    svg = _Svg()
+    over = view.get("phase") == "over"
+    if over:
+        heading = words["over"].format(years=view.get("years", "?"))
+    elif (view.get("season") or "setup") == "setup":
+        heading = words["setting up"].format(years=view.get("years", "?"))
+    else:
+        heading = words["year"].format(year=max(1, int(view.get("year") or 1)),
+                                       years=view.get("years", "?"),
+                                       season=_season(view, words))
+    svg.text(MARGIN, 18, heading, size=15, weight="bold")
+    y = 24.0
+    phase = view.get("phase", "")
+    moving = [s for s in (view.get("to_move") or [])]
+    key = f"phase {phase}"
+    if not over and key in words and (moving or phase == "reveal"):
+        who = ", ".join(_name(names, s, 20) for s in moving)
+        for part in _wrap(words[key].format(names=who), _room(MARGIN, 12)):
+            svg.text(MARGIN, y + 14, part, size=12, weight="bold", fill="#1b5e20")
+            y += 17
+    y += 4
+
+    # the row of buildings, oldest first: the first ``below`` lie below the separation card
+    row = view.get("row") or []
+    if row:
+        svg.line(0, y, WIDTH, y)
+        svg.add('<g class="row">')
+        svg.text(MARGIN, y + 15, words["row"], size=12, weight="bold")
+        y = _value_header(svg, y + 22, lang, words)
+        below = int(view.get("below") or 0)
+        # newest on top, as on the table: the separation card sits under this year's
+        for i, b in enumerate(reversed(row)):
+            if below and i == len(row) - below:
+                svg.line(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
+                svg.text(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
+                         extra=' class="separation"')
+                y += 20
+            y = _building(svg, b, y, lang, faded=i >= len(row) - below)
+        svg.add("</g>")
+        y += 2
+
+    sets = view.get("sets") or []
+    if sets:
+        svg.line(0, y, WIDTH, y)
+        svg.add('<g class="sets">')
+        svg.text(MARGIN, y + 15, words["sets"], size=12, weight="bold")
+        y = _sets(svg, y + 21, sets, lang, words)
+        svg.add("</g>")
+    piles = view.get("piles")
+    if piles:
+        counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
+                                                "separated")}
+        for part in _wrap_parts(words["piles"].format(**counts).split(" · "),
+                                _room(MARGIN, 10)):
+            svg.text(MARGIN, y + 11, part, size=10, fill=MUTED)
+            y += 14
+        y += 4
+
+    for entry in view.get("seats") or []:
+        svg.line(0, y, WIDTH, y)
+        svg.add(f'<g class="seat" data-seat="{int(entry["seat"])}">')
+        y = _seat(svg, entry, view, names, y + 4, lang, words)
+        hand = entry.get("hand")
+        if hand and entry["seat"] != view.get("you"):  # the archive's view holds all hands
+            svg.add('<g class="hand">')
+            y = _hand(svg, hand, y, lang, words,
+                      words["their hand"].format(name=_name(names, entry["seat"])))
+            svg.add("</g>")
+        svg.add("</g>")
+    svg.line(0, y, WIDTH, y)
+    y += 6
+    key = [" · ".join(f"{WARE_LETTERS[lang][w]} {WARE_NAME[lang][w]} {REGULAR[w]}"
+                      for w in WAREN) + f" ({words['legend waren']})",
+           " · ".join(f"{STADT_LETTER[c]} {c}" for c in STAEDTE)
+           + f" · {STADT_LETTER[data.RIGA]} {words['legend riga']}",
+           words["legend used"]]
+    for part in key:
+        for piece in _wrap_parts(part.split(" · "), _room(MARGIN, 10)):
+            svg.text(MARGIN, y + 11, piece, size=10, fill=MUTED)
+            y += 14
+    y += 2
+
+    if view.get("hand") is not None and view.get("you") is not None:
+        svg.line(0, y, WIDTH, y)
+        svg.add('<g class="hand own">')
+        y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
+        svg.add("</g>")
+    step = _sub_line(view, names, words)
+    if step:
+        for piece in _wrap(step, _room(MARGIN, 12)):
+            svg.text(MARGIN, y + 15, piece, size=12, weight="bold", extra=' class="step"')
+            y += 17
+        y += 4
+    offer = view.get("keep_offer") or []
+    if offer and view.get("you") is not None:
+        svg.add('<g class="keep">')
+        svg.text(MARGIN, y + 16, words["keep offer"], size=13, weight="bold")
+        y = _value_header(svg, y + 22, lang, words)
+        for b in offer:
+            y = _building(svg, b, y, lang)
+        if view.get("kept"):
+            svg.text(MARGIN, y + 13, words["kept"].format(name=_building_name(view["kept"])),
+                     size=11, weight="bold")
+            y += 18
+        svg.add("</g>")
+    if view.get("project"):
+        svg.add('<g class="project">')
+        y = _project(svg, view["project"], y + 2, lang, words, view, names)
+        svg.add("</g>")
+    if view.get("pending_draw"):
+        svg.add('<g class="draw">')
+        y = _pending(svg, view["pending_draw"], y + 2, lang, words)
+        svg.add("</g>")
+    elif view.get("drawing") and view.get("current") is not None:
+        svg.text(MARGIN, y + 15, words["drawing"].format(name=_name(names, view["current"]),
+                                                         kind=view["drawing"]),
+                 size=12, weight="bold")
+        y += 20
+    final = _final_rows(view.get("final"))
+    if final:
+        svg.line(0, y, WIDTH, y)
+        svg.add('<g class="final">')
+        svg.text(MARGIN, y + 17, words["final scoring"], size=13, weight="bold")
+        y += 24
+        for f in final:
+            svg.text(MARGIN, y + 13, _name(names, f["seat"]), size=12, weight="bold")
+            svg.text(WIDTH - MARGIN, y + 13,
+                     words["score"].format(n=f.get("total", f.get("points", "?"))),
+                     size=12, weight="bold", anchor="end")
+            y += 18
+            parts = [words[f"final {key}"].format(n=f[key]) for key in FINAL_PARTS
+                     if isinstance(f.get(key), int) and (f[key] or key == "seals")]
+            lines = ([" · ".join(parts)] if parts else []) + list(f.get("lines") or [])
+            for line in lines:
+                for piece in _wrap(_fill(str(line), names), _room(MARGIN + 8, 10)):
+                    svg.text(MARGIN + 8, y + 11, piece, size=10, fill=MUTED)
+                    y += 14
+            y += 4
+        svg.add("</g>")
+
+    height = int(y + 6)
+    title = _text(heading)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}" role="img" font-family="{FONT}">'
+        f"<title>{title}</title>"
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
+        + "".join(svg.parts)
+        + "</svg>"
+    )

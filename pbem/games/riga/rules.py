@@ -1,0 +1,1014 @@
+"""Riga's rules as pure functions over a JSON state.
+
+State layout (lists indexed by seat; ``view`` says which parts a seat may
+see)::
+
+    game, rules_version, data_version, players, options {"riga": bool}
+    seed, draws     the random generator (pbem.games.rng); never shown
+    decision        bumped whenever a new turn or decision starts
+    year, years     Jahr (from 1) and how many (8; 9 with 3 players)
+    season          "setup", "summer" (Sommer), "autumn" (Herbst), "winter", "over"
+    phase           "choose_start", "keep", "take", "build", "winter", "over"
+    prelim, start   the preliminary start player; the start player (Startspieler)
+    revealed        setup: the commodities each seat revealed (public)
+    keep_offer      setup: the two buildings each seat drew (private)
+    kept            setup: the building each seat keeps (secret until all chose)
+    order           this season's turn order; turn_index into it; turn: global count
+    current         seat whose turn it is, or None
+    hand            [{"waren": {code: k}, "gebaeude": [ids]}] (private)
+    display         Auslage: [{"id", "built_turn", "used", "face"}] ("face": Schule
+                    "Ritter"/"Kaufmann", Wechselstube 0/8, else None)
+    riga_left       Riga buildings not yet erected, per seat (face down, public)
+    row             building row (Auslage), oldest first; below: how many of them
+                    lie below the separation card (Trenn-Karte)
+    sets            commodity sets (Reihen), each a list of codes
+    waren_pile, waren_discard, bau_pile, bau_discard, separated (gesonderter
+                    Stapel): piles, top = last
+    project         the building project in progress: {"stadt", "buildings",
+                    "paid": {code: k}, "functions": [display ids]}, or None
+    built_this_turn buildings erected this turn (at most 3)
+    pending_draw    a Bauhof or Schatzkammer draw waiting for its choice (private)
+    sub             a sub-step in progress (a menu group, the Kloster, the Schule,
+                    charging the Wechselstube), or None
+    log             this year's public events, with {seat} placeholders
+    final           per-seat breakdown once over
+
+Readings of the rulebook we chose (the German rulebook is the authority; section
+names as in ../shared/rules/riga-de.txt):
+
+* *Start player* (Spielvorbereitung): the preliminary start player is drawn by
+  the game's random generator; each seat from there clockwise reveals
+  commodities until their value reaches 6; the lowest total names the start
+  player; among several lowest the one nearest clockwise from the preliminary
+  start player (itself included) names it.
+* *Keeping a building*: the two buildings are drawn at setup; each seat keeps
+  one in secret, all at once; the other goes face down to the discard pile.
+* *Years by the separated pile*: the top 8 (9 with 3 players) buildings are set
+  apart after the keep; each spring the first new building of the row comes
+  from it, or, when no building is needed, its top card goes onto the draw pile;
+  the year in which it becomes empty is the last ("Ist der gesonderte Stapel
+  leer, beginnt das letzte Jahr"), so the game has exactly 8 (9) years.
+* *Sets in spring*: the sets left over stay and new sets are dealt until there
+  are 2 more than players; with the Riga buildings a leftover set under 9 (after
+  a Kloster swap) is topped up first.  When both commodity piles are empty a
+  set stays short.
+* *Functions* count from the owner's next turn on (``built_turn`` < ``turn``),
+  knights and merchants too; the player right of the start player has two
+  turns back to back, and a building of the summer turn counts in the autumn
+  turn.  The Speicher raises the hand limit in the winter after it was built
+  (winter is no turn).
+* *Paying* (Gebäude bauen): one project at a time, of one or more buildings of
+  one city (Riga's buildings are one city), at most 3 buildings a turn; cards
+  are paid one by one and only while the paid value is below the cost, so only
+  the last card can be worth more than needed (surplus lost, "kein
+  Wechselgeld").  ``cancel`` takes every card and function back.
+* *Kran* halves one building's cost, rounded up (7 becomes 4): "halbieren"
+  leaves the payer at least half.  In a project each Kran halves the most
+  expensive building without a Kran so far, the best use, so the order of use
+  does not matter; one Kran per building.
+* *Manufactur*: +1 per card of its commodity paid where that commodity is
+  usable (also through a Markthalle of it); several Manufacturen of one
+  commodity add +1 each.  *Markthalle*: its commodity pays where the card shows
+  "–", at its regular value (+1 per Manufactur of it).
+* *Bank / Wirtshaus* give 2 per merchant / knight that counts now.
+* *Bauhof*: if fewer than 5 buildings are on the draw pile, all of them are
+  drawn (the discard pile is shuffled in only when the draw pile is empty);
+  keeping one is optional ("darfst").  *Schatzkammer*: 3 commodities, one must
+  be kept.  Both are private draws.
+* *Kloster* (1x): in the take phase, swap one card of one set with a card of a
+  different commodity in another set, then take one of these two sets.
+* *Wechselstube*: built showing 0; at the end of a later turn the owner may
+  discard commodities of regular value 6 or more to turn it to 8, which ends
+  the turn; in a later turn its 8 Dukaten pay towards a project, and it may be
+  charged again in that same turn.
+* *Winter*: all seats over their limit discard at once, in public, one card a
+  step; wares by name, buildings face down.  The last year has its winter too
+  (the rulebook checks the end only after the winter: "Ist das Spielende noch
+  nicht erreicht, wird das nächste Jahr … begonnen").
+* *Nothing to take*: a turn whose row and sets are both empty (only when every
+  pile is exhausted) starts in the build phase.
+* *A forced step* (only ``end`` left, one kind of card to discard, one kind of
+  commodity drawn) is a formality the server plays at once.
+* *Tie-break money*: regular value of hand commodities plus unused benefits:
+  Kontor 4, Bank 2 per merchant, Wirtshaus 2 per knight, a Wechselstube showing 8.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.protocol import MENU_CAP, IllegalMoveError, MalformedMoveError, State
+from pbem.games.riga import data
+from pbem.games.rng import choice_index, shuffled
+
+RULES_VERSION = "1"
+
+#: moves per page of a menu group that does not fit one step
+PAGE = 10
+MONEY_ARTS = ("Kontor", "Bank", "Wirtshaus", "Kran", "Wechselstube")
+DRAW_ARTS = ("Bauhof", "Schatzkammer")
+SCHOOL_FACES = ("Ritter", "Kaufmann")
+
+
+# -- setup ------------------------------------------------------------------------------
+
+
+def years_for(players: int) -> int:
+    return 9 if players == 3 else 8
+
+
+def new_state(players: int, options: dict[str, Any], seed: str) -> State:
+    n = players
+    state: State = {
+        "game": "riga", "rules_version": RULES_VERSION, "data_version": data.DATA_VERSION,
+        "players": n, "options": dict(options), "seed": seed, "draws": 0, "decision": 0,
+        "year": 0, "years": years_for(n), "season": "setup", "phase": "choose_start",
+        "prelim": 0, "start": 0, "revealed": [[] for _ in range(n)],
+        "keep_offer": [[] for _ in range(n)], "kept": [None] * n,
+        "order": [], "turn_index": 0, "turn": 0, "current": None,
+        "hand": [{"waren": {w: 0 for w in data.WAREN}, "gebaeude": []} for _ in range(n)],
+        "display": [[] for _ in range(n)],
+        "riga_left": [list(data.RIGA_ARTEN) if options.get("riga") else [] for _ in range(n)],
+        "row": [], "below": 0, "sets": [],
+        "waren_pile": [], "waren_discard": [], "bau_pile": [], "bau_discard": [],
+        "separated": [],
+        "project": None, "built_this_turn": 0, "pending_draw": None, "sub": None,
+        "log": [], "final": None,
+    }
+    waren = [w for w in data.WAREN for _ in range(data.ANZAHL[w])]
+    state["waren_pile"] = shuffled(state, waren)
+    state["bau_pile"] = shuffled(state, sorted(data.GEBAEUDE))
+    prelim = choice_index(state, n)
+    state["prelim"] = prelim
+    _event(state, f"{{{prelim}}} is the preliminary start player")
+    totals = {}
+    for step in range(n):
+        seat = (prelim + step) % n
+        total = 0
+        while total < data.START_MINDESTWERT:
+            ware = _draw_ware(state)
+            if ware is None:
+                break
+            state["revealed"][seat].append(ware)
+            state["hand"][seat]["waren"][ware] += 1
+            total += data.WERT[ware]
+        totals[seat] = total
+        shown = ", ".join(data.WARE_NAME[w] for w in state["revealed"][seat])
+        _event(state, f"{{{seat}}} reveals {shown} (value {total})")
+    lowest = min(totals.values())
+    chooser = next((prelim + step) % n for step in range(n)
+                   if totals[(prelim + step) % n] == lowest)
+    state["current"] = chooser
+    for seat in range(n):
+        state["keep_offer"][seat] = [state["bau_pile"].pop(), state["bau_pile"].pop()]
+    _event(state, f"{{{chooser}}} has the lowest total and names the start player")
+    return state
+
+
+def _clone(value: Any) -> Any:
+    # a state is JSON: dicts, lists and scalars; this is several times faster than deepcopy
+    if type(value) is dict:
+        return {k: _clone(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_clone(v) for v in value]
+    return value
+
+
+def _copy(state: State) -> State:
+    return _clone(state)
+
+
+def _event(state: State, text: str) -> None:
+    state["log"].append(text)
+
+
+# -- piles ------------------------------------------------------------------------------
+
+
+def _draw_ware(state: State) -> str | None:
+    if not state["waren_pile"]:
+        if not state["waren_discard"]:
+            return None
+        state["waren_pile"] = shuffled(state, sorted(state["waren_discard"]))
+        state["waren_discard"] = []
+    return state["waren_pile"].pop()
+
+
+def _draw_building(state: State) -> str | None:
+    if not state["bau_pile"]:
+        if not state["bau_discard"]:
+            return None
+        state["bau_pile"] = shuffled(state, sorted(state["bau_discard"]))
+        state["bau_discard"] = []
+    return state["bau_pile"].pop()
+
+
+# -- facts about a seat ---------------------------------------------------------------------
+
+
+def set_value(cards: list[str]) -> int:
+    return sum(data.WERT[w] for w in cards)
+
+
+def hand_count(state: State, seat: int) -> int:
+    hand = state["hand"][seat]
+    return sum(hand["waren"].values()) + len(hand["gebaeude"])
+
+
+def hand_limit(state: State, seat: int) -> int:
+    built = any(e["id"] == "Speicher" for e in state["display"][seat])
+    return data.HANDLIMIT_SPEICHER if built else data.HANDLIMIT
+
+
+def is_active(state: State, entry: dict[str, Any]) -> bool:
+    """A building's function, knights and merchants count from its owner's next turn."""
+    return entry["built_turn"] < state["turn"] or state["phase"] in ("over", "winter")
+
+
+def persons(state: State, seat: int, active_only: bool = True) -> tuple[int, int]:
+    """(Ritter, Kaufleute) of a seat's display; only those that count now by default."""
+    r = k = 0
+    for e in state["display"][seat]:
+        if active_only and not is_active(state, e):
+            continue
+        g = data.gebaeude(e["id"])
+        r += g.ritter
+        k += g.kaufleute
+        if g.art == "Schule":
+            r += e["face"] == "Ritter"
+            k += e["face"] == "Kaufmann"
+    return r, k
+
+
+def _active_arts(state: State, seat: int, art: str) -> list[dict[str, Any]]:
+    return [e for e in state["display"][seat]
+            if data.gebaeude(e["id"]).art == art and is_active(state, e)]
+
+
+def ware_value(state: State, seat: int, ware: str, stadt: str) -> int | None:
+    """What one card of ``ware`` pays towards a building of ``stadt``; None: unusable."""
+    base = data.STADTWERT[stadt][ware]
+    if base is None:
+        if not any(data.gebaeude(e["id"]).ware == ware
+                   for e in _active_arts(state, seat, "Markthalle")):
+            return None
+        base = data.WERT[ware]
+    bonus = sum(1 for e in _active_arts(state, seat, "Manufactur")
+                if data.gebaeude(e["id"]).ware == ware)
+    return base + bonus
+
+
+def function_money(state: State, seat: int, art: str) -> int:
+    r, k = persons(state, seat)
+    return {"Kontor": data.KONTOR_DUKATEN, "Bank": data.BANK_JE_KAUFMANN * k,
+            "Wirtshaus": data.WIRTSHAUS_JE_RITTER * r,
+            "Wechselstube": data.WECHSELSTUBE_DUKATEN, "Kran": 0}[art]
+
+
+def unused_function(state: State, seat: int, art: str,
+                    taken: list[str] | None = None) -> str | None:
+    """The first display building of ``art`` whose function can be used now."""
+    taken = taken or []
+    for e in _active_arts(state, seat, art):
+        if e["id"] in taken:
+            continue
+        if art == "Wechselstube":
+            if e["face"] == data.WECHSELSTUBE_DUKATEN:
+                return e["id"]
+        elif art in data.EINMALIG and not e["used"]:
+            return e["id"]
+    return None
+
+
+def _entry(state: State, seat: int, ident: str) -> dict[str, Any]:
+    return next(e for e in state["display"][seat] if e["id"] == ident)
+
+
+def project_cost(state: State, project: dict[str, Any]) -> int:
+    """Total cost of the project's buildings, each Kran halving (rounded up) the most
+    expensive building without one."""
+    costs = sorted((data.gebaeude(b).kosten for b in project["buildings"]), reverse=True)
+    krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
+    return sum((c + 1) // 2 if i < krans else c for i, c in enumerate(costs))
+
+
+def project_paid(state: State, seat: int, project: dict[str, Any]) -> int:
+    total = 0
+    for ware, k in project["paid"].items():
+        if k:
+            total += k * (ware_value(state, seat, ware, project["stadt"]) or 0)
+    for f in project["functions"]:
+        total += function_money(state, seat, data.gebaeude(f).art)
+    return total
+
+
+def max_money(state: State, seat: int, stadt: str, ids: list[str]) -> tuple[int, int]:
+    """(money that could be raised for ``ids`` of ``stadt`` from hand and functions,
+    their cost with every usable Kran): whether such a project can be paid at all."""
+    money = 0
+    for ware, k in state["hand"][seat]["waren"].items():
+        value = ware_value(state, seat, ware, stadt)
+        if k and value:
+            money += k * value
+    krans = 0
+    for art in MONEY_ARTS:
+        for e in _active_arts(state, seat, art):
+            if art == "Wechselstube":
+                money += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
+            elif not e["used"]:
+                if art == "Kran":
+                    krans += 1
+                else:
+                    money += function_money(state, seat, art)
+    costs = sorted((data.gebaeude(b).kosten for b in ids), reverse=True)
+    cost = sum((c + 1) // 2 if i < krans else c for i, c in enumerate(costs))
+    return money, cost
+
+
+def affordable(state: State, seat: int, stadt: str, ids: list[str]) -> bool:
+    money, cost = max_money(state, seat, stadt, ids)
+    return money >= cost
+
+
+def stadt_of(ident: str) -> str:
+    return data.gebaeude(ident).stadt
+
+
+# -- scores -------------------------------------------------------------------------------
+
+
+def score_parts(state: State, seat: int) -> dict[str, int]:
+    """The final scoring of a seat as it would stand now."""
+    display = [data.gebaeude(e["id"]) for e in state["display"][seat]]
+    r, k = persons(state, seat, active_only=False)
+    archive = sum(1 for g in display if g.art == "Archiv")
+    logen = sum(1 for g in display if g.art == "Loge")
+    sets = min(r, k, data.ARCHIV_MAX_SETS)
+    return {
+        "seals": sum(g.punkte for g in display),
+        "archiv": archive * data.ARCHIV_JE_SET * sets,
+        "loge": data.LOGE_PUNKTE[logen],
+        "hand": -data.MINUS_HAND * len(state["hand"][seat]["gebaeude"]),
+        "riga": -data.MINUS_RIGA * len(state["riga_left"][seat]),
+    }
+
+
+def score(state: State, seat: int) -> int:
+    return sum(score_parts(state, seat).values())
+
+
+def money(state: State, seat: int) -> int:
+    """Tie-break: regular value of hand commodities plus unused benefits."""
+    total = sum(data.WERT[w] * k for w, k in state["hand"][seat]["waren"].items())
+    r, k = persons(state, seat, active_only=False)
+    for e in state["display"][seat]:
+        art = data.gebaeude(e["id"]).art
+        if art == "Wechselstube":
+            total += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
+        elif not e["used"]:
+            total += {"Kontor": data.KONTOR_DUKATEN, "Bank": data.BANK_JE_KAUFMANN * k,
+                      "Wirtshaus": data.WIRTSHAUS_JE_RITTER * r}.get(art, 0)
+    return total
+
+
+# -- notation ------------------------------------------------------------------------------
+
+_VERBS = {"start", "keep", "take", "kloster", "from", "give", "to", "get", "use", "choose",
+          "build", "add", "pay", "finish", "cancel", "school", "charge", "discard", "end",
+          "menu", "more", "back"}
+
+
+def parse(move: str) -> list[str]:
+    """The move as words; refuses what is no Riga move at all."""
+    words = str(move).split()
+    if not words or words[0] not in _VERBS:
+        raise MalformedMoveError(f"{move!r} is not a Riga move (like 'take set 1', "
+                                 "'build Kran-Visby', 'pay Tuch', 'end')")
+    return words
+
+
+def notation(move: str) -> str:
+    return " ".join(parse(move))
+
+
+# -- who moves -------------------------------------------------------------------------------
+
+
+def to_move(state: State) -> list[int]:
+    phase = state["phase"]
+    if phase == "over":
+        return []
+    if phase == "keep":
+        return [s for s in range(state["players"]) if state["kept"][s] is None]
+    if phase == "winter":
+        return [s for s in range(state["players"])
+                if hand_count(state, s) > hand_limit(state, s)]
+    return [state["current"]]
+
+
+def is_secret(state: State) -> bool:
+    return state["phase"] == "keep"
+
+
+# -- menus ------------------------------------------------------------------------------------
+
+Entry = tuple[str, str]  # (move, group); group "" is never folded away
+
+
+def _entries(state: State, seat: int) -> list[Entry]:
+    """Every legal move of ``seat`` with the group it folds into when the menu is long."""
+    if seat not in to_move(state):
+        return []
+    phase = state["phase"]
+    n = state["players"]
+    if phase == "choose_start":
+        return [(f"start {k + 1}", "") for k in range(n)]
+    if phase == "keep":
+        return [(f"keep {b}", "") for b in state["keep_offer"][seat]]
+    if phase == "winter":
+        hand = state["hand"][seat]
+        out = [(f"discard {w}", "") for w in data.WAREN if hand["waren"][w]]
+        out += [(f"discard {b}", "buildings") for b in sorted(set(hand["gebaeude"]))]
+        return out
+    draw = state["pending_draw"]
+    if draw is not None:
+        if draw["kind"] == "Bauhof":
+            return [(f"choose {b}", "") for b in draw["cards"]] + [("choose none", "")]
+        return [(f"choose {w}", "") for w in data.WAREN if w in draw["cards"]]
+    sub = state["sub"] or {}
+    kind = sub.get("kind")
+    if kind == "school":
+        return [(f"school {f}", "") for f in SCHOOL_FACES]
+    if kind == "charge":
+        hand = state["hand"][seat]["waren"]
+        return [(f"discard {w}", "") for w in data.WAREN if hand[w]] + [("cancel", "")]
+    if kind == "kloster":
+        return _kloster_entries(state, sub)
+    if kind == "kloster_take":
+        return [(f"take set {k + 1}", "") for k in sub["sets"]]
+    out: list[Entry] = []
+    if phase == "take":
+        out += [(f"take {b}", "row") for b in state["row"]]
+        out += [(f"take set {k + 1}", "sets") for k in range(len(state["sets"]))]
+        if _kloster_swaps(state) and unused_function(state, seat, "Kloster"):
+            out.append(("kloster", "functions"))
+        out += _draw_entries(state, seat)
+        return out
+    project = state["project"]
+    if project is None:
+        left = data.MAX_BAUTEN - state["built_this_turn"]
+        if left > 0:
+            for b in sorted(set(state["hand"][seat]["gebaeude"])):
+                if affordable(state, seat, stadt_of(b), [b]):
+                    out.append((f"build {b}", stadt_of(b)))
+            for b in state["riga_left"][seat]:
+                if affordable(state, seat, data.RIGA, [b]):
+                    out.append((f"build {b}", data.RIGA))
+        out += _draw_entries(state, seat)
+        if _can_charge(state, seat):
+            out.append(("charge", ""))
+        out.append(("end", ""))
+        return out
+    stadt = project["stadt"]
+    cost = project_cost(state, project)
+    paid = project_paid(state, seat, project)
+    hand = state["hand"][seat]
+    if paid < cost:
+        out += [(f"pay {w}", "") for w in data.WAREN
+                if hand["waren"][w] and ware_value(state, seat, w, stadt)]
+        for art in MONEY_ARTS:
+            if unused_function(state, seat, art, project["functions"]) is None:
+                continue
+            if art == "Kran":
+                krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
+                if krans >= len(project["buildings"]):
+                    continue
+            elif function_money(state, seat, art) <= 0:
+                continue
+            out.append((f"use {art}", "functions"))
+    else:
+        out.append(("finish", ""))
+    out.append(("cancel", ""))
+    if state["built_this_turn"] + len(project["buildings"]) < data.MAX_BAUTEN:
+        pool = (state["riga_left"][seat] if stadt == data.RIGA
+                else sorted(set(state["hand"][seat]["gebaeude"])))
+        # the cards already paid count towards the larger project too
+        paid_cards = sum(k * (ware_value(state, seat, w, stadt) or 0)
+                         for w, k in project["paid"].items())
+        for b in pool:
+            if stadt_of(b) == stadt and b not in project["buildings"]:
+                money, total = max_money(state, seat, stadt, project["buildings"] + [b])
+                if money + paid_cards >= total:
+                    out.append((f"add {b}", "add"))
+    out += _draw_entries(state, seat)
+    return out
+
+
+def _draw_entries(state: State, seat: int) -> list[Entry]:
+    out = []
+    if unused_function(state, seat, "Bauhof") and (state["bau_pile"] or state["bau_discard"]):
+        out.append(("use Bauhof", "functions"))
+    if unused_function(state, seat, "Schatzkammer") and (
+            state["waren_pile"] or state["waren_discard"]):
+        out.append(("use Schatzkammer", "functions"))
+    return out
+
+
+def _can_charge(state: State, seat: int) -> bool:
+    for e in _active_arts(state, seat, "Wechselstube"):
+        if e["face"] != data.WECHSELSTUBE_DUKATEN:
+            hand = state["hand"][seat]["waren"]
+            return sum(data.WERT[w] * k for w, k in hand.items()) >= data.WECHSELSTUBE_ABWURF
+    return False
+
+
+def _kloster_swaps(state: State) -> bool:
+    """Whether two sets hold cards of different commodities (a swap that changes anything)."""
+    kinds = [set(s) for s in state["sets"]]
+    return any(len(a | b) > 1 for i, a in enumerate(kinds) for b in kinds[i + 1:])
+
+
+def _kloster_entries(state: State, sub: dict[str, Any]) -> list[Entry]:
+    sets = state["sets"]
+    if sub.get("from") is None:
+        out = [(f"from {k + 1}", "") for k in range(len(sets))
+               if any(set(sets[j]) - {w} for w in set(sets[k])
+                      for j in range(len(sets)) if j != k)]
+    elif sub.get("give") is None:
+        k = sub["from"]
+        out = [(f"give {w}", "") for w in data.WAREN if w in sets[k]
+               and any(set(sets[j]) - {w} for j in range(len(sets)) if j != k)]
+    elif sub.get("to") is None:
+        out = [(f"to {j + 1}", "") for j in range(len(sets))
+               if j != sub["from"] and set(sets[j]) - {sub["give"]}]
+    else:
+        out = [(f"get {w}", "") for w in data.WAREN
+               if w in sets[sub["to"]] and w != sub["give"]]
+    return out + [("back", "")]
+
+
+def _fold(entries: list[Entry]) -> tuple[list[str], dict[str, list[str]]]:
+    """The top-level menu (groups folded into ``menu <group>`` until it fits) and the
+    moves of each folded group."""
+    groups: dict[str, list[str]] = {}
+    for move, group in entries:
+        if group:
+            groups.setdefault(group, []).append(move)
+    folded: set[str] = set()
+    size = len(entries)
+    for group in sorted(groups, key=lambda g: (-len(groups[g]), g)):
+        if size <= MENU_CAP:
+            break
+        if len(groups[group]) > 1:
+            folded.add(group)
+            size -= len(groups[group]) - 1
+    top: list[str] = []
+    for move, group in entries:
+        if group in folded:
+            header = f"menu {group}"
+            if header not in top:
+                top.append(header)
+        else:
+            top.append(move)
+    return top, {g: groups[g] for g in folded}
+
+
+def _page(moves: list[str], page: int) -> list[str]:
+    if len(moves) <= MENU_CAP - 1:
+        return moves + ["back"]
+    pages = (len(moves) + PAGE - 1) // PAGE
+    return moves[(page % pages) * PAGE:(page % pages + 1) * PAGE] + ["more", "back"]
+
+
+def legal_moves(state: State, seat: int) -> list[str]:
+    return _listed(state, _entries(state, seat))
+
+
+def _listed(state: State, entries: list[Entry]) -> list[str]:
+    if not entries:
+        return []
+    top, groups = _fold(entries)
+    sub = state["sub"] or {}
+    if sub.get("kind") == "menu" and sub["group"] in groups:
+        return _page(groups[sub["group"]], sub["page"])
+    return top
+
+
+def route(state: State, seat: int, move: str) -> str:
+    """The listed move that leads towards ``move`` (itself when listed): for a bot
+    that chose among all legal moves."""
+    listed = legal_moves(state, seat)
+    if move in listed:
+        return move
+    top, groups = _fold(_entries(state, seat))
+    sub = state["sub"] or {}
+    if sub.get("kind") == "menu" and sub["group"] in groups:
+        if move in groups[sub["group"]] and "more" in listed:
+            return "more"
+        return "back"
+    for group, moves in groups.items():
+        if move in moves:
+            return f"menu {group}"
+    raise IllegalMoveError(f"{move!r} is not a legal move now")
+
+
+# -- apply ----------------------------------------------------------------------------------
+
+
+def apply(state: State, seat: int, move: str) -> State:
+    words = parse(move)
+    move = " ".join(words)
+    if not isinstance(seat, int) or not 0 <= seat < state["players"]:
+        raise IllegalMoveError(f"there is no seat {seat} in this game")
+    if seat not in to_move(state):
+        raise IllegalMoveError(_why_not_to_move(state, seat))
+    entries = _entries(state, seat)
+    allowed = {m for m, _ in entries} | set(_listed(state, entries))
+    if move not in allowed:
+        raise IllegalMoveError(_why_not(state, seat, move))
+    new = _copy(state)
+    verb = words[0]
+    if verb in ("menu", "more", "back") and not (new["sub"] or {}).get("kind") == "kloster":
+        _navigate(new, seat, words)
+        return new
+    if (new["sub"] or {}).get("kind") == "menu":
+        new["sub"] = None
+    _HANDLERS[verb](new, seat, words)
+    return new
+
+
+def _why_not_to_move(state: State, seat: int) -> str:
+    phase = state["phase"]
+    if phase == "over":
+        return "the game is over"
+    if phase == "keep":
+        return f"seat {seat} has already kept a building; the others still choose"
+    if phase == "winter":
+        return (f"seat {seat} holds no more cards than its limit and has nothing to "
+                "discard in winter")
+    return f"it is not the turn of seat {seat}"
+
+
+def _why_not(state: State, seat: int, move: str) -> str:
+    listed = legal_moves(state, seat)
+    return f"{move!r} is not allowed now; the choices are: {', '.join(listed)}"
+
+
+def _navigate(state: State, seat: int, words: list[str]) -> None:
+    sub = state["sub"] or {}
+    if words[0] == "menu":
+        state["sub"] = {"kind": "menu", "group": " ".join(words[1:]), "page": 0}
+    elif words[0] == "more":
+        state["sub"] = dict(sub, page=sub.get("page", 0) + 1)
+    else:
+        state["sub"] = None
+
+
+def _start(state: State, seat: int, words: list[str]) -> None:
+    start = int(words[1]) - 1
+    state["start"] = start
+    state["current"] = None
+    state["phase"] = "keep"
+    state["decision"] += 1
+    _event(state, f"{{{seat}}} names {{{start}}} start player")
+
+
+def _keep(state: State, seat: int, words: list[str]) -> None:
+    state["kept"][seat] = words[1]
+    if to_move(state):
+        return
+    for s in range(state["players"]):
+        kept = state["kept"][s]
+        state["hand"][s]["gebaeude"].append(kept)
+        state["bau_discard"] += [b for b in state["keep_offer"][s] if b != kept]
+    _event(state, "Everyone keeps one of their two buildings and discards the other")
+    years = state["years"]
+    state["separated"] = [state["bau_pile"].pop() for _ in range(years)][::-1]
+    _spring(state)
+
+
+def _spring(state: State) -> None:
+    n = state["players"]
+    state["year"] += 1
+    state["log"] = []
+    _event(state, f"Year {state['year']}: spring")
+    # commodity sets: top up short ones (after a Kloster swap), then deal new ones
+    for cards in state["sets"]:
+        while set_value(cards) < data.REIHE_MINDESTWERT:
+            ware = _draw_ware(state)
+            if ware is None:
+                break
+            cards.append(ware)
+    while len(state["sets"]) < n + 2:
+        cards = []
+        while set_value(cards) < data.REIHE_MINDESTWERT:
+            ware = _draw_ware(state)
+            if ware is None:
+                break
+            cards.append(ware)
+        if not cards:
+            break
+        state["sets"].append(cards)
+    # buildings: those below the separation card go, the rest slide below it
+    below = state["row"][:state["below"]]
+    state["bau_discard"] += below
+    state["row"] = state["row"][state["below"]:]
+    state["below"] = len(state["row"])
+    needed = n + 2 - len(state["row"])
+    if needed > 0:
+        if state["separated"]:
+            state["row"].append(state["separated"].pop())
+            needed -= 1
+        for _ in range(needed):
+            b = _draw_building(state)
+            if b is None:
+                break
+            state["row"].append(b)
+    elif state["separated"]:
+        state["bau_pile"].append(state["separated"].pop())
+    _event(state, f"{len(state['sets'])} sets and {len(state['row'])} buildings lie out; "
+                  f"{len(state['separated'])} cards left on the separated pile")
+    state["season"] = "summer"
+    state["order"] = [(state["start"] + k) % n for k in range(n)]
+    state["turn_index"] = 0
+    _start_turn(state)
+
+
+def _start_turn(state: State) -> None:
+    state["turn"] += 1
+    state["decision"] += 1
+    state["current"] = state["order"][state["turn_index"]]
+    state["phase"] = "take" if state["row"] or state["sets"] else "build"
+    state["project"] = None
+    state["built_this_turn"] = 0
+    state["pending_draw"] = None
+    state["sub"] = None
+
+
+def _next_turn(state: State) -> None:
+    state["turn_index"] += 1
+    if state["turn_index"] < len(state["order"]):
+        _start_turn(state)
+        return
+    if state["season"] == "summer":
+        state["season"] = "autumn"
+        state["order"] = state["order"][::-1]
+        state["turn_index"] = 0
+        _start_turn(state)
+        return
+    state["season"] = "winter"
+    state["phase"] = "winter"
+    state["current"] = None
+    state["decision"] += 1
+    _event(state, "Winter: hand limit")
+    if not to_move(state):
+        _end_year(state)
+
+
+def _end_year(state: State) -> None:
+    n = state["players"]
+    state["start"] = (state["start"] + 1) % n
+    if not state["separated"]:
+        _final(state)
+        return
+    _event(state, f"{{{state['start']}}} is the new start player")
+    _spring(state)
+
+
+def _final(state: State) -> None:
+    n = state["players"]
+    state["phase"] = "over"
+    state["season"] = "over"
+    state["current"] = None
+    state["decision"] += 1
+    state["final"] = [dict(score_parts(state, s), total=score(state, s), money=money(state, s))
+                      for s in range(n)]
+    _event(state, "The game is over: final scoring")
+    for s in range(n):
+        f = state["final"][s]
+        _event(state, f"{{{s}}}: seals {f['seals']}, Archiv {f['archiv']}, Logen {f['loge']}, "
+                      f"hand {f['hand']}, Riga {f['riga']}: {f['total']} points "
+                      f"(money {f['money']})")
+
+
+def _take(state: State, seat: int, words: list[str]) -> None:
+    if words[1] == "set":
+        k = int(words[2]) - 1
+        cards = state["sets"].pop(k)
+        for w in cards:
+            state["hand"][seat]["waren"][w] += 1
+        _event(state, f"{{{seat}}} takes set {k + 1}: "
+                      f"{', '.join(data.WARE_NAME[w] for w in cards)}")
+    else:
+        b = words[1]
+        i = state["row"].index(b)
+        state["row"].pop(i)
+        if i < state["below"]:
+            state["below"] -= 1
+        state["hand"][seat]["gebaeude"].append(b)
+        _event(state, f"{{{seat}}} takes {b}")
+    state["sub"] = None
+    state["phase"] = "build"
+
+
+def _kloster(state: State, seat: int, words: list[str]) -> None:
+    state["sub"] = {"kind": "kloster", "from": None, "give": None, "to": None}
+
+
+def _kloster_step(state: State, seat: int, words: list[str]) -> None:
+    sub = state["sub"]
+    verb, arg = words[0], words[1]
+    if verb == "from":
+        sub["from"] = int(arg) - 1
+    elif verb == "give":
+        sub["give"] = arg
+    elif verb == "to":
+        sub["to"] = int(arg) - 1
+    else:
+        i, j, give = sub["from"], sub["to"], sub["give"]
+        state["sets"][i].remove(give)
+        state["sets"][i].append(arg)
+        state["sets"][j].remove(arg)
+        state["sets"][j].append(give)
+        _entry(state, seat, unused_function(state, seat, "Kloster") or "Kloster")["used"] = True
+        state["sub"] = {"kind": "kloster_take", "sets": sorted([i, j])}
+        _event(state, f"{{{seat}}} uses the Kloster: {data.WARE_NAME[give]} of set {i + 1} "
+                      f"for {data.WARE_NAME[arg]} of set {j + 1}")
+
+
+def _back(state: State, seat: int, words: list[str]) -> None:
+    state["sub"] = None
+
+
+def _use(state: State, seat: int, words: list[str]) -> None:
+    art = words[1]
+    project = state["project"]
+    if art in MONEY_ARTS:
+        assert project is not None
+        project["functions"].append(unused_function(state, seat, art, project["functions"]))
+        return
+    ident = unused_function(state, seat, art)
+    _entry(state, seat, ident)["used"] = True
+    if art == "Bauhof":
+        cards = []
+        if not state["bau_pile"]:
+            first = _draw_building(state)  # shuffles the discard pile in
+            if first is not None:
+                state["bau_pile"].append(first)
+        for _ in range(min(data.BAUHOF_ZIEHEN, len(state["bau_pile"]))):
+            cards.append(state["bau_pile"].pop())
+    else:
+        cards = []
+        for _ in range(data.SCHATZKAMMER_ZIEHEN):
+            w = _draw_ware(state)
+            if w is None:
+                break
+            cards.append(w)
+    state["pending_draw"] = {"kind": art, "cards": cards}
+    _event(state, f"{{{seat}}} uses the {art} and draws {len(cards)} cards")
+
+
+def _choose(state: State, seat: int, words: list[str]) -> None:
+    draw = state["pending_draw"]
+    cards = list(draw["cards"])
+    arg = words[1]
+    if draw["kind"] == "Bauhof":
+        if arg != "none":
+            cards.remove(arg)
+            state["hand"][seat]["gebaeude"].append(arg)
+        state["bau_discard"] += cards
+        _event(state, f"{{{seat}}} {'keeps none' if arg == 'none' else 'keeps one'} of the "
+                      "drawn buildings")
+    else:
+        cards.remove(arg)
+        state["hand"][seat]["waren"][arg] += 1
+        state["waren_discard"] += cards
+        _event(state, f"{{{seat}}} keeps one of the drawn commodities")
+    state["pending_draw"] = None
+
+
+def _build(state: State, seat: int, words: list[str]) -> None:
+    b = words[1]
+    _take_out(state, seat, b)
+    state["project"] = {"stadt": stadt_of(b), "buildings": [b],
+                        "paid": {w: 0 for w in data.WAREN}, "functions": []}
+
+
+def _take_out(state: State, seat: int, b: str) -> None:
+    if b in state["riga_left"][seat]:
+        state["riga_left"][seat].remove(b)
+    else:
+        state["hand"][seat]["gebaeude"].remove(b)
+
+
+def _put_back(state: State, seat: int, b: str) -> None:
+    if b in data.RIGA_GEBAEUDE:
+        state["riga_left"][seat].append(b)
+        state["riga_left"][seat].sort(key=data.RIGA_ARTEN.index)
+    else:
+        state["hand"][seat]["gebaeude"].append(b)
+
+
+def _add(state: State, seat: int, words: list[str]) -> None:
+    _take_out(state, seat, words[1])
+    state["project"]["buildings"].append(words[1])
+
+
+def _pay(state: State, seat: int, words: list[str]) -> None:
+    w = words[1]
+    state["hand"][seat]["waren"][w] -= 1
+    state["project"]["paid"][w] += 1
+
+
+def _finish(state: State, seat: int, words: list[str]) -> None:
+    project = state["project"]
+    cost = project_cost(state, project)
+    paid = project_paid(state, seat, project)
+    for f in project["functions"]:
+        e = _entry(state, seat, f)
+        if data.gebaeude(f).art == "Wechselstube":
+            e["face"] = 0
+        else:
+            e["used"] = True
+    for w, k in project["paid"].items():
+        state["waren_discard"] += [w] * k
+    for b in project["buildings"]:
+        face = 0 if b == "Wechselstube" else None
+        state["display"][seat].append({"id": b, "built_turn": state["turn"], "used": False,
+                                       "face": face})
+    state["built_this_turn"] += len(project["buildings"])
+    cards = [f"{k} {data.WARE_NAME[w]}" for w, k in project["paid"].items() if k]
+    uses = [data.gebaeude(f).art for f in project["functions"]]
+    how = ", ".join(cards + uses) or "nothing"
+    _event(state, f"{{{seat}}} builds {', '.join(project['buildings'])} (cost {cost}) "
+                  f"paying {how} ({paid})")
+    state["project"] = None
+    if "Schule" in project["buildings"]:
+        state["sub"] = {"kind": "school"}
+
+
+def _cancel(state: State, seat: int, words: list[str]) -> None:
+    sub = state["sub"] or {}
+    if sub.get("kind") == "charge":
+        for w in sub["cards"]:
+            state["hand"][seat]["waren"][w] += 1
+        state["sub"] = None
+        return
+    project = state["project"]
+    for w, k in project["paid"].items():
+        state["hand"][seat]["waren"][w] += k
+    for b in project["buildings"]:
+        _put_back(state, seat, b)
+    state["project"] = None
+
+
+def _school(state: State, seat: int, words: list[str]) -> None:
+    _entry(state, seat, "Schule")["face"] = words[1]
+    state["sub"] = None
+    _event(state, f"{{{seat}}} turns the Schule to 1 {words[1]}")
+
+
+def _charge(state: State, seat: int, words: list[str]) -> None:
+    state["sub"] = {"kind": "charge", "cards": []}
+
+
+def _discard(state: State, seat: int, words: list[str]) -> None:
+    arg = words[1]
+    hand = state["hand"][seat]
+    if state["phase"] == "winter":
+        if arg in data.WERT:
+            hand["waren"][arg] -= 1
+            state["waren_discard"].append(arg)
+            _event(state, f"{{{seat}}} discards {data.WARE_NAME[arg]}")
+        else:
+            hand["gebaeude"].remove(arg)
+            state["bau_discard"].append(arg)
+            _event(state, f"{{{seat}}} discards a building")
+        if not to_move(state):
+            _end_year(state)
+        return
+    sub = state["sub"]
+    hand["waren"][arg] -= 1
+    sub["cards"].append(arg)
+    if set_value(sub["cards"]) >= data.WECHSELSTUBE_ABWURF:
+        state["waren_discard"] += sub["cards"]
+        e = next(e for e in _active_arts(state, seat, "Wechselstube"))
+        e["face"] = data.WECHSELSTUBE_DUKATEN
+        _event(state, f"{{{seat}}} discards {', '.join(data.WARE_NAME[w] for w in sub['cards'])} "
+                      "and turns the Wechselstube to 8")
+        state["sub"] = None
+        _end(state, seat, ["end"])
+
+
+def _end(state: State, seat: int, words: list[str]) -> None:
+    _event(state, f"{{{seat}}} ends the turn")
+    _next_turn(state)
+
+
+_HANDLERS = {
+    "start": _start, "keep": _keep, "take": _take, "kloster": _kloster,
+    "from": _kloster_step, "give": _kloster_step, "to": _kloster_step, "get": _kloster_step,
+    "use": _use, "choose": _choose, "build": _build, "add": _add, "pay": _pay,
+    "finish": _finish, "cancel": _cancel, "school": _school, "charge": _charge,
+    "discard": _discard, "end": _end, "back": _back,
+}

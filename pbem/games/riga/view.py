@@ -1,0 +1,124 @@
+"""What one seat of Riga may see.
+
+Public: the row of buildings and the commodity sets, the size of every pile,
+every display (Auslage) with its used functions and faces, how many cards each
+seat holds (commodities and buildings apart), which Riga buildings each seat
+has still to erect, the project in progress (paid cards are laid out), the
+setup reveal, and this year's events.  Private to a seat: its hand, its two
+setup buildings and the one it keeps, its Bauhof or Schatzkammer draw.  Never
+in a view: the seed, the draw counter, the order of any pile, another seat's
+hand or draw.  ``EVERYTHING`` (the archive) sees every hand and draw.
+
+The mail text (``text.py``) and the picture (``picture.py``) are drawn from
+this view alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.games.protocol import EVERYTHING, View
+from pbem.games.riga import data, rules
+
+
+def building_view(ident: str) -> dict[str, Any]:
+    g = data.gebaeude(ident)
+    return {
+        "id": ident, "art": g.art, "stadt": g.stadt, "name": g.art,
+        "cost": g.kosten, "points": g.punkte,
+        "values": dict(data.STADTWERT[g.stadt]), "ware": g.ware,
+        "ritter": g.ritter, "kaufleute": g.kaufleute,
+        "help": data.help_line(ident, "en"), "help_de": data.help_line(ident, "de"),
+    }
+
+
+def _display_entry(state: dict[str, Any], seat: int, e: dict[str, Any]) -> dict[str, Any]:
+    g = data.gebaeude(e["id"])
+    usable = rules.is_active(state, e) and (
+        (g.art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
+        or (g.art in data.EINMALIG and not e["used"]))
+    return dict(building_view(e["id"]), used=e["used"], usable=bool(usable), face=e["face"],
+                built_turn=e["built_turn"], new=not rules.is_active(state, e))
+
+
+def build_view(state: dict[str, Any], seat: int | None) -> View:
+    n = state["players"]
+    sees_all = seat == EVERYTHING
+    you = seat if seat is not None and seat >= 0 else None
+    seats = []
+    for s in range(n):
+        r, k = rules.persons(state, s, active_only=False)
+        hand = state["hand"][s]
+        entry: dict[str, Any] = {
+            "seat": s,
+            "points": rules.score(state, s),
+            "hand_count": rules.hand_count(state, s),
+            "waren_count": sum(hand["waren"].values()),
+            "gebaeude_count": len(hand["gebaeude"]),
+            "display": [_display_entry(state, s, e) for e in state["display"][s]],
+            "riga_left": list(state["riga_left"][s]),
+            "ritter": r, "kaufleute": k,
+            "speicher": any(e["id"] == "Speicher" for e in state["display"][s]),
+            "hand_limit": rules.hand_limit(state, s),
+            "revealed": list(state["revealed"][s]),
+            "kept": state["phase"] != "keep" or state["kept"][s] is not None,
+        }
+        if sees_all:
+            entry["hand"] = _hand_view(state, s)
+        seats.append(entry)
+    project = state["project"]
+    pview = None
+    if project is not None:
+        owner = state["current"]
+        pview = dict(project, buildings=list(project["buildings"]),
+                     paid=dict(project["paid"]), functions=list(project["functions"]),
+                     cost=rules.project_cost(state, project),
+                     paid_value=rules.project_paid(state, owner, project),
+                     building_views=[building_view(b) for b in project["buildings"]])
+    draw = state["pending_draw"]
+    own_draw = None
+    if draw is not None and (sees_all or you == state["current"]):
+        own_draw = {"kind": draw["kind"], "cards": list(draw["cards"])}
+    sub = state["sub"]
+    view: View = {
+        "game": "riga",
+        "year": state["year"], "years": state["years"],
+        "season": state["season"], "phase": state["phase"],
+        "players": n, "options": dict(state["options"]),
+        "you": you, "start": state["start"], "prelim": state["prelim"],
+        "current": state["current"], "to_move": rules.to_move(state),
+        "secret": rules.is_secret(state),
+        "row": [building_view(b) for b in state["row"]], "below": state["below"],
+        "sets": [{"index": i + 1, "waren": list(c), "value": rules.set_value(c)}
+                 for i, c in enumerate(state["sets"])],
+        "piles": {"waren": len(state["waren_pile"]),
+                  "waren_discard": len(state["waren_discard"]),
+                  "bau": len(state["bau_pile"]), "bau_discard": len(state["bau_discard"]),
+                  "separated": len(state["separated"])},
+        "seats": seats,
+        "hand": _hand_view(state, you) if you is not None else None,
+        "keep_offer": None, "kept": None,
+        "project": pview,
+        "pending_draw": own_draw,
+        "drawing": draw["kind"] if draw is not None else None,
+        "built_this_turn": state["built_this_turn"],
+        "sub": dict(sub) if sub and sub.get("kind") in ("kloster", "kloster_take", "school")
+        else None,
+        "events": list(state["log"]),
+        "final": [dict(f) for f in state["final"]] if state["final"] else None,
+        "data_version": state.get("data_version", data.DATA_VERSION),
+    }
+    if you is not None and state["phase"] in ("choose_start", "keep"):
+        view["keep_offer"] = [building_view(b) for b in state["keep_offer"][you]]
+        view["kept"] = state["kept"][you]
+    if sees_all:
+        view["keep_offers"] = [list(o) for o in state["keep_offer"]] \
+            if state["phase"] in ("choose_start", "keep") else None
+        view["kept_all"] = list(state["kept"]) if state["phase"] == "keep" else None
+    return view
+
+
+def _hand_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    hand = state["hand"][seat]
+    return {"waren": dict(hand["waren"]),
+            "gebaeude": [building_view(b) for b in sorted(hand["gebaeude"])]}
