@@ -12,6 +12,7 @@ from pathlib import Path
 
 import jinja2
 
+from pbem import i18n
 from pbem.config import Config, load_config
 from pbem.games.render import seat_filter, seat_text
 from pbem.links import Signer
@@ -35,6 +36,8 @@ class Context:
         self.text = jinja2.Environment(loader=loader, autoescape=False,
                                        undefined=jinja2.StrictUndefined,
                                        keep_trailing_newline=True)
+        i18n.install_jinja(self.html)
+        i18n.install_jinja(self.text)
         self.html.filters["seats"] = seat_filter
         self.text.filters["seats"] = seat_text
 

@@ -12,6 +12,8 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from pbem.i18n import gettext
+
 MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR = "move", "seat", "invite", "unsubscribe", "calendar"
 #: a creator confirms their address; an address that has not joined asks for no more mail
 CONFIRM, NEVER = "confirm", "never"
@@ -46,10 +48,10 @@ class Signer:
         try:
             payload = self._serializer(purpose).loads(token, max_age=max_age_seconds)
         except SignatureExpired as exc:
-            raise LinkError("expired", "This link has expired.") from exc
+            raise LinkError("expired", gettext("This link has expired.")) from exc
         except BadSignature as exc:
-            raise LinkError("forged", "This link is not valid: it was not made by this "
-                                      "server or it was changed.") from exc
+            raise LinkError("forged", gettext("This link is not valid: it was not made by "
+                                              "this server or it was changed.")) from exc
         if not isinstance(payload, dict):
-            raise LinkError("forged", "This link is not valid.")
+            raise LinkError("forged", gettext("This link is not valid."))
         return payload

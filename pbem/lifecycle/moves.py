@@ -30,6 +30,7 @@ import peewee as pw
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, MoveError, Rules, State
+from pbem.i18n import gettext
 from pbem.lifecycle.records import GameRecord
 from pbem.mail import compose
 from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
@@ -79,8 +80,8 @@ def lock_game(game_id: int) -> Game:
     try:
         game = lock_row(Game, game_id)
     except pw.OperationalError as exc:  # another change held the game too long
-        raise PlayError("busy", "The game is busy with another move just now; please try "
-                                "again in a moment.") from exc
+        raise PlayError("busy", gettext("The game is busy with another move just now; "
+                                        "please try again in a moment.")) from exc
     if game is None:
         raise PlayError("no-game", "There is no such game.")
     return game
@@ -323,10 +324,11 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
             raise PlayError("no-seat", "There is no such seat in this game.")
         seat = seats[seat_index]
         if menu_seq is not None and menu_seq != seat.menu_seq:
-            raise PlayError("stale", "The game has moved on since this page was shown.")
+            raise PlayError("stale", gettext("The game has moved on since this page was shown."))
         last = takeback_candidate(game, seat_index)
         if last is None:
-            raise PlayError("final", "There is nothing to take back: your last step is final.")
+            raise PlayError("final", gettext("There is nothing to take back: your last step "
+                                             "is final."))
         rules = get_game(game.game)
         rows = list(game.moves.order_by(Move.seq))
         state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
@@ -341,8 +343,8 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
                 state = after
         except MoveError as exc:
             # a later move of another seat relied on this step: it stays
-            raise PlayError("final", "This step cannot be taken back any more: a later "
-                                     "move depends on it.") from exc
+            raise PlayError("final", gettext("This step cannot be taken back any more: a "
+                                             "later move depends on it.")) from exc
         Move.delete().where(Move.id == last.id).execute()
         for row, before, after in rewritten:
             Move.update(seq=row.seq - 1,

@@ -101,13 +101,14 @@ def and_list(items: list[str], lang: str) -> str:
     """'Alex', 'Alex and Bob', 'Alex, Bob and Carla' (in ``lang``)."""
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {say('and', lang)} {items[-1]}"
+    and_ = say(phrase("and"), lang)
+    return f"{', '.join(items[:-1])} {and_} {items[-1]}"
 
 
 def headline(st: Standing, lang: str) -> str:
     """'Alex wins with 39', 'Alex and Bob share the win with 36' (in ``lang``)."""
     if not st.winner_names:
-        return say("The game is over", lang)
+        return say(phrase("The game is over"), lang)
     who = and_list(st.winner_names, lang)
     if st.shared:
         return say(phrase("{names} share the win with {score}", names=who,

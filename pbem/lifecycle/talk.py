@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 import peewee as pw
 
 from pbem.context import Context
+from pbem.i18n import N_, gettext
 from pbem.models import Game, Outbox, Player, Seat, Talk, utcnow
 
 #: the longest message, in characters (after control characters are removed)
@@ -57,19 +58,21 @@ def post(ctx: Context, game: Game, seat: Seat, raw: str, now: datetime | None = 
     """Store the message ``raw`` of ``seat``, or raise ``TalkError`` and store nothing."""
     now = now or utcnow()
     if game.status == Game.OPEN:
-        raise TalkError("not-started", "The game has not started yet: the table takes "
-                        "messages once every seat is taken.")
+        raise TalkError("not-started", gettext("The game has not started yet: the table "
+                                               "takes messages once every seat is taken."))
     if game.status != Game.ACTIVE:
         # a finished table is history: what it says is final, like its moves
-        raise TalkError("not-active", "This game has ended: its table takes no more "
-                        "messages. What was said stays in its history and archive.")
+        raise TalkError("not-active", gettext("This game has ended: its table takes no more "
+                                              "messages. What was said stays in its history "
+                                              "and archive."))
     text = clean(raw)
     if not text:
-        raise TalkError("bad-form", "The message was empty: please write something.")
+        raise TalkError("bad-form", gettext("The message was empty: please write something."))
     if len(text) > MAX_LENGTH:
-        raise TalkError("too-long", f"The message has {len(text)} characters; the table "
-                        f"takes at most {MAX_LENGTH}. Nothing was kept: please shorten it "
-                        "and send it again.")
+        raise TalkError("too-long", gettext(
+            "The message has %(length)s characters; the table takes at most %(most)s. "
+            "Nothing was kept: please shorten it and send it again.", length=len(text),
+            most=MAX_LENGTH))
     _check_rate(ctx, game, seat, now)
     return Talk.create(game=game, seat=seat.index, text=text, after_move_seq=game.seq,
                        created_at=now)
@@ -77,9 +80,12 @@ def post(ctx: Context, game: Game, seat: Seat, raw: str, now: datetime | None = 
 
 def _check_rate(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
     limits = ((Talk.seat == seat.index, timedelta(hours=1),
-               ctx.config.getint("limits", "talk_per_seat_hour"), "an hour from this seat"),
+               ctx.config.getint("limits", "talk_per_seat_hour"),
+               N_("That is %(most)s messages in an hour from this seat, as many as the "
+                  "table takes. Nothing was kept.")),
               (True, timedelta(days=1), ctx.config.getint("limits", "talk_per_game_day"),
-               "a day at this table"))
+               N_("That is %(most)s messages in a day at this table, as many as the table "
+                  "takes. Nothing was kept.")))
     for where, span, most, what in limits:
         recent = (Talk.select(Talk.created_at)
                   .where(Talk.game == game, where, Talk.created_at > now - span)
@@ -87,8 +93,7 @@ def _check_rate(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
         times = [row.created_at for row in recent]
         if len(times) >= most:
             retry_at = times[-1] + span  # when the oldest of them falls out of the window
-            raise TalkError("talk-limit", f"That is {most} messages in {what}, as many as "
-                            "the table takes. Nothing was kept.", retry_at=retry_at)
+            raise TalkError("talk-limit", gettext(what, most=most), retry_at=retry_at)
 
 
 # -- in histories ---------------------------------------------------------------------

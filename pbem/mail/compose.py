@@ -5,8 +5,9 @@ when the change that caused it was committed.  Delivery is ``outbox``'s job.
 Every mail of a game refers to the game's thread id, so mail clients show a
 game as one conversation.
 
-Each player reads their mails in their own language where the templates have
-it (``render_mail``; subjects and dates through ``pbem.mail.language``).  Only
+Each player reads their mails in their own language: the templates are marked for
+gettext and rendered inside ``i18n.in_language`` (``render_mail``); subjects and
+dates go through ``pbem.mail.language``.  Only
 our own words are translated: the game's content stays as the engine writes it
 (the text of a view, the sentences of moves, move names such as "play Ritter"
 with the game's German card names), and so do the lines of the game log that
@@ -21,11 +22,10 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-import jinja2
 import peewee as pw
 from markupsafe import escape
 
-from pbem import links
+from pbem import i18n, links
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
@@ -100,14 +100,13 @@ def with_talk(ctx: Context, game: Game, player: Player, text: str,
         return text, html
     names = names_of(list(game.seats.order_by(Seat.index)))
     values = dict(said=[(names[s] if s < len(names) else f"seat {s + 1}", t) for s, t in said])
-    lang = language_of(player)
-    block, _ = _template(ctx.text, "_talk", "txt", supported(lang))
-    text = block.render(**values) + "\n" + text
-    if html:
-        part, _ = _template(ctx.html, "_talk", "html", supported(lang))
-        at = html.find("<body")
-        end = html.find(">", at) + 1 if at >= 0 else 0
-        html = html[:end] + "\n" + part.render(**values) + html[end:]
+    with i18n.in_language(language_of(player)):
+        text = ctx.text.get_template("mail/_talk.txt").render(**values) + "\n" + text
+        if html:
+            part = ctx.html.get_template("mail/_talk.html").render(**values)
+            at = html.find("<body")
+            end = html.find(">", at) + 1 if at >= 0 else 0
+            html = html[:end] + "\n" + part + html[end:]
     return text, html
 
 
@@ -250,24 +249,14 @@ def language_of(player: Player | None) -> str:
     return supported(player.language) if player is not None else DEFAULT
 
 
-def _template(env: jinja2.Environment, kind: str, ext: str,
-              lang: str) -> tuple[jinja2.Template, str]:
-    """``mail/<kind>.<lang>.<ext>`` if there is one, else the English ``mail/<kind>.<ext>``;
-    with the language of the one chosen."""
-    if lang != DEFAULT:
-        try:
-            return env.get_template(f"mail/{kind}.{lang}.{ext}"), lang
-        except jinja2.TemplateNotFound:
-            pass  # not translated (yet): English is better than no mail
-    return env.get_template(f"mail/{kind}.{ext}"), DEFAULT
-
-
 def render_mail(ctx: Context, kind: str, lang: str, /, **values: Any) -> tuple[str, str]:
-    """A mail's text and HTML from ``templates/mail/<kind>``, in ``lang`` where it has them.
+    """A mail's text and HTML from ``templates/mail/<kind>.{txt,html}``, in ``lang``.
 
-    Each part tells its template the language it is written in (``lang``): the HTML
-    layout declares it, and delivery sends that as ``Content-Language``.  (The
-    arguments before ``/`` are positional so that any name is free for a template value.)
+    The templates' words come from the gettext catalog of ``lang`` (English where a
+    string has no translation yet, and for a language we cannot write in).  Each part
+    tells its template the language it is written in (``lang``): the HTML layout
+    declares it, and delivery sends that as ``Content-Language``.  (The arguments
+    before ``/`` are positional so that any name is free for a template value.)
     """
     # every mail to a player links their games (the layouts' footer): the reader is the
     # ``player`` or the ``seat``'s player the mail is made for
@@ -275,9 +264,10 @@ def render_mail(ctx: Context, kind: str, lang: str, /, **values: Any) -> tuple[s
     values.setdefault("my_games_url",
                       my_games_url(ctx, reader) if isinstance(reader, Player) else None)
     parts = []
-    for env, ext in ((ctx.text, "txt"), (ctx.html, "html")):
-        template, written_in = _template(env, kind, ext, supported(lang))
-        parts.append(template.render(**values, lang=written_in))
+    with i18n.in_language(lang) as written_in:
+        for env, ext in ((ctx.text, "txt"), (ctx.html, "html")):
+            parts.append(env.get_template(f"mail/{kind}.{ext}").render(**values,
+                                                                     lang=written_in))
     return parts[0], parts[1]
 
 
@@ -313,6 +303,15 @@ class Menu:
         return iter(self.links)
 
 
+def move_label(rules: Any, state: State, seat_index: int, move: str, lang: str) -> str:
+    """``move`` as the game's menu says it to a reader of ``lang`` ("Truppen ausspielen"
+    for "play Truppen"); the notation where the menu does not offer it."""
+    for choice in rules.menu(state, seat_index, lang):
+        if choice.move == move:
+            return choice.label
+    return move
+
+
 def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str) -> Menu:
     """The seat's choices in ``lang``, each with its signed link."""
     rules = get_game(game.game)
@@ -335,7 +334,7 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
     seats = list(game.seats.order_by(Seat.index))
     text, html = render_mail(ctx, "invite", lang, game=game, title=game_title(game),
                              rules=rules, host=host.name, url=ctx.url(f"/i/{token}"),
-                             names=names_of(seats), clock=_clock_words(game),
+                             names=names_of(seats), clock=_clock_words(game, lang),
                              never_url=None if invited else never_url(ctx, seat.invite_email))
     subject = say(phrase("{host} invites you to {title}", host=host.name,
                          title=game_title(game)), lang)
@@ -343,10 +342,12 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
           html=html, game=game)
 
 
-def _clock_words(game: Game) -> str:
+def _clock_words(game: Game, lang: str) -> str:
+    """The game's clock in one sentence, in ``lang``."""
     from pbem.time import clock
 
-    return clock.describe_policy(game.clock) if game.clock else ""
+    with i18n.in_language(lang):
+        return clock.describe_policy(game.clock) if game.clock else ""
 
 
 def queue_confirm(ctx: Context, player: Player, game: Game) -> None:

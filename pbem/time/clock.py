@@ -30,6 +30,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.games.protocol import OptionError
+from pbem.i18n import format_number, gettext, ngettext
 from pbem.time import quiet
 
 DAY = 86_400
@@ -293,35 +294,48 @@ def reminders_due(policy: dict[str, Any], seat: Any, player: Any, now: datetime)
 
 
 def format_duration(delta: timedelta) -> str:
-    """'2 days 5 hours', '5 hours 10 minutes', '10 minutes': the two largest units."""
+    """'2 days 5 hours', '5 hours 10 minutes', '10 minutes': the two largest units, in the
+    language being written (``pbem.i18n``)."""
     minutes = int(delta.total_seconds()) // 60
     days, rest = divmod(minutes, 24 * 60)
     hours, minutes = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    words = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
+    parts = [(days, ngettext("%(num)d day", "%(num)d days", days)),
+             (hours, ngettext("%(num)d hour", "%(num)d hours", hours)),
+             (minutes, ngettext("%(num)d minute", "%(num)d minutes", minutes))]
+    words = [said for n, said in parts if n]
     if not words:
-        return "less than a minute"
-    first = next(i for i, (n, _unit) in enumerate(parts) if n)
+        return gettext("less than a minute")
+    first = next(i for i, (n, _said) in enumerate(parts) if n)
     return " ".join(words[:2]) if first < 2 and parts[first + 1][0] else words[0]
 
 
+def _days(value: Any) -> str:
+    return format_number(float(f"{float(value):g}"))
+
+
 def describe_policy(policy: dict[str, Any]) -> str:
-    """The clock in one sentence, for pages and mails."""
+    """The clock in one sentence, for pages and mails (in the language being written)."""
     if policy.get("kind") == "bank":
-        return (f"a time bank of {float(policy['initial_days']):g} days plus "
-                f"{float(policy['bonus_days']):g} per move")
-    return f"{float(policy['days']):g} days per move"
+        return gettext("a time bank of %(initial)s days plus %(bonus)s per move",
+                       initial=_days(policy["initial_days"]), bonus=_days(policy["bonus_days"]))
+    return gettext("%(days)s days per move", days=_days(policy["days"]))
 
 
 def describe_ladder(policy: dict[str, Any]) -> str:
-    """What happens when a seat does not move in time, plainly."""
+    """What happens when a seat does not move in time, plainly (in the language being
+    written)."""
     hours = float(_get(policy, "grace_hours"))
     n = timeouts_before_bot(policy)
-    steps = []
+    if drops(policy):
+        after = gettext("a bot plays the seat to the end")
+    else:
+        after = gettext("a bot takes the seat until its owner takes it back with their link")
+    timeouts = (gettext("timeout") if n == 1
+                else gettext("%(n)s timeouts in a row", n=n))
     if hours:
-        steps.append(f"everyone is told and a grace period of {hours:g} hours begins")
-    steps.append("the game's default move is played for the seat")
-    after = ("a bot plays the seat to the end" if drops(policy)
-             else "a bot takes the seat until its owner takes it back with their link")
-    timeouts = "timeout" if n == 1 else f"{n} timeouts in a row"
-    return (f"When the time is up, {', then '.join(steps)}; after {timeouts}, {after}.")
+        return gettext("When the time is up, everyone is told and a grace period of %(hours)s "
+                       "hours begins, then the game's default move is played for the seat; "
+                       "after %(timeouts)s, %(after)s.", hours=_days(hours),
+                       timeouts=timeouts, after=after)
+    return gettext("When the time is up, the game's default move is played for the seat; "
+                   "after %(timeouts)s, %(after)s.", timeouts=timeouts, after=after)

@@ -92,7 +92,7 @@ def _talk_of(player: Player, held: list[Outbox], lang: str) -> list[tuple[str, s
 
 def _digest_subject(turns: int) -> str | Phrase:
     if not turns:
-        return "Your daily digest"
+        return phrase("Your daily digest")
     if turns == 1:
-        return "Your daily digest: your move in 1 game"
+        return phrase("Your daily digest: your move in 1 game")
     return phrase("Your daily digest: your move in {n} games", n=turns)

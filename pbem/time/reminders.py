@@ -14,6 +14,7 @@ from datetime import datetime
 
 from pbem.context import Context
 from pbem.games import get_game
+from pbem.i18n import in_language
 from pbem.lifecycle import steps
 from pbem.mail import compose
 from pbem.mail.language import phrase
@@ -86,14 +87,17 @@ def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None
     lang = compose.language_of(player)
     left = clock.remaining(seat, now)
     moves = compose.menu_links(ctx, game, seat, game.state, lang)
+    with in_language(lang):  # the clock's words, in the reader's language
+        said_left = clock.format_duration(left)
+        ladder, policy = clock.describe_ladder(game.clock), clock.describe_policy(game.clock)
     steps.personal_mail(
         ctx, game, seat, seats, "reminder",
-        phrase("{left} left for your move", left=clock.format_duration(left)),
-        now, kind="reminder", moves=moves, left=clock.format_duration(left),
+        phrase("{left} left for your move", left=said_left),
+        now, kind="reminder", moves=moves, left=said_left,
         deadline_local=compose.format_local(seat.deadline, player.timezone, lang),
-        default=rules.default_move(game.state, seat.index),
-        ladder=clock.describe_ladder(game.clock), policy=clock.describe_policy(game.clock),
-        bank=game.clock.get("kind") == "bank",
+        default=compose.move_label(rules, game.state, seat.index,
+                                   rules.default_move(game.state, seat.index), lang),
+        ladder=ladder, policy=policy, bank=game.clock.get("kind") == "bank",
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from pbem.i18n import current
 from pbem.mail import compose
 from pbem.models import Game, Player, Seat
 from pbem.time import clock
@@ -42,7 +43,7 @@ def running_clocks(player: Player, now: datetime) -> list[RunningClock]:
         left = clock.remaining(seat, now)
         found.append(RunningClock(
             seat=seat, title=compose.game_title(seat.game),
-            deadline_local=compose.format_local(seat.deadline, player.timezone),
+            deadline_local=compose.format_local(seat.deadline, player.timezone, current()),
             left=clock.format_duration(left) if left is not None else "",
             policy=clock.describe_policy(seat.game.clock), grace=seat.in_grace))
     return found

@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 
 from pbem.context import Context
 from pbem.games import get_game
+from pbem.i18n import in_language
 from pbem.lifecycle import moves, steps
 from pbem.mail import compose
 from pbem.mail.language import phrase
@@ -95,12 +96,15 @@ def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
                      phrase("{name} ran out of time", name=seat.display), now, skip=[i])
     rules = get_game(game.game)
     moves = compose.menu_links(ctx, game, seat, game.state, compose.language_of(seat.player))
-    steps.personal_mail(ctx, game, seat, seats, "timeout", "your time is up", now, stage=GRACE,
-                        hours=hours, moves=moves, default=rules.default_move(game.state, i),
+    steps.personal_mail(ctx, game, seat, seats, "timeout", phrase("your time is up"), now,
+                        stage=GRACE, hours=hours, moves=moves,
+                        default=compose.move_label(rules, game.state, i,
+                                                   rules.default_move(game.state, i),
+                                                   compose.language_of(seat.player)),
                         until_local=compose.format_local(until, seat.player.timezone,
                                                          compose.language_of(seat.player)),
                         count=seat.timeouts_in_row, limit=clock.timeouts_before_bot(game.clock),
-                        ladder=clock.describe_ladder(game.clock))
+                        ladder=_ladder(game.clock, seat))
     return GRACE
 
 
@@ -137,8 +141,11 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
         if not takeover and (seat.turn_seq != turn or not seat.in_turn):
             break  # its turn ended and a new one began, with a clock of its own
         move = rules.default_move(game.state, i)
+        # said as the seat's own menu says it, in its player's language
+        label = compose.move_label(rules, game.state, i, move,
+                                   compose.language_of(seat.player))
         moves.play(ctx, game.id, i, move, kind=Move.TIMEOUT, now=now)
-        played.append(move)
+        played.append(label)
         if takeover:
             break  # the bot played whatever the turn still owed
     game = Game.get_by_id(game.id)
@@ -160,10 +167,17 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     steps.tell_table(ctx, game, seats, line, subject, now, skip=[i])
     seat_url = compose.seat_url(ctx, game, seat)
     steps.personal_mail(ctx, game, seat, seats, "timeout",
-                        "a bot plays your seat" if takeover else "a default move for you", now,
+                        phrase("a bot plays your seat") if takeover
+                        else phrase("a default move for you"), now,
                         stage=stage, played=played, count=count, limit=limit,
-                        reclaim_url=f"{seat_url}/reclaim", ladder=clock.describe_ladder(policy))
+                        reclaim_url=f"{seat_url}/reclaim", ladder=_ladder(policy, seat))
     return stage
+
+
+def _ladder(policy: dict, seat: Seat) -> str:
+    """The timeout ladder in the words of the seat's player."""
+    with in_language(compose.language_of(seat.player)):
+        return clock.describe_ladder(policy)
 
 
 def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,

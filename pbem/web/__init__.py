@@ -32,6 +32,7 @@ import jinja2
 from flask import Flask, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from pbem import i18n
 from pbem.context import TEMPLATES_DIR, Context, make_context
 from pbem.models import db, open_database
 from pbem.web import csrf
@@ -82,6 +83,7 @@ def create_app(ctx: Context | None = None) -> Flask:
     app.jinja_env.filters["seats"] = ctx.html.filters["seats"]
     app.jinja_env.globals["csrf_token"] = csrf.token
     app.jinja_env.globals["production"] = production
+    i18n.install(app)
 
     for module in BLUEPRINTS + (() if production else DEV_BLUEPRINTS):
         app.register_blueprint(import_module(module).bp)
@@ -97,6 +99,21 @@ def context() -> Context:
     from flask import current_app
 
     return current_app.extensions["pbem"]
+
+
+#: the names and descriptions of the HTTP errors our pages meet, as Werkzeug says them,
+#: marked for the catalog
+_HTTP_WORDS = (
+    i18n.N_("Bad Request"),
+    i18n.N_("The browser (or proxy) sent a request that this server could not understand."),
+    i18n.N_("Not Found"),
+    i18n.N_("The requested URL was not found on the server. If you entered the URL manually "
+            "please check your spelling and try again."),
+    i18n.N_("Method Not Allowed"),
+    i18n.N_("The method is not allowed for the requested URL."),
+    i18n.N_("Request Entity Too Large"),
+    i18n.N_("The data value transmitted exceeds the capacity limit."),
+)
 
 
 def _database_per_request(app: Flask) -> None:
@@ -122,16 +139,20 @@ def _pages_for_errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:
-        return render_template("pages/error.html", code=exc.code, name=exc.name,
-                               description=exc.description), exc.code
+        # Werkzeug's own words, in the reader's language where the catalog has them
+        return render_template("pages/error.html", code=exc.code,
+                               name=i18n.gettext(exc.name),
+                               description=i18n.gettext(exc.description or "")), exc.code
 
     @app.errorhandler(Exception)
     def _crash(exc: Exception) -> Any:
         app.logger.exception("request failed: %s %s", request.method, request.path)
-        return render_template("pages/error.html", code=500, name="Something went wrong",
-                               description="The server could not answer this request. "
-                               "Nothing was changed by the failed request; please try "
-                               "again in a moment."), 500
+        return render_template("pages/error.html", code=500,
+                               name=i18n.gettext("Something went wrong"),
+                               description=i18n.gettext(
+                                   "The server could not answer this request. Nothing was "
+                                   "changed by the failed request; please try again in a "
+                                   "moment.")), 500
 
 
 def _safety_headers(app: Flask) -> None:

@@ -14,6 +14,7 @@ import secrets
 
 from flask import request, session
 
+from pbem.i18n import gettext
 from pbem.web.refusal import Refusal
 
 FIELD = "csrf_token"
@@ -40,8 +41,8 @@ def check(again_url: str | None = None) -> None:
             sent.encode(), wanted.encode()):
         raise Refusal(
             "csrf",
-            "The form did not come with this browser's security token: the page may have "
-            "been open for very long, or cookies are blocked for this site. Nothing was "
-            "changed. Open the page again and repeat.",
+            gettext("The form did not come with this browser's security token: the page may "
+                    "have been open for very long, or cookies are blocked for this site. "
+                    "Nothing was changed. Open the page again and repeat."),
             again_url=again_url,
         )

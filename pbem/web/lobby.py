@@ -12,17 +12,18 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 
-from pbem import links
+from pbem import i18n, links
 from pbem.games import UnknownGameError, all_games, get_game
 from pbem.games.protocol import OptionError, Rules
+from pbem.i18n import DEFAULT, LANGUAGES
+from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves
 from pbem.mail import compose
-from pbem.mail.language import DEFAULT, LANGUAGES
 from pbem.models import Game, Player, Seat, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.play import _field, _payload, chosen_language, path_of, seat_path
-from pbem.web.refusal import Refusal
+from pbem.web.refusal import N_, Refusal
 from pbem.web.zones import timezones
 
 bp = Blueprint("lobby", __name__)
@@ -100,19 +101,20 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
     parsed: dict[str, Any] = {}
     parsed["name"] = create.clean_name(form["name"]) if form["name"].strip() else ""
     if not parsed["name"]:
-        errors.append("Please give your name: the other players see it.")
+        errors.append(_("Please give your name: the other players see it."))
     try:
         parsed["email"] = create.normalise_email(form["email"])
     except ValueError:
-        errors.append("Please give your email address: your seat link is mailed there.")
+        errors.append(_("Please give your email address: your seat link is mailed there."))
     if form["timezone"] not in timezones():
-        errors.append("Please choose a time zone from the list.")
+        errors.append(_("Please choose a time zone from the list."))
     try:
         players = int(form["players"])
     except ValueError:
         players = 0
     if not rules.min_players <= players <= rules.max_players:
-        errors.append(f"{rules.title} is for {rules.min_players} to {rules.max_players} players.")
+        errors.append(_("%(game)s is for %(min)s to %(max)s players.", game=rules.title,
+                        min=rules.min_players, max=rules.max_players))
         players = rules.min_players
     seats: list[str | None] = []
     for i in range(1, players):
@@ -123,18 +125,19 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
         try:
             seats.append(create.normalise_email(raw))
         except ValueError:
-            errors.append(f"Seat {i + 1}: enter an email address, or 'bot' (or leave it "
-                          "empty) for a computer player.")
+            errors.append(_("Seat %(number)s: enter an email address, or 'bot' (or leave it "
+                            "empty) for a computer player.", number=i + 1))
     parsed["seats"] = seats
     addresses = [a for a in seats if a is not None] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):
-        errors.append("Each player can take only one seat: an address appears twice.")
+        errors.append(_("Each player can take only one seat: an address appears twice."))
     options = {}
     for opt in rules.options:
         raw = form.get(f"opt-{opt.name}", str(opt.default))
         match = [c for c in opt.choices if str(c) == raw]
         if not match:
-            errors.append(f"{opt.label}: choose one of {', '.join(map(str, opt.choices))}.")
+            errors.append(_("%(option)s: choose one of %(choices)s.", option=opt.label,
+                            choices=", ".join(map(str, opt.choices))))
         else:
             options[opt.name] = match[0]
     parsed["options"] = options
@@ -144,11 +147,12 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
 
 #: the clock form's number fields and how a mistake in one is named
 _CLOCK_NUMBERS = {
-    "per_move": {"days": "Days per move"},
-    "bank": {"initial_days": "Time bank: days at the start",
-             "bonus_days": "Time bank: days added per move"},
+    "per_move": {"days": N_("Days per move")},
+    "bank": {"initial_days": N_("Time bank: days at the start"),
+             "bonus_days": N_("Time bank: days added per move")},
 }
-_LADDER_NUMBERS = {"grace_hours": "Grace period", "timeouts_before_bot": "Timeouts in a row"}
+_LADDER_NUMBERS = {"grace_hours": N_("Grace period"),
+                   "timeouts_before_bot": N_("Timeouts in a row")}
 
 
 def _number(raw: str) -> int | float:
@@ -162,7 +166,7 @@ def _parse_clock(form: dict[str, Any], errors: list[str]) -> dict[str, Any]:
     """The clock policy the form asks for; ``clock.resolve_policy`` checks its ranges."""
     kind = form["clock"]
     if kind not in _CLOCK_NUMBERS:
-        errors.append("Clock: choose days per move or a time bank.")
+        errors.append(_("Clock: choose days per move or a time bank."))
         return {}
     policy: dict[str, Any] = {"kind": kind, "reminders": form["reminders"],
                               "after_timeouts": form["after_timeouts"]}
@@ -170,7 +174,7 @@ def _parse_clock(form: dict[str, Any], errors: list[str]) -> dict[str, Any]:
         try:
             policy[key] = _number(form[key])
         except ValueError:
-            errors.append(f"{label}: give a number.")
+            errors.append(_("%(field)s: give a number.", field=_(label)))
     return policy
 
 
@@ -238,7 +242,8 @@ def _confirm_player(token: str) -> Player:
     payload = _payload(links.CONFIRM, token, 30 * 86_400)
     player = Player.get_or_none(Player.id == _field(payload, "p", int))
     if player is None:
-        raise Refusal("forged", "This link names no player of this server.")
+        raise Refusal("forged", _("This link names no player of this server."))
+    i18n.reader(player.language)
     return player
 
 
@@ -273,9 +278,9 @@ def never_post(token: str) -> Any:
     try:
         create.never_mail(address)
     except ValueError as exc:
-        raise Refusal("forged", "This link names no address we could mail.") from exc
+        raise Refusal("forged", _("This link names no address we could mail.")) from exc
     if one_click:
-        return "You will get no more mail from us.\n", 200, {
+        return _("You will get no more mail from us.") + "\n", 200, {
             "Content-Type": "text/plain; charset=utf-8"}
     return render_template("pages/never.html", address=address, done=True)
 
@@ -288,16 +293,19 @@ def _invite(token: str) -> tuple[Game, Seat, str]:
     payload = _payload(links.INVITE, token, days * 86_400)
     game = Game.get_or_none(Game.id == _field(payload, "g", int))
     if game is None:
-        raise Refusal("no-game", "There is no such game on this server (any more).")
+        raise Refusal("no-game", _("There is no such game on this server (any more)."))
     seat = Seat.get_or_none(Seat.game == game, Seat.index == _field(payload, "s", int))
     address = _field(payload, "e", str)
+    known = Player.get_or_none(Player.email == address)
+    if known is not None:  # someone who plays here already reads their own language
+        i18n.reader(known.language)
     game_url = url_for("play.game_page", game_id=game.id)
     if seat is None or seat.invite_email != address:
-        raise Refusal("withdrawn", "This invitation is no longer open.", game_url=game_url)
+        raise Refusal("withdrawn", _("This invitation is no longer open."), game_url=game_url)
     if seat.player_id is not None and seat.player.email != address:
-        raise Refusal("taken", "Someone else has taken this seat.", game_url=game_url)
+        raise Refusal("taken", _("Someone else has taken this seat."), game_url=game_url)
     if game.status not in (Game.OPEN, Game.ACTIVE):
-        raise Refusal("not-active", "This game is not running.", game_url=game_url)
+        raise Refusal("not-active", _("This game is not running."), game_url=game_url)
     return game, seat, address
 
 
@@ -315,7 +323,7 @@ def invite(token: str) -> Any:
     return render_template(
         "pages/invite.html", game=game, seat=seat, rules=get_game(game.game), token=token,
         title=compose.game_title(game), names=compose.names_of(seats), seats=seats,
-        host=game.creator.name if game.creator else "A player", address=address,
+        host=game.creator.name if game.creator else _("A player"), address=address,
         joined=joined, seat_link=seat_path(game, seat) if joined else None,
         clock=clock.describe_policy(game.clock) if game.clock else "",
         form=form, timezones=timezones(), languages=LANGUAGES, errors=[],
@@ -344,10 +352,11 @@ def invite_post(token: str) -> Any:
                                                       game_id=game.id)) from exc
     game = Game.get_by_id(game.id)
     seat = Seat.get_by_id(seat.id)
+    i18n.reader(player.language)
     if game.status == Game.ACTIVE:
-        flash("You have joined; the game has started.", "joined")
+        flash(_("You have joined; the game has started."), "joined")
     else:
-        flash("You have joined; the game starts when every seat is taken.", "joined")
+        flash(_("You have joined; the game starts when every seat is taken."), "joined")
     return redirect(seat_path(game, seat), code=303)
 
 
@@ -360,7 +369,7 @@ def invite_decline(token: str) -> Any:
     except moves.PlayError as exc:
         raise Refusal.from_play(exc, game_url=url_for("play.game_page",
                                                       game_id=game.id)) from exc
-    host = game.creator.name if game.creator else "The host"
+    host = game.creator.name if game.creator else _("The host")
     return render_template("pages/declined.html", title=compose.game_title(game), host=host,
                            never_url=None if Player.get_or_none(Player.email == address)
                            else path_of(compose.never_url(context(), address)))
@@ -383,7 +392,8 @@ def _player(token: str) -> Player:
     payload = _payload(links.UNSUBSCRIBE, token)
     player = Player.get_or_none(Player.id == _field(payload, "p", int))
     if player is None:
-        raise Refusal("forged", "This link names no player of this server.")
+        raise Refusal("forged", _("This link names no player of this server."))
+    i18n.reader(player.language)
     return player
 
 
@@ -399,7 +409,7 @@ def unsubscribe_post(token: str) -> Any:
     enable = not one_click and request.form.get("action") == "resubscribe"
     Player.update(mail_enabled=enable).where(Player.id == player.id).execute()
     if one_click:
-        return "Unsubscribed.\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
+        return _("Unsubscribed.") + "\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
     player = Player.get_by_id(player.id)
     return render_template("pages/unsubscribe.html", player=player,
                            done="on" if enable else "off")

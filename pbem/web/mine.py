@@ -25,9 +25,11 @@ from flask import (
 )
 from peewee import JOIN
 
-from pbem import links
+from pbem import i18n, links
 from pbem.games import get_game
 from pbem.games.protocol import OptionError
+from pbem.i18n import gettext as _
+from pbem.i18n import ngettext
 from pbem.lifecycle import create, moves
 from pbem.mail import compose
 from pbem.models import Game, Player, Seat, utcnow
@@ -48,10 +50,11 @@ def _player(token: str) -> Player:
     payload = _payload(links.GAMES, token)
     player = Player.get_or_none(Player.id == _field(payload, "p", int))
     if player is None:
-        raise Refusal("forged", "This link names no player of this server.")
+        raise Refusal("forged", _("This link names no player of this server."))
+    i18n.reader(player.language)  # the page speaks the player's language
     if player.link_version != _field(payload, "v", int):
-        raise Refusal("revoked", "Newer links have been mailed to you since this one; "
-                      "please use the link from your latest mail.")
+        raise Refusal("revoked", _("Newer links have been mailed to you since this one; "
+                                   "please use the link from your latest mail."))
     return player
 
 
@@ -80,6 +83,8 @@ class Entry:
 
 
 def _ordinal(n: int) -> str:
+    if i18n.current() == "de":
+        return f"{n}."
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -110,8 +115,8 @@ def _entries(player: Player) -> tuple[list[Entry], list[Entry], list[Entry]]:
                               if s.index != seat.index])
         if game.status == Game.OPEN:
             missing = sum(1 for s in seats if s.player_id is None and not s.bot)
-            entry.status = (f"Waiting for {missing} more player{'s' if missing != 1 else ''} "
-                            "to join")
+            entry.status = ngettext("Waiting for %(num)d more player to join",
+                                    "Waiting for %(num)d more players to join", missing)
             waiting.append(entry)
         elif game.status == Game.ACTIVE:
             _running(entry, game, seat, names, now, player)
@@ -133,17 +138,20 @@ def _running(entry: Entry, game: Game, seat: Seat, names: list[str], now: Any,
     to_move = get_game(game.game).to_move(game.state) if game.state else []
     entry.my_turn = seat.index in to_move and not seat.bot
     if entry.my_turn:
-        entry.status = "Your move"
-        entry.deadline_local = compose.format_local(seat.deadline, player.timezone)
+        entry.status = _("Your move")
+        entry.deadline_local = compose.format_local(seat.deadline, player.timezone,
+                                                    i18n.current())
         left = clock.remaining(seat, now)
         entry.left = clock.format_duration(left) if left is not None else ""
     else:
         waiting_for = [names[i] for i in to_move if i != seat.index]
-        entry.status = ("Waiting for " + ", ".join(waiting_for)) if waiting_for else \
-            "Waiting"
         if seat.index in to_move:  # a bot plays their seat after timeouts
-            entry.status = "A bot plays your seat; " + entry.status[0].lower() + \
-                entry.status[1:]
+            entry.status = (_("A bot plays your seat; waiting for %(names)s",
+                              names=", ".join(waiting_for)) if waiting_for
+                            else _("A bot plays your seat; waiting"))
+        else:
+            entry.status = (_("Waiting for %(names)s", names=", ".join(waiting_for))
+                            if waiting_for else _("Waiting"))
 
 
 def _finished(entry: Entry, game: Game, seat: Seat, names: list[str], player: Player) -> None:
@@ -151,14 +159,16 @@ def _finished(entry: Entry, game: Game, seat: Seat, names: list[str], player: Pl
     winners = [names[i] for i in result.get("winners", []) if i < len(names)]
     ranks, scores = result.get("ranks", []), result.get("scores", [])
     if winners:
-        entry.result = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+        entry.result = ngettext("Winner: %(names)s", "Winners: %(names)s", len(winners),
+                                names=", ".join(winners))
     else:
-        entry.result = "Game over" if game.status == Game.FINISHED else "Ended"
+        entry.result = _("Game over") if game.status == Game.FINISHED else _("Ended")
     if game.status == Game.FINISHED:  # only the finished are archived, not the aborted
         entry.archive_link = path_of(compose.archive_url(context(), game))
     if seat.index < len(ranks) and seat.index < len(scores):
-        entry.mine = (f"You: {_ordinal(ranks[seat.index])} place, "
-                      f"{scores[seat.index]} points")
+        entry.mine = _("You: %(place)s place, %(score)s points",
+                       place=_ordinal(ranks[seat.index]),
+                       score=i18n.format_number(scores[seat.index]))
 
 
 @bp.get("/me/<token>")
@@ -185,8 +195,8 @@ def rematch(token: str, game_id: int) -> Any:
     except moves.PlayError as exc:
         raise Refusal.from_play(exc, again_url=here, game_url=game_url) from exc
     seat = Seat.get_or_none(Seat.game == game, Seat.player == player.id)
-    flash(f"The rematch is {compose.game_title(game)}: the other players are invited; it "
-          "starts when every seat is taken.", "rematch")
+    flash(_("The rematch is %(game)s: the other players are invited; it starts when every "
+            "seat is taken.", game=compose.game_title(game)), "rematch")
     return redirect((seat_path(game, seat) if seat is not None else None) or here, code=303)
 
 
@@ -218,11 +228,12 @@ def seat_invite(token: str, index: int) -> Any:
                                client_key=client_key())
     except ValueError as exc:  # OptionError and LimitError are ValueErrors too
         if not isinstance(exc, OptionError):
-            exc = OptionError("Please give an email address.")
+            exc = OptionError(_("Please give an email address."))
         raise _refused(exc, here, game) from exc
     except moves.PlayError as exc:
         raise _refused(exc, here, game) from exc
-    flash(f"Seat {index + 1}: an invitation goes to the new address.", "invited")
+    flash(_("Seat %(number)s: an invitation goes to the new address.", number=index + 1),
+          "invited")
     return redirect(here, code=303)
 
 
@@ -233,6 +244,8 @@ def seat_bot(token: str, index: int) -> Any:
         game = create.seat_to_bot(context(), game.id, seat.player_id, index)
     except moves.PlayError as exc:
         raise _refused(exc, here, game) from exc
-    started = " The game has started." if game.status == Game.ACTIVE else ""
-    flash(f"Seat {index + 1} is a bot's now.{started}", "bot")
+    said = _("Seat %(number)s is a bot's now.", number=index + 1)
+    if game.status == Game.ACTIVE:
+        said += " " + _("The game has started.")
+    flash(said, "bot")
     return redirect(here, code=303)

@@ -32,14 +32,15 @@ from flask import (
 from itsdangerous import SignatureExpired, URLSafeTimedSerializer
 from peewee import JOIN
 
-from pbem import links
+from pbem import i18n, links
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, Choice, Rules
 from pbem.games.render import seat_text
+from pbem.i18n import LANGUAGES
+from pbem.i18n import gettext as _
 from pbem.lifecycle import create, history, moves, talk
 from pbem.lifecycle.standing import headline, standing
 from pbem.mail import compose
-from pbem.mail.language import DEFAULT, LANGUAGES
 from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
@@ -78,7 +79,7 @@ def _expired_payload(exc: links.LinkError) -> Any:
 def _field(payload: dict[str, Any], key: str, kind: type) -> Any:
     value = payload.get(key)
     if type(value) is not kind:
-        raise Refusal("forged", "This link is not valid: it does not name what it should.")
+        raise Refusal("forged", _("This link is not valid: it does not name what it should."))
     return value
 
 
@@ -96,10 +97,10 @@ def seat_path(game: Game, seat: Seat) -> str | None:
 def _game_and_seat(game_id: int, index: int) -> tuple[Game, Seat]:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
-        raise Refusal("no-game", "There is no such game on this server (any more).")
+        raise Refusal("no-game", _("There is no such game on this server (any more)."))
     seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
     if seat is None:
-        raise Refusal("no-seat", "This game has no such seat.",
+        raise Refusal("no-seat", _("This game has no such seat."),
                       game_url=url_for("play.game_page", game_id=game.id))
     return game, seat
 
@@ -132,11 +133,14 @@ def _check_owner(game: Game, seat: Seat, payload: dict[str, Any]) -> None:
     """The link was made for the seat's player, and before they asked for new links."""
     game_url = url_for("play.game_page", game_id=game.id)
     if seat.player_id is None or seat.player_id != _field(payload, "p", int):
-        raise Refusal("other-player", "This link was made for another player of this "
-                      "seat, who no longer sits there.", game_url=game_url)
+        raise Refusal("other-player", _("This link was made for another player of this "
+                                        "seat, who no longer sits there."), game_url=game_url)
+    # the link is this player's: the page speaks their language from here on
+    i18n.reader(seat.player.language)
     if seat.player.link_version != _field(payload, "v", int):
-        raise Refusal("revoked", "Newer links have been mailed to you since this one; "
-                      "please use the link from your latest mail.", game_url=game_url)
+        raise Refusal("revoked", _("Newer links have been mailed to you since this one; "
+                                   "please use the link from your latest mail."),
+                      game_url=game_url)
 
 
 def load_seat_link(token: str) -> tuple[Game, Seat]:
@@ -167,10 +171,11 @@ def check_move_link(link: MoveLink) -> None:
     last, under the game's lock)."""
     game, seat = link.game, link.seat
     if game.status == Game.FINISHED:
-        raise Refusal("not-active", "This game has ended; its links cannot be played any "
-                      "more. The final table is on the game's page.", **link.links)
+        raise Refusal("not-active", _("This game has ended; its links cannot be played any "
+                                      "more. The final table is on the game's page."),
+                      **link.links)
     if game.status != Game.ACTIVE:
-        raise Refusal("not-active", "This game is not running.", **link.links)
+        raise Refusal("not-active", _("This game is not running."), **link.links)
     rules = get_game(game.game)
     refused = moves.link_refusal(game, seat, link.turn_seq, link.menu_seq, link.move,
                                  rules.legal_moves(game.state, seat.index))
@@ -179,18 +184,20 @@ def check_move_link(link: MoveLink) -> None:
 
 
 _MESSAGES = {
-    "used": "A move from this link has already been played; a link plays once.",
-    "stale": "The game has moved on since this link was mailed: the decision it was "
-             "for is over. Your seat shows what you can do now.",
-    "gone": "This choice is no longer open: the table has changed since the link was "
-            "mailed. Your seat shows what you can do now.",
+    "used": i18n.lazy_gettext("A move from this link has already been played; a link "
+                              "plays once."),
+    "stale": i18n.lazy_gettext("The game has moved on since this link was mailed: the "
+                               "decision it was for is over. Your seat shows what you can "
+                               "do now."),
+    "gone": i18n.lazy_gettext("This choice is no longer open: the table has changed since "
+                              "the link was mailed. Your seat shows what you can do now."),
 }
 
 
 def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat,
                   links_: dict[str, str | None]) -> Refusal:
     detail = _sentence(game, exc.row, seat.index) if exc.reason == "used" else None
-    return Refusal(exc.reason, _MESSAGES.get(exc.reason, str(exc)), detail=detail, **links_)
+    return Refusal(exc.reason, str(_MESSAGES.get(exc.reason, exc)), detail=detail, **links_)
 
 
 def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choice | None:
@@ -212,17 +219,19 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         "recent": history.History(), "to_move": [],
         "result": game.result, "waiting_for": [],
         "standing": None, "headline": "", "archive_url": None,
+        # the page's language: a game's template that speaks it reads it as mails give it
+        "lang": i18n.current(),
     }
     if game.result:
         values["standing"] = standing(game.result, names)
-        values["headline"] = headline(values["standing"], DEFAULT)  # the pages are English
+        values["headline"] = headline(values["standing"], i18n.current())
     if game.status == Game.FINISHED:
         values["archive_url"] = compose.archive_url(context(), game)
     if game.state is None:
         values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot]
         return values
     values["view"] = rules.view(game.state, viewer)
-    values["picture"] = rules.picture(values["view"], names)
+    values["picture"] = rules.picture(values["view"], names, i18n.current())
     values["view_text"] = rules.render_text(values["view"], names)
     values["recent"] = history.history(game, viewer, since_seq=since)
     if game.status == Game.ACTIVE:
@@ -246,7 +255,8 @@ def confirm(token: str) -> Any:
         "pages/confirm.html", **values, seat=seat, move=link.move,
         choice=_choice(rules, game, seat, link.move, lang),
         seat_url=link.links["seat_url"], secret=rules.is_secret(game.state),
-        deadline_local=compose.format_local(seat.deadline, seat.player.timezone),
+        deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
+                                            i18n.current()),
     )
 
 
@@ -285,7 +295,8 @@ def seat_page(token: str) -> Any:
     return render_template(
         "pages/seat.html", **values, seat=seat, me=seat.player, menu=menu,
         menu_groups=_grouped(menu), takeback=takeback,
-        token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone),
+        token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
+                                                         i18n.current()),
         time_left=clock.format_duration(left) if left is not None else None,
         clock_policy=clock.describe_policy(game.clock) if game.clock else None,
         messages=get_flashed_messages(with_categories=True),
@@ -314,8 +325,8 @@ def _counter_field(name: str) -> int:
     raw = request.form.get(name, "")
     if raw.isascii() and raw.isdigit() and len(raw) <= 10 and int(raw) <= _MAX_COUNTER:
         return int(raw)
-    raise Refusal("bad-form", "The form did not say which menu it came from: please "
-                  "open your seat page again and choose from there.")
+    raise Refusal("bad-form", _("The form did not say which menu it came from: please "
+                                "open your seat page again and choose from there."))
 
 
 @bp.post("/s/<token>/play")
@@ -348,7 +359,7 @@ def seat_takeback(token: str) -> Any:
         raise Refusal(exc.reason, str(exc), seat_url=here,
                       game_url=url_for("play.game_page", game_id=game.id)) from exc
     step = seat_text(removed.said_author or removed.move, compose.names_of(_seats(game)))
-    flash(f"You took back your step: {step}.", "took-back")
+    flash(_("You took back your step: %(step)s.", step=step), "took-back")
     return redirect(here, code=303)
 
 
@@ -369,11 +380,11 @@ def seat_talk(token: str) -> Any:
     except talk.TalkError as exc:
         message = str(exc)
         if exc.retry_at is not None:
-            message += (" You can write again from "
-                        f"{compose.format_local(exc.retry_at, seat.player.timezone)}.")
+            message += " " + _("You can write again from %(when)s.", when=compose.format_local(
+                exc.retry_at, seat.player.timezone, i18n.current()))
         raise Refusal(_TALK_REFUSALS.get(exc.reason, exc.reason), message, seat_url=here,
                       game_url=url_for("play.game_page", game_id=game.id)) from exc
-    flash("Your message is on the table.", "talk")
+    flash(_("Your message is on the table."), "talk")
     return redirect(here, code=303)
 
 
@@ -404,8 +415,9 @@ def chosen_language(current: str, **links: str | None) -> str:
     if lang is None:
         return current
     if lang not in LANGUAGES:
-        raise Refusal("bad-form", f"{lang[:40]!r} is not a language our mails are written "
-                      f"in; choose one of: {', '.join(LANGUAGES.values())}.", **links)
+        raise Refusal("bad-form", _("%(lang)s is not a language our mails are written in; "
+                                    "choose one of: %(languages)s.", lang=repr(lang[:40]),
+                                    languages=", ".join(LANGUAGES.values())), **links)
     return lang
 
 
@@ -417,13 +429,15 @@ def seat_settings_post(token: str) -> Any:
     player = seat.player
     tz = request.form.get("timezone", player.timezone)
     if tz not in timezones():
-        raise Refusal("bad-form", f"{tz!r} is not a time zone this server knows.",
+        raise Refusal("bad-form", _("%(tz)s is not a time zone this server knows.",
+                                    tz=repr(tz)),
                       seat_url=here)
     player.language = chosen_language(player.language, seat_url=here)
     player.timezone = tz
     player.mail_enabled = request.form.get("mail") == "on"
     player.save()
-    flash("Your settings are saved.", "saved")
+    i18n.reader(player.language)  # the message reads in the language just chosen
+    flash(_("Your settings are saved."), "saved")
     return redirect(here, code=303)
 
 

@@ -8,31 +8,35 @@ reasons, the link checks' "forged"/"expired", "csrf"…) that tests and logs use
 
 from __future__ import annotations
 
+from pbem.i18n import N_, gettext
 from pbem.lifecycle.moves import PlayError
 from pbem.links import LinkError
 
+__all__ = ["N_", "REASONS", "Refusal"]
+
+
 #: status and headline of each reason
 REASONS: dict[str, tuple[int, str]] = {
-    "forged": (400, "This link is not valid"),
-    "expired": (410, "This link has expired"),
-    "csrf": (400, "This form has expired"),
-    "bad-form": (400, "This form was not filled in as expected"),
-    "no-game": (404, "There is no such game"),
-    "no-seat": (404, "There is no such seat"),
-    "other-player": (403, "This link belongs to someone else"),
-    "revoked": (410, "This link has been replaced"),
-    "used": (409, "Already played"),
-    "stale": (410, "The game has moved on"),
-    "gone": (409, "This choice is no longer open"),
-    "busy": (503, "The game is busy"),
-    "limit": (429, "Enough for today"),
-    "unconfirmed": (403, "Please confirm your address first"),
-    "not-active": (410, "The game is not running"),
-    "not-started": (409, "The game has not started yet"),
-    "illegal": (422, "This move is not possible"),
-    "final": (409, "Nothing to take back"),
-    "taken": (409, "This seat is taken"),
-    "withdrawn": (410, "This invitation was withdrawn"),
+    "forged": (400, N_("This link is not valid")),
+    "expired": (410, N_("This link has expired")),
+    "csrf": (400, N_("This form has expired")),
+    "bad-form": (400, N_("This form was not filled in as expected")),
+    "no-game": (404, N_("There is no such game")),
+    "no-seat": (404, N_("There is no such seat")),
+    "other-player": (403, N_("This link belongs to someone else")),
+    "revoked": (410, N_("This link has been replaced")),
+    "used": (409, N_("Already played")),
+    "stale": (410, N_("The game has moved on")),
+    "gone": (409, N_("This choice is no longer open")),
+    "busy": (503, N_("The game is busy")),
+    "limit": (429, N_("Enough for today")),
+    "unconfirmed": (403, N_("Please confirm your address first")),
+    "not-active": (410, N_("The game is not running")),
+    "not-started": (409, N_("The game has not started yet")),
+    "illegal": (422, N_("This move is not possible")),
+    "final": (409, N_("Nothing to take back")),
+    "taken": (409, N_("This seat is taken")),
+    "withdrawn": (410, N_("This invitation was withdrawn")),
 }
 
 
@@ -42,12 +46,17 @@ class Refusal(Exception):
                  detail: str | None = None):
         super().__init__(message)
         self.reason = reason
-        self.status, self.title = REASONS.get(reason, (400, "This cannot be done"))
+        self.status, self._title = REASONS.get(reason, (400, N_("This cannot be done")))
         self.message = message
         self.detail = detail  # an extra line, e.g. which move was played
         self.game_url = game_url
         self.seat_url = seat_url
         self.again_url = again_url  # the page whose form failed, to load it afresh
+
+    @property
+    def title(self) -> str:
+        """The headline, in the language of the page showing it."""
+        return gettext(self._title)
 
     @classmethod
     def from_link(cls, exc: LinkError, **links: str | None) -> Refusal:

@@ -28,7 +28,8 @@ from flask import (
     url_for,
 )
 
-from pbem import links
+from pbem import i18n, links
+from pbem.i18n import gettext as _
 from pbem.lifecycle import moves
 from pbem.mail import compose
 from pbem.models import Player, utcnow
@@ -56,7 +57,8 @@ def vacation_page(token: str) -> Any:
     clocks = running_clocks(player, now)
     return render_template(
         "time/vacation.html", game=game, seat=seat, me=player, token=token, allowance=have,
-        away_until=compose.format_local(away_until, player.timezone) if away_until else None,
+        away_until=(compose.format_local(away_until, player.timezone, i18n.current())
+                    if away_until else None),
         clocks=clocks, calendar_url=calendar_feed.calendar_url(context(), player),
         title=compose.game_title(game), names=compose.names_of(list(game.seats)),
         messages=get_flashed_messages(with_categories=True),
@@ -75,17 +77,17 @@ def vacation_post(token: str) -> Any:
             try:
                 days = int(request.form.get("days", ""))
             except ValueError:
-                raise Refusal("bad-form", "Say how many days of vacation you want.",
+                raise Refusal("bad-form", _("Say how many days of vacation you want."),
                               again_url=here) from None
             until = vacation.start(ctx, seat.player_id, days, now)
-            flash(f"You are on vacation until "
-                  f"{compose.format_local(until, seat.player.timezone)}; your clocks stand "
-                  f"still until then.", "saved")
+            flash(_("You are on vacation until %(until)s; your clocks stand still until then.",
+                    until=compose.format_local(until, seat.player.timezone, i18n.current())),
+                  "saved")
         elif action == "end":
             vacation.end(ctx, seat.player_id, now)
-            flash("Welcome back: your clocks run again.", "saved")
+            flash(_("Welcome back: your clocks run again."), "saved")
         else:
-            raise Refusal("bad-form", "The form did not say what to do.", again_url=here)
+            raise Refusal("bad-form", _("The form did not say what to do."), again_url=here)
     except moves.PlayError as exc:
         raise _refusal(exc, token) from exc
     return redirect(here, code=303)
@@ -103,13 +105,13 @@ def quiet_post(token: str) -> Any:
     start = request.form.get("quiet_start", "").strip()
     end = request.form.get("quiet_end", "").strip()
     if not (_HHMM.match(start) and _HHMM.match(end)):
-        raise Refusal("bad-form", "Quiet hours are two times like 22:00 and 08:00.",
+        raise Refusal("bad-form", _("Quiet hours are two times like 22:00 and 08:00."),
                       again_url=here)
     (Player.update(quiet_start=start, quiet_end=end,
                    digest=request.form.get("digest") == "on")
      .where(Player.id == seat.player_id).execute())
     reminders.reschedule_player(seat.player_id)
-    flash("Your quiet hours and mail choice are saved.", "saved")
+    flash(_("Your quiet hours and mail choice are saved."), "saved")
     return redirect(here, code=303)
 
 
@@ -117,7 +119,7 @@ def quiet_post(token: str) -> Any:
 def reclaim_page(token: str) -> Any:
     game, seat = load_seat_link(token)
     if not seat.bot_replaced:
-        flash("Nobody else plays your seat: it is yours.", "saved")
+        flash(_("Nobody else plays your seat: it is yours."), "saved")
         return redirect(url_for("play.seat_page", token=token), code=303)
     return render_template("time/reclaim.html", game=game, seat=seat, me=seat.player,
                            token=token, title=compose.game_title(game),
@@ -132,7 +134,7 @@ def reclaim_post(token: str) -> Any:
         timeouts.reclaim(context(), game.id, seat.index, seat.player_id, utcnow())
     except moves.PlayError as exc:
         raise _refusal(exc, token) from exc
-    flash("Your seat is yours again; the bot has stopped.", "saved")
+    flash(_("Your seat is yours again; the bot has stopped."), "saved")
     return redirect(url_for("play.seat_page", token=token), code=303)
 
 
@@ -144,7 +146,7 @@ def calendar(token: str) -> Any:
     except links.LinkError as exc:
         raise Refusal.from_link(exc) from exc
     if player is None:
-        raise Refusal("no-player", "There is no such player on this server (any more).")
+        raise Refusal("no-player", _("There is no such player on this server (any more)."))
     body = calendar_feed.build(ctx, player, utcnow())
     return Response(body, mimetype="text/calendar",
                     headers={"Content-Disposition": 'inline; filename="pbem.ics"'})

@@ -1,4 +1,4 @@
-"""Mails in the player's own language: German where the templates have it, English otherwise.
+"""Mails in the player's own language: German from the catalog, English otherwise.
 
 Bob reads German and Alice English at the same table; the game's own words
 (the view, the move names) read the same for both.  Players choose the
@@ -8,7 +8,6 @@ language on their seat settings and when they accept an invitation.
 from __future__ import annotations
 
 import re
-import string
 from datetime import datetime, timedelta
 
 import jinja2
@@ -27,9 +26,10 @@ from web_helpers import (
 
 from pbem.context import TEMPLATES_DIR
 from pbem.games import get_game
+from pbem.i18n import catalog_path
 from pbem.lifecycle import create, moves
 from pbem.mail import compose
-from pbem.mail.language import DEFAULT, LANGUAGES, PHRASES
+from pbem.mail.language import DEFAULT, LANGUAGES, phrase, say
 from pbem.mail.outbox import SMTPTransport, build_message, deliver_due
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.time import vacation
@@ -116,37 +116,32 @@ def test_a_language_we_have_no_mails_in_falls_back_to_english(ctx, database):
     assert '<html lang="en">' in bob.html_body and _language(ctx, bob) == "en"
 
 
-def test_a_mail_not_translated_yet_is_english_part_by_part(ctx):
+def test_a_string_not_translated_yet_reads_in_english_and_the_rest_in_german(ctx):
     templates = jinja2.DictLoader({
-        "mail/hello.txt": "Hello {{ name }} ({{ lang }})",
-        "mail/hello.de.txt": "Hallo {{ name }} ({{ lang }})",
-        "mail/hello.html": "<p>Hello {{ name }} ({{ lang }})</p>",  # no German HTML yet
+        "mail/hello.txt": '{{ _("Hello %(name)s,", name=name) }} {{ _("Brand new words") }} '
+                          "({{ lang }})",
+        "mail/hello.html": "<p>{{ _('Hello %(name)s,', name=name) }} ({{ lang }})</p>",
     })
     ctx.text.loader = ctx.html.loader = templates
-    assert compose.render_mail(ctx, "hello", "de", name="Bob") == ("Hallo Bob (de)",
-                                                                   "<p>Hello Bob (en)</p>")
-    assert compose.render_mail(ctx, "hello", "fr", name="Bob") == ("Hello Bob (en)",
-                                                                   "<p>Hello Bob (en)</p>")
+    assert compose.render_mail(ctx, "hello", "de", name="Bob") == (
+        "Hallo Bob, Brand new words (de)", "<p>Hallo Bob, (de)</p>")
+    # a language we cannot write in is English, and says so
+    assert compose.render_mail(ctx, "hello", "fr", name="<b>") == (
+        "Hello <b>, Brand new words (en)", "<p>Hello &lt;b&gt;, (en)</p>")
 
 
-def _fields(text: str) -> set[str]:
-    return {field for _lit, field, _spec, _conv in string.Formatter().parse(text) if field}
-
-
-def test_every_language_players_may_choose_has_every_mail_and_phrase():
+def test_every_language_players_may_choose_has_a_catalog_and_one_template_per_mail():
     folder = TEMPLATES_DIR / "mail"
     kinds = {p.name.split(".")[0] for p in folder.glob("*.txt") if not p.name.startswith("_")}
     assert {"invite", "started", "turn", "reminder", "timeout", "notice", "result",
             "digest"} <= kinds
-    translated = {p.name.split(".")[1] for p in folder.glob("*.*.txt")}
-    assert translated == set(LANGUAGES) - {DEFAULT}  # each one can be chosen, and has mails
-    for lang in translated:
-        for kind in kinds:
-            for ext in ("txt", "html"):
-                assert (folder / f"{kind}.{lang}.{ext}").exists(), (kind, lang, ext)
-        assert (folder / f"_layout.{lang}.html").exists()
-        for english, said in PHRASES[lang].items():
-            assert _fields(said) == _fields(english), (lang, english)
+    for kind in kinds:
+        assert (folder / f"{kind}.html").exists(), kind
+    # no German copies of the templates any more: their words are in the catalog
+    assert not list(folder.glob("*.*.txt")) and not list(folder.glob("*.*.html"))
+    for lang in set(LANGUAGES) - {DEFAULT}:
+        assert catalog_path(lang).is_file(), lang
+        assert say(phrase("{title}: your move", title="X"), lang) != "X: your move", lang
 
 
 def test_reminders_timeouts_and_notices_come_in_each_players_language(ctx, database):
@@ -175,6 +170,14 @@ def test_reminders_timeouts_and_notices_come_in_each_players_language(ctx, datab
                  if m.text_body.splitlines()[0].endswith("deine Zeit ist abgelaufen"))
     assert "Eine Nachfrist von 12 Stunden hat begonnen" in grace.text_body
     assert "Wenn du bis Fr 06.03.2026, 00:01 (UTC) ziehst" in grace.text_body
+    # the default move as the game's German menu says it, not its notation ("play …")
+    assert re.search(r"^\(\S+ ausspielen\) für dich gespielt", grace.text_body, re.M)
+    assert "(play " not in grace.text_body
+    # the clock's words too
+    assert "Wenn die Zeit um ist, erfahren es alle" in grace.text_body
+    reminder = next(m for m in _mails(BOB) if m.kind == "reminder")
+    assert "eine Erinnerung: Dein Zug in Visby #1 ist bis Do 05.03.2026" in reminder.text_body
+    assert "Du hast noch 1 Tag 11 Stunden (3 Tage pro Zug)." in reminder.text_body
     for mail in _mails(BOB):
         assert _language(ctx, mail) == "de", mail.subject
 
@@ -238,7 +241,7 @@ def test_the_settings_page_chooses_the_language_and_refuses_others(ctx, client):
             "csrf_token": csrf_of(page.text), "timezone": "UTC", "language": bogus})
         assert refused.status_code == 400, bogus
         assert 'data-reason="bad-form"' in refused.text
-        assert "is not a language our mails are written in" in refused.text
+        assert "schreiben wir keine Mails" in refused.text  # Bob reads German now
         assert "<script>" not in refused.text
     assert Player.get(Player.email == BOB).language == "de"
     # a form without the field (an older page) leaves the language as it is

@@ -71,7 +71,8 @@ def test_another_website_cannot_change_a_players_time_zone_language_or_mail(ctx,
     alice = Player.get(Player.email == "alice@example.org")
     assert (alice.timezone, alice.language, alice.mail_enabled) == (
         "Pacific/Chatham", "de", False)
-    assert "Your settings are saved." in client.get(saved.location).text
+    # saved, and said in the language she has just chosen
+    assert "Deine Einstellungen sind gespeichert." in client.get(saved.location).text
     assert csrf_of(page.text) == form.fields["csrf_token"]
 
 

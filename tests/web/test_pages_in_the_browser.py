@@ -322,3 +322,28 @@ def test_a_tallinn_table_fits_too(ctx, sqlite_client, browser):
                     assert "About the data of Tallinn" in page.inner_text("main")
             finally:
                 page.close()
+
+
+def test_a_german_players_seat_and_confirm_pages_at_390_pixels(ctx, sqlite_client, browser):
+    """German words run longer than English ones: the pages still fit a phone."""
+    game = _a_game_in_play(ctx)
+    Player.update(language="de").where(Player.email == "bob@example.org").execute()
+    mail = latest_mail("bob@example.org")
+    pages = {"seat": seat_path(mail)}
+    links = move_paths(mail)
+    if links and get_game("visby").to_move(game.state):
+        pages["confirm"] = links[0]
+    for what, path in pages.items():
+        response = sqlite_client.get(path)
+        if response.status_code != 200:  # a move link of an earlier decision
+            continue
+        page = _open(browser, _inline_app_css(response.text), 390)
+        try:
+            assert page.evaluate("document.documentElement.lang") == "de", what
+            _fits(page, f"German {what} page at 390px")
+            labels = _words(page, f"German {what} page")
+            assert "Alle deine Spiele" in labels or what == "confirm", labels
+            body = page.inner_text("main")
+            assert ("Tischgespräch" in body) if what == "seat" else ("Bestätige" in body)
+        finally:
+            page.close()

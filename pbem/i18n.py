@@ -1,0 +1,210 @@
+"""Languages: which one a reader gets, and the words of pages and mails in it.
+
+The words live in gettext catalogs, one per language, under
+``pbem/translations/<lang>/LC_MESSAGES/messages.po`` (the English text is the
+message id; English is the default and needs no catalog).  Only the ``.po`` is
+kept in the repository: it is compiled in memory the first time a language is
+read (:func:`translations`), so a fresh clone works after ``pip install -e .``
+with no extra step, and no ``.mo`` file can go stale.
+
+Pages get their language from Flask-Babel (:func:`install` gives it a locale
+selector: the player whose link opened the page, else the browser's
+``Accept-Language``, else English); mails and everything else built outside a
+request say what they say inside ``with in_language(player.language):``.
+``gettext`` here works in both places, so code shared by pages and mails has one
+way to be translated.
+
+A new string is marked with ``_``/``gettext``/``ngettext``/``lazy_gettext`` in
+Python, ``{{ _("…") }}`` or ``{% trans %}`` in a template, or ``phrase("…")`` for
+a mail's subject; README.md says how to extract and translate it, and
+tests/test_translations.py fails while a marked string has no German.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import datetime
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from babel import Locale, dates, numbers
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+#: the language of the message ids, of pages to a reader we know nothing about
+DEFAULT = "en"
+
+#: every language a player may choose, by its own name
+LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch"}
+
+TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+DOMAIN = "messages"
+
+#: the language forced for what is said now (a mail being written), if any
+_forced: ContextVar[str | None] = ContextVar("pbem_language", default=None)
+
+
+def supported(lang: str | None) -> str:
+    """``lang`` if we can write in it, else the default."""
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def catalog_path(lang: str) -> Path:
+    return TRANSLATIONS_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> NullTranslations:
+    """The compiled catalog of ``lang`` (English, and a language without one: the ids)."""
+    po = catalog_path(lang)
+    if lang == DEFAULT or not po.is_file():
+        return NullTranslations()
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    mo = BytesIO()
+    write_mo(mo, catalog, use_fuzzy=False)
+    mo.seek(0)
+    return Translations(mo, domain=DOMAIN)
+
+
+def current() -> str:
+    """The language being written now: a forced one, else the page's, else English."""
+    forced = _forced.get()
+    if forced is not None:
+        return forced
+    from flask import has_request_context
+
+    if has_request_context():
+        from flask import current_app
+
+        if "babel" not in current_app.extensions:  # an app without our pages (a bench)
+            return DEFAULT
+        from flask_babel import get_locale
+
+        locale = get_locale()
+        if locale is not None:
+            return supported(locale.language)
+    return DEFAULT
+
+
+@contextmanager
+def in_language(lang: str | None) -> Iterator[str]:
+    """Say everything inside in ``lang`` (or English, for one we cannot write in).
+
+    Inside a request Flask-Babel's own formatters follow too (its ``force_locale``).
+    """
+    lang = supported(lang)
+    token = _forced.set(lang)
+    try:
+        from flask import has_app_context
+
+        if has_app_context():
+            from flask_babel import force_locale
+
+            with force_locale(lang):
+                yield lang
+        else:
+            yield lang
+    finally:
+        _forced.reset(token)
+
+
+def gettext(message: str, **values: Any) -> str:
+    """``message`` in the current language, ``%(name)s`` fields filled in after the lookup
+    (so a value someone typed is never read as a format)."""
+    said = translations(current()).ugettext(message)
+    return said % values if values else said
+
+
+def ngettext(singular: str, plural: str, num: int, **values: Any) -> str:
+    values.setdefault("num", num)
+    return translations(current()).ungettext(singular, plural, num) % values
+
+
+def lazy_gettext(message: str, **values: Any) -> Any:
+    """``gettext`` when the text is used, not when it is made (module-level messages)."""
+    from flask_babel.speaklater import LazyString
+
+    return LazyString(gettext, message, **values)
+
+
+_ = gettext
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalog where it is written; ``gettext`` translates it
+    where it is said."""
+    return message
+
+
+# -- numbers and times -----------------------------------------------------------------
+
+#: how a deadline reads, per language (Babel patterns); a language without one reads
+#: the default's pattern with its own day and month names
+_DATETIME_PATTERNS = {"en": "EEE dd MMM y, HH:mm", "de": "ccc dd.MM.y, HH:mm"}
+
+
+def format_local_time(local: datetime, tz: str, lang: str | None = None) -> str:
+    """A local time as a reader of ``lang`` writes it, with its zone:
+    'Thu 05 Mar 2026, 12:00 (UTC)', 'Do 05.03.2026, 12:00 (UTC)' (``local`` is naive)."""
+    lang = supported(lang or current())
+    pattern = _DATETIME_PATTERNS.get(lang, _DATETIME_PATTERNS[DEFAULT])
+    return f"{dates.format_datetime(local, pattern, locale=Locale.parse(lang))} ({tz})"
+
+
+def format_number(number: float, lang: str | None = None) -> str:
+    """A number as a reader of ``lang`` writes it: 1,234.5 or 1.234,5."""
+    return numbers.format_decimal(number, locale=Locale.parse(supported(lang or current())))
+
+
+# -- the web app ----------------------------------------------------------------------
+
+
+def install(app: Any) -> None:
+    """Flask-Babel for ``app``: its locale selector, its Jinja ``_``/``gettext`` reading our
+    catalogs, its date and number filters."""
+    from flask import g, request
+    from flask_babel import Babel, Domain
+
+    class CatalogDomain(Domain):
+        """Flask-Babel's domain, reading the catalogs compiled in memory."""
+
+        def get_translations(self) -> NullTranslations:
+            return translations(current())
+
+    def select_locale() -> str:
+        chosen = getattr(g, "pbem_language", None)
+        if chosen in LANGUAGES:
+            return chosen
+        return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+
+    babel = Babel()
+    babel.domain_instance = CatalogDomain()  # a cached property: set before first use
+    babel.init_app(app, default_locale=DEFAULT, locale_selector=select_locale)
+    app.jinja_env.globals["current_language"] = current
+
+
+def reader(lang: str | None) -> None:
+    """The page being made is for a player who reads ``lang``: its words follow."""
+    from flask import g
+    from flask_babel import refresh
+
+    g.pbem_language = supported(lang)
+    refresh()
+
+
+def install_jinja(env: Any) -> None:
+    """``_``/``gettext``/``ngettext`` for a Jinja environment outside Flask (the mails')."""
+    env.add_extension("jinja2.ext.i18n")
+    # newstyle: Jinja fills in the fields itself, escaping them in HTML
+    env.install_gettext_callables(
+        gettext=lambda s: translations(current()).ugettext(s),
+        ngettext=lambda s, p, n: translations(current()).ungettext(s, p, n),
+        newstyle=True,
+    )
+    env.globals["current_language"] = current
