@@ -1,10 +1,15 @@
 """The table's picture in HTML mails: the game's SVG rendered as a PNG.
 
 Most mail clients show no SVG (Gmail, Outlook strip it), so an HTML mail carries the
-picture as a PNG, drawn once per mail from ``Rules.picture``.  The outbox row keeps it
-inside ``html_body`` as a ``data:`` URI, so a crash between queueing and delivery loses
-nothing and the row is what is sent; ``outbox.build_message`` turns that URI into a
-``multipart/related`` image part referenced by ``cid:`` (clients block ``data:`` images).
+picture as a PNG.  The game draws its SVG (``Rules.picture``) when the mail is queued,
+and the outbox row keeps that SVG inside ``html_body`` as a ``data:`` URI, so a crash
+between queueing and delivery loses nothing.  The PNG is rendered when the mail is
+delivered (``split_html``, from ``outbox.build_message``), outside the transaction that
+records a move: rendering takes from a tenth of a second to more than one for a tall
+table, which the move's write lock should not wait for, and an SVG is a fifth of the
+PNG's size in the row.  The SVG is a pure function of the view and the renderer is
+deterministic, so a retried delivery sends the same picture.  The image goes out as a
+``multipart/related`` part referenced by ``cid:`` (clients block ``data:`` images).
 
 The renderer is ``resvg-py`` (0.5.0, github.com/baseplate-admin/resvg-py): abi3 wheels
 for Linux, macOS and Windows with resvg 0.48 (the Rust SVG renderer of the linebender
@@ -22,7 +27,9 @@ from __future__ import annotations
 import base64
 import logging
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
+from functools import cached_property
 from html import unescape
 from typing import Any
 
@@ -35,22 +42,30 @@ PIXEL_WIDTHS = (2 * CSS_WIDTH, 3 * CSS_WIDTH // 2, CSS_WIDTH)
 MAX_BYTES = 150_000
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-#: a picture inside a stored HTML body (``Picture.src``), and its base64 data
-DATA_URI = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
+#: a picture inside a stored HTML body (``Picture.src``): the whole ``<img>`` tag, the
+#: kind of its data (an SVG to render; a PNG in rows queued by an older pbem) and the data
+IMAGE_TAG = re.compile(r'<img src="data:image/(png|svg\+xml);base64,([A-Za-z0-9+/=]+)"([^>]*)>')
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _LABEL = re.compile(r'aria-label="([^"]*)"')
 
 
 @dataclass(frozen=True)
 class Picture:
-    """A PNG for ``<img src=… alt=…>`` in a mail's layout (``templates/mail/_layout.html``)."""
+    """The table for ``<img src=… alt=…>`` in a mail's layout
+    (``templates/mail/_layout.html``): the game's SVG, rendered as PNG on delivery."""
 
-    png: bytes
+    svg: str
     alt: str
 
     @property
     def src(self) -> str:
-        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+        return "data:image/svg+xml;base64," + base64.b64encode(
+            self.svg.encode("utf-8")).decode("ascii")
+
+    @cached_property
+    def png(self) -> bytes:
+        """The PNG that delivery sends (rendered here only when asked for)."""
+        return render_png(self.svg)
 
 
 def render_png(svg: str) -> bytes:
@@ -86,7 +101,8 @@ def table_picture(rules: Any, view: Any, names: list[str], lang: str,
         svg = rules.picture(view, names, lang)
         if not svg:
             return None
-        return Picture(render_png(svg), alt_text(svg, fallback))
+        ET.fromstring(svg)  # an SVG that is not even XML is refused now, not at delivery
+        return Picture(svg, alt_text(svg, fallback))
     except Exception:  # a mail without its picture still goes: never lose the mail
         log.exception("the table's picture for %s could not be rendered; mail goes without it",
                       getattr(rules, "name", rules))
@@ -94,16 +110,26 @@ def table_picture(rules: Any, view: Any, names: list[str], lang: str,
 
 
 def split_html(html: str, cid_of: Any) -> tuple[str, list[tuple[str, bytes]]]:
-    """``html`` with each ``data:`` PNG replaced by ``cid:`` (``cid_of(n)`` names the
-    n-th, without angle brackets), and the pictures as (cid, PNG bytes)."""
+    """``html`` with each stored picture rendered and referenced by ``cid:`` (``cid_of(n)``
+    names the n-th, without angle brackets), and the pictures as (cid, PNG bytes).
+
+    A picture that cannot be rendered is logged and its ``<img>`` left out: the mail goes
+    without it (its text part says the same)."""
     found: list[tuple[str, bytes]] = []
 
     def swap(match: re.Match[str]) -> str:
+        kind, data, rest = match.groups()
+        try:
+            raw = base64.b64decode(data)
+            png = raw if kind == "png" else render_png(raw.decode("utf-8"))
+        except Exception:
+            log.exception("the table's picture could not be rendered; mail goes without it")
+            return ""
         cid = cid_of(len(found))
-        found.append((cid, base64.b64decode(match.group(1))))
-        return f'src="cid:{cid}"'
+        found.append((cid, png))
+        return f'<img src="cid:{cid}"{rest}>'
 
-    return DATA_URI.sub(swap, html), found
+    return IMAGE_TAG.sub(swap, html), found
 
 
 def inline_cids(msg: Any, html: str) -> str:

@@ -99,9 +99,10 @@ def test_turn_and_result_mails_carry_the_table_as_an_inline_png(
     assert alt.startswith(name.capitalize())  # the picture's own title, e.g. "Visby · round 1"
     _text_has_no_image(turn)
 
-    # the row keeps the picture itself: a crash before delivery loses nothing
+    # the row keeps the picture itself (the SVG; the PNG is rendered on delivery): a
+    # crash before delivery loses nothing, and a retried delivery sends the same picture
     row = Outbox.select().where(Outbox.kind == "turn").order_by(Outbox.id).first()
-    assert "data:image/png;base64," in row.html_body
+    assert "data:image/svg+xml;base64," in row.html_body
     assert _picture_of(build_message(row, smtp_ctx.config))[0] == png
 
     _finish(smtp_ctx, game)
@@ -141,7 +142,7 @@ def test_a_picture_that_cannot_be_drawn_never_costs_the_mail(
     monkeypatch.setattr(resvg_py, "svg_to_bytes", broken)
     with caplog.at_level(logging.ERROR, logger="pbem.mail.picture"):
         _game_against_bots(smtp_ctx, "visby")
-    _deliver(smtp_ctx)
+        _deliver(smtp_ctx)
     [turn] = [m for m in smtp_server.to("alice@example.org") if _kind(m) == "turn"]
     _text_has_no_image(turn)
     assert not [p for p in turn.walk() if p.get_content_maintype() == "image"]
@@ -203,3 +204,29 @@ def test_a_turn_mail_held_for_the_digest_stores_no_picture(ctx, sqlite_database)
     _game_against_bots(ctx, "visby")
     [turn] = Outbox.select().where(Outbox.kind == "turn")
     assert turn.digest and "<img" not in turn.html_body
+
+
+def test_a_move_renders_no_png_its_delivery_does(ctx, sqlite_database, monkeypatch):
+    """Rendering a tall table takes up to a second: not inside the transaction that
+    records a move (and holds the write lock), but when the mail is delivered."""
+    rendered: list[str] = []
+    real = picture.render_png
+    monkeypatch.setattr(picture, "render_png", lambda svg: rendered.append(svg) or real(svg))
+    game = _game_against_bots(ctx, "riga")
+    assert Outbox.select().where(Outbox.kind == "turn").count() >= 1
+    assert rendered == []  # queued: the SVG is in the row, nothing rendered
+    row = Outbox.get(Outbox.kind == "turn")
+    png, _ = _picture_of(build_message(row, ctx.config))
+    assert len(rendered) == 1 and _png_size(png)[0] in picture.PIXEL_WIDTHS
+    assert game.game == "riga"
+
+
+def test_a_row_queued_with_a_png_by_an_older_pbem_still_sends_it(ctx, sqlite_database):
+    _game_against_bots(ctx, "visby")
+    row = Outbox.get(Outbox.kind == "turn")
+    png = picture.render_png(get_game("visby").picture(
+        get_game("visby").view(Game.get().state, 0), ["Alice", "Bot 2", "Bot 3"], "en"))
+    import base64
+    row.html_body = re.sub(r'data:image/svg\+xml;base64,[A-Za-z0-9+/=]+',
+                           "data:image/png;base64," + base64.b64encode(png).decode(), row.html_body)
+    assert _picture_of(build_message(row, ctx.config))[0] == png
