@@ -69,8 +69,15 @@ def option_lines(game: Rules | None, options: dict[str, Any]) -> str:
     labels = {o.name: o.label for o in game.options} if game is not None else {}
     if not options:
         return "none"
-    return "; ".join(f"{md_text(labels.get(k, k))}: {md_text(str(options[k]))}"
+    return "; ".join(f"{md_text(labels.get(k, k))}: {md_text(_option_value(options[k]))}"
                      for k in sorted(options))
+
+
+def _option_value(value: Any) -> str:
+    """A variant played or not reads "yes"/"no", as the new-game form asked it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
 
 
 def move_line(index: int, sentence: str, kind: str) -> str:
@@ -151,17 +158,27 @@ class GamePage(Visitor):
         self._lines: list[str] = []
         self._turns = TurnList(self.md_names)
         self.final: State | None = None
+        #: the table's pictures (SVG), by file name beside the page: the setup's and
+        #: each round's end, for games that draw one
+        self.pictures: dict[str, str] = {}
 
     # -- the replay ---------------------------------------------------------
 
-    def _state_block(self, state: State) -> str:
+    def _state_block(self, state: State, when: str, alt: str) -> str:
+        """The table as its picture (when the game draws one) and as text."""
         assert self.game is not None
-        text = self.game.render_text(self.game.view(state, EVERYTHING), list(self.names))
-        return code_block(text)
+        view = self.game.view(state, EVERYTHING)
+        text = code_block(self.game.render_text(view, list(self.names)))
+        svg = self.game.picture(view, list(self.names), "en")
+        if not svg:
+            return text
+        name = f"{self.summary.id}-{when}.svg"
+        self.pictures[name] = svg
+        return f"![{alt}]({name})\n\n{text}"
 
     def begin(self, game: Rules, record: GameRecord, setup: State) -> None:
         self.game = game
-        self.setup = self._state_block(setup)
+        self.setup = self._state_block(setup, "setup", "The table at the start")
 
     def begin_round(self, number: int, state: State) -> None:
         self._lines = [f"## Round {number} {{#round-{number}}}", ""]
@@ -192,7 +209,8 @@ class GamePage(Visitor):
     def end_round(self, number: int, state: State) -> None:
         self._lines += self._turns.lines()
         self._lines += ["", f"State after the last move of round {number}:", "",
-                        self._state_block(state)]
+                        self._state_block(state, f"r{number}",
+                                          f"The table after round {number}")]
         self.rounds.append("\n".join(self._lines))
         self.round_numbers.append(number)
         self._lines = []

@@ -107,6 +107,9 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
             svg_file = f"{s.id}.svg"
             text = visitor.document(result, track.points, svg_file, notes)
             out.files[f"{page}.svg"] = chart.svg(track.points, s.names, CHART_TITLE)
+            folder = page.rsplit("/", 1)[0]
+            for name, svg in visitor.pictures.items():
+                out.files[f"{folder}/{name}"] = svg
     if text is None:
         text = degraded_document(s, title, game, finished.moves, out.problem)
     out.files[f"{page}.md"] = text

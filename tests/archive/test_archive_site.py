@@ -278,6 +278,9 @@ def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: A
     month = game.finished_at.strftime("%Y-%m")
     expected = {f"{page}.md", f"{page}.html", f"{page}.json", f"{page}.svg",
                 "feed.xml", ".manifest.json"}
+    # the table's picture at the setup and after each round, beside the page
+    rounds = get_game("visby").round(game.state)
+    expected |= {f"{page}-setup.svg"} | {f"{page}-r{n}.svg" for n in range(1, rounds + 1)}
     for index in ("index", "by-game/index", "by-game/visby", "players/index",
                   f"players/{heike.id}", f"players/{malte.id}", "months/index",
                   f"months/{month}"):
@@ -291,8 +294,10 @@ def test_a_game_that_is_no_longer_finished_leaves_the_archive(archive: Archive):
     gone = archive.games[3]
     Game.update(status=Game.ABORTED).where(Game.id == gone.id).execute()
     report = build(archive.site)
-    assert sorted(report.removed) == [f"games/{gone.id}.{ext}"
-                                      for ext in ("html", "json", "md", "svg")]
+    pictures = {f"games/{gone.id}-setup.svg"} | {
+        f"games/{gone.id}-r{n}.svg" for n in range(1, get_game(gone.game).round(gone.state) + 1)}
+    assert set(report.removed) == {f"games/{gone.id}.{ext}"
+                                   for ext in ("html", "json", "md", "svg")} | pictures
     assert f"games/{gone.id}.html" not in (archive.site / "index.html").read_text()
 
 
@@ -301,8 +306,10 @@ def test_a_full_build_also_removes_the_pages_of_games_that_are_gone(archive: Arc
     gone = archive.games[3]
     Game.update(status=Game.ABORTED).where(Game.id == gone.id).execute()
     report = build(archive.site, full=True)
-    assert sorted(report.removed) == [f"games/{gone.id}.{ext}"
-                                      for ext in ("html", "json", "md", "svg")]
+    pictures = {f"games/{gone.id}-setup.svg"} | {
+        f"games/{gone.id}-r{n}.svg" for n in range(1, get_game(gone.game).round(gone.state) + 1)}
+    assert set(report.removed) == {f"games/{gone.id}.{ext}"
+                                   for ext in ("html", "json", "md", "svg")} | pictures
     assert not list(archive.site.glob(f"games/{gone.id}.*"))
     assert site_files(archive.site) == site_files(_fresh_build(archive.site))
 
@@ -493,9 +500,15 @@ def test_markdown_in_names_reads_as_the_name(sqlite_archive: Archive):
     build(sqlite_archive.site)
     html = (sqlite_archive.site / f"games/{game.id}.html").read_text(encoding="utf-8")
     page = parse(sqlite_archive.site / f"games/{game.id}.html")
-    # no markup came from a name: the one image is the chart, the one code the command
+    # no markup came from a name: the images are the chart and the table's pictures of
+    # the game (which escape the names themselves), the one code the command
     assert not {tag for tag, _ in page.tags} & {"em", "strong", "del", "script"}
-    assert [a.get("src") for tag, a in page.tags if tag == "img"] == [f"{game.id}.svg"]
+    images = [a.get("src") for tag, a in page.tags if tag == "img"]
+    assert images[0] == f"{game.id}.svg"
+    assert f"{game.id}-setup.svg" in images and f"{game.id}-r1.svg" in images
+    assert all(re.fullmatch(rf"{game.id}-(setup|r\d+)\.svg", src) for src in images[1:])
+    for src in images[1:]:  # each picture is a whole SVG document, names escaped in it
+        ET.parse(sqlite_archive.site / "games" / src)
     prose = html.split("<main>", 1)[1].split('<h2 id="setup">', 1)[0]
     assert prose.count("<code>") == 1 and f"<code>pbem replay {game.id}.json" in prose
     assert not any("javascript" in (a.get("href") or "") for _, a in page.tags)
