@@ -189,6 +189,11 @@ class Move(BaseModel):
     #: as its author (and the archive) reads it, and as everyone else does
     said_author = pw.TextField(default="")
     said_others = pw.TextField(default="")
+    #: the same two sentences in every other language pbem speaks (``pbem.i18n.LANGUAGES``
+    #: but English, which the two columns above hold): ``{"de": [author, others]}``.
+    #: A row recorded before (``{}``), or without a language, reads English
+    #: (``pbem.lifecycle.history.said``)
+    said_in = JSONField(default=dict)
     #: the seat's clock as it stood before a move that ended its turn (JSON of
     #: ``clock.snapshot``), so that taking that move back reopens the turn with the
     #: deadline, reminders and bank it had, not with a fresh turn's time
@@ -209,7 +214,10 @@ class Notice(BaseModel):
     game = pw.ForeignKeyField(Game, backref="notices", on_delete="CASCADE")
     seq = pw.IntegerField()  # the move number it happened after
     seat = pw.IntegerField(null=True)
-    text = pw.TextField()  # with {0}-style seat placeholders
+    text = pw.TextField()  # with {0}-style seat placeholders, in English
+    #: ``text`` in every other language pbem speaks, ``{"de": "…"}``; a notice written
+    #: before, or without a language, reads English
+    said_in = JSONField(default=dict)
     created_at = pw.DateTimeField(default=utcnow)
 
 

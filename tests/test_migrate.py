@@ -2,14 +2,18 @@
 
 Its games had 31-bit integer seeds in a BIGINT column, no thread key, and its
 move rows no sentences: ``create_tables`` (what ``pbem init-db`` and every
-start run) adds what is missing and keeps every row.
+start run) adds what is missing and keeps every row.  A database of the pbem
+that stored sentences in English only (no ``said_in`` on moves and notices)
+gets the column, and its rows read English in every language.
 """
 
 from __future__ import annotations
 
 import peewee as pw
+import pytest
 
-from pbem.models import Game, Move, create_tables, db, open_database
+from pbem.lifecycle import history
+from pbem.models import Game, Move, Notice, Player, create_tables, db, drop_tables, open_database
 
 _OLD_GAME = """CREATE TABLE "game" ("id" INTEGER NOT NULL PRIMARY KEY, "game" VARCHAR(32) NOT NULL,
  "options" TEXT NOT NULL, "seed" BIGINT NOT NULL, "rules_version" VARCHAR(16) NOT NULL,
@@ -45,6 +49,7 @@ def test_an_older_database_is_brought_up_to_date(tmp_path):
         assert games[0].thread_key != games[1].thread_key
         row = Move.get(Move.game == 1)
         assert (row.move, row.said_author, row.turn_end) == ("play Ritter", "", True)
+        assert row.said_in == {} and history.said(row, 0, "de") == "{0}: play Ritter"
         # a new game's 128-bit seed is text, kept to the letter
         seed = "0" * 31 + "9"
         Game.create(game="visby", seed=seed, rules_version="1", data_version="1")
@@ -54,3 +59,64 @@ def test_an_older_database_is_brought_up_to_date(tmp_path):
     finally:
         db.close()
         assert isinstance(database, pw.SqliteDatabase)
+
+
+#: the move and notice tables of the pbem that stored its sentences in English only
+_ENGLISH_ONLY_MOVE = """CREATE TABLE "move" ("id" {pk}, "game_id" INTEGER NOT NULL,
+ "seq" INTEGER NOT NULL, "seat" INTEGER NOT NULL, "move" VARCHAR(120) NOT NULL,
+ "kind" VARCHAR(10) NOT NULL, "menu_seq" INTEGER NOT NULL, "turn_seq" INTEGER NOT NULL,
+ "round" INTEGER NOT NULL, "commit" {flag} NOT NULL, "turn_end" {flag} NOT NULL,
+ "said_author" TEXT NOT NULL, "said_others" TEXT NOT NULL, "clock_before" TEXT NOT NULL,
+ "created_at" {time} NOT NULL)"""
+_ENGLISH_ONLY_NOTICE = """CREATE TABLE "notice" ("id" {pk}, "game_id" INTEGER NOT NULL,
+ "seq" INTEGER NOT NULL, "seat" INTEGER, "text" TEXT NOT NULL, "created_at" {time} NOT NULL)"""
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_sentences_stored_in_english_only_read_english(tmp_path, request, kind):
+    if kind == "postgresql":
+        database = open_database(request.getfixturevalue("pg_url"))
+        drop_tables()
+        types = {"pk": "SERIAL PRIMARY KEY", "flag": "BOOLEAN", "time": "TIMESTAMP"}
+        true = "TRUE"
+    else:
+        database = open_database(f"sqlite:///{tmp_path / 'english.db'}")
+        types = {"pk": "INTEGER NOT NULL PRIMARY KEY", "flag": "INTEGER",
+                 "time": "DATETIME"}
+        true = "1"
+    try:
+        Player.create_table()
+        Game.create_table()
+        Game.create(game="visby", seed="7", rules_version="1", data_version="1")
+        database.execute_sql(_ENGLISH_ONLY_MOVE.format(**types))
+        database.execute_sql(_ENGLISH_ONLY_NOTICE.format(**types))
+        database.execute_sql(
+            "INSERT INTO move (game_id, seq, seat, move, kind, menu_seq, turn_seq, round, "
+            f"\"commit\", turn_end, said_author, said_others, clock_before, created_at) "
+            f"VALUES (1, 1, 0, 'play Ritter', 'player', 0, 1, 1, {true}, {true}, "
+            "'{0} chooses Ritter', '{0} chooses a card in secret', '', "
+            "'2026-01-01 00:00:00')")
+        database.execute_sql("INSERT INTO notice (game_id, seq, seat, text, created_at) "
+                             "VALUES (1, 1, 0, '{0} took back a step', "
+                             "'2026-01-01 00:00:00')")
+        create_tables()
+        create_tables()  # and again: nothing more to do
+        row = Move.get(Move.game == 1)
+        assert row.said_in == {}
+        assert history.said(row, 0, "de") == "{0} chooses Ritter"
+        assert history.said(row, 1, "de") == "{0} chooses a card in secret"
+        notice = Notice.get(Notice.game == 1)
+        assert notice.said_in == {} and history.notice_text(notice, "de") == notice.text
+        game = Game.get_by_id(1)
+        assert history.history(game, 1, lang="de").lines == [
+            "{0} chooses a card in secret", "{0} took back a step"]
+        # a new row keeps its German beside the English
+        Move.create(game=game, seq=2, seat=1, move="play Schiff",
+                    said_author="{1} chooses Schiff", said_others="{1} chooses a card in secret",
+                    said_in={"de": ["{1} wählt Schiff", "{1} wählt verdeckt eine Karte"]})
+        assert history.history(game, 0, lang="de").lines[-2:] == [
+            "{0} took back a step", "{1} wählt verdeckt eine Karte"]
+    finally:
+        if kind == "postgresql":
+            drop_tables()
+        db.close()

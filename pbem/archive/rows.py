@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.protocol import SPECTATOR, Rules, State
+from pbem.games.protocol import Rules, State
+from pbem.lifecycle.history import sentences
 from pbem.models import Move
 
 Step = tuple[int, int, str, State, State]
@@ -99,8 +100,7 @@ def move_rows(rules: Rules, setup: State, steps: Sequence[Step], kinds: Sequence
             "round": rules.round(before),
             "commit": rules.is_commit_point(before, seat, move, after),
             "turn_end": turn_end,
-            "said_author": rules.describe(before, seat, move, after, seat),
-            "said_others": rules.describe(before, seat, move, after, SPECTATOR),
+            **sentences(rules, before, seat, move, after),
         })
         seats[seat].menu_seq += 1
         if turn_end:

@@ -25,6 +25,13 @@ Conventions shared by every game:
 * **Seats** are numbered from 0.  Texts meant for people (``describe``, events
   in a view) name seats by ``str.format`` placeholders ``{0}``, ``{1}``…, which
   the caller fills with display names, escaped for the medium it writes to.
+* **Languages.**  What a game says to people (``menu``, ``render_text``,
+  ``describe``, ``picture``, its page template, and ``texts`` for the lobby)
+  takes the reader's language as ``lang`` (``"en"``, ``"de"``…, the codes of
+  ``pbem.i18n.LANGUAGES``).  A game says what it has no words for in English,
+  and never fails for a language it does not speak.  Its words live in its own
+  package and template folder: a game needs no shared catalog.  Card names
+  stay as printed.
 * ``apply`` never mutates its input; an illegal move raises a ``MoveError``
   subclass whose message says what is wrong, and the caller's state is
   untouched.
@@ -36,7 +43,7 @@ import random
 import secrets
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -106,6 +113,15 @@ class Option:
 
 
 @dataclass(frozen=True)
+class GameTexts:
+    """What the lobby says about a game, in one language (:meth:`Rules.texts`)."""
+
+    description: str
+    default_move_note: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
 class Result:
     """Final standing of a finished game.
 
@@ -166,6 +182,25 @@ class Rules(ABC):
     #: the game's own styles for its template (under ``templates/``), e.g.
     #: ``"games/visby/style.css"``; pages and the archive include it
     stylesheet: str = ""
+    #: the lobby's words in other languages than English, by language code:
+    #: ``{"de": {"description": "…", "default_move_note": "…",
+    #: "options": {"target": ("label", "help")}}}``; whatever a language leaves out
+    #: reads in English (see :meth:`texts`)
+    translations: ClassVar[dict[str, dict[str, Any]]] = {}
+
+    def texts(self, lang: str = "en") -> GameTexts:
+        """The game's description, default-move note and option labels for a reader of
+        ``lang`` (the new-game page, invitations): from :attr:`translations`, English
+        where ``lang`` has none."""
+        words = self.translations.get(lang.split("-")[0].lower(), {}) if lang else {}
+        labels = words.get("options", {})
+        options = tuple(
+            Option(o.name, labels[o.name][0] or o.label, o.choices, o.default,
+                   labels[o.name][1] if len(labels[o.name]) > 1 else o.help)
+            if o.name in labels else o
+            for o in self.options)
+        return GameTexts(words.get("description") or self.description,
+                         words.get("default_move_note") or self.default_move_note, options)
 
     # -- setup and turn order -------------------------------------------------
 
@@ -280,8 +315,9 @@ class Rules(ABC):
         """What ``seat`` may see; ``SPECTATOR`` for the public, ``EVERYTHING`` for the archive."""
 
     @abstractmethod
-    def render_text(self, view: View, names: list[str]) -> str:
-        """A view as plain text for a mail (names already fit for plain text)."""
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        """A view as plain text for a mail (names already fit for plain text), in
+        ``lang``; English where the game has no words in ``lang``."""
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         """The table as a picture: an SVG document drawn from ``view`` alone (no I/O,
@@ -293,14 +329,16 @@ class Rules(ABC):
 
     @abstractmethod
     def describe(self, before: State, seat: int, move: str, after: State,
-                 viewer: int | None) -> str:
+                 viewer: int | None, lang: str = "en") -> str:
         """A sentence for ``move`` by ``seat`` that led from ``before`` to ``after``,
-        as ``viewer`` may read it.
+        as ``viewer`` may read it, in ``lang`` (English where the game has no words in
+        ``lang``).
 
         It sees both states, so it can say what was drawn or rolled.  Uses ``{0}``…
         placeholders for seats.  A secret choice, or a private draw, reads as such
-        to anyone but its author; ``EVERYTHING`` reads what the author reads.  The
-        server writes the sentences once, when it records the move.
+        to anyone but its author, in every language; ``EVERYTHING`` reads what the
+        author reads.  The server writes the sentences once, when it records the
+        move, in every language it speaks (``pbem.i18n.LANGUAGES``).
         """
 
     # -- server support ----------------------------------------------------

@@ -1,20 +1,26 @@
 """What happened in a game, read from the move log's rows, grouped by round and turn.
 
 Every move row carries its sentences, written once when the move was recorded
-(``Move.said_author`` and ``Move.said_others``), so mails, pages and refusals
-read rows here and never replay the log: a turn mail costs the same at move 5
-and at move 500.  Notices (timeouts, bots, vacations, take-backs) stand after
-the move they followed.
+(``sentences``), in every language pbem speaks: English in ``Move.said_author``
+and ``Move.said_others``, the others in ``Move.said_in``.  Mails, pages and
+refusals read rows here in their reader's language and never replay the log: a
+turn mail costs the same at move 5 and at move 500.  A row recorded before
+sentences were kept per language reads English.  Notices (timeouts, bots,
+vacations, take-backs) stand after the move they followed, in the reader's
+language too where they were written so (``notice_columns``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import peewee as pw
 
-from pbem.games.protocol import EVERYTHING
+from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules, State
+from pbem.i18n import DEFAULT, LANGUAGES
 from pbem.lifecycle import talk
+from pbem.mail.language import Phrase, say
 from pbem.models import Game, Move, Notice
 
 #: the most moves one history shows; older ones are counted, not listed
@@ -56,18 +62,55 @@ class History:
         return [line for r in self.rounds for t in r.turns for line in t.lines]
 
 
-def said(row: Move, viewer: int | None) -> str:
-    """The move's sentence as ``viewer`` may read it (``{0}`` placeholders kept)."""
-    if viewer == row.seat or viewer == EVERYTHING:
-        text = row.said_author
-    else:
-        text = row.said_others
+def sentences(rules: Rules, before: State, seat: int, move: str,
+              after: State) -> dict[str, Any]:
+    """A move's sentences as ``Move`` stores them: as its author and as everyone else
+    reads them, in every language pbem speaks (written once, when it is recorded)."""
+    def pair(lang: str) -> list[str]:
+        return [rules.describe(before, seat, move, after, seat, lang),
+                rules.describe(before, seat, move, after, SPECTATOR, lang)]
+
+    author, others = pair(DEFAULT)
+    return {"said_author": author, "said_others": others,
+            "said_in": {lang: pair(lang) for lang in LANGUAGES if lang != DEFAULT}}
+
+
+def said(row: Move, viewer: int | None, lang: str = DEFAULT) -> str:
+    """The move's sentence as ``viewer`` may read it, in ``lang`` where the row has it,
+    else in English (``{0}`` placeholders kept)."""
+    author = viewer == row.seat or viewer == EVERYTHING
+    text = ""
+    if lang != DEFAULT:
+        pair = (getattr(row, "said_in", None) or {}).get(lang)
+        if isinstance(pair, list) and len(pair) == 2:
+            text = pair[0] if author else pair[1]
+    if not text:
+        text = row.said_author if author else row.said_others
     if text:
         return text
     # a move recorded before sentences were stored: no secret may leak from the notation
-    if viewer == row.seat or viewer == EVERYTHING:
+    if author:
         return f"{{{row.seat}}}: {row.move}"
     return f"{{{row.seat}}} moved"
+
+
+def notice_columns(text: str | Phrase) -> dict[str, Any]:
+    """A notice's ``text`` (English) and ``said_in`` (every other language) for ``text``:
+    a ``Phrase`` is said in each language now; a plain string is English only."""
+    if isinstance(text, str):
+        return {"text": text, "said_in": {}}
+    return {"text": say(text, DEFAULT),
+            "said_in": {lang: say(text, lang) for lang in LANGUAGES if lang != DEFAULT}}
+
+
+def notice_text(notice: Notice, lang: str = DEFAULT) -> str:
+    """A notice as a reader of ``lang`` reads it (English where it was not written in
+    ``lang``)."""
+    if lang != DEFAULT:
+        text = (getattr(notice, "said_in", None) or {}).get(lang)
+        if isinstance(text, str) and text:
+            return text
+    return notice.text
 
 
 def since_seq_for(game: Game, seat_index: int, in_turn: bool) -> int:
@@ -94,21 +137,23 @@ def since_round(game: Game, first_round: int) -> int:
 
 
 def history(game: Game, viewer: int | None, since_seq: int = 0,
-            limit: int = HISTORY_LIMIT) -> History:
-    """The moves after ``since_seq`` (and the notices among them) as ``viewer`` reads them."""
+            limit: int = HISTORY_LIMIT, lang: str = DEFAULT) -> History:
+    """The moves after ``since_seq`` (and the notices among them) as ``viewer`` reads
+    them, in ``lang`` (English where a row has no words in ``lang``)."""
     query = Move.select(Move.seq, Move.seat, Move.move, Move.round, Move.turn_seq,
-                        Move.turn_end, Move.said_author, Move.said_others).where(
+                        Move.turn_end, Move.said_author, Move.said_others,
+                        Move.said_in).where(
         Move.game == game, Move.seq > since_seq)
     total = query.count()
     earlier = max(0, total - limit)
     rows = list(query.order_by(Move.seq.desc()).limit(limit))[::-1]
     first_seq = rows[0].seq if rows else game.seq + 1
     notices: dict[int, list[str]] = {}
-    for notice in (Notice.select(Notice.seq, Notice.text)
+    for notice in (Notice.select(Notice.seq, Notice.text, Notice.said_in)
                    .where(Notice.game == game, Notice.seq >= first_seq - 1,
                           Notice.seq > since_seq)
                    .order_by(Notice.seq, Notice.id)):
-        notices.setdefault(notice.seq, []).append(notice.text)
+        notices.setdefault(notice.seq, []).append(notice_text(notice, lang))
     out = History(earlier=earlier)
     current_round = rows[0].round if rows else None
 
@@ -137,7 +182,7 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
     turn_of: dict[int, int] = {}  # seat -> how many of its turns ended so far
     for row in rows:
         count = turn_of.get(row.seat, 0)
-        add(row.round, row.seat, (row.seat, row.turn_seq, count), said(row, viewer))
+        add(row.round, row.seat, (row.seat, row.turn_seq, count), said(row, viewer, lang))
         if row.turn_end:  # the next step of this seat is another turn, whatever its number
             turn_of[row.seat] = count + 1
         for text in notices.pop(row.seq, []):

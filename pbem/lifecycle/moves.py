@@ -29,10 +29,12 @@ import peewee as pw
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.games.protocol import SPECTATOR, MoveError, Rules, State
+from pbem.games.protocol import MoveError, Rules, State
 from pbem.i18n import gettext
+from pbem.lifecycle import history
 from pbem.lifecycle.records import GameRecord
 from pbem.mail import compose
+from pbem.mail.language import phrase
 from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
 from pbem.time import clock
 
@@ -170,8 +172,7 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
         turn_seq=seat.turn_seq, round=rules.round(before),
         commit=rules.is_commit_point(before, i, move, after),
         turn_end=turn_end,
-        said_author=rules.describe(before, i, move, after, i),
-        said_others=rules.describe(before, i, move, after, SPECTATOR),
+        **history.sentences(rules, before, i, move, after),
         clock_before=(json.dumps(clock.snapshot(seat))
                       if turn_end and seat.deadline is not None else ""),
     )
@@ -348,8 +349,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         Move.delete().where(Move.id == last.id).execute()
         for row, before, after in rewritten:
             Move.update(seq=row.seq - 1,
-                        said_author=rules.describe(before, row.seat, row.move, after, row.seat),
-                        said_others=rules.describe(before, row.seat, row.move, after, SPECTATOR),
+                        **history.sentences(rules, before, row.seat, row.move, after),
                         ).where(Move.id == row.id).execute()
         Notice.update(seq=Notice.seq - 1).where(Notice.game == game,
                                                 Notice.seq >= last.seq).execute()
@@ -366,7 +366,8 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
                 clock.start_turn(game, seat, utcnow())
         save_changed(seat)
         Notice.create(game=game, seq=game.seq, seat=seat_index,
-                      text=f"{{{seat_index}}} took back a step")
+                      **history.notice_columns(phrase("{seat} took back a step",
+                                                      seat=f"{{{seat_index}}}")))
         after_change(ctx, game, rules, seats, state, [])
         return last
 

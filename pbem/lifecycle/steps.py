@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from pbem.context import Context
+from pbem.lifecycle import history
 from pbem.mail import compose
 from pbem.mail.language import Phrase, say
 from pbem.models import Game, Notice, Seat, utcnow, write_transaction
@@ -88,17 +89,22 @@ def seats_of(game: Game) -> list[Seat]:
     return list(game.seats.order_by(Seat.index))
 
 
-def note(game: Game, seat: int | None, text: str, seq: int | None = None) -> Notice:
-    """A line in the game's log (``{0}``-style seat placeholders)."""
-    return Notice.create(game=game, seq=game.seq if seq is None else seq, seat=seat, text=text)
+def note(game: Game, seat: int | None, text: str | Phrase, seq: int | None = None) -> Notice:
+    """A line in the game's log (``{0}``-style seat placeholders); a ``Phrase`` is written
+    in every language pbem speaks, and each reader reads it in theirs."""
+    return Notice.create(game=game, seq=game.seq if seq is None else seq, seat=seat,
+                         **history.notice_columns(text))
 
 
-def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str, subject: str | Phrase,
-               now: datetime, skip: Iterable[int] = ()) -> None:
+def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str | Phrase,
+               subject: str | Phrase, now: datetime, skip: Iterable[int] = (),
+               end: str = "") -> None:
     """Mail ``line`` to every human at the table but the seats in ``skip``.
 
-    ``subject`` is said in each player's language (``pbem.mail.language``); ``line``
-    is a line of the game's log and reads as the log does.
+    ``subject`` and a ``line`` given as a ``Phrase`` are said in each player's language
+    (``pbem.mail.language``); ``line`` is a line of the game's log (``{0}``-style seat
+    placeholders), and a plain string reads as written; ``end`` follows it (a full stop
+    after a line that is a notice too).
     """
     skip = set(skip)
     names = compose.names_of(seats)
@@ -107,8 +113,9 @@ def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str, subject: 
         if seat.player_id is None or seat.index in skip:
             continue
         lang = compose.language_of(seat.player)
+        said = (say(line, lang) if isinstance(line, Phrase) else line) + end
         text, html = compose.render_mail(ctx, "notice", lang, game=game, title=title,
-                                         names=names, line=line, seat=seat,
+                                         names=names, line=said, seat=seat,
                                          seat_url=compose.seat_url(ctx, game, seat))
         compose.queue(ctx, kind="notice", to=seat.player,
                       subject=f"{title}: {say(subject, lang)}", text=text, html=html,

@@ -7,11 +7,13 @@ game as one conversation.
 
 Each player reads their mails in their own language: the templates are marked for
 gettext and rendered inside ``i18n.in_language`` (``render_mail``); subjects and
-dates go through ``pbem.mail.language``.  Only
-our own words are translated: the game's content stays as the engine writes it
-(the text of a view, the sentences of moves, move names such as "play Ritter"
-with the game's German card names), and so do the lines of the game log that
-notices retell.
+dates go through ``pbem.mail.language``.  The
+game's content is the game's own: the text of a view (``render_text``), the
+sentences of moves (stored per language when the move was recorded, read by
+``history`` in the reader's language) and the game's page template come in the
+reader's language where the game has it, English where not; card names stay as
+printed.  The lines of the game log that notices retell are said in each reader's
+language too (``steps.tell_table`` takes a ``Phrase``).
 """
 
 from __future__ import annotations
@@ -391,8 +393,8 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     since = history.since_seq_for(game, seat.index, in_turn=True)
     values = dict(
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
-        view=view, view_text=rules.render_text(view, names),
-        recent=history.history(game, seat.index, since_seq=since),
+        view=view, view_text=rules.render_text(view, names, lang),
+        recent=history.history(game, seat.index, since_seq=since, lang=lang),
         moves=menu_links(ctx, game, seat, state, lang),
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
@@ -428,7 +430,7 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                                  names=names, seat=seat, result=result, standing=st,
                                  headline=said,
                                  winner_names=[names[w] for w in result.winners],
-                                 view_text=rules.render_text(view, names),
+                                 view_text=rules.render_text(view, names, lang),
                                  view=view, rules=rules, seat_url=seat_url(ctx, game, seat),
                                  picture=pictures[lang],
                                  archive_url=archive_url(ctx, game))

@@ -88,11 +88,15 @@ def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     seat.deadline, seat.in_grace = until, True
     hours = f"{period.total_seconds() / 3600:g}"
     i = seat.index
-    steps.note(game, i, f"{{{i}}} did not move by the deadline: a grace period of {hours} "
-                        f"hours began, then the default move is played for them")
+    who = f"{{{i}}}"
+    steps.note(game, i, phrase("{seat} did not move by the deadline: a grace period of "
+                               "{hours} hours began, then the default move is played for them",
+                               seat=who, hours=hours))
     seats = steps.seats_of(game)
-    steps.tell_table(ctx, game, seats, f"{{{i}}} did not move by the deadline; after a grace "
-                     f"period of {hours} hours the default move is played for them.",
+    steps.tell_table(ctx, game, seats,
+                     phrase("{seat} did not move by the deadline; after a grace period of "
+                            "{hours} hours the default move is played for them.",
+                            seat=who, hours=hours),
                      phrase("{name} ran out of time", name=seat.display), now, skip=[i])
     rules = get_game(game.game)
     moves = compose.menu_links(ctx, game, seat, game.state, compose.language_of(seat.player))
@@ -122,14 +126,18 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     # the notices belong after the first default move; written first, so that the turn
     # mails the move sends out already tell it
     at = game.seq + 1
-    steps.note(game, i, f"{{{i}}} did not move in time: the default move was played for them "
-                        f"(timeout {count} in a row)", seq=at)
+    who = f"{{{i}}}"
+    steps.note(game, i, phrase("{seat} did not move in time: the default move was played "
+                               "for them (timeout {count} in a row)", seat=who, count=count),
+               seq=at)
     if stage == BOT:
-        steps.note(game, i, f"After {count} timeouts in a row a bot plays for {{{i}}}; "
-                            f"{{{i}}} can take the seat back with their link", seq=at)
+        steps.note(game, i, phrase("After {count} timeouts in a row a bot plays for {seat}; "
+                                   "{seat} can take the seat back with their link",
+                                   seat=who, count=count), seq=at)
     elif stage == DROP:
-        steps.note(game, i, f"After {count} timeouts in a row {{{i}}} leaves the game; "
-                            f"a bot plays the seat to the end", seq=at)
+        steps.note(game, i, phrase("After {count} timeouts in a row {seat} leaves the game; "
+                                   "a bot plays the seat to the end", seat=who, count=count),
+                   seq=at)
     rules = get_game(game.game)
     played = []
     turn = seat.turn_seq
@@ -153,16 +161,17 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     seat = seats[i]
     name = seat.player.name
     if stage == DEFAULT:
-        line = (f"{{{i}}} did not move in time: the default move was played for them "
-                f"(timeout {count} of {limit} in a row before a bot takes the seat).")
+        line = phrase("{seat} did not move in time: the default move was played for them "
+                      "(timeout {count} of {limit} in a row before a bot takes the seat).",
+                      seat=who, count=count, limit=limit)
         subject = phrase("default move for {name}", name=name)
     elif stage == BOT:
-        line = (f"{{{i}}} did not move in time {count} times in a row: a bot plays the seat "
-                f"now, until {{{i}}} takes it back.")
+        line = phrase("{seat} did not move in time {count} times in a row: a bot plays the "
+                      "seat now, until {seat} takes it back.", seat=who, count=count)
         subject = phrase("a bot plays for {name}", name=name)
     else:
-        line = (f"{{{i}}} did not move in time {count} times in a row and leaves the game: "
-                f"a bot plays the seat to the end.")
+        line = phrase("{seat} did not move in time {count} times in a row and leaves the "
+                      "game: a bot plays the seat to the end.", seat=who, count=count)
         subject = phrase("{name} leaves the game", name=name)
     steps.tell_table(ctx, game, seats, line, subject, now, skip=[i])
     seat_url = compose.seat_url(ctx, game, seat)
@@ -202,7 +211,7 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
         seat = Seat.get_by_id(seat.id)
         rules = get_game(game.game)
         i = seat.index
-        steps.note(game, i, f"{{{i}}} took their seat back from the bot")
+        steps.note(game, i, phrase("{seat} took their seat back from the bot", seat=f"{{{i}}}"))
         seats = steps.seats_of(game)
         seats[i] = seat
         if i in rules.to_move(game.state):
@@ -214,6 +223,7 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
             clock.start_turn(game, seat, now)
             seat.save()
             compose.queue_turn(ctx, game, seat, seats, game.state)
-        steps.tell_table(ctx, game, seats, f"{{{i}}} took their seat back from the bot.",
+        steps.tell_table(ctx, game, seats,
+                         phrase("{seat} took their seat back from the bot.", seat=f"{{{i}}}"),
                          phrase("{name} is back", name=seat.display), now, skip=[i])
         return seat

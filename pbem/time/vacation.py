@@ -76,10 +76,12 @@ def start(ctx: Context, player_id: int, days: int, now: datetime) -> datetime:
         (Player.update(vacation_until=until, vacation_days_used=have.used + days,
                        vacation_year=local.year)
          .where(Player.id == player.id).execute())
-        day_word = "day" if days == 1 else "days"
-        _move_clocks(ctx, player.id, until - now, now,
-                     "{i} is on vacation for " + f"{days} {day_word}: their clock stands "
-                     "still until they are back", phrase("{name} is on vacation", name=player.name))
+        line = (phrase("{seat} is on vacation for 1 day: their clock stands still until they "
+                       "are back") if days == 1 else
+                phrase("{seat} is on vacation for {days} days: their clock stands still until "
+                       "they are back", days=days))
+        _move_clocks(ctx, player.id, until - now, now, line,
+                     phrase("{name} is on vacation", name=player.name))
         return until
 
 
@@ -98,13 +100,15 @@ def end(ctx: Context, player_id: int, now: datetime) -> None:
         (Player.update(vacation_until=None, vacation_days_used=used)
          .where(Player.id == player.id).execute())
         _move_clocks(ctx, player.id, now - until, now,
-                     "{i} is back from vacation early: their clock runs again",
+                     phrase("{seat} is back from vacation early: their clock runs again"),
                      phrase("{name} is back", name=player.name))
 
 
-def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime, line: str,
-                 subject: Phrase) -> None:
-    """Move the player's running turns by ``delta`` and tell each of their tables."""
+def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime,
+                 line: Phrase, subject: Phrase) -> None:
+    """Move the player's running turns by ``delta`` and tell each of their tables
+    (``line`` names the player's seat by its ``{seat}`` field, said in each reader's
+    language)."""
     games = (Game.select(Game.id).join(Seat)
              .where(Seat.player == player_id, Game.status == Game.ACTIVE, ~Seat.bot)
              .order_by(Game.id).distinct())
@@ -116,9 +120,9 @@ def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime, 
                 clock.shift(game.clock, seat, delta)
                 seat.save()
         index = next(s.index for s in seats if s.player_id == player_id)
-        text = line.replace("{i}", f"{{{index}}}")
+        text = Phrase(line.english, {**line.values, "seat": f"{{{index}}}"})
         steps.note(game, index, text)
-        steps.tell_table(ctx, game, seats, text + ".", subject, now)
+        steps.tell_table(ctx, game, seats, text, subject, now, end=".")
 
 
 def due_returns(now: datetime, limit: int = steps.BATCH) -> list[int]:
@@ -146,5 +150,6 @@ def finish_one(ctx: Context, player_id: int, now: datetime) -> bool:
                  .where(Seat.player == player.id, Game.status == Game.ACTIVE, ~Seat.bot))
         for seat in seats:
             steps.note(seat.game, seat.index,
-                       f"{{{seat.index}}} is back from vacation: their clock runs again")
+                       phrase("{seat} is back from vacation: their clock runs again",
+                              seat=f"{{{seat.index}}}"))
         return True

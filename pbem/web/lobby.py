@@ -132,7 +132,7 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
     if len(set(addresses)) != len(addresses):
         errors.append(_("Each player can take only one seat: an address appears twice."))
     options = {}
-    for opt in rules.options:
+    for opt in rules.texts(i18n.current()).options:
         raw = form.get(f"opt-{opt.name}", str(opt.default))
         match = [c for c in opt.choices if str(c) == raw]
         if not match:

@@ -163,7 +163,8 @@ def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
     """A recorded move in words, as ``viewer`` reads it, names filled in."""
     if row is None:
         return None
-    return seat_text(history.said(row, viewer), compose.names_of(_seats(game)))
+    return seat_text(history.said(row, viewer, i18n.current()),
+                     compose.names_of(_seats(game)))
 
 
 def check_move_link(link: MoveLink) -> None:
@@ -232,8 +233,8 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         return values
     values["view"] = rules.view(game.state, viewer)
     values["picture"] = rules.picture(values["view"], names, i18n.current())
-    values["view_text"] = rules.render_text(values["view"], names)
-    values["recent"] = history.history(game, viewer, since_seq=since)
+    values["view_text"] = rules.render_text(values["view"], names, values["lang"])
+    values["recent"] = history.history(game, viewer, since_seq=since, lang=values["lang"])
     if game.status == Game.ACTIVE:
         values["to_move"] = [names[s] for s in rules.to_move(game.state)]
     return values
@@ -290,7 +291,8 @@ def seat_page(token: str) -> Any:
         menu = rules.menu(game.state, seat.index, seat.player.language)
         candidate = moves.takeback_candidate(game, seat.index)
         if candidate is not None:
-            takeback = seat_text(candidate.said_author or candidate.move, values["names"])
+            takeback = seat_text(history.said(candidate, seat.index, values["lang"]),
+                                 values["names"])
     left = clock.remaining(seat, utcnow()) if menu else None
     return render_template(
         "pages/seat.html", **values, seat=seat, me=seat.player, menu=menu,
@@ -358,7 +360,8 @@ def seat_takeback(token: str) -> Any:
     except moves.PlayError as exc:
         raise Refusal(exc.reason, str(exc), seat_url=here,
                       game_url=url_for("play.game_page", game_id=game.id)) from exc
-    step = seat_text(removed.said_author or removed.move, compose.names_of(_seats(game)))
+    step = seat_text(history.said(removed, seat.index, i18n.current()),
+                     compose.names_of(_seats(game)))
     flash(_("You took back your step: %(step)s.", step=step), "took-back")
     return redirect(here, code=303)
 

@@ -143,7 +143,8 @@ class Ziehen(Rules):
             "seats": seats,
         }
 
-    def render_text(self, view: View, names: list[str]) -> str:
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        # Ziehen has no German: every language reads English (the protocol allows it)
         lines = [f"Ziehen, round {view['round']} of {view['rounds']}. "
                  f"Deck: {view['deck_count']} cards."]
         for entry in view["seats"]:
@@ -152,7 +153,7 @@ class Ziehen(Rules):
         return "\n".join(lines)
 
     def describe(self, before: State, seat: int, move: str, after: State,
-                 viewer: int | None) -> str:
+                 viewer: int | None, lang: str = "en") -> str:
         move = self.parse(move)
         if move == "draw":
             if viewer == seat or viewer == EVERYTHING:

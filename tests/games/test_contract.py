@@ -14,13 +14,16 @@ values the game accepts is played to the end a few times by its own bots
   label for each; the notation is canonical; a seat not to move has no moves;
 * ``view``, ``render_text``, ``picture`` (``None`` or an SVG document without
   script) and the page template work for every seat, a spectator and
-  ``EVERYTHING``; views are JSON; names are escaped;
+  ``EVERYTHING``, in "en" and "de" (and a language no game speaks, which reads
+  English); views are JSON; names are escaped;
 * the seed shows in no view, text, picture, page, menu or sentence, and no
   view has a ``seed`` or ``draws`` key;
-* ``describe`` reads the same for the author and ``EVERYTHING``, and names only
-  seats of the game;
+* ``describe`` gives a sentence in "en" and "de" (and a language no game
+  speaks: English), reads the same for the author and ``EVERYTHING`` in each,
+  and names only seats of the game;
 * during a secret choice with other seats still to choose, nothing another
-  seat or a spectator sees or reads depends on which move the mover made;
+  seat or a spectator sees or reads, in any language, depends on which move
+  the mover made;
 * the game is over exactly when nobody is to move; ``turn_over`` is True when
   the mover is no longer to move; ``result`` ranks every seat and the winners
   are the seats ranked 1.
@@ -73,6 +76,8 @@ PLAYOUTS, MOVE_BUDGET = (1, 250) if os.environ.get("CI") else (3, 400)
 MAX_MOVES = 5_000  # a random game longer than this hangs
 DEFAULT_SHARE = 0.15  # how often a playout plays the timeout default instead of the bot
 LANGS = ("en", "de")
+#: a language no game speaks: it must read English, never fail
+UNSPOKEN = "xx"
 HOSTILE = "<script>alert('x')</script>"
 NAMES = [HOSTILE, "Anne & Bob", "Heike", "Malte", "Jule", "Ole", "Karin", "Piet"]
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")
@@ -215,6 +220,14 @@ class Playout:
         text = game.render_text(view, self.names)
         assert isinstance(text, str) and text.strip(), f"empty render_text {where}"
         self.hidden(text, f"the text of {viewer}")
+        assert game.render_text(view, self.names, "en") == text, \
+            f"render_text in 'en' is not the default {where}"
+        assert game.render_text(view, self.names, UNSPOKEN) == text, \
+            f"render_text in a language the game lacks is not English {where}"
+        if thorough:
+            german = game.render_text(view, self.names, "de")
+            assert isinstance(german, str) and german.strip(), f"empty German text {where}"
+            self.hidden(german, f"the German text of {viewer}")
         for lang in LANGS:
             self.check_picture(game.picture(view, self.names, lang), where,
                                thorough and lang == LANGS[0])
@@ -222,6 +235,12 @@ class Playout:
             page = self.env.get_template(game.template).render(view=view, names=self.names)
             self.hidden(page, f"the page of {viewer}")
             assert HOSTILE not in page, f"a name is not escaped on the page {where}"
+            for lang in LANGS:
+                page = self.env.get_template(game.template).render(view=view,
+                                                                   names=self.names,
+                                                                   lang=lang)
+                self.hidden(page, f"the page of {viewer} in {lang}")
+                assert HOSTILE not in page, f"a name is not escaped on the {lang} page {where}"
 
     def check_picture(self, svg: str | None, where: str, parse: bool = True) -> None:
         if svg is None:
@@ -259,16 +278,20 @@ class Playout:
         if seat not in game.to_move(after):
             assert turn_over, f"the mover is no longer to move but its turn is not over: {where}"
         assert isinstance(game.is_commit_point(state, seat, move, after), bool)
-        sentences = {}
-        for viewer in self.viewers:
-            text = game.describe(state, seat, move, after, viewer)
-            assert isinstance(text, str) and text.strip(), f"empty describe: {where}"
-            self.hidden(text, f"describe for {viewer}")
-            for index in _PLACEHOLDER.findall(text):
-                assert int(index) < self.players, f"{text!r} names seat {index}: {where}"
-            sentences[viewer] = text
-        assert sentences[seat] == sentences[EVERYTHING], \
-            f"the author and EVERYTHING read {sentences[seat]!r} / {sentences[EVERYTHING]!r}"
+        for lang in (*LANGS, UNSPOKEN):
+            sentences = {}
+            for viewer in self.viewers:
+                text = game.describe(state, seat, move, after, viewer, lang)
+                assert isinstance(text, str) and text.strip(), f"empty describe ({lang}): {where}"
+                self.hidden(text, f"describe for {viewer} in {lang}")
+                for index in _PLACEHOLDER.findall(text):
+                    assert int(index) < self.players, f"{text!r} names seat {index}: {where}"
+                if lang != "de":
+                    assert text == game.describe(state, seat, move, after, viewer), \
+                        f"describe in {lang!r} is not the English: {where}"
+                sentences[viewer] = text
+            assert sentences[seat] == sentences[EVERYTHING], \
+                f"the author and EVERYTHING read {sentences[seat]!r} / {sentences[EVERYTHING]!r}"
         if game.is_secret(state) and set(game.to_move(state)) - {seat}:
             self.check_secret(state, seat)
         return after
@@ -287,7 +310,9 @@ class Playout:
             if viewer == seat or viewer == EVERYTHING:
                 continue
             seen = {(as_json(game.view(after, viewer)),
-                     game.describe(state, seat, move, after, viewer))
+                     *(game.describe(state, seat, move, after, viewer, lang) for lang in LANGS),
+                     *(game.render_text(game.view(after, viewer), self.names, lang)
+                       for lang in LANGS))
                     for move, after in afters.items()}
             assert len(seen) == 1, (f"viewer {viewer} can tell which of {moves} seat {seat} "
                                     f"chose in secret ({self.where})")
@@ -379,6 +404,16 @@ def test_the_static_facts_of_every_game():
             assert (TEMPLATES / game.stylesheet).is_file(), game.stylesheet
         for option in game.options:
             assert option.default in option.choices, (game.name, option.name)
+        # the lobby's words in every language: the same options, each with a label; a
+        # language the game lacks reads English
+        for lang in (*LANGS, UNSPOKEN):
+            texts = game.texts(lang)
+            assert texts.description == (game.description if lang != "de"
+                                         else texts.description) and texts.default_move_note
+            assert [(o.name, o.choices, o.default) for o in texts.options] == \
+                [(o.name, o.choices, o.default) for o in game.options], (game.name, lang)
+            assert all(o.label for o in texts.options), (game.name, lang)
+        assert game.texts(UNSPOKEN) == game.texts("en") == game.texts()
 
 
 # -- the checks can fail ------------------------------------------------------------------

@@ -21,6 +21,17 @@ DEFAULT_TIMEOUT_NOTE = (
     "first colour listed, and in the action phase ends its turn."
 )
 
+DEFAULT_TIMEOUT_NOTE_DE = (
+    "Läuft die Zeit ab, nimmt ein Spieler die erste angebotene Karte oder den ersten "
+    "angebotenen Würfel, gibt oder nimmt Steine der ersten aufgeführten Farbe und beendet "
+    "in der Aktionsphase seinen Zug."
+)
+
+#: the action menu's groups (``show activate 0``) as the German menu names them
+SHOW_GROUP_DE = {"activate": "Karten aktivieren", "city": "Stadt", "wall": "Mauer",
+                 "ship": "Schiff", "tribute": "Tribut", "use": "Karten nutzen",
+                 "joker": "Joker"}
+
 
 class Macao(Rules):
     name = "macao"
@@ -39,6 +50,16 @@ class Macao(Rules):
         "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins. "
         + DEFAULT_TIMEOUT_NOTE
     )
+    translations = {"de": {
+        "description": (
+            "Strategiespiel für 2-4 Spieler über 12 Runden: Jede Runde nimmt jeder eine Karte "
+            "in sein Tableau und wählt zwei von sechs Würfeln, deren Steine einige Runden "
+            "später auf der Windrose ankommen. Mit den Steinen aktivierst du Karten, kaufst "
+            "Stadtteile, rückst auf der Mauer vor (der Zugreihenfolge) und segelst dein "
+            "Schiff, um Waren in Europa abzuliefern. Das meiste Prestige gewinnt. "
+            + DEFAULT_TIMEOUT_NOTE_DE),
+        "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
+    }}
     about_data = (
         "Printed in the rulebook (the Yucata rules page, German) and used as printed: all "
         "rules, the texts of the cards in its 'Erläuterungen', the numbers of components, "
@@ -117,6 +138,12 @@ class Macao(Rules):
         }
         if verb in simple:
             return Choice(move, simple[verb][0 if de else 1])
+        if de and verb == "joker" and len(words) == 2:
+            what = {"gold": "GM", "cube": "Stein", "mixed": "GM und Stein"}.get(words[1], words[1])
+            return Choice(move, f"Joker nutzen: {what}")
+        if de and verb == "show" and len(words) == 3 and words[2].isdigit():
+            group = SHOW_GROUP_DE.get(words[1], words[1])
+            return Choice(move, f"Zeige: {group} (Seite {int(words[2]) + 1})")
         arg = " ".join(words[1:])
         named = {
             "district": ("Stadtteil", "District"), "row": ("Stadtteile, Reihe", "Districts, row"),
@@ -147,21 +174,23 @@ class Macao(Rules):
         return build_view(state, seat)
 
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
-        # the protocol passes no language (mails and pages call ``render_text(view,
-        # names)``), so the text view is English there; German is ready for a caller
-        # that passes ``lang="de"``
         return render_text(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         return draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
-                 viewer: int | None) -> str:
-        text = f"{{{seat}}}: {self._choice(move, 'en').label}"
+                 viewer: int | None, lang: str = "en") -> str:
+        # everything a move shows lies open on the table (the cards revealed, the dice
+        # rolled), so every viewer reads the same sentence
+        de = lang == "de"
+        text = f"{{{seat}}}: {self._choice(move, 'de' if de else 'en').label}"
         if after["round"] != before["round"] and after["phase"] == "cards":
-            text += f"; round {after['round']} begins"
+            text += (f"; Runde {after['round']} beginnt" if de
+                     else f"; round {after['round']} begins")
         if after["dice"] != before["dice"] and after["phase"] == "dice":
-            text += "; dice: " + ", ".join(f"{colour(c)} {v}" for c, v in after["dice"])
+            text += ("; Würfel: " if de else "; dice: ") + ", ".join(
+                f"{colour(c, 'de' if de else 'en')} {v}" for c, v in after["dice"])
         return text
 
     def default_move(self, state: State, seat: int) -> str:

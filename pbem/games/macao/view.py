@@ -35,8 +35,8 @@ def build_view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "deck_count": len(state["deck"]), "discard": list(state["discard"]),
         "seats": seats, "final": state["final"],
         "help": {c: card_help(c) for c in _cards_shown(state)},
-        # each card in both languages: the page template reads English, a German mail
-        # template (which gets ``lang``) the printed German names and texts
+        # each card in both languages: the template reads English, or for ``lang`` "de"
+        # the printed German names and texts
         "cards": {c: {"name": card_name(c), "cost": pool_text(_cost(c)), "help": card_help(c),
                       "name_de": card_name(c, "de"), "cost_de": pool_text(_cost(c), "de"),
                       "help_de": card_help(c, "de"), "kind": data.CARDS[c].kind}
@@ -81,8 +81,7 @@ PHASES = {"en": {}, "de": {"draft": "Startkarten", "start": "Startsteine", "card
 
 
 def render_text(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
-    """The view as plain text for a mail.  ``lang`` "de" gives German; the protocol's
-    ``render_text`` passes no language yet, so mails get English (see ``Macao``)."""
+    """The view as plain text for a mail: German for ``lang`` "de", else English."""
     lang = "de" if lang == "de" else "en"
     t = TEXT[lang]
     phase = PHASES[lang].get(view["phase"], view["phase"])

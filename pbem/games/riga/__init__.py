@@ -35,7 +35,20 @@ DEFAULT_TIMEOUT_NOTE = (
     "project in progress is cancelled (cards back to hand), a Bauhof draw keeps none, "
     "a Schatzkammer draw keeps its most valuable commodity, a Schule gives a Ritter, an "
     "open Kloster swap or Wechselstube charge is abandoned.  In winter it discards its "
-    "commodity of the lowest regular value, a hand building only when no commodity is left."
+    "commodity of the lowest regular value, a hand building only when no commodity is left; "
+    "in the last winter its hand buildings first (each would cost 2 points at the end)."
+)
+
+DEFAULT_TIMEOUT_NOTE_DE = (
+    "Läuft die Zeit ab, bestimmt ein Spieler sich selbst zum Startspieler, behält das "
+    "billigere seiner zwei Gebäude, nimmt die Warenreihe mit dem höchsten Grundwert (das "
+    "erste Gebäude der Auslage, wenn keine Reihe ausliegt), baut nichts und beendet seinen "
+    "Zug; ein begonnener Bau wird abgebrochen (die Karten kommen zurück auf die Hand), aus "
+    "einem Bauhof-Zug behält er keines, aus einem Schatzkammer-Zug die wertvollste Ware, "
+    "eine Schule zeigt einen Ritter, ein offener Kloster-Tausch oder ein begonnenes Aufladen "
+    "der Wechselstube wird aufgegeben.  Im Winter wirft er seine Ware mit dem niedrigsten "
+    "Grundwert ab, ein Gebäude von der Hand nur, wenn er keine Ware mehr hat; im letzten "
+    "Winter zuerst seine Gebäude von der Hand (jedes kostete am Ende 2 Punkte)."
 )
 
 
@@ -62,6 +75,21 @@ class Riga(Rules):
         "money and cheaper building; buildings left in hand cost 2 points each. "
         + DEFAULT_TIMEOUT_NOTE
     )
+    translations = {"de": {
+        "description": (
+            "Kartenspiel für 2-4 Spieler über 8 Jahre (9 zu dritt): In jedem Zug nimmst Du "
+            "ein Gebäude oder eine ganze Warenreihe aus der Auslage und baust danach bis zu "
+            "drei Gebäude in Visby, Tallinn, Stockholm und Danzig; Du bezahlst mit Waren, "
+            "deren Wert von der Stadt abhängt. Gebäude bringen Siegpunkte, Ritter und "
+            "Kaufleute, Geld und günstigeres Bauen; jedes Gebäude, das am Ende noch auf der "
+            "Hand ist, kostet 2 Siegpunkte. " + DEFAULT_TIMEOUT_NOTE_DE),
+        "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
+        "options": {"riga": (
+            "Riga-Gebäude",
+            "Jeder Spieler hat außerdem Kloster, Schule, Speicher und Wechselstube verdeckt "
+            "vor sich und darf sie wie andere Gebäude bauen; jedes nicht gebaute kostet 2 "
+            "Siegpunkte.")},
+    }}
     about_data = (
         "Printed in the rulebook (Riga, OSTIA-Spiele 2017) and used as printed: the rules, the "
         "card counts (8 Tuch, 10 Glas, 12 Wein, 14 Korn; 12 buildings in each of the four "
@@ -141,12 +169,12 @@ class Riga(Rules):
         details = []
         for s in range(n):
             f = rules.score_parts(state, s)
-            details.append(f"{{{s}}}: seals {f['seals']}, Archiv {f['archiv']}, Logen "
+            details.append(f"{{{s}}}: buildings {f['seals']}, Archiv {f['archiv']}, Logen "
                            f"{f['loge']}, buildings in hand {f['hand']}, Riga buildings not "
                            f"erected {f['riga']} = {scores[s]}; money {money[s]}")
         return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
                       tiebreaks=[[money[s]] for s in range(n)],
-                      tiebreak_names=["money (hand commodities and unused benefits)"],
+                      tiebreak_names=["money"],
                       details=details)
 
     # -- information ------------------------------------------------------------
@@ -154,15 +182,15 @@ class Riga(Rules):
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)
 
-    def render_text(self, view: View, names: list[str]) -> str:
-        return render_text(view, names)
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        return render_text(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         return draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
-                 viewer: int | None) -> str:
-        return describe(before, seat, move, after, viewer)
+                 viewer: int | None, lang: str = "en") -> str:
+        return describe(before, seat, move, after, viewer, lang)
 
     # -- server support -----------------------------------------------------------
 
@@ -185,86 +213,133 @@ class Riga(Rules):
 
 
 def _b(ident: str) -> str:
-    """A building as a sentence names it: "Loge in Stockholm", "Kloster (Riga)"."""
-    g = data.gebaeude(ident)
-    return f"{g.art} (Riga)" if g.stadt == data.RIGA else f"{g.art} in {g.stadt}"
+    """A building as a sentence names it: "Loge in Stockholm", "Kloster (Riga)" (the
+    same in German)."""
+    return words.sentence_building(ident)
 
 
-def describe(before: State, seat: int, move: str, after: State, viewer: int | None) -> str:
-    """A sentence for ``move``; draws and the setup keep read as such to others."""
+def describe(before: State, seat: int, move: str, after: State, viewer: int | None,
+             lang: str = "en") -> str:
+    """A sentence for ``move`` in ``lang`` ("de" German, else English); draws and the
+    setup keep read as such to others, in either language."""
+    de = lang == "de"
     sees = viewer == seat or viewer == EVERYTHING
     w = rules.parse(move)
     verb, arg = w[0], (w[1] if len(w) > 1 else "")
     me = f"{{{seat}}}"
+
+    def ware(code: str) -> str:
+        return data.WARE_NAME[code]
+
     if verb == "start":
-        return f"{me} names {{{int(arg) - 1}}} start player"
+        other = f"{{{int(arg) - 1}}}"
+        return (f"{me} bestimmt {other} zum Startspieler" if de
+                else f"{me} names {other} start player")
     if verb == "keep":
+        if de:
+            text = (f"{me} behält {_b(arg)}" if sees
+                    else f"{me} behält eines von zwei Gebäuden")
+            return text + ("; alle haben gewählt" if after["phase"] != "keep" else "")
         text = f"{me} keeps {_b(arg)}" if sees else f"{me} keeps one of two buildings"
         return text + ("; all have chosen" if after["phase"] != "keep" else "")
     if verb == "take":
         if arg == "set":
             k = int(w[2]) - 1
-            cards = before["sets"][k]
-            return (f"{me} takes set {k + 1} "
-                    f"({', '.join(data.WARE_NAME[c] for c in cards)})")
-        return f"{me} takes {_b(arg)} from the row"
+            cards = ", ".join(ware(c) for c in before["sets"][k])
+            return (f"{me} nimmt Reihe {k + 1} ({cards})" if de
+                    else f"{me} takes set {k + 1} ({cards})")
+        return (f"{me} nimmt {_b(arg)} aus der Auslage" if de
+                else f"{me} takes {_b(arg)} from the row")
     if verb == "kloster":
-        return f"{me} uses the Kloster"
+        return f"{me} nutzt das Kloster" if de else f"{me} uses the Kloster"
     if verb == "from":
-        return f"{me} picks a card of set {arg} for the Kloster swap"
+        return (f"{me} wählt für den Tausch mit dem Kloster eine Karte aus Reihe {arg}" if de
+                else f"{me} picks a card of set {arg} for the Kloster swap")
     if verb == "give":
-        return f"{me} offers {data.WARE_NAME[arg]} for the Kloster swap"
+        return (f"{me} bietet {ware(arg)} für den Tausch mit dem Kloster an" if de
+                else f"{me} offers {ware(arg)} for the Kloster swap")
     if verb == "to":
-        return f"{me} swaps with set {arg}"
+        return f"{me} tauscht mit Reihe {arg}" if de else f"{me} swaps with set {arg}"
     if verb == "get":
         sub = before["sub"] or {}
+        i, j = int(sub.get("from", 0)) + 1, int(sub.get("to", 0)) + 1
+        if de:
+            give = data.WARE_NAME.get(sub.get("give", ""), "eine Karte")
+            return (f"{me} tauscht mit dem Kloster {give} aus Reihe {i} gegen {ware(arg)} "
+                    f"aus Reihe {j}")
         give = data.WARE_NAME.get(sub.get("give", ""), "a card")
-        return (f"{me} swaps {give} of set {int(sub.get('from', 0)) + 1} for "
-                f"{data.WARE_NAME[arg]} of set {int(sub.get('to', 0)) + 1} with the Kloster")
+        return f"{me} swaps {give} of set {i} for {ware(arg)} of set {j} with the Kloster"
     if verb == "use":
         if arg in rules.DRAW_ARTS:
             cards = after["pending_draw"]["cards"] if after["pending_draw"] else []
+            if de:
+                if sees:
+                    drawn = ", ".join(data.WARE_NAME.get(c, c) for c in cards) or "nichts"
+                    return f"{me} nutzt {words.ART_EIN[arg]} und zieht {drawn}"
+                n = len(cards)
+                return (f"{me} nutzt {words.ART_EIN[arg]} und zieht {n} "
+                        f"{'Karte' if n == 1 else 'Karten'}")
             if sees:
                 names = ", ".join(data.WARE_NAME.get(c, c) for c in cards) or "nothing"
                 return f"{me} uses a {arg} and draws {names}"
             return f"{me} uses a {arg} and draws {len(cards)} cards"
+        if de:
+            return f"{me} nutzt {words.ART_EIN.get(arg, arg)}"
         return f"{me} uses a {arg}"
     if verb == "choose":
         kind = before["pending_draw"]["kind"]
         if arg == "none":
-            return f"{me} keeps none of the buildings drawn with the Bauhof"
-        what = _b(arg) if kind == "Bauhof" else data.WARE_NAME[arg]
+            return (f"{me} behält keines der mit dem Bauhof gezogenen Gebäude" if de
+                    else f"{me} keeps none of the buildings drawn with the Bauhof")
+        what = _b(arg) if kind == "Bauhof" else ware(arg)
+        if de:
+            source = words.ART_DEM.get(kind, kind)
+            if sees:
+                return f"{me} behält {what} aus {source}"
+            return f"{me} behält eine Karte aus {source}"
         if sees:
             return f"{me} keeps {what} from the {kind}"
         return f"{me} keeps one card from the {kind}"
     if verb == "build":
-        return f"{me} starts building {_b(arg)}"
+        return (f"{me} beginnt, {_b(arg)} zu bauen" if de
+                else f"{me} starts building {_b(arg)}")
     if verb == "add":
-        return f"{me} adds {_b(arg)} to the project"
+        return (f"{me} nimmt {_b(arg)} zum Bauvorhaben dazu" if de
+                else f"{me} adds {_b(arg)} to the project")
     if verb == "pay":
-        return f"{me} pays 1 {data.WARE_NAME[arg]}"
+        return f"{me} zahlt 1 {ware(arg)}" if de else f"{me} pays 1 {ware(arg)}"
     if verb == "finish":
         project = before["project"]
+        cost = rules.project_cost(before, project)
+        paid = rules.project_paid(before, seat, project)
+        if de:
+            return (f"{me} baut {' und '.join(map(_b, project['buildings']))} "
+                    f"(Kosten {cost}, bezahlt {paid})")
         return (f"{me} erects {' and '.join(map(_b, project['buildings']))} "
-                f"(cost {rules.project_cost(before, project)}, paid "
-                f"{rules.project_paid(before, seat, project)})")
+                f"(cost {cost}, paid {paid})")
     if verb == "cancel":
-        return f"{me} cancels"
+        return f"{me} bricht ab" if de else f"{me} cancels"
     if verb == "school":
-        return f"{me} turns the Schule to 1 {arg}"
+        return (f"{me} dreht die Schule auf 1 {arg}" if de
+                else f"{me} turns the Schule to 1 {arg}")
     if verb == "charge":
-        return f"{me} begins to charge the Wechselstube"
+        return (f"{me} beginnt, die Wechselstube aufzuladen" if de
+                else f"{me} begins to charge the Wechselstube")
     if verb == "discard":
         if data.is_building(arg):
+            if de:
+                return f"{me} wirft {_b(arg)} ab" if sees else f"{me} wirft ein Gebäude ab"
             return f"{me} discards {_b(arg)}" if sees else f"{me} discards a building"
         if before["phase"] != "winter" and (after["sub"] or {}).get("kind") != "charge":
-            return f"{me} discards {data.WARE_NAME[arg]} and turns the Wechselstube to 8"
-        return f"{me} discards {data.WARE_NAME[arg]}"
+            return (f"{me} wirft {ware(arg)} ab und dreht die Wechselstube auf 8" if de
+                    else f"{me} discards {ware(arg)} and turns the Wechselstube to 8")
+        return f"{me} wirft {ware(arg)} ab" if de else f"{me} discards {ware(arg)}"
     if verb == "end":
-        return f"{me} ends the turn"
+        return f"{me} beendet den Zug" if de else f"{me} ends the turn"
     if verb == "back" and (before["sub"] or {}).get("kind") == "kloster":
-        return f"{me} decides not to use the Kloster"
-    return f"{me} looks through the menu"
+        return (f"{me} nutzt das Kloster doch nicht" if de
+                else f"{me} decides not to use the Kloster")
+    return f"{me} blättert im Menü" if de else f"{me} looks through the menu"
 
 
 def default_move(state: State, seat: int) -> str:
@@ -284,6 +359,13 @@ def default_move(state: State, seat: int) -> str:
         offer = state["keep_offer"][seat]
         return f"keep {min(offer, key=lambda b: (data.gebaeude(b).kosten, b))}"
     if phase == "winter":
+        if state["year"] >= state["years"]:
+            # the last winter: a building kept in hand costs 2 points at the end, a
+            # commodity only counts as tie-break money, so the buildings go first
+            building = next((m for m in full if m.startswith("discard ")
+                             and data.is_building(m.split(" ", 1)[1])), None)
+            if building is not None:
+                return pick(building)
         for ware in reversed(data.WAREN):
             if f"discard {ware}" in full:
                 return pick(f"discard {ware}")

@@ -179,7 +179,7 @@ class Gebaeude(NamedTuple):
 # their own rules).
 _TABELLE: dict[str, tuple[tuple[int, int], ...]] = {
     #               Visby    Tallinn  Stockholm Danzig
-    "Archiv":       ((9, 0), (8, 0), (10, 0), (9, 0)),
+    "Archiv":       ((8, 0), (8, 0), (10, 0), (9, 0)),
     "Bank":         ((6, 3), (7, 3), (6, 3), (7, 4)),
     "Bauhof":       ((6, 3), (5, 3), (6, 3), (7, 4)),
     "Festung":      ((9, 5), (8, 4), (11, 6), (9, 5)),
@@ -189,16 +189,18 @@ _TABELLE: dict[str, tuple[tuple[int, int], ...]] = {
     "Loge":         ((8, 0), (7, 0), (8, 0), (9, 0)),
     "Manufactur":   ((7, 3), (6, 3), (8, 4), (7, 3)),
     "Markthalle":   ((7, 3), (8, 3), (7, 3), (8, 3)),
-    "Schatzkammer": ((7, 3), (8, 4), (7, 3), (8, 4)),
+    "Schatzkammer": ((8, 3), (8, 4), (7, 3), (8, 4)),
     "Wirtshaus":    ((6, 3), (7, 3), (7, 4), (6, 3)),
 }
 #: values the rulebook prints (the rest of _TABELLE is reconstructed)
 _GEDRUCKT: dict[str, str] = {
     "Markthalle-Danzig": "cost 8: rulebook example (2 Tuch pay it, 2 Dukaten lost)",
-    "Archiv-Visby": "cost 9 + Schatzkammer-Visby 7 = 16: rulebook example "
-                    "(split between the two reconstructed)",
-    "Schatzkammer-Visby": "cost 7 + Archiv-Visby 9 = 16: rulebook example "
-                          "(split between the two reconstructed)",
+    "Archiv-Visby": "cost 8 + Schatzkammer-Visby 8 = 16: rulebook example "
+                    "(the even split is reconstructed: it is the one under which the "
+                    "example's cards, 2 Wein, 1 Korn, 1 Glas, pay the two only together, "
+                    "the example's point)",
+    "Schatzkammer-Visby": "cost 8 + Archiv-Visby 8 = 16: rulebook example "
+                          "(split reconstructed, see Archiv-Visby)",
 }
 #: the commodity each Manufactur and Markthalle shows (RECONSTRUCTED): a Markthalle
 #: shows the commodity its own city refuses, a Manufactur the one its city values

@@ -786,7 +786,7 @@ def _final(state: State) -> None:
     _event(state, "The game is over: final scoring")
     for s in range(n):
         f = state["final"][s]
-        _event(state, f"{{{s}}}: seals {f['seals']}, Archiv {f['archiv']}, Logen {f['loge']}, "
+        _event(state, f"{{{s}}}: buildings {f['seals']}, Archiv {f['archiv']}, Logen {f['loge']}, "
                       f"hand {f['hand']}, Riga {f['riga']}: {f['total']} points "
                       f"(money {f['money']})")
 

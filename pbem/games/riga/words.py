@@ -1,10 +1,16 @@
-"""How Riga's moves read, in English and German, with one line of help each.
+"""How Riga's moves read, in English and German, with one line of help each; and the
+German of the year's events (which ``rules`` writes in English into the state).
 
 Buildings and commodities keep their printed German names in both languages
-(Getreide is printed "Korn"); English readers get a gloss where it helps.
+(Getreide is printed "Korn"); English readers get a gloss where it helps.  The
+move sentences (``describe``) and the mail text (``text``) keep their two
+languages side by side in their own modules; the page template has its own words.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
 
 from pbem.games.protocol import Choice, State
 from pbem.games.riga import data, rules
@@ -201,3 +207,88 @@ def choice(state: State, seat: int, move: str, lang: str = "en") -> Choice:
         return c("Back", "Zurück", "Menü" if de else "menu", "Back to the previous choices.",
                  "Zurück zur vorigen Auswahl.")
     return Choice(move, move)
+
+
+# -- sentences and events in German ------------------------------------------------------
+
+#: "einen Bauhof": a building art in the accusative with its indefinite article
+ART_EIN = {"Bauhof": "einen Bauhof", "Schatzkammer": "eine Schatzkammer",
+           "Kontor": "ein Kontor", "Bank": "eine Bank", "Wirtshaus": "ein Wirtshaus",
+           "Kran": "einen Kran", "Wechselstube": "eine Wechselstube"}
+#: "dem Bauhof": a drawing building in the dative with its definite article
+ART_DEM = {"Bauhof": "dem Bauhof", "Schatzkammer": "der Schatzkammer"}
+#: "den Bauhof": the same in the accusative
+ART_DEN = {"Bauhof": "den Bauhof", "Schatzkammer": "die Schatzkammer"}
+
+
+def sentence_building(ident: str) -> str:
+    """A building as sentences name it, in both languages: "Loge in Stockholm",
+    "Kloster (Riga)"."""
+    g = data.gebaeude(ident)
+    return f"{g.art} (Riga)" if g.stadt == data.RIGA else f"{g.art} in {g.stadt}"
+
+
+def _ids(text: str) -> str:
+    """``Archiv-Visby, Kran-Danzig`` (the events' building ids) as "Archiv in Visby, …"."""
+    return ", ".join(sentence_building(i) if data.is_building(i) else i
+                     for i in text.split(", "))
+
+
+def _de_paid(text: str) -> str:
+    return "nichts" if text == "nothing" else text
+
+
+#: the year's events (rules.py writes them in English into the state, where older
+#: snapshots keep them): each English pattern with its German sentence
+_EVENTS: tuple[tuple[str, str | Callable[[re.Match[str]], str]], ...] = (
+    (r"(\{\d+\}) is the preliminary start player", r"\1 ist vorläufiger Startspieler"),
+    (r"(\{\d+\}) reveals (.*) \(value (\d+)\)", r"\1 deckt \2 auf (Wert \3)"),
+    (r"(\{\d+\}) has the lowest total and names the start player",
+     r"\1 hat die kleinste Summe und bestimmt den Startspieler"),
+    (r"(\{\d+\}) names (\{\d+\}) start player", r"\1 bestimmt \2 zum Startspieler"),
+    (r"Everyone keeps one of their two buildings and discards the other",
+     "Alle behalten eines ihrer zwei Gebäude und werfen das andere ab"),
+    (r"Year (\d+): spring", r"Jahr \1: Frühling"),
+    (r"(\d+) sets and (\d+) buildings lie out; (\d+) cards left on the separated pile",
+     r"\1 Warenreihen und \2 Gebäude liegen aus; \3 Karten bleiben auf dem abgetrennten "
+     r"Stapel"),
+    (r"Winter: hand limit", "Winter: Handlimit"),
+    (r"(\{\d+\}) is the new start player", r"\1 ist neuer Startspieler"),
+    (r"The game is over: final scoring", "Das Spiel ist zu Ende: Schlusswertung"),
+    (r"(\{\d+\}): buildings (-?\d+), Archiv (-?\d+), Logen (-?\d+), hand (-?\d+), Riga (-?\d+): "
+     r"(-?\d+) points \(money (-?\d+)\)",
+     r"\1: Gebäude \2, Archiv \3, Logen \4, Hand \5, Riga \6: \7 Siegpunkte (Geld \8)"),
+    (r"(\{\d+\}) takes set (\d+): (.*)", r"\1 nimmt Reihe \2: \3"),
+    (r"(\{\d+\}) takes (\S+)", lambda m: f"{m[1]} nimmt {_ids(m[2])}"),
+    (r"(\{\d+\}) uses the Kloster: (\w+) of set (\d+) for (\w+) of set (\d+)",
+     r"\1 nutzt das Kloster: \2 aus Reihe \3 gegen \4 aus Reihe \5"),
+    (r"(\{\d+\}) uses the (\w+) and draws (\d+) cards",
+     lambda m: f"{m[1]} nutzt {ART_DEN.get(m[2], m[2])} und zieht {m[3]} Karten"),
+    (r"(\{\d+\}) keeps none of the drawn buildings",
+     r"\1 behält keines der gezogenen Gebäude"),
+    (r"(\{\d+\}) keeps one of the drawn buildings", r"\1 behält eines der gezogenen Gebäude"),
+    (r"(\{\d+\}) keeps one of the drawn commodities",
+     r"\1 behält eine der gezogenen Waren"),
+    (r"(\{\d+\}) builds (.*) \(cost (\d+)\) paying (.*) \((\d+)\)",
+     lambda m: f"{m[1]} baut {_ids(m[2])} (Kosten {m[3]}) und zahlt mit {_de_paid(m[4])} "
+               f"({m[5]})"),
+    (r"(\{\d+\}) turns the Schule to 1 (\w+)", r"\1 dreht die Schule auf 1 \2"),
+    (r"(\{\d+\}) discards a building", r"\1 wirft ein Gebäude ab"),
+    (r"(\{\d+\}) discards (.*) and turns the Wechselstube to 8",
+     r"\1 wirft \2 ab und dreht die Wechselstube auf 8"),
+    (r"(\{\d+\}) discards (.*)", r"\1 wirft \2 ab"),
+    (r"(\{\d+\}) ends the turn", r"\1 beendet den Zug"),
+)
+_EVENT_PATTERNS = tuple((re.compile(p), r) for p, r in _EVENTS)
+
+
+def event(text: str, lang: str = "en") -> str:
+    """One of the year's events (``view["events"]``) in ``lang``; an event this
+    table does not know stays as written."""
+    if lang != "de":
+        return text
+    for pattern, replacement in _EVENT_PATTERNS:
+        m = pattern.fullmatch(text)
+        if m:
+            return m.expand(replacement) if isinstance(replacement, str) else replacement(m)
+    return text

@@ -24,7 +24,15 @@ from pbem.games.protocol import (
 from pbem.games.tallinn import bot, data, rules
 from pbem.games.tallinn.picture import draw
 from pbem.games.tallinn.view import build_view, render_text
-from pbem.games.tallinn.words import card_name, card_text, estate, half_help, half_text
+from pbem.games.tallinn.words import (
+    SOURCE_DE,
+    card_name,
+    card_text,
+    estate,
+    half_help,
+    half_text,
+    is_german,
+)
 
 DEFAULT_TIMEOUT_NOTE = (
     "On timeout a seat that must choose a card plays its lowest-numbered hand card "
@@ -32,6 +40,14 @@ DEFAULT_TIMEOUT_NOTE = (
     "a Legat's Wappen holds its contest for the estate that scores most, the first in "
     "the order Kaufleute, Ritter, Mönche on a tie; a seat that may build a tower builds "
     "none."
+)
+
+DEFAULT_TIMEOUT_NOTE_DE = (
+    "Läuft die Zeit ab, spielt ein Platz, der eine Karte wählen muss, seine Handkarte mit "
+    "der niedrigsten Nummer (den Legaten zuletzt), und zwar die Hälfte mit mehr Personen, "
+    "bei Gleichstand die erste; das Wappen eines Legaten hält seinen Wettstreit um den "
+    "Stand, der am meisten einbringt, bei Gleichstand den ersten in der Reihenfolge "
+    "Kaufleute, Ritter, Mönche; ein Platz, der einen Turm bauen darf, baut keinen."
 )
 
 
@@ -81,6 +97,29 @@ class Tallinn(Rules):
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
         "file pbem/games/tallinn/data.py; a corrected value there gets a new data version."
     )
+
+    translations = {
+        "de": {
+            "description": (
+                "Kartenspiel für 2-4 Personen: in jedem Durchgang wählen alle verdeckt eine "
+                "Einflusskarte und welche Hälfte aktiv ist; Münzen auf den aktiven Hälften "
+                "lösen Wettstreite um die Kaufleute, Ritter oder Mönche aus, und wer einen "
+                "Wettstreit gehalten hat, darf einen Turm bauen. Die Schlusswertung "
+                "vergleicht jeden Stand und die Türme. " + DEFAULT_TIMEOUT_NOTE_DE
+            ),
+            "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
+            "options": {
+                "legat": ("Der Legat des Kaisers (Erweiterung)",
+                          "Alle halten zusätzlich den Legaten des Kaisers: je eine Person "
+                          "jedes Standes, oder ein Wettstreit um einen Stand eigener Wahl mit "
+                          "zwei Personen mehr. Bis zu 11 Durchgänge."),
+                "tower_order": ("Variante Turmreihenfolge",
+                                "Die Türme werden offen nacheinander entschieden: die meisten "
+                                "Punkte zuerst, dann die meisten Türme, dann die Sitzordnung, "
+                                "statt alle zugleich verdeckt."),
+            },
+        },
+    }
 
     # -- setup and turn order ---------------------------------------------------
 
@@ -181,17 +220,19 @@ class Tallinn(Rules):
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)
 
-    def render_text(self, view: View, names: list[str]) -> str:
-        return render_text(view, names)
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        return render_text(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         return draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
-                 viewer: int | None) -> str:
+                 viewer: int | None, lang: str = "en") -> str:
         kind, arg = rules.parse(move)
         sees = viewer == seat or viewer == EVERYTHING
         revealed = after["decision"] != before["decision"]
+        if is_german(lang):
+            return self._describe_de(before, seat, kind, arg, sees, revealed)
         if kind == "play":
             card, half = arg
             if sees:
@@ -215,6 +256,35 @@ class Tallinn(Rules):
             text = f"{{{seat}}} builds a tower from their {source}"
         if revealed and not public:
             text += "; the tower decisions are revealed"
+        return text
+
+    @staticmethod
+    def _describe_de(before: State, seat: int, kind: str, arg: Any, sees: bool,
+                     revealed: bool) -> str:
+        """``describe`` in German: what the English says, and no more."""
+        if kind == "play":
+            card, half = arg
+            if sees:
+                text = (f"{{{seat}}} wählt {card_name(card, 'de')}, aktiv: "
+                        f"{half_text(rules.half_of(card, half), 'de')}")
+            else:
+                text = f"{{{seat}}} wählt verdeckt eine Karte"
+            return text + ("; alle Karten werden aufgedeckt" if revealed else "")
+        if kind == "legat":
+            return f"{{{seat}}} hält den Wettstreit des Legaten um die {estate(arg, 'de')}"
+        public = before["options"]["tower_order"]
+        source = rules.HAND if arg in before["hand"][seat] else rules.DISPLAY
+        where = SOURCE_DE[source]
+        if not sees and not public:
+            text = f"{{{seat}}} entscheidet verdeckt über einen Turm"
+        elif kind == "none":
+            text = f"{{{seat}}} baut keinen Turm"
+        elif sees:
+            text = f"{{{seat}}} baut einen Turm: {card_name(arg, 'de')} aus der eigenen {where}"
+        else:
+            text = f"{{{seat}}} baut einen Turm aus der eigenen {where}"
+        if revealed and not public:
+            text += "; die Turmentscheidungen werden aufgedeckt"
         return text
 
     # -- server support -----------------------------------------------------------

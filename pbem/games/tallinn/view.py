@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
 from pbem.games.render import seat_text
-from pbem.games.tallinn import data, rules
+from pbem.games.tallinn import data, rules, words
 from pbem.games.tallinn.words import card_name, card_text, count, half_text
 
 
@@ -74,7 +74,8 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
             "seat": s,
             "points": state["points"][s],
             "start": {"card": start.name, "persons": start.persons.persons(),
-                      "text": half_text(start.persons)},
+                      "text": half_text(start.persons),
+                      "text_de": half_text(start.persons, "de")},
             "display": [half_view(c, h) for c, h in state["display"][s]],
             "counts": rules.display_counts(state, s),
             "hand_count": len(state["hand"][s]),
@@ -86,6 +87,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
                 for t in state["towers"][s]
             ],
             "status": _status(state, s, moving),
+            "status_de": words.STATUS_DE.get(_status(state, s, moving), ""),
             "to_move": s in moving,
             "played": half_view(*state["played"][s]) if state["played"][s] else None,
         }
@@ -117,6 +119,8 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
         "tower_queue": list(state["tower_queue"]) if state["options"]["tower_order"] else [],
         "seats": seats,
         "events": list(state["events"]),
+        # the same lines in German, for a German page (the template reads no Python)
+        "events_de": [words.event(e, "de") for e in state["events"]],
         "events_round": state["events_round"],
         "data_version": state.get("data_version", data.DATA_VERSION),
     }
@@ -151,8 +155,11 @@ def _tower_text(towers: list[dict[str, Any]]) -> str:
     return f"{len(towers)} tower{'s' if len(towers) != 1 else ''}: " + "; ".join(parts)
 
 
-def render_text(view: View, names: list[str]) -> str:
-    """A view as plain text for a mail: reads without markup, fits 72 columns mostly."""
+def render_text(view: View, names: list[str], lang: str = "en") -> str:
+    """A view as plain text for a mail in ``lang`` (German or English): reads without
+    markup, fits 72 columns mostly."""
+    if words.is_german(lang):
+        return _render_text_de(view, names)
     phase = view["phase"]
     head = f"Tallinn, round {view['round']} of at most {view['max_rounds']}."
     variants = [v for v, on in (("Der Legat des Kaisers", view["options"]["legat"]),
@@ -225,4 +232,98 @@ def render_text(view: View, names: list[str]) -> str:
             lines.append(f"  {names[f['seat']]}: {f['before']} {sign}{f['gain']} = "
                          f"{f['points']}; {counts_text(f['counts'])}{bonus}; "
                          f"towers {tower} ({f['tower_persons']} persons)")
+    return "\n".join(lines)
+
+
+def _tower_text_de(towers: list[dict[str, Any]]) -> str:
+    if not towers:
+        return "keine Türme"
+    parts = []
+    for t in towers:
+        where = f"aus der {words.SOURCE_DE.get(t['from'], t['from'])}"
+        parts.append(f"{t['text_de']} ({where})" if "text_de" in t else f"verdeckt ({where})")
+    return f"{len(towers)} {'Turm' if len(towers) == 1 else 'Türme'}: " + "; ".join(parts)
+
+
+def _render_text_de(view: View, names: list[str]) -> str:
+    """``render_text`` in German (estate names as printed)."""
+    phase = view["phase"]
+    head = f"Tallinn, Durchgang {view['round']} von höchstens {view['max_rounds']}."
+    variants = [v for v, on in (("Der Legat des Kaisers", view["options"]["legat"]),
+                                ("Variante Turmreihenfolge", view["options"]["tower_order"]))
+                if on]
+    if variants:
+        head += f" Mit {' und '.join(variants)}."
+    lines = [head]
+    if phase == "over":
+        lines.append("Das Spiel ist aus.")
+    lines.append("")
+    you = view["you"]
+    for entry in view["seats"]:
+        s = entry["seat"]
+        name = names[s] + (" (du)" if s == you else "")
+        status = entry.get("status_de") or entry["status"]
+        lines.append(f"{name}: {entry['points']} Punkte; {entry['hand_count']} auf der Hand, "
+                     f"{entry['pile_count']} im Stapel; {status}")
+        lines.append(f"  Personen: {counts_text(entry['counts'])}")
+        shown = [entry["start"].get("text_de", entry["start"]["text"]) + " (Start)"] + [
+            f"{d['card']}: {d['text_de']}" for d in entry["display"]]
+        lines.append(f"  Auslage: {'; '.join(shown)}")
+        lines.append(f"  {_tower_text_de(entry['towers'])}")
+        if "legat" in entry:
+            lines.append(f"  Wettstreit des Legaten: {data.STAND_NAME[entry['legat']]}")
+        if entry.get("tower_public"):
+            public = entry["tower_public"]
+            said = "kein Turm" if public == "none" else f"aus der {words.SOURCE_DE[public]}"
+            lines.append(f"  Turmentscheidung: {said}")
+        if you is None and "hand" in entry:
+            # only the all-seeing view (the archive) has other seats' hands
+            hand = ", ".join(c["text_de"] for c in entry["hand"]) or "keine"
+            lines.append(f"  Hand: {hand}")
+            if entry["chosen"]:
+                lines.append(f"  gewählt: Karte {entry['chosen']['card']}, "
+                             f"{entry['chosen']['text_de']}")
+    if you is not None:
+        me = view["seats"][you]
+        lines.append("")
+        lines.append("Deine Hand:" if me["hand"] else "Deine Hand ist leer.")
+        for card in me["hand"]:
+            lines.append(f"  {card['text_de']}")
+        if me["chosen"]:
+            lines.append(f"Du hast Karte {me['chosen']['card']} mit "
+                         f"{me['chosen']['text_de']} aktiv gewählt (geheim, bis alle gewählt "
+                         "haben).")
+        choice = me["tower_choice"]
+        if choice and choice != "none" and phase == "tower":
+            lines.append(f"Dein Turm: Karte {choice['card']} aus deiner "
+                         f"{words.SOURCE_DE[choice['from']]} (geheim, bis alle entschieden "
+                         "haben).")
+        elif choice == "none" and phase == "tower":
+            lines.append("Du baust in diesem Durchgang keinen Turm (geheim, bis alle "
+                         "entschieden haben).")
+    if phase != "over" and view["to_move"]:
+        lines.append("")
+        waiting = ", ".join(names[s] for s in view["to_move"])
+        doing = {"choose": "Wählen noch eine Karte", "legat": "Wählen noch den Stand des "
+                 "Legaten", "tower": "Entscheiden noch über einen Turm"}[phase]
+        lines.append(f"{doing}: {waiting}")
+        if view["tower_queue"]:
+            order = ", ".join(names[s] for s in view["tower_queue"])
+            lines.append(f"Turmreihenfolge (Variante): {order}")
+    if view["events"]:
+        lines.append("")
+        lines.append(f"Durchgang {view['events_round']}:")
+        lines.extend(f"  {seat_text(words.event(e, 'de'), names)}" for e in view["events"])
+    if view.get("final"):
+        lines.append("")
+        lines.append("Schlusswertung:")
+        for f in view["final"]:
+            bonus = (f", Legat +2 {data.STAND_NAME[f['legat_bonus']]}"
+                     if f["legat_bonus"] else "")
+            tower = (f"{count(f['tower_value'], f['tower_estate'])}"
+                     if f["tower_estate"] else "keine")
+            sign = "+" if f["gain"] >= 0 else ""
+            lines.append(f"  {names[f['seat']]}: {f['before']} {sign}{f['gain']} = "
+                         f"{f['points']}; {counts_text(f['counts'])}{bonus}; "
+                         f"Türme {tower} ({f['tower_persons']} Personen)")
     return "\n".join(lines)

@@ -6,6 +6,9 @@ get a gloss in brackets ("Ritter (knights)").
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from pbem.games.tallinn import data
 from pbem.games.tallinn.data import Haelfte
 
@@ -62,3 +65,106 @@ def half_help(half: Haelfte, lang: str = "en") -> str:
     if half.K == half.R == half.M == 1:
         return lines["legat_persons"]
     return lines["persons"].format(persons=persons(half.persons()))
+
+
+# -- German of the lines the rules and the view write ----------------------------------
+#
+# The state keeps what a round did in English (``state["events"]``: the state is the
+# same for every reader, and snapshots of running games hold those lines); ``event``
+# reads each line the rules write in German, and a line it does not know stays
+# English.  Estate names are German in both languages already.
+
+#: where a tower came from, in German
+SOURCE_DE = {"display": "Auslage", "hand": "Hand"}
+
+#: a seat's status (``view._status``) in German
+STATUS_DE = {
+    "done": "fertig",
+    "out of cards": "keine Karten mehr",
+    "choosing": "wählt",
+    "has chosen": "hat gewählt",
+    "choosing the Legat's estate": "wählt den Stand des Legaten",
+    "waiting": "wartet",
+    "deciding about a tower": "entscheidet über einen Turm",
+    "has decided about a tower": "hat über einen Turm entschieden",
+}
+
+
+def is_german(lang: str | None) -> bool:
+    """Whether ``lang`` reads German ("de", "de-AT"); any other language reads English."""
+    return bool(lang) and str(lang).split("-")[0].lower() == "de"
+
+
+def _estate_de(english: str) -> str:
+    """``Ritter (knights)`` -> ``Ritter``."""
+    return english.split(" (")[0]
+
+
+def _card_de(english: str) -> str:
+    """A card's English name (``card 7``, ``start card``, the Legat) in German."""
+    if english.startswith("card "):
+        return "Karte " + english[5:]
+    if english == "start card":
+        return "Startkarte"
+    if english.startswith("Legat des Kaisers"):
+        return "Legat des Kaisers"
+    return english
+
+
+def _half_de(english: str) -> str:
+    """A half's English text (``2 Mönche + coin``, ``Wappen (imperial arms)``) in German."""
+    if english.startswith("Wappen"):
+        return "kaiserliches Wappen"
+    return english.replace(" + coin", " + Münze")
+
+
+_SEAT = r"(\{\d+\})"
+
+
+def _contest(m: re.Match[str]) -> str:
+    estate_en, seat, mine, legat, parts, seat2, gained = m.groups()
+    extra = f" + {legat} vom Legaten" if legat else ""
+    return (f"Wettstreit der {_estate_de(estate_en)}: {seat} hat {mine}{extra}; {parts}; "
+            f"{seat2} erhält {gained} {'Punkt' if gained == '1' else 'Punkte'}")
+
+
+def _final_line(m: re.Match[str]) -> str:
+    seat, parts, towers, gain, points = m.groups()
+    return (f"{seat}: Auslage {parts}; Türme {towers}; Schlusswertung {gain}, "
+            f"{points} {'Punkt' if points == '1' else 'Punkte'}")
+
+
+_EVENTS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(_SEAT + r" has no card left and plays none"),
+     lambda m: f"{m[1]} hat keine Karte mehr und spielt keine"),
+    (re.compile(_SEAT + r" plays (Legat des Kaisers \(emperor's legate\)|start card|card \S+): "
+                r"(.+)"),
+     lambda m: f"{m[1]} spielt {_card_de(m[2])}: {_half_de(m[3])}"),
+    (re.compile(r"Contest for the (.+?): " + _SEAT + r" has (\d+)(?: \+ (\d+) from the "
+                r"Legat)?; (.*); " + _SEAT + r" scores (-?\d+)"), _contest),
+    (re.compile(r"Towers are decided in this order: (.+)"),
+     lambda m: f"Die Türme werden in dieser Reihenfolge entschieden: {m[1]}"),
+    (re.compile(_SEAT + r" builds no tower"), lambda m: f"{m[1]} baut keinen Turm"),
+    (re.compile(_SEAT + r" builds a tower from a card of the display"),
+     lambda m: f"{m[1]} baut einen Turm aus einer Karte der Auslage"),
+    (re.compile(_SEAT + r" builds a tower from a hand card"),
+     lambda m: f"{m[1]} baut einen Turm aus einer Handkarte"),
+    (re.compile(r"(.+) draws? a card"),
+     lambda m: f"{m[1]} {'ziehen' if ',' in m[1] else 'zieht'} eine Karte"),
+    (re.compile(r"Nobody has a card left: the final scoring"),
+     lambda m: "Niemand hat mehr eine Karte: die Schlusswertung"),
+    (re.compile(_SEAT + r": display (.+); towers (\d+); final scoring ([+-]?\d+), "
+                r"(-?\d+) points"), _final_line),
+]
+
+
+def event(line: str, lang: str = "de") -> str:
+    """A line of ``state["events"]`` in ``lang`` (unchanged in English, and where the
+    line is not one the rules write)."""
+    if not is_german(lang):
+        return line
+    for pattern, german in _EVENTS:
+        m = pattern.fullmatch(line)
+        if m:
+            return german(m)
+    return line

@@ -21,7 +21,7 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.visby import data, rules
+from pbem.games.visby import data, rules, words
 from pbem.games.visby.menu import menu as build_menu
 from pbem.games.visby.picture import picture as draw_picture
 from pbem.games.visby.view import build_view, render_text
@@ -33,6 +33,15 @@ DEFAULT_TIMEOUT_NOTE = (
     "game sooner). Only a seat that has none of the three left plays, in this order, "
     "Schiff, Ritter, Flotte, Truppen or Kaufmann. A merchant who must trade stops "
     "trading ('done')."
+)
+
+DEFAULT_TIMEOUT_NOTE_DE = (
+    "Läuft die Zeit ab, spielt ein Platz, der wählen muss, eine Karte, die für die anderen "
+    "nichts ändert: seinen Bettelmönch, sonst seinen Schmied, sonst seinen Zöllner (ihre "
+    "Waren und Siegel kommen aus dem Vorrat, und keine fremde Karte zählt sie; die Siegel "
+    "eines Zöllners könnten das Spiel höchstens früher beenden). Nur ein Platz, der keine "
+    "der drei mehr hat, spielt in dieser Reihenfolge Schiff, Ritter, Flotte, Truppen oder "
+    "Kaufmann. Ein Kaufmann, der handeln muss, beendet den Handel."
 )
 
 
@@ -81,6 +90,24 @@ class Visby(Rules):
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
         "file pbem/games/visby/data.py; a corrected value there gets a new data version."
     )
+
+    translations = {
+        "de": {
+            "description": (
+                "Kartenspiel für 2-6 Personen: alle wählen verdeckt Aktionskarten, dann "
+                "werden die Karten in der gedruckten Reihenfolge Truppen, Ritter, Schmied, "
+                "Flotte, Schiff, Zöllner, Kaufmann, Bettelmönch ausgewertet. Wer zuerst die "
+                "Zielzahl an Siegeln erreicht, beendet den Durchgang und das Spiel. "
+                + DEFAULT_TIMEOUT_NOTE_DE
+            ),
+            "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
+            "options": {
+                "target": ("Siegel, mit denen das Spiel endet",
+                           "30 ist das Standardspiel; die Spielregel empfiehlt 45 für 2 oder "
+                           "3 erfahrene Personen."),
+            },
+        },
+    }
 
     def validate_options(self, options: dict[str, Any], players: int) -> None:
         # "Wir empfehlen, dass ihr (nach einigen Partien) bei 2 oder 3 Spielern so
@@ -151,15 +178,24 @@ class Visby(Rules):
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)
 
-    def render_text(self, view: View, names: list[str]) -> str:
-        return render_text(view, names)
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        return render_text(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         return draw_picture(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
-                 viewer: int | None) -> str:
+                 viewer: int | None, lang: str = "en") -> str:
         kind, arg = rules.parse(move)
+        if words.lang_of(lang) == "de":
+            if kind == "play":
+                if viewer == seat or viewer == EVERYTHING:
+                    return f"{{{seat}}} wählt {arg}"
+                return f"{{{seat}}} wählt verdeckt eine Karte"
+            if kind == "trade":
+                return (f"{{{seat}}} tauscht {words.goods(arg[0])} gegen "
+                        f"{words.seals(arg[1])}")
+            return f"{{{seat}}} beendet den Handel"
         if kind == "play":
             if viewer == seat or viewer == EVERYTHING:
                 return f"{{{seat}}} chooses {arg}"

@@ -13,7 +13,7 @@ from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
 from pbem.games.render import seat_text
-from pbem.games.visby import data, rules
+from pbem.games.visby import data, rules, words
 
 
 def build_view(state: dict[str, Any], seat: int | None) -> View:
@@ -54,6 +54,8 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
         "to_move": moving,
         "seats": seats,
         "events": list(state["events"]),
+        # the same lines in German, for a German page (the template reads no Python)
+        "events_de": [words.event(e, "de") for e in state["events"]],
         "events_round": state["events_round"],
     }
     if state["phase"] == "trade":
@@ -67,12 +69,15 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
     return view
 
 
-def _cards(cards: list[str]) -> str:
-    return ", ".join(cards) if cards else "none"
+def _cards(cards: list[str], lang: str = "en") -> str:
+    return ", ".join(cards) if cards else ("keine" if lang == "de" else "none")
 
 
-def render_text(view: View, names: list[str]) -> str:
-    """A view as plain text: fits an 72-column mail and reads without markup."""
+def render_text(view: View, names: list[str], lang: str = "en") -> str:
+    """A view as plain text in ``lang`` (German or English): fits a 72-column mail and
+    reads without markup."""
+    if words.lang_of(lang) == "de":
+        return _render_text_de(view, names)
     lines = [f"Visby, round {view['round']}. Game ends at {view['target']} seals."]
     t = view["tracks"]
     kurs = view["kurs"] or "no exchange"
@@ -119,4 +124,58 @@ def render_text(view: View, names: list[str]) -> str:
         lines.append("Final seals (goods converted 3:1):")
         for f in view["final"]:
             lines.append(f"  {names[f['seat']]}: {f['seals']} ({f['restwaren']} goods left over)")
+    return "\n".join(lines)
+
+
+def _render_text_de(view: View, names: list[str]) -> str:
+    """``render_text`` in German (card and track names as printed)."""
+    lines = [f"Visby, Durchgang {view['round']}. Das Spiel endet bei {view['target']} Siegeln."]
+    t = view["tracks"]
+    kurs = view["kurs"] or "kein Tausch"
+    lines.append(
+        f"Spielplan: Feldzug {words.seals(t['Feldzug'])}, "
+        f"Handelsfahrt {words.goods(t['Handelsfahrt'])}, "
+        f"Markt Feld {view['kurs_feld']} (Kurs {kurs})."
+    )
+    lines.append("")
+    width = max(len(n) for n in names)
+    for entry in view["seats"]:
+        name = names[entry["seat"]].ljust(width)
+        status = ""
+        if entry["choosing"]:
+            status = (f"  - wählt ({entry['chosen_count']}/{view['cards_per_round']} "
+                      "gewählt)")
+        elif entry["trading"]:
+            status = "  - handelt"
+        lines.append(
+            f"{name}  {entry['seals']:>2} Siegel  {entry['goods']:>2} Waren  "
+            f"{entry['hand_count']} Karten auf der Hand{status}"
+        )
+        lines.append(f"{' ' * width}  Ablage: {_cards(entry['discard'], 'de')}")
+        if view["you"] is None and "hand" in entry:
+            # Only the all-seeing view (the archive) has other seats' hands.
+            lines.append(f"{' ' * width}  Hand: {_cards(entry['hand'], 'de')}")
+            if entry["chosen"]:
+                lines.append(f"{' ' * width}  gewählt: {_cards(entry['chosen'], 'de')}")
+    you = view["you"]
+    if you is not None:
+        me = view["seats"][you]
+        lines.append("")
+        lines.append(f"Deine Hand: {_cards(me['hand'], 'de')}")
+        if me["chosen"]:
+            lines.append(f"Du hast gewählt: {_cards(me['chosen'], 'de')} (geheim, bis alle "
+                         "gewählt haben)")
+    if view["events"]:
+        lines.append("")
+        lines.append(f"Durchgang {view['events_round']}:")
+        lines.extend(f"  {seat_text(words.event(e, 'de'), names)}" for e in view["events"])
+    if view.get("rates"):
+        lines.append("")
+        lines.append(f"Kurse bis zum Geldbeutel: {', '.join(view['rates'])}")
+    if view.get("final"):
+        lines.append("")
+        lines.append("Siegel am Ende (Waren 3:1 umgetauscht):")
+        for f in view["final"]:
+            lines.append(f"  {names[f['seat']]}: {f['seals']} ({words.goods(f['restwaren'])} "
+                         "übrig)")
     return "\n".join(lines)

@@ -298,3 +298,22 @@ def test_the_lowest_reveal_names_the_start_player_ties_nearest_the_preliminary(p
         assert GAME.legal_moves(state, GAME.to_move(state)[0]) == [
             f"start {s + 1}" for s in range(players)]
     assert ties > 0
+
+
+def test_the_timeout_move_in_the_last_winter_discards_hand_buildings_first():
+    """In the last winter a hand building would cost 2 points at the end, a commodity
+    only tie-break money: the timeout discards the building; in an earlier winter the
+    cheapest commodity."""
+    state = GAME.setup(2, None, 5)
+    while state["phase"] not in ("take", "build"):
+        seat = GAME.to_move(state)[0]
+        state = GAME.apply(state, seat, GAME.default_move(state, seat))
+    state = dict(state, phase="winter", season="winter", current=None)
+    state["hand"] = [{"waren": {"Tuch": 2, "Glas": 0, "Wein": 0, "Getreide": 5},
+                      "gebaeude": ["Loge-Visby"]},
+                     {"waren": {"Tuch": 0, "Glas": 0, "Wein": 0, "Getreide": 0},
+                      "gebaeude": []}]
+    assert GAME.to_move(state) == [0]
+    assert GAME.default_move(state, 0) == "discard Getreide"
+    state["year"] = state["years"]
+    assert GAME.default_move(state, 0) == "discard Loge-Visby"

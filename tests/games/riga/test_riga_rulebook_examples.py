@@ -7,8 +7,9 @@ docstring names it (Kran rounding, Manufactur with Markthalle, tie-break money).
 
 Arithmetic: every printed sum of these examples agrees with the rules and with
 our card data (Danzig Tuch 5; Visby Wein 5, Korn 2, Glas 4; 5 Ritter + 2
-Kaufleute = 2 sets = 4 points per Archiv; 3 Logen = 19).  One example loses its
-point with the reconstructed costs: see ``test_visby_the_rulebooks_cards_paid_apart_...``.
+Kaufleute = 2 sets = 4 points per Archiv; 3 Logen = 19).  How the Visby 16 split
+between Archiv and Schatzkammer is reconstructed; 8 + 8 keeps the example's point,
+see the test ``test_visby_the_rulebooks_cards_pay_the_two_only_together``.
 """
 
 from __future__ import annotations
@@ -109,20 +110,22 @@ def test_archiv_and_schatzkammer_in_visby_16_paid_exactly_as_one_payment():
 
 def test_visby_separate_payments_are_refused_where_they_would_need_more():
     """ "Grundsätzlich baust Du Gebäude einzeln nacheinander und kannst überzählige
-    Dukaten nicht auf die Baukosten eines anderen Gebäudes anrechnen."  4 Glas (16 in
-    Visby) pay the two together; alone the Archiv (9) takes 3 Glas (12, 3 lost) and the
-    last Glas (4) cannot pay the Schatzkammer (7)."""
-    hand = {"Glas": 4}
+    Dukaten nicht auf die Baukosten eines anderen Gebäudes anrechnen."  The rulebook's
+    cards (2 Wein, 1 Korn, 1 Glas: 16 in Visby) pay the two together; alone the Archiv
+    (8) takes Wein + Glas (9, 1 lost) and Wein + Korn (7) cannot pay the
+    Schatzkammer (8)."""
+    hand = {"Wein": 2, "Getreide": 1, "Glas": 1}
     together = building_turn(0, hand, ["Archiv-Visby", "Schatzkammer-Visby"])
     together = play(together, 0, "build Archiv-Visby", "add Schatzkammer-Visby",
-                    *["pay Glas"] * 4, "finish")
+                    "pay Wein", "pay Wein", "pay Getreide", "pay Glas", "finish")
     assert sorted(display_ids(together, 0)) == ["Archiv-Visby", "Schatzkammer-Visby"]
 
     apart = building_turn(0, hand, ["Archiv-Visby", "Schatzkammer-Visby"])
-    apart = play(apart, 0, "build Archiv-Visby", "pay Glas", "pay Glas")
-    assert project_view(apart)["paid_value"] == 8 and "finish" not in GAME.legal_moves(apart, 0)
+    apart = play(apart, 0, "build Archiv-Visby", "pay Wein")
+    assert project_view(apart)["paid_value"] == 5 and "finish" not in GAME.legal_moves(apart, 0)
     apart = play(apart, 0, "pay Glas", "finish")
-    assert display_ids(apart, 0) == ["Archiv-Visby"] and hand_waren(apart, 0) == {"Glas": 1}
+    assert display_ids(apart, 0) == ["Archiv-Visby"]
+    assert hand_waren(apart, 0) == {"Wein": 1, "Getreide": 1}
     assert "build Schatzkammer-Visby" not in GAME.legal_moves(apart, 0)
     with pytest.raises(IllegalMoveError):
         GAME.apply(apart, 0, "build Schatzkammer-Visby")
@@ -143,13 +146,13 @@ def first_payments(cards: list[str], cost: int) -> list[tuple[list[str], list[st
     return out
 
 
-def test_visby_the_rulebooks_cards_paid_apart_follow_the_costs_in_the_data():
+def test_visby_the_rulebooks_cards_pay_the_two_only_together():
     """The rulebook's cards (2 Wein, 1 Korn, 1 Glas) are its example of money saved by
-    paying together.  Whether they also pay the two apart depends on how the 16 split
-    between the two buildings, which no source prints: with Archiv 9 + Schatzkammer 7
-    they do (Wein + Glas = 9, Wein + Korn = 7), so the example shows no saving; with
-    8 + 8 they would not (no subset of 5, 5, 4, 2 makes 8).  Whatever the data, the
-    engine lets the Schatzkammer follow the Archiv exactly when the cards left pay it."""
+    paying together.  How the 16 split between the two buildings no source prints; the
+    data's 8 + 8 keeps the example's point: no subset of 5, 5, 4, 2 makes 8, so paid
+    apart the Archiv leaves too little for the Schatzkammer, whichever cards pay it
+    (with 9 + 7, Wein + Glas and Wein + Korn would pay them apart).  The engine lets the
+    Schatzkammer follow the Archiv exactly when the cards left pay it."""
     archiv, schatz = (data.gebaeude(b).kosten for b in ("Archiv-Visby", "Schatzkammer-Visby"))
     cards = ["Wein", "Wein", "Getreide", "Glas"]
     ways = first_payments(cards, archiv)
@@ -162,8 +165,7 @@ def test_visby_the_rulebooks_cards_paid_apart_follow_the_costs_in_the_data():
         fits = sum(data.STADTWERT["Visby"][w] for w in left) >= schatz
         assert ("build Schatzkammer-Visby" in GAME.legal_moves(state, 0)) == fits, (paid, left)
         apart += fits
-    # with today's data (9 + 7) some ways pay both apart, and the others do not
-    assert 0 < apart < len(ways) or (archiv, schatz) != (9, 7)
+    assert (archiv, schatz) == (8, 8) and apart == 0
 
 
 def test_buildings_of_different_cities_cannot_share_one_payment():
@@ -214,13 +216,13 @@ def test_reading_each_kran_halves_the_most_expensive_building_in_any_order():
     whatever the order of using Krans and adding buildings; one Kran per building."""
     display = ["Kran-Visby", "Kran-Tallinn", "Kran-Stockholm"]
     hand = {"Glas": 4}
-    state = building_turn(0, hand, ["Archiv-Visby", "Schatzkammer-Visby"], display=display)
+    state = building_turn(0, hand, ["Festung-Visby", "Schatzkammer-Visby"], display=display)
     early = play(state, 0, "build Schatzkammer-Visby", "use Kran")
-    assert project_view(early)["cost"] == 4  # 7 halved, rounded up
-    early = play(early, 0, "add Archiv-Visby")
-    assert project_view(early)["cost"] == 5 + 7  # the Kran moves to the Archiv (9 -> 5)
-    late = play(state, 0, "build Archiv-Visby", "add Schatzkammer-Visby", "use Kran")
-    assert project_view(late)["cost"] == 5 + 7
+    assert project_view(early)["cost"] == 4  # 8 halved
+    early = play(early, 0, "add Festung-Visby")
+    assert project_view(early)["cost"] == 5 + 8  # the Kran moves to the Festung (9 -> 5)
+    late = play(state, 0, "build Festung-Visby", "add Schatzkammer-Visby", "use Kran")
+    assert project_view(late)["cost"] == 5 + 8
     both = play(late, 0, "use Kran")
     assert project_view(both)["cost"] == 5 + 4
     # two buildings, two Krans: a third may not be used

@@ -1,0 +1,195 @@
+"""Macao in German: the mail text, the sentences of every kind of move, the page
+template and the lobby's words, for a reader whose language is "de".
+
+Cards, harbours and goods keep their printed names ("Reislager", "Lisboa", "Reis");
+everything else reads German.  Everything in Macao lies open on the table (the
+cards revealed, the dice rolled), so a sentence reads the same to every viewer,
+and German names the same cards as English.  English stays the default, and any
+other language reads English.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from pathlib import Path
+
+import jinja2
+
+from pbem.games.macao import GAME, data
+from pbem.games.protocol import EVERYTHING, SPECTATOR
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+NAMES = ["Heike", "<script>alert('x')</script>", "Malte", "Jule"]
+
+#: English words none of the German texts may hold (whole words, case as written)
+ENGLISH = ("round", "rounds", "phase", "Wall", "wall", "order", "Tribute", "gold", "offer",
+           "Dice", "dice", "To", "to", "move", "penalty", "markers", "field", "largest",
+           "area", "wind", "rose", "arrow", "action", "supply", "tableau", "activated",
+           "ship", "at", "cargo", "jokers", "joker", "City", "city", "owned", "districts",
+           "District", "Districts", "district", "Harbours", "spaces", "highest", "first",
+           "free", "Final", "final", "scoring", "end", "cards", "card", "Take", "take",
+           "Discard", "Activate", "activate", "Use", "use", "cube", "cubes", "Pay", "Give",
+           "End", "turn", "Deliver", "goods", "Buy", "prestige", "Done", "Back", "row", "Sail",
+           "Show", "begins", "the", "and", "of", "for", "you", "Players", "Player", "Cards",
+           "deck", "No", "is", "yet", "red", "blue", "green", "black", "grey", "violet",
+           "mixed", "tribute", "ship", "idler", "fortress", "rice", "tower")
+_ENGLISH = re.compile(r"\b(" + "|".join(ENGLISH) + r")\b")
+CARD_NAMES = sorted({c.name for c in data.CARDS.values()}, key=len, reverse=True)
+
+
+def english_in(text: str) -> list[str]:
+    return _ENGLISH.findall(text)
+
+
+def cards_named(text: str) -> Counter:
+    found: Counter = Counter()
+    for name in CARD_NAMES:
+        pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+        found[name] += len(re.findall(pattern, text))
+        text = re.sub(pattern, " ", text)
+    return +found
+
+
+def playout(players: int, seed: int):
+    """``(state, seat, move, after)`` for every move of a game of bots and random moves."""
+    rng = random.Random(seed)
+    state = GAME.setup(players, None, f"de{seed}")
+    while not GAME.is_over(state):
+        seat = GAME.to_move(state)[0]
+        moves = GAME.legal_moves(state, seat)
+        move = GAME.bot_move(state, seat, rng) if rng.random() < 0.5 else rng.choice(moves)
+        after = GAME.apply(state, seat, move)
+        yield state, seat, move, after
+        state = after
+
+
+def env() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True,
+                              lstrip_blocks=True)
+
+
+def page(state, viewer, lang=None) -> str:
+    context = {"view": GAME.view(state, viewer), "names": NAMES[:state["players"]]}
+    if lang is not None:
+        context["lang"] = lang
+    html = env().get_template(GAME.template).render(**context)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def text(state, viewer, lang="de") -> str:
+    return GAME.render_text(GAME.view(state, viewer), NAMES[:state["players"]], lang)
+
+
+def states_along(players: int, seed: int, every: int = 37) -> list[dict]:
+    """Some states of a game: every ``every``-th, each phase's first, and the end."""
+    steps = list(playout(players, seed))
+    firsts = {}
+    for state, _, _, _ in steps:
+        firsts.setdefault(state["phase"], state)
+    return ([s for n, (s, _, _, _) in enumerate(steps) if n % every == 0]
+            + list(firsts.values()) + [steps[-1][3]])
+
+
+def test_the_mail_text_reads_german_in_every_phase_for_every_viewer():
+    phases = set()
+    for state in states_along(3, 1):
+        phases.add(state["phase"])
+        for viewer in (0, 1, SPECTATOR, EVERYTHING):
+            german = text(state, viewer)
+            assert english_in(german) == [], (state["phase"], english_in(german))
+            english = text(state, viewer, "en")
+            assert english == GAME.render_text(GAME.view(state, viewer), NAMES[:3])
+            assert text(state, viewer, "fr") == english
+    assert {"cards", "dice", "actions", "over"} <= phases
+
+
+def test_the_mail_text_of_a_round_in_progress_says_it_in_german():
+    steps = list(playout(2, 2))
+    state = next(s for s, _, _, _ in steps if s["phase"] == "actions" and s["round"] == 5)
+    german = text(state, 0)
+    assert german.startswith("Macao, Runde 5 von 12, Phase Aktionen")
+    for words in ("Mauerreihenfolge: ", "Tribut: ", " GM für ", "Am Zug: ", "Würfel: ",
+                  " PP, ", " Strafmarker, Mauerfeld ", "größtes Gebiet", "Windrose (0 = Pfeil",
+                  "Schiff auf ", "Ladung: ", "Joker: ", "Stadt, Stadtteile in Besitz",
+                  "Häfen (Ablagefelder, höchstes zuerst):", "Lisboa – Reis: 4 "):
+        assert words in german, words
+    end = text(steps[-1][3], SPECTATOR)
+    assert end.startswith("Macao, Spielende") and "Endstand: " in end
+
+
+def test_every_kind_of_move_reads_german_the_same_to_every_viewer():
+    kinds = set()
+    for players, seed in ((2, 3), (3, 4), (4, 5)):
+        for n, (state, seat, move, after) in enumerate(playout(players, seed)):
+            w = move.split()
+            kinds.add(f"{w[0]} {w[1]}" if w[0] in ("joker", "show") else w[0])
+            english = GAME.describe(state, seat, move, after, seat)
+            german = GAME.describe(state, seat, move, after, seat, "de")
+            assert german.startswith(f"{{{seat}}}: ") and english_in(german) == [], (move,
+                                                                                      german)
+            assert cards_named(german) == cards_named(english), (german, english)
+            if w[0] != "show":  # "show activate 0" reads "(Seite 1)"
+                assert sorted(re.findall(r"\d+", german)) == sorted(
+                    re.findall(r"\d+", english)), (german, english)
+            # nothing in Macao is secret: every viewer reads the same, in both languages
+            assert not GAME.is_secret(state)
+            for viewer in (SPECTATOR, EVERYTHING, (seat + 1) % players):
+                assert GAME.describe(state, seat, move, after, viewer, "de") == german
+                assert GAME.describe(state, seat, move, after, viewer) == english
+            assert GAME.describe(state, seat, move, after, seat, "en") == english
+            if n % 11 == 0:
+                assert GAME.describe(state, seat, move, after, seat, "fr") == english
+    # jokers (and the cubes a joker gains) are rare: test_the_rarer_labels_read_german
+    expected = {"take", "one", "two", "die", "activate", "use", "pay", "district", "wall",
+                "sail", "deliver", "tribute", "end", "back"}
+    assert expected <= kinds, expected - kinds
+
+
+def test_the_sentences_that_start_a_round_and_roll_the_dice():
+    for state, seat, move, after in playout(2, 6):
+        german = GAME.describe(state, seat, move, after, None, "de")
+        if after["round"] != state["round"] and after["phase"] == "cards":
+            assert f"; Runde {after['round']} beginnt" in german
+        if after["dice"] != state["dice"] and after["phase"] == "dice":
+            rolled = ", ".join(f"{data.COLOUR_NAME['de'][c]} {v}" for c, v in after["dice"])
+            assert german.endswith(f"; Würfel: {rolled}")
+
+
+def test_the_rarer_labels_read_german():
+    state = GAME.setup(2, None, "x")
+    said = {move: GAME.describe(state, 0, move, state, None, "de")
+            for move in ("joker gold", "joker cube", "joker mixed", "show activate 0",
+                         "show city 1", "row 2", "skip", "done", "gain b", "give r",
+                         "discard " + data.card_ids()[0])}
+    assert said["joker gold"] == "{0}: Joker nutzen: GM"
+    assert said["joker mixed"] == "{0}: Joker nutzen: GM und Stein"
+    assert said["show activate 0"] == "{0}: Zeige: Karten aktivieren (Seite 1)"
+    assert said["show city 1"] == "{0}: Zeige: Stadt (Seite 2)"
+    assert said["skip"] == "{0}: Keine Karte (Müßiggänger)"
+    assert said["gain b"] == "{0}: Nehmen: blau" and said["give r"] == "{0}: Abgeben: rot"
+    for sentence in said.values():
+        assert english_in(sentence) == [], sentence
+    assert GAME.describe(state, 0, "joker gold", state, None) == "{0}: Use joker: gold"
+
+
+def test_the_page_reads_german_in_every_phase_for_every_viewer():
+    for state in states_along(3, 7, every=53):
+        for viewer in (0, SPECTATOR, EVERYTHING):
+            german = page(state, viewer, "de")
+            assert english_in(german) == [], (state["phase"], english_in(german))
+            english = page(state, viewer)
+            assert page(state, viewer, "en") == english == page(state, viewer, "fr")
+    end = page(state, SPECTATOR, "de")
+    assert "Endwertung" in end and "Spielende-Karten" in end
+    assert "&lt;script&gt;" in end and "<script>" not in end
+
+
+def test_the_lobby_reads_german():
+    german, english = GAME.texts("de"), GAME.texts("en")
+    assert german.description.startswith("Strategiespiel für 2-4 Spieler über 12 Runden")
+    assert german.default_move_note.startswith("Läuft die Zeit ab")
+    assert german.default_move_note in german.description
+    assert english.description == GAME.description and GAME.texts("fr") == english

@@ -1,0 +1,89 @@
+"""Visby in German: its sentences, text view, events and page template (card and track
+names as printed); English stays the default, and a language Visby lacks reads English."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import jinja2
+import pytest
+
+from pbem.games.protocol import EVERYTHING, SPECTATOR
+from pbem.games.render import seat_filter
+from pbem.games.visby import GAME, words
+
+NAMES = ["Anna", "Bert", "Carl"]
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
+#: English words of Visby's that a German reader must not meet
+ENGLISH = re.compile(r"\b(chooses|trades|done trading|seals?|goods?|round|Round|hand|"
+                     r"discard|Board|field|rate|reveals|takes|gets|supply|purse|lost above|"
+                     r"Someone|game ends|Players|choosing|trading|Your|chosen|secret|left "
+                     r"over)\b")
+
+
+def _games(seeds=range(6), players=3):
+    """(before, seat, move, after) of random games to their end."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GAME.setup(players, None, f"seed{seed}")
+        while GAME.to_move(state):
+            seat = rng.choice(GAME.to_move(state))
+            move = GAME.bot_move(state, seat, rng)
+            after = GAME.apply(state, seat, move)
+            yield state, seat, move, after
+            state = after
+
+
+def test_every_event_line_reads_german():
+    seen = set()
+    for _before, _seat, _move, after in _games():
+        for line in after["events"]:
+            german = words.event(line, "de")
+            assert german != line or not ENGLISH.search(line), line
+            assert not ENGLISH.search(german), german
+            seen.add(line.split(":")[0].split(" ")[0])
+    assert {"Truppen", "Ritter", "Schmied", "Zöllner", "Kaufmann", "Bettelmönch"} <= seen
+    assert words.event("{0} reveals Ritter", "en") == "{0} reveals Ritter"
+    assert words.event("something new", "de") == "something new"  # unknown: English
+
+
+def test_sentences_in_german_keep_the_secret():
+    for before, seat, move, after in _games(range(2)):
+        author = GAME.describe(before, seat, move, after, seat, "de")
+        others = GAME.describe(before, seat, move, after, SPECTATOR, "de")
+        assert author == GAME.describe(before, seat, move, after, EVERYTHING, "de")
+        assert not ENGLISH.search(author) and not ENGLISH.search(others), (author, others)
+        assert GAME.describe(before, seat, move, after, seat, "xx") == \
+            GAME.describe(before, seat, move, after, seat)
+        if GAME.is_secret(before):
+            assert others == f"{{{seat}}} wählt verdeckt eine Karte"
+            assert move.split()[1] in author
+
+
+@pytest.mark.parametrize("viewer", [0, SPECTATOR, EVERYTHING])
+def test_the_text_view_and_the_page_read_german(viewer):
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["seats"] = seat_filter
+    template = env.get_template(GAME.template)
+    for _before, _seat, _move, after in _games(range(2)):
+        view = GAME.view(after, viewer)
+        text = GAME.render_text(view, NAMES, "de")
+        assert not ENGLISH.search(text), ENGLISH.search(text)
+        assert GAME.render_text(view, NAMES, "xx") == GAME.render_text(view, NAMES)
+        page = re.sub(r"<[^>]*>", " ", template.render(view=view, names=NAMES, lang="de"))
+        assert not ENGLISH.search(page), ENGLISH.search(page)
+        assert "Durchgang" in page
+        english = template.render(view=view, names=NAMES, lang="en")
+        assert english == template.render(view=view, names=NAMES)
+        assert "Durchgang" not in english
+
+
+def test_the_lobby_reads_german():
+    texts = GAME.texts("de")
+    assert texts.description.startswith("Kartenspiel für 2-6 Personen")
+    assert texts.default_move_note.startswith("Läuft die Zeit ab")
+    assert texts.options[0].label == "Siegel, mit denen das Spiel endet"
+    assert GAME.texts("en").options == GAME.options
