@@ -148,6 +148,10 @@ def play_checked(draw, players: int, riga: bool):
         check_menus(state)
         seat = draw(st.sampled_from(GAME.to_move(state)))
         legal = GAME.legal_moves(state, seat)
+        if len(moves) % 5 == 0:  # the menu people read is the same list, labelled
+            for lang in ("en", "de"):
+                menu = GAME.menu(state, seat, lang)
+                assert [c.move for c in menu] == legal and all(c.label for c in menu)
         onward = [m for m in legal if m.split()[0] in PROGRESS]
         if onward and draw(st.integers(0, 9)) < 8:
             legal = onward
