@@ -31,7 +31,9 @@ Conventions shared by every game:
   ``pbem.i18n.LANGUAGES``).  A game says what it has no words for in English,
   and never fails for a language it does not speak.  Its words live in its own
   package and template folder: a game needs no shared catalog.  Card names
-  stay as printed.
+  stay as printed.  ``result`` has no ``lang``: it gives its lines and tie-breaker
+  names in English and in every other language it speaks at once
+  (:class:`Result`), since the result is stored once for every reader.
 * ``apply`` never mutates its input; an illegal move raises a ``MoveError``
   subclass whose message says what is wrong, and the caller's state is
   untouched.
@@ -87,7 +89,9 @@ class Choice:
     ``label`` is the choice in the reader's language ("Ritter ausspielen",
     "trade 3 goods for 2 seals"); ``group`` what it is about (a card, a
     city, a payment…), so that pages can group a long menu; ``help`` one line
-    of what it does, where the game has that.
+    of what it does, where the game has that.  Label and help may name seats by
+    ``{0}``-style placeholders ("Make {1} start player"), which the server fills
+    with the players' names (:func:`pbem.games.render.named_choices`).
     """
 
     move: str
@@ -129,6 +133,15 @@ class Result:
     ``tiebreaks`` the rulebook's tie-breaker values per seat, in the order the
     rulebook applies them; ``ranks`` the placing per seat (1 = winner, equal
     numbers for a shared place); ``winners`` the seats ranked 1.
+
+    ``tiebreak_names`` (one per tie-breaker) and ``details`` (lines on how the final
+    values came about, with ``{0}``-style seat placeholders) are English; a game that
+    speaks other languages gives them in those too, by language code, in
+    ``tiebreak_names_in`` and ``details_in`` (``{"de": [...]}``, the same lines in the
+    same order, naming the same seats and numbers).  :meth:`details_for` and
+    :meth:`tiebreak_names_for` read them with an English fallback, and so does
+    :func:`result_words` for a result stored as JSON (one stored by an older pbem
+    has no ``…_in`` keys and reads in English).
     """
 
     scores: list[int]
@@ -137,6 +150,8 @@ class Result:
     tiebreaks: list[list[int]] = field(default_factory=list)
     tiebreak_names: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
+    tiebreak_names_in: dict[str, list[str]] = field(default_factory=dict)
+    details_in: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,7 +161,32 @@ class Result:
             "tiebreaks": self.tiebreaks,
             "tiebreak_names": self.tiebreak_names,
             "details": self.details,
+            "tiebreak_names_in": self.tiebreak_names_in,
+            "details_in": self.details_in,
         }
+
+    def details_for(self, lang: str | None) -> list[str]:
+        return result_words(self.to_json(), "details", lang)
+
+    def tiebreak_names_for(self, lang: str | None) -> list[str]:
+        return result_words(self.to_json(), "tiebreak_names", lang)
+
+
+#: the keys of :meth:`Result.to_json` that hold a result's words in other languages than
+#: English (a result stored by an older pbem has none of them)
+RESULT_LANGUAGE_KEYS = ("tiebreak_names_in", "details_in")
+
+
+def result_words(data: dict[str, Any], key: str, lang: str | None) -> list[str]:
+    """``data[key]`` (``"details"`` or ``"tiebreak_names"`` of a result's JSON) for a
+    reader of ``lang``: the game's words in that language where it gave them, else the
+    English ones."""
+    english = list(data.get(key) or [])
+    code = str(lang or "").split("-")[0].lower()
+    words = (data.get(f"{key}_in") or {}).get(code) if code else None
+    if not isinstance(words, list) or len(words) != len(english):
+        return english
+    return [str(w) for w in words]
 
 
 def rank_by(keys: list[tuple[int, ...]]) -> list[int]:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from markupsafe import Markup, escape
+
+from pbem.games.protocol import Choice
 
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")
 
@@ -44,3 +47,10 @@ def seat_filter(text: str, names: Sequence[str]) -> Markup:
     seat that ``names`` lacks reads "seat n+1" rather than breaking the page.
     """
     return Markup("").join(_fill(text, names, escape))
+
+
+def named_choices(choices: Sequence[Choice], names: Sequence[str]) -> list[Choice]:
+    """``choices`` with the seat placeholders of their labels and help filled with
+    ``names`` as plain text (pages and HTML mails escape them where they show them)."""
+    return [replace(c, label=seat_text(c.label, names), help=seat_text(c.help, names))
+            if "{" in c.label or "{" in c.help else c for c in choices]

@@ -31,6 +31,7 @@ from pbem import i18n, links
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
+from pbem.games.render import named_choices, seat_text
 from pbem.lifecycle import history
 from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
 from pbem.mail.picture import Picture, table_picture
@@ -305,20 +306,22 @@ class Menu:
         return iter(self.links)
 
 
-def move_label(rules: Any, state: State, seat_index: int, move: str, lang: str) -> str:
+def move_label(rules: Any, state: State, seat_index: int, move: str, lang: str,
+               names: list[str] | None = None) -> str:
     """``move`` as the game's menu says it to a reader of ``lang`` ("Truppen ausspielen"
     for "play Truppen"); the notation where the menu does not offer it."""
     for choice in rules.menu(state, seat_index, lang):
         if choice.move == move:
-            return choice.label
+            return seat_text(choice.label, names) if names else choice.label
     return move
 
 
 def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str) -> Menu:
     """The seat's choices in ``lang``, each with its signed link."""
     rules = get_game(game.game)
+    names = names_of(list(game.seats.order_by(Seat.index)))
     links_ = [MenuLink(choice, move_url(ctx, game, seat, choice.move))
-              for choice in rules.menu(state, seat.index, lang)]
+              for choice in named_choices(rules.menu(state, seat.index, lang), names)]
     groups: dict[str, int] = {}
     for link in links_:
         groups[link.choice.group] = groups.get(link.choice.group, 0) + 1
@@ -417,7 +420,7 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
     names = names_of(seats)
     result = rules.result(state)
     view = rules.view(state, SPECTATOR)
-    st = standing(result, names)
+    standings: dict[str, Any] = {}  # its words (details, tie-breakers): per language
     pictures: dict[str, Picture | None] = {}  # the same final table: drawn once per language
     for seat in seats:
         if seat.player_id is None:
@@ -425,6 +428,9 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
         lang = language_of(seat.player)
         if lang not in pictures:
             pictures[lang] = table_picture(rules, view, names, lang, game_title(game))
+        if lang not in standings:
+            standings[lang] = standing(result, names, lang)
+        st = standings[lang]
         said = headline(st, lang)
         text, html = render_mail(ctx, "result", lang, game=game, title=game_title(game),
                                  names=names, seat=seat, result=result, standing=st,

@@ -96,7 +96,8 @@ def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None
         now, kind="reminder", moves=moves, left=said_left,
         deadline_local=compose.format_local(seat.deadline, player.timezone, lang),
         default=compose.move_label(rules, game.state, seat.index,
-                                   rules.default_move(game.state, seat.index), lang),
+                                   rules.default_move(game.state, seat.index), lang,
+                                   compose.names_of(seats)),
         ladder=ladder, policy=policy, bank=game.clock.get("kind") == "bank",
     )
 

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.i18n import in_language
+from pbem.i18n import gettext, in_language
 from pbem.lifecycle import moves, steps
 from pbem.mail import compose
 from pbem.mail.language import phrase
@@ -104,7 +104,8 @@ def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
                         stage=GRACE, hours=hours, moves=moves,
                         default=compose.move_label(rules, game.state, i,
                                                    rules.default_move(game.state, i),
-                                                   compose.language_of(seat.player)),
+                                                   compose.language_of(seat.player),
+                                                   compose.names_of(seats)),
                         until_local=compose.format_local(until, seat.player.timezone,
                                                          compose.language_of(seat.player)),
                         count=seat.timeouts_in_row, limit=clock.timeouts_before_bot(game.clock),
@@ -139,6 +140,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
                                    "a bot plays the seat to the end", seat=who, count=count),
                    seq=at)
     rules = get_game(game.game)
+    names = compose.names_of(steps.seats_of(game))
     played = []
     turn = seat.turn_seq
     for _ in range(MAX_STEPS):
@@ -151,7 +153,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
         move = rules.default_move(game.state, i)
         # said as the seat's own menu says it, in its player's language
         label = compose.move_label(rules, game.state, i, move,
-                                   compose.language_of(seat.player))
+                                   compose.language_of(seat.player), names)
         moves.play(ctx, game.id, i, move, kind=Move.TIMEOUT, now=now)
         played.append(label)
         if takeover:
@@ -195,19 +197,21 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
     with write_transaction():
         game = lock_row(Game, game_id)
         if game is None:
-            raise moves.PlayError("no-game", "There is no such game.")
+            raise moves.PlayError("no-game", gettext("There is no such game."))
         seat = Seat.get_or_none(Seat.game == game, Seat.index == seat_index)
         if seat is None or seat.player_id != player_id:
-            raise moves.PlayError("no-seat", "This is not your seat.")
+            raise moves.PlayError("no-seat", gettext("This is not your seat."))
         if game.status != Game.ACTIVE:
-            raise moves.PlayError("not-active", "This game is not running any more.")
+            raise moves.PlayError("not-active", gettext("This game is not running any more."))
         if not seat.bot_replaced:
-            raise moves.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
+            raise moves.PlayError("not-bot", gettext("Nobody else plays this seat: it is "
+                                                     "yours."))
         claimed = (Seat.update(bot=False, bot_replaced=False, timeouts_in_row=0)
                    .where(Seat.id == seat.id, Seat.bot_replaced == True)  # noqa: E712
                    .execute())
         if claimed != 1:
-            raise moves.PlayError("not-bot", "Nobody else plays this seat: it is yours.")
+            raise moves.PlayError("not-bot", gettext("Nobody else plays this seat: it is "
+                                                     "yours."))
         seat = Seat.get_by_id(seat.id)
         rules = get_game(game.game)
         i = seat.index

@@ -35,7 +35,7 @@ from peewee import JOIN
 from pbem import i18n, links
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, Choice, Rules
-from pbem.games.render import seat_text
+from pbem.games.render import named_choices, seat_text
 from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
 from pbem.lifecycle import create, history, moves, talk
@@ -202,7 +202,8 @@ def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat,
 
 
 def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choice | None:
-    for choice in rules.menu(game.state, seat.index, lang):
+    names = compose.names_of(_seats(game))
+    for choice in named_choices(rules.menu(game.state, seat.index, lang), names):
         if choice.move == move:
             return choice
     return None
@@ -224,7 +225,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         "lang": i18n.current(),
     }
     if game.result:
-        values["standing"] = standing(game.result, names)
+        values["standing"] = standing(game.result, names, i18n.current())
         values["headline"] = headline(values["standing"], i18n.current())
     if game.status == Game.FINISHED:
         values["archive_url"] = compose.archive_url(context(), game)
@@ -288,7 +289,8 @@ def seat_page(token: str) -> Any:
     takeback = None
     if game.status == Game.ACTIVE:
         rules = values["rules"]
-        menu = rules.menu(game.state, seat.index, seat.player.language)
+        menu = named_choices(rules.menu(game.state, seat.index, seat.player.language),
+                             values["names"])
         candidate = moves.takeback_candidate(game, seat.index)
         if candidate is not None:
             takeback = seat_text(history.said(candidate, seat.index, values["lang"]),

@@ -91,7 +91,7 @@ def choice(state: State, seat: int, move: str, lang: str = "en") -> Choice:
 
     if verb == "start":
         k = int(arg) - 1
-        return c(f"Make seat {arg} start player", f"Platz {arg} wird Startspieler",
+        return c(f"Make {{{k}}} start player", f"{{{k}}} wird Startspieler",
                  "Startspieler" if de else "start player",
                  "The start player takes the first turn of the summer." if k >= 0 else "",
                  "Der Startspieler macht den ersten Zug im Sommer.")
