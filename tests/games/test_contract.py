@@ -79,7 +79,9 @@ LANGS = ("en", "de")
 #: a language no game speaks: it must read English, never fail
 UNSPOKEN = "xx"
 HOSTILE = "<script>alert('x')</script>"
-NAMES = [HOSTILE, "Anne & Bob", "Heike", "Malte", "Jule", "Ole", "Karin", "Piet"]
+#: names as people type them, and worse: markup, an ampersand, a control character
+#: (which XML forbids even escaped: a picture must drop it), a name far too long
+NAMES = [HOSTILE, "Anne & Bob", "Hei\x01ke", "Malte " * 20, "Jule", "Ole", "Karin", "Piet"]
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")
 
 
@@ -360,6 +362,45 @@ class Playout:
         assert result.winners, where
         assert result.tiebreaks == [] or len(result.tiebreaks) == n, where
         json.dumps(result.to_json())
+        self.check_result_words(result)
+
+    def check_result_words(self, result: Any) -> None:
+        """The result's words in other languages: every real game gives its details and
+        tie-breakers in German, line for line naming the same seats and numbers as the
+        English, and without English words; a language nobody speaks reads English."""
+        where = self.where
+        if self.game.name != ZIEHEN.name:
+            assert "de" in result.details_in, f"no German details ({where})"
+            assert "de" in result.tiebreak_names_in, f"no German tie-breakers ({where})"
+        assert result.details_for("xx") == result.details, where
+        assert result.tiebreak_names_for("xx") == result.tiebreak_names, where
+        for lang, lines in result.details_in.items():
+            assert len(lines) == len(result.details), f"{lang}: {where}"
+            for english, said in zip(result.details, lines, strict=True):
+                assert _seats_and_numbers(said) == _seats_and_numbers(english), (
+                    f"{lang} {said!r} does not say what {english!r} says ({where})")
+                if lang == "de":
+                    assert not _ENGLISH.search(said), f"English in {said!r} ({where})"
+            assert result.details_for(lang) == lines, where
+        for lang, names in result.tiebreak_names_in.items():
+            assert len(names) == len(result.tiebreak_names), f"{lang}: {where}"
+            assert all(name.strip() for name in names), f"{lang}: {where}"
+            if lang == "de":
+                assert not any(_ENGLISH.search(name) for name in names), f"{names} ({where})"
+
+
+#: English words none of the games' German result lines may contain
+_ENGLISH = re.compile(r"\b(against|points?|seals?|goods?|money|buildings?|erected|hand"
+                      r"|before|scoring|pays|least|more|fewer|penalty|markers|cards?|largest"
+                      r"|area|for|at|[Tt]owers?|wall|place|higher|further|persons|merchants"
+                      r"|knights|monks|left|over)\b")
+
+
+def _seats_and_numbers(line: str) -> tuple[list[str], list[str]]:
+    """The seat placeholders and the numbers a line names, each sorted."""
+    seats = re.findall(r"\{\d+\}", line)
+    numbers = re.findall(r"-?\d+", re.sub(r"\{\d+\}", "", line))
+    return sorted(seats), sorted(numbers)
 
 
 @pytest.mark.parametrize("game, players, options", cases())

@@ -20,12 +20,12 @@ and style sheets can find them; they are inert.
 
 from __future__ import annotations
 
-import re
-from html import escape
 from typing import Any
 
 from pbem.games.macao import data
 from pbem.games.macao.words import card_name
+from pbem.games.svg import seat_name, wrap
+from pbem.games.svg import xml_text as _text
 
 WIDTH = 390
 MARGIN = 8
@@ -80,18 +80,8 @@ WORDS = {
                       "v": "violett"}},
 }
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _text(value: Any) -> str:
-    """Plain text as SVG character data: escaped, without characters XML forbids."""
-    return escape(_NOT_XML.sub("", str(value)), quote=True)
-
-
 def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
-    name = names[seat] if seat < len(names) else f"seat {seat + 1}"
-    name = " ".join(_NOT_XML.sub("", name).split())
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+    return seat_name(names, seat, limit)
 
 
 def seat_letters(names: list[str], players: int) -> list[str]:
@@ -104,13 +94,7 @@ def seat_letters(names: list[str], players: int) -> list[str]:
 
 
 def _wrap(line: str, limit: int = LINE_MAX) -> list[str]:
-    lines: list[str] = []
-    for word in line.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= limit:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
+    return wrap(line, limit)
 
 
 class _Svg:

@@ -32,11 +32,12 @@ commodity names stay German, as printed, in both.
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import Any
 
 from pbem.games.riga import data
 from pbem.games.riga.view import building_view
+from pbem.games.svg import seat_name, shorten, wrap
+from pbem.games.svg import xml_text as _text
 
 WIDTH = 390
 MARGIN = 6
@@ -185,7 +186,6 @@ _WORDS: dict[str, dict[str, str]] = {
     },
 }
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 ROW_H = 22  # one building line
 CHIP = 18  # a commodity symbol
@@ -198,19 +198,8 @@ X_VALUES = 236
 VALUE_STEP = 38
 
 
-def _text(value: Any) -> str:
-    """Plain text as SVG character data: escaped, without characters XML forbids."""
-    return escape(_NOT_XML.sub("", str(value)), quote=True)
-
-
-def _short(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
-    name = names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
-    return _short(_NOT_XML.sub("", str(name)), limit) or f"#{seat + 1}"
+    return seat_name(names, seat, limit, missing="#{n}")
 
 
 class _Svg:
@@ -304,14 +293,7 @@ def _room(x: float, size: int) -> int:
 
 
 def _wrap(line: str, limit: int) -> list[str]:
-    """``line`` in pieces of at most ``limit`` characters, broken at spaces."""
-    lines: list[str] = []
-    for word in line.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= limit:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines or [""]
+    return wrap(line, limit)
 
 
 def _wrap_parts(parts: list[str], limit: int, sep: str = " · ") -> list[str]:
@@ -343,7 +325,7 @@ def _building(svg: _Svg, b: dict[str, Any], y: float, lang: str, faded: bool = F
     """One building as a line: badge, name (and its commodity), cost, points, values."""
     stadt = b.get("stadt")
     svg.badge(stadt, MARGIN, y + 2)
-    name = _short(b.get("name") or b.get("art") or b.get("id", "?"), 15)
+    name = shorten(b.get("name") or b.get("art") or b.get("id", "?"), 15)
     svg.text(X_NAME, y + 15, name, size=12, weight="bold", fill=MUTED if faded else INK,
              extra=f' data-id="{_text(b.get("id", ""))}"')
     ware = b.get("ware")
@@ -405,7 +387,7 @@ def _sets(svg: _Svg, y: float, sets: list[dict[str, Any]], lang: str,
 def _display_tile(svg: _Svg, d: dict[str, Any], x: float, y: float,
                   words: dict[str, str]) -> float:
     """A building in a display: badge and name; used struck through, new dashed."""
-    name = _short(d.get("name") or d.get("art") or d.get("id", "?"), 14)
+    name = shorten(d.get("name") or d.get("art") or d.get("id", "?"), 14)
     face = d.get("face")
     if face is not None and face != "":
         name += f" {face}" if not isinstance(face, str) else f" ({face})"
@@ -478,7 +460,7 @@ def _seat(svg: _Svg, entry: dict[str, Any], view: dict[str, Any], names: list[st
         y += 20
     else:
         for d in display:
-            name = _short(d.get("name") or d.get("id", "?"), 14)
+            name = shorten(d.get("name") or d.get("id", "?"), 14)
             need = 14 + 4 + 6.2 * (len(name) + 14) + 10
             if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
                 x = MARGIN + 6

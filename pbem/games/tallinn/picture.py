@@ -11,8 +11,8 @@ escaped here.
 from __future__ import annotations
 
 from typing import Any
-from xml.sax.saxutils import escape
 
+from pbem.games.svg import xml_text
 from pbem.games.tallinn import data
 
 WIDTH = 390
@@ -72,7 +72,7 @@ def _half(persons: dict[str, int], coin: str | None, wappen: bool, x: float,
 def _text(x: float, y: float, text: str, size: int = 12, weight: str = "normal",
           anchor: str = "start") -> str:
     return (f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" '
-            f'text-anchor="{anchor}">{escape(text)}</text>')
+            f'text-anchor="{anchor}">{xml_text(text)}</text>')
 
 
 def _seat_block(entry: dict[str, Any], name: str, y: float, lang: str,
@@ -151,7 +151,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
         body.append(f'<line x1="4" y1="{y}" x2="{WIDTH - 4}" y2="{y}" stroke="#ddd"/>')
         y += 4
     height = int(y + 4)
-    title = escape(f"Tallinn, {words['round'].lower()} {view['round']}")
+    title = xml_text(f"Tallinn, {words['round'].lower()} {view['round']}")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
             f'width="100%" role="img" aria-label="{title}" '
             f'font-family="sans-serif"><title>{title}</title>'

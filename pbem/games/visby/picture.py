@@ -11,12 +11,11 @@ passes them as plain text.
 
 from __future__ import annotations
 
-import re
 from functools import cache
-from html import escape
-from typing import Any
 
 from pbem.games.protocol import View
+from pbem.games.svg import seat_name, wrap
+from pbem.games.svg import xml_text as _text
 from pbem.games.visby import data
 
 WIDTH = 390
@@ -62,12 +61,6 @@ _WORDS: dict[str, dict[str, str]] = {
     },
 }
 
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _text(value: Any) -> str:
-    """Plain text as SVG character data: escaped, without characters XML forbids."""
-    return escape(_NOT_XML.sub("", str(value)), quote=True)
 
 
 def _count(n: int, noun: str, words: dict[str, str]) -> str:
@@ -76,20 +69,11 @@ def _count(n: int, noun: str, words: dict[str, str]) -> str:
 
 
 def _name(names: list[str], seat: int) -> str:
-    name = names[seat] if seat < len(names) else f"seat {seat + 1}"
-    name = " ".join(name.split())
-    return name if len(name) <= NAME_MAX else name[: NAME_MAX - 1] + "…"
+    return seat_name(names, seat, NAME_MAX)
 
 
 def _wrap(line: str) -> list[str]:
-    """``line`` in pieces of at most ``LINE_MAX`` characters, broken at spaces."""
-    lines: list[str] = []
-    for word in line.split(" "):
-        if lines and len(lines[-1]) + 1 + len(word) <= LINE_MAX:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
+    return wrap(line, LINE_MAX)
 
 
 class _Svg:
