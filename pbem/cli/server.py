@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 import sys
 import uuid
+from typing import Any
 
 import click
 
 from pbem.cli.play import parse_options
 from pbem.context import Context, make_context
 from pbem.games import game_names, get_game
-from pbem.games.protocol import OptionError
+from pbem.games.protocol import RESULT_LANGUAGE_KEYS, OptionError, Result
 from pbem.models import create_tables, db, open_database
 
 DEMO_EMAIL = "demo@localhost"
@@ -133,6 +134,18 @@ def demo(game_name: str, players: int, option_pairs: tuple[str, ...], force_new:
         click.echo(f"your mails: {ctx.url('/dev/mail')}")
 
 
+
+def _replayed_result(result: Result, stored: Any) -> dict[str, Any]:
+    """The replayed result's JSON as it compares with ``stored``: a result stored by an
+    older pbem has no words in other languages (``RESULT_LANGUAGE_KEYS``), which is no
+    difference in the result."""
+    replayed: dict[str, Any] = result.to_json()
+    if isinstance(stored, dict):
+        for key in RESULT_LANGUAGE_KEYS:
+            if key not in stored:
+                replayed.pop(key, None)
+    return replayed
+
 @click.command(help="Replay every game's move log and compare it with the stored snapshot.")
 @click.option("--quiet", "-q", is_flag=True, help="print only problems")
 def verify(quiet: bool) -> None:
@@ -163,7 +176,7 @@ def verify(quiet: bool) -> None:
             if over != (game.status == Game.FINISHED):
                 problems.append(f"status {game.status} but the replayed game "
                                 f"{'is' if over else 'is not'} over")
-            elif over and game.result != rules.result(state).to_json():
+            elif over and game.result != _replayed_result(rules.result(state), game.result):
                 problems.append("the stored result differs from the replayed one")
         if problems:
             bad += 1

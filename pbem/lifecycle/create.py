@@ -16,6 +16,7 @@ import peewee as pw
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import OptionError, new_seed
+from pbem.i18n import gettext
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
 from pbem.mail import compose
 from pbem.models import (
@@ -87,8 +88,9 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
     recent = Game.select(Game.id).where(Game.created_at > since)
     games = recent.where(Game.creator == creator.id).count()
     if games >= cfg.getint("limits", "games_per_creator"):
-        raise LimitError(f"{creator.email} has started {games} games in the last 24 hours, "
-                         "as many as one address may. Please try again tomorrow.")
+        raise LimitError(gettext("%(email)s has started %(games)s games in the last 24 hours, "
+                                 "as many as one address may. Please try again tomorrow.",
+                                 email=creator.email, games=games))
     sent = (Seat.select().join(Game).where(Game.created_at > since, Game.creator == creator.id,
                                            Seat.invite_email.is_null(False)).count())
     # invitations mailed lately (a replaced invitee's too, from games of any age) and
@@ -101,15 +103,17 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
             .count())
     sent = max(sent, mailed + held)
     if sent + len(invited) > cfg.getint("limits", "invitations_per_creator"):
-        raise LimitError(f"The games of {creator.email} have invited {sent} players in the "
-                         f"last 24 hours; {len(invited)} more would pass the day's limit of "
-                         f"{cfg.getint('limits', 'invitations_per_creator')}. Please try "
-                         "again tomorrow, or fill seats with bots.")
+        raise LimitError(gettext(
+            "The games of %(email)s have invited %(sent)s players in the last 24 hours; "
+            "%(more)s more would pass the day's limit of %(limit)s. Please try again "
+            "tomorrow, or fill seats with bots.", email=creator.email, sent=sent,
+            more=len(invited), limit=cfg.getint("limits", "invitations_per_creator")))
     if client_key is not None:
         from_client = recent.where(Game.client_key == client_key).count()
         if from_client >= cfg.getint("limits", "games_per_client"):
-            raise LimitError(f"{from_client} games were started from your network in the "
-                             "last 24 hours, as many as we allow. Please try again tomorrow.")
+            raise LimitError(gettext("%(games)s games were started from your network in the "
+                                     "last 24 hours, as many as we allow. Please try again "
+                                     "tomorrow.", games=from_client))
     for address in invited:
         received = (Seat.select().join(Game).where(Game.created_at > since,
                                                    Seat.invite_email == address).count())
@@ -117,8 +121,9 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
             Outbox.kind == "invite", Outbox.created_at > since,
             Outbox.to_address == address).count())
         if received >= cfg.getint("limits", "invitations_per_invitee"):
-            raise LimitError(f"{address} has been invited {received} times in the last 24 "
-                             "hours, as often as we invite anyone. Please try again tomorrow.")
+            raise LimitError(gettext("%(email)s has been invited %(times)s times in the last "
+                                     "24 hours, as often as we invite anyone. Please try again "
+                                     "tomorrow.", email=address, times=received))
 
 
 def create_game(
@@ -148,11 +153,11 @@ def create_game(
         if address is not None:
             invited.append(normalise_email(address))
     if creator.email in invited or len(set(invited)) != len(invited):
-        raise OptionError("each player can take only one seat")
+        raise OptionError(gettext("each player can take only one seat"))
     blocked = [a for a in invited if Blocked.has(a)]
     if blocked:
-        raise OptionError(f"{blocked[0]} has asked us never to mail them: please invite "
-                          "someone else, or give the seat to a bot")
+        raise OptionError(gettext("%(email)s has asked us never to mail them: please invite "
+                                  "someone else, or give the seat to a bot", email=blocked[0]))
     with write_transaction():
         check_limits(ctx, creator, invited, client_key)
         game = Game.create(
@@ -190,7 +195,7 @@ def confirm(ctx: Context, player_id: int) -> int:
     with write_transaction():
         player = lock_row(Player, player_id)
         if player is None:
-            raise PlayError("no-player", "There is no such player.")
+            raise PlayError("no-player", gettext("There is no such player."))
         return _confirmed(ctx, player)
 
 
@@ -224,9 +229,9 @@ def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
         if seat.player_id is not None:
             if seat.player_id == player.id:
                 return
-            raise PlayError("taken", "This seat has been taken already.")
+            raise PlayError("taken", gettext("This seat has been taken already."))
         if Seat.select().where(Seat.game == game, Seat.player == player).exists():
-            raise PlayError("taken", "You already have a seat in this game.")
+            raise PlayError("taken", gettext("You already have a seat in this game."))
         seat.player = player
         seat.save()
         if player.confirmed_at is None:  # the invitation was mailed to this address
@@ -258,7 +263,7 @@ def renew_links(ctx: Context, player_id: int) -> None:
     with write_transaction():
         player = lock_row(Player, player_id)
         if player is None:
-            raise PlayError("no-player", "There is no such player.")
+            raise PlayError("no-player", gettext("There is no such player."))
         player.link_version += 1
         player.save()
         seats = (Seat.select(Seat, Game).join(Game)
@@ -286,7 +291,7 @@ def decline_invite(ctx: Context, game_id: int, index: int, address: str) -> None
         seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
         if (game.status != Game.OPEN or seat is None or seat.invite_email != address
                 or seat.player_id is not None):
-            raise PlayError("withdrawn", "This invitation is no longer open.")
+            raise PlayError("withdrawn", gettext("This invitation is no longer open."))
         seat.invite_email = None
         seat.invited_at = None
         seat.save()
@@ -310,15 +315,15 @@ def decline_invite(ctx: Context, game_id: int, index: int, address: str) -> None
 def _unanswered_seat(game: Game, creator_id: int, index: int) -> Seat:
     """Seat ``index`` of an open ``game`` whose creator is ``creator_id``, nobody on it."""
     if game.creator_id != creator_id:
-        raise PlayError("other-player", "Only the player who created this game can "
-                                        "change its seats.")
+        raise PlayError("other-player", gettext("Only the player who created this game can "
+                                                "change its seats."))
     if game.status != Game.OPEN:
-        raise PlayError("not-active", "The game has started: its seats are taken.")
+        raise PlayError("not-active", gettext("The game has started: its seats are taken."))
     seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
     if seat is None:
-        raise PlayError("no-seat", "This game has no such seat.")
+        raise PlayError("no-seat", gettext("This game has no such seat."))
     if seat.player_id is not None or seat.bot:
-        raise PlayError("taken", "This seat is taken already.")
+        raise PlayError("taken", gettext("This seat is taken already."))
     return seat
 
 
@@ -328,8 +333,8 @@ def replace_invitee(ctx: Context, game_id: int, creator_id: int, index: int, add
     was invited to it (whose link stops working), within the day's limits."""
     address = normalise_email(address)  # ValueError
     if Blocked.has(address):
-        raise OptionError(f"{address} has asked us never to mail them: please invite "
-                          "someone else, or give the seat to a bot")
+        raise OptionError(gettext("%(email)s has asked us never to mail them: please invite "
+                                  "someone else, or give the seat to a bot", email=address))
     with write_transaction():
         game = lock_game(game_id)
         seat = _unanswered_seat(game, creator_id, index)
@@ -338,7 +343,7 @@ def replace_invitee(ctx: Context, game_id: int, creator_id: int, index: int, add
         taken = {s.invite_email for s in others} | {
             s.player.email for s in others if s.player_id is not None}
         if address in taken:
-            raise OptionError("each player can take only one seat")
+            raise OptionError(gettext("each player can take only one seat"))
         check_limits(ctx, creator, [address], client_key)
         seat.invite_email = address
         seat.invited_at = None
@@ -369,14 +374,14 @@ def rematch(ctx: Context, game_id: int, player_id: int, client_key: str | None =
     with write_transaction():
         old = lock_game(game_id)
         if old.status != Game.FINISHED:
-            raise PlayError("not-active", "Only a finished game can be played again.")
+            raise PlayError("not-active", gettext("Only a finished game can be played again."))
         existing = Game.get_or_none(Game.rematch_of == old.id)
         if existing is not None:
             return existing
         seats = list(old.seats.order_by(Seat.index))
         if not any(s.player_id == player_id for s in seats):
-            raise PlayError("other-player", "Only a player of this game can ask for a "
-                                            "rematch.")
+            raise PlayError("other-player", gettext("Only a player of this game can ask for a "
+                                                    "rematch."))
         player = lock_row(Player, player_id)
         # they came from a link mailed to their address: that proves it is theirs
         _confirmed(ctx, player)

@@ -85,7 +85,7 @@ def lock_game(game_id: int) -> Game:
         raise PlayError("busy", gettext("The game is busy with another move just now; "
                                         "please try again in a moment.")) from exc
     if game is None:
-        raise PlayError("no-game", "There is no such game.")
+        raise PlayError("no-game", gettext("There is no such game."))
     return game
 
 
@@ -102,14 +102,14 @@ def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str
                                Move.turn_seq == turn_seq, Move.menu_seq == menu_seq,
                                Move.move == move).first())
     if row is not None:
-        return PlayError("used", "This move has already been played; a link plays once.",
-                         row=row)
+        return PlayError("used", gettext("This move has already been played; a link plays "
+                                         "once."), row=row)
     if turn_seq != seat.turn_seq or not seat.in_turn:
-        return PlayError("stale", "The decision this link was made for is over: the game "
-                                  "has moved on since.")
+        return PlayError("stale", gettext("The decision this link was made for is over: the "
+                                          "game has moved on since."))
     if move not in legal:
-        return PlayError("gone", "This choice is no longer open: the table has changed "
-                                 "since the link was made.")
+        return PlayError("gone", gettext("This choice is no longer open: the table has "
+                                         "changed since the link was made."))
     return None
 
 
@@ -133,11 +133,12 @@ def play(
     with write_transaction():
         game = lock_game(game_id)
         if game.status != Game.ACTIVE:
-            raise PlayError("not-active", "This game is not running" + (
-                " any more: it has ended." if game.status == Game.FINISHED else "."))
+            raise PlayError("not-active", gettext("This game is not running any more: it has "
+                                                  "ended.") if game.status == Game.FINISHED
+                            else gettext("This game is not running."))
         seats = list(game.seats.order_by(Seat.index))
         if not 0 <= seat_index < len(seats):
-            raise PlayError("no-seat", "There is no such seat in this game.")
+            raise PlayError("no-seat", gettext("There is no such seat in this game."))
         seat = seats[seat_index]
         rules = get_game(game.game)
         state = game.state
@@ -319,10 +320,10 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
     with write_transaction():
         game = lock_game(game_id)
         if game.status != Game.ACTIVE:
-            raise PlayError("not-active", "This game is not running.")
+            raise PlayError("not-active", gettext("This game is not running."))
         seats = list(game.seats.order_by(Seat.index))
         if not 0 <= seat_index < len(seats):
-            raise PlayError("no-seat", "There is no such seat in this game.")
+            raise PlayError("no-seat", gettext("There is no such seat in this game."))
         seat = seats[seat_index]
         if menu_seq is not None and menu_seq != seat.menu_seq:
             raise PlayError("stale", gettext("The game has moved on since this page was shown."))

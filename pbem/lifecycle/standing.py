@@ -6,7 +6,8 @@ Built from a game's :class:`~pbem.games.protocol.Result` (or the JSON of one, as
 pages show it.  Nothing here knows a game: the numbers are the game's final
 values (``Result.scores``, after every conversion the rules make), the lines that
 explain them are the game's ``details`` (with ``{0}``-style seat placeholders),
-and the tie-breakers are named by the game (``tiebreak_names``).
+and the tie-breakers are named by the game (``tiebreak_names``), both in the reader's
+language where the game gives it (``details_in``, ``tiebreak_names_in``), else English.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbem.games.protocol import Result
+from pbem.games.protocol import Result, result_words
 from pbem.mail.language import phrase, say
 
 
@@ -72,13 +73,15 @@ def _decisive(scores: list[int], tiebreaks: list[list[int]]) -> tuple[set[int], 
     return used, concerned
 
 
-def standing(result: Result | dict[str, Any], names: list[str]) -> Standing:
+def standing(result: Result | dict[str, Any], names: list[str],
+             lang: str | None = None) -> Standing:
     """The standing of ``result`` with the seats' ``names``, best place first (seat order
-    within a shared place)."""
+    within a shared place); its words (details, tie-breakers) for a reader of ``lang``
+    (English where the game has none in ``lang``, and for a result stored without)."""
     data = result.to_json() if isinstance(result, Result) else result
     scores, ranks, winners = data["scores"], data["ranks"], data["winners"]
     tiebreaks = data.get("tiebreaks") or []
-    tb_names = data.get("tiebreak_names") or []
+    tb_names = result_words(data, "tiebreak_names", lang)
     used, concerned = _decisive(scores, tiebreaks)
     shown = [k for k in sorted(used) if k < len(tb_names)]
     places = []
@@ -93,7 +96,7 @@ def standing(result: Result | dict[str, Any], names: list[str]) -> Standing:
         places=places,
         winner_names=[names[w] for w in winners],
         top_score=scores[winners[0]] if winners else None,
-        details=list(data.get("details") or []),
+        details=result_words(data, "details", lang),
         decided_by=[tb_names[k] for k in shown])
 
 

@@ -7,7 +7,7 @@ event links the game's public page (``URL`` and its description), never a move
 or seat link: calendars are shared more readily than mail, and a feed must not
 hand anyone a seat.  An event's UID is the seat's, so a
 deadline that moves (a vacation, the next turn) updates the one event instead
-of adding another.
+of adding another.  The feed's words follow the player's language.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from pbem import links
 from pbem.context import Context
+from pbem.i18n import gettext, in_language
 from pbem.models import Player
 from pbem.time import clock
 from pbem.time.running import running_clocks
@@ -63,23 +64,32 @@ def _stamp(when: datetime) -> str:
 
 
 def build(ctx: Context, player: Player, now: datetime) -> str:
+    """The feed of ``player``'s running deadlines at ``now``, in the player's language."""
+    with in_language(player.language):
+        return _build(ctx, player, now)
+
+
+def _build(ctx: Context, player: Player, now: datetime) -> str:
     host = urlsplit(ctx.base_url).hostname or "pbem"
+    calendar_name = gettext("pbem: deadlines of %(name)s", name=player.name)
     lines = [
         "BEGIN:VCALENDAR",
         "VERSION:2.0",
         "PRODID:-//pbem//deadlines//EN",
         "CALSCALE:GREGORIAN",
         "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{escape(f'pbem: deadlines of {player.name}')}",
+        f"X-WR-CALNAME:{escape(calendar_name)}",
         "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
     ]
     for running in running_clocks(player, now):
         seat, game, title = running.seat, running.game, running.title
-        what = "grace period ends" if running.grace else "your move is due"
+        what = gettext("grace period ends") if running.grace else gettext("your move is due")
         url = ctx.url(f"/g/{game.id}")
-        description = (f"{title}: {what}. {clock.describe_policy(game.clock)}. "
-                       f"{clock.describe_ladder(game.clock)}\nThe game: {url} (your moves: "
-                       f"the seat link in your mails)")
+        summary = gettext("%(title)s: %(what)s", title=title, what=what)
+        description = (f"{summary}. {clock.describe_policy(game.clock)}. "
+                       f"{clock.describe_ladder(game.clock)}\n"
+                       + gettext("The game: %(url)s (your moves: the seat link in your mails)",
+                                 url=url))
         lines += [
             "BEGIN:VEVENT",
             f"UID:pbem-game{game.id}-seat{seat.index}@{host}",
@@ -87,7 +97,7 @@ def build(ctx: Context, player: Player, now: datetime) -> str:
             # a deadline is an instant: no DTEND, which must lie after DTSTART (RFC 5545
             # 3.8.2.2); without one the event ends when it starts (3.6.1)
             f"DTSTART:{_stamp(seat.deadline)}",
-            f"SUMMARY:{escape(f'{title}: {what}')}",
+            f"SUMMARY:{escape(summary)}",
             f"DESCRIPTION:{escape(description)}",
             f"URL:{url}",  # RFC 5545 3.8.4.6: a URI value, not escaped text
             "TRANSP:TRANSPARENT",

@@ -82,20 +82,20 @@ def resolve_policy(ctx: Any, given: dict[str, Any] | None) -> dict[str, Any]:
         for key, value in BANK_DEFAULTS.items():
             policy.setdefault(key, value)
         if not 1 <= float(policy["initial_days"]) <= 90:
-            raise OptionError("a time bank starts with 1 to 90 days")
+            raise OptionError(gettext("a time bank starts with 1 to 90 days"))
         if not 0 <= float(policy["bonus_days"]) <= 30:
-            raise OptionError("a time bank's bonus is 0 to 30 days per move")
+            raise OptionError(gettext("a time bank's bonus is 0 to 30 days per move"))
     elif not 1 <= float(policy["days"]) <= 60:
-        raise OptionError("days per move must be between 1 and 60")
+        raise OptionError(gettext("days per move must be between 1 and 60"))
     if isinstance(policy["reminders"], str):
         policy["reminders"] = [p.strip() for p in policy["reminders"].split(",") if p.strip()]
     for point in policy["reminders"]:
         parse_point(point)
     if not 0 <= float(policy["grace_hours"]) <= 7 * 24:
-        raise OptionError("a grace period is 0 to 168 hours")
+        raise OptionError(gettext("a grace period is 0 to 168 hours"))
     if float(policy["timeouts_before_bot"]) != int(policy["timeouts_before_bot"]) or not (
             1 <= int(policy["timeouts_before_bot"]) <= 50):
-        raise OptionError("a bot takes over after 1 to 50 timeouts in a row")
+        raise OptionError(gettext("a bot takes over after 1 to 50 timeouts in a row"))
     if policy["after_timeouts"] not in ("bot", "drop"):
         raise OptionError("after repeated timeouts a seat goes to a 'bot' or is 'drop'ped")
     return policy

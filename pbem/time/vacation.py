@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.context import Context
+from pbem.i18n import gettext
 from pbem.lifecycle import moves, steps
 from pbem.mail.language import Phrase, phrase
 from pbem.models import Game, Player, Seat, lock_row, write_transaction
@@ -54,7 +55,7 @@ def on_vacation(player: Player, now: datetime) -> bool:
 def _lock_player(player_id: int) -> Player:
     player = lock_row(Player, player_id)
     if player is None:
-        raise moves.PlayError("no-player", "There is no such player.")
+        raise moves.PlayError("no-player", gettext("There is no such player."))
     return player
 
 
@@ -63,14 +64,16 @@ def start(ctx: Context, player_id: int, days: int, now: datetime) -> datetime:
     with write_transaction():
         player = _lock_player(player_id)
         if on_vacation(player, now):
-            raise moves.PlayError("on-vacation", "You are on vacation already; come back "
-                                                   "first to take a different one.")
+            raise moves.PlayError("on-vacation", gettext("You are on vacation already; come "
+                                                           "back first to take a different "
+                                                           "one."))
         have = allowance(ctx, player, now)
         if not 1 <= days <= have.available:
             raise moves.PlayError(
-                "no-days", f"You can take 1 to {have.available} days of vacation now "
-                           f"({have.accrued} accrued this year, {have.used} used)."
-                if have.available else "You have no vacation days left this year.")
+                "no-days", gettext("You can take 1 to %(most)s days of vacation now "
+                                   "(%(accrued)s accrued this year, %(used)s used).",
+                                   most=have.available, accrued=have.accrued, used=have.used)
+                if have.available else gettext("You have no vacation days left this year."))
         until = now + days * DAY
         local = quiet.to_local(now, player.timezone)
         (Player.update(vacation_until=until, vacation_days_used=have.used + days,
@@ -91,7 +94,7 @@ def end(ctx: Context, player_id: int, now: datetime) -> None:
         player = _lock_player(player_id)
         until = clock.stopped_until(player, now)
         if until is None:
-            raise moves.PlayError("not-on-vacation", "You are not on vacation.")
+            raise moves.PlayError("not-on-vacation", gettext("You are not on vacation."))
         unused = (until - now) // DAY
         local_year = quiet.to_local(now, player.timezone).year
         used = player.vacation_days_used

@@ -81,6 +81,15 @@ def test_export_import_and_verify(run, tmp_path):
     verified = run("verify")
     assert verified.exit_code == 0, verified.output
     assert "3 games checked, 0 with problems" in verified.output
+    # a result stored by an older pbem, without the words in other languages, is no
+    # difference; German words that differ from the replay's are
+    stored = Game.get_by_id(2).result
+    old = {k: v for k, v in stored.items() if not k.endswith("_in")}
+    Game.update(result=old).where(Game.id == 2).execute()
+    assert "0 with problems" in run("verify").output
+    Game.update(result={**stored, "details_in": {"de": ["?"]}}).where(Game.id == 2).execute()
+    assert "game 2: the stored result differs" in run("verify", "--quiet").output
+    Game.update(result=stored).where(Game.id == 2).execute()
 
     state = Game.get_by_id(2).state
     state["seals"][0] += 1

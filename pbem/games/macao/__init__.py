@@ -165,10 +165,18 @@ class Macao(Rules):
         details = [f"{{{s}}}: {f['before']} PP, -3 x {f['penalties']} penalty markers, "
                    f"+{f['end_cards']} end cards, +{f['area']} largest area = {f['total']}"
                    for s, f in enumerate(state["final"])]
+        german = [f"{{{s}}}: {f['before']} PP, -3 x {f['penalties']} Strafmarker, "
+                  f"+{f['end_cards']} Spielende-Karten, +{f['area']} größtes Gebiet = "
+                  f"{f['total']}"
+                  for s, f in enumerate(state["final"])]
         return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
                       tiebreaks=[[n - walls[s]] for s in range(n)],
                       tiebreak_names=["place on the wall (higher is further ahead)"],
-                      details=details)
+                      details=details,
+                      # the rulebook: "wer auf der Mauer weiter vorne ist"
+                      tiebreak_names_in={"de": ["Platz auf der Mauer (höher ist weiter "
+                                                "vorne)"]},
+                      details_in={"de": german})
 
     def view(self, state: State, seat: int | None) -> View:
         return build_view(state, seat)

@@ -166,16 +166,22 @@ class Riga(Rules):
         scores = self.scores(state)
         money = [rules.money(state, s) for s in range(n)]
         ranks = rank_by([(scores[s], money[s]) for s in range(n)])
-        details = []
+        details, german = [], []
         for s in range(n):
             f = rules.score_parts(state, s)
             details.append(f"{{{s}}}: buildings {f['seals']}, Archiv {f['archiv']}, Logen "
                            f"{f['loge']}, buildings in hand {f['hand']}, Riga buildings not "
                            f"erected {f['riga']} = {scores[s]}; money {money[s]}")
+            german.append(f"{{{s}}}: Gebäude {f['seals']}, Archiv {f['archiv']}, Logen "
+                          f"{f['loge']}, Gebäude auf der Hand {f['hand']}, nicht gebaute "
+                          f"Riga-Gebäude {f['riga']} = {scores[s]}; Geldwert {money[s]}")
         return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
                       tiebreaks=[[money[s]] for s in range(n)],
                       tiebreak_names=["money"],
-                      details=details)
+                      details=details,
+                      # the rulebook: "der größte Geldwert"
+                      tiebreak_names_in={"de": ["Geldwert"]},
+                      details_in={"de": german})
 
     # -- information ------------------------------------------------------------
 

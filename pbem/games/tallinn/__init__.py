@@ -21,7 +21,7 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.tallinn import bot, data, rules
+from pbem.games.tallinn import bot, data, rules, words
 from pbem.games.tallinn.picture import draw
 from pbem.games.tallinn.view import build_view, render_text
 from pbem.games.tallinn.words import (
@@ -200,12 +200,15 @@ class Tallinn(Rules):
         scores = list(state["points"])
         persons = list(final["tower_persons"])
         ranks = rank_by([(scores[s], persons[s]) for s in range(n)])
-        details = []
+        details, german = [], []
         for s in range(n):
             sign = "+" if final["gain"][s] >= 0 else ""
             details.append(f"{{{s}}}: {final['before'][s]} points before the final scoring "
                            f"{sign}{final['gain'][s]} = {scores[s]}")
+            german.append(f"{{{s}}}: {final['before'][s]} Punkte vor der Schlusswertung "
+                          f"{sign}{final['gain'][s]} = {scores[s]}")
             details.extend(f"  {line}" for line in final["lines"][s])
+            german.extend(f"  {words.final_line(line)}" for line in final["lines"][s])
         return Result(
             scores=scores,
             ranks=ranks,
@@ -213,6 +216,8 @@ class Tallinn(Rules):
             tiebreaks=[[persons[s]] for s in range(n)],
             tiebreak_names=["persons on tower cards"],
             details=details,
+            tiebreak_names_in={"de": ["Personen auf Turmkarten"]},
+            details_in={"de": german},
         )
 
     # -- information ------------------------------------------------------------

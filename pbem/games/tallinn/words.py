@@ -158,6 +158,38 @@ _EVENTS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
 ]
 
 
+#: the lines of a seat's final scoring (``rules.final_scoring``, kept in ``state["final"]``
+#: in English) and their German, for the result's details
+_FINAL_LINES: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
+    (re.compile(r"(.+?) (\d+) against " + _SEAT + r" (\d+): \+(-?\d+)(.*)"),
+     lambda m: (f"{_estate_de(m[1])} {m[2]} gegen {m[3]} {m[4]}: +{m[5]}"
+                f"{_final_transfer(m[6])}")),
+    (re.compile(r"Towers: (?:no tower|(\d+) (\S+)) against " + _SEAT + r" (\d+): \+(-?\d+)"),
+     lambda m: (f"Türme: {f'{m[1]} {m[2]}' if m[1] else 'kein Turm'} gegen {m[3]} {m[4]}: "
+                f"+{m[5]}")),
+]
+_PAYS = re.compile(r", and " + _SEAT + r" pays (\d+) \(at least (\d+) more\)")
+_PAID = re.compile(r", pays (\d+) to " + _SEAT + r" \(at least (\d+) fewer\)")
+
+
+def _final_transfer(rest: str) -> str:
+    """The 5-person transfer at the end of a final scoring line, in German."""
+    if m := _PAYS.fullmatch(rest):
+        return f", und {m[1]} zahlt {m[2]} (mindestens {m[3]} mehr)"
+    if m := _PAID.fullmatch(rest):
+        return f", zahlt {m[1]} an {m[2]} (mindestens {m[3]} weniger)"
+    return rest
+
+
+def final_line(line: str) -> str:
+    """A line of a seat's final scoring in German (one it does not know stays English)."""
+    for pattern, german in _FINAL_LINES:
+        m = pattern.fullmatch(line)
+        if m:
+            return german(m)
+    return line
+
+
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (unchanged in English, and where the
     line is not one the rules write)."""

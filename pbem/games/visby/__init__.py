@@ -173,6 +173,15 @@ class Visby(Rules):
                 f"{rules.amount(state['goods'][s], 'goods')} at 3:1 = {scores[s]}"
                 for s in range(n)
             ],
+            # the rulebook: "die höhere Anzahl an Restwaren", "mehr verbliebenen Handkarten"
+            tiebreak_names_in={"de": ["Restwaren nach dem Umtausch 3:1",
+                                      "verbliebene Handkarten"]},
+            details_in={"de": [
+                f"{{{s}}}: {words.seals(state['seals'][s])} + "
+                f"{state['goods'][s] // data.SCHLUSSKURS} für "
+                f"{words.goods(state['goods'][s])} zu 3:1 = {scores[s]}"
+                for s in range(n)
+            ]},
         )
 
     def view(self, state: State, seat: int | None) -> View:
