@@ -244,8 +244,13 @@ def _start_if_full(ctx: Context, game: Game) -> None:
     if game.status != Game.OPEN or any(s.player_id is None and not s.bot for s in seats):
         return
     rules = get_game(game.game)
-    # the card data it was created with, should the server have moved on meanwhile
-    state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
+    # the card data it was created with, should the server have moved on meanwhile; where
+    # the server no longer has that version, nothing has been played yet: today's data
+    try:
+        state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
+    except OptionError:
+        state = rules.setup(len(seats), game.options, game.seed)
+        game.data_version = rules.data_version
     game.status = Game.ACTIVE
     game.started_at = utcnow()
     game.state = state

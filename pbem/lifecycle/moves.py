@@ -29,7 +29,7 @@ import peewee as pw
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.games.protocol import MoveError, Rules, State
+from pbem.games.protocol import MoveError, OptionError, Rules, State
 from pbem.i18n import gettext
 from pbem.lifecycle import history
 from pbem.lifecycle.records import GameRecord
@@ -333,7 +333,14 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
                                              "is final."))
         rules = get_game(game.game)
         rows = list(game.moves.order_by(Move.seq))
-        state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
+        try:
+            state = rules.setup_version(len(seats), game.options, game.seed,
+                                        game.data_version)
+        except OptionError as exc:  # the server no longer has the game's card data
+            raise PlayError("final", gettext(
+                "This step cannot be taken back: the game's card data (version "
+                "%(version)s) is no longer on this server.",
+                version=game.data_version)) from exc
         rewritten: list[tuple[Move, State, State]] = []
         try:
             for row in rows:

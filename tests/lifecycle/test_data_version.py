@@ -101,3 +101,25 @@ def test_a_record_without_a_data_version_replays_on_the_current_one(game_rules):
 def test_a_data_version_the_server_no_longer_has_is_refused_in_words(game_rules):
     with pytest.raises(OptionError, match="data version 2, not 0"):
         game_rules.setup_version(2, None, "tide", "0")
+
+
+def test_a_data_version_gone_from_the_server(ctx, database, game_rules):
+    """An operator dropped an old data version: a game created on it but not started
+    starts on today's data (nothing was played); a running one cannot take back (its
+    cards cannot be dealt again), and says so instead of failing."""
+    with freeze_time("2026-05-04 09:00:00"):
+        alice = create.get_or_create_player("alice@example.org", "Alice")
+        bob = create.get_or_create_player("bob@example.org", "Bob")
+        game = create.create_game(ctx, "ziehen-daten", alice, ["bob@example.org"],
+                                  seed="tide")
+        Game.update(data_version="0").where(Game.id == game.id).execute()
+        create.accept_invite(ctx, game, _seat(game, 1), bob)
+        game = Game.get_by_id(game.id)
+        assert game.status == Game.ACTIVE and game.data_version == "2"
+        assert game.state["data_version"] == "2"
+
+        _play(ctx, game, 0, "step")
+        Game.update(data_version="0").where(Game.id == game.id).execute()
+        with pytest.raises(moves.PlayError, match="card data \\(version 0\\)"):
+            moves.take_back(ctx, game.id, 0)
+        assert Game.get_by_id(game.id).seq == 1  # nothing taken back
