@@ -95,8 +95,12 @@ def test_the_cron_wrapper_ticks_and_skips_while_a_previous_run_holds_its_lock(en
         pytest.skip("the pbem command is not installed beside this Python")
     wrapper = ROOT / "cron" / "pbem-tick"
     run_env = {**os.environ, "PBEM_HOME": str(tmp_path), "PBEM_BIN": str(pbem_bin)}
-    anna = player("anna@example.de", "Anna", "Europe/Berlin")
-    table(env, [anna, player("kenji@example.jp", "Kenji", "Asia/Tokyo")], {"days": 3})
+    # no quiet hours: the wrapper's tick runs on the machine's real clock, and with the
+    # default 22:00-08:00 both players sleep from 21:00 to 23:00 UTC, when no mail is due
+    awake = {"quiet_start": "00:00", "quiet_end": "00:00"}
+    anna = player("anna@example.de", "Anna", "Europe/Berlin", **awake)
+    table(env, [anna, player("kenji@example.jp", "Kenji", "Asia/Tokyo", **awake)],
+          {"days": 3})
     done = subprocess.run([str(wrapper)], env=run_env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
