@@ -125,8 +125,9 @@ def render_text(view: dict[str, Any], names: list[str], lang: str = "en") -> str
                                                           key=lambda x: int(x[0])))
     lines.append(f"{t['city']}: {owned or '-'}")
     lines.append(f"{t['harbours']}:")
-    for harbour, spaces in view["harbours"].items():
-        wanted, values = data.HARBOURS[harbour]
+    # the printed order of the harbours, not the dict's (sorted once stored)
+    for harbour, (wanted, values) in data.HARBOURS.items():
+        spaces = view["harbours"][harbour]
         taken = ", ".join(f"{v} {t['free'] if s is None else names[s]}"
                           for v, s in zip(values, spaces, strict=False))
         lines.append(f"  {harbour} – {good(wanted, lang)}: {taken}")

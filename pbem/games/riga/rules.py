@@ -930,14 +930,18 @@ def _finish(state: State, seat: int, words: list[str]) -> None:
             e["face"] = 0
         else:
             e["used"] = True
-    for w, k in project["paid"].items():
+    # The game's own order of commodities, never the dict's: a state read back from the
+    # database has its keys sorted, so key order would make the discard pile (and the
+    # sentence) differ between the game played and its replay.
+    cards_paid = [(w, project["paid"].get(w, 0)) for w in data.WAREN]
+    for w, k in cards_paid:
         state["waren_discard"] += [w] * k
     for b in project["buildings"]:
         face = 0 if b == "Wechselstube" else None
         state["display"][seat].append({"id": b, "built_turn": state["turn"], "used": False,
                                        "face": face})
     state["built_this_turn"] += len(project["buildings"])
-    cards = [f"{k} {data.WARE_NAME[w]}" for w, k in project["paid"].items() if k]
+    cards = [f"{k} {data.WARE_NAME[w]}" for w, k in cards_paid if k]
     uses = [data.gebaeude(f).art for f in project["functions"]]
     how = ", ".join(cards + uses) or "nothing"
     _event(state, f"{{{seat}}} builds {', '.join(project['buildings'])} (cost {cost}) "
