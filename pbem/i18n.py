@@ -22,9 +22,10 @@ tests/test_translations.py fails while a marked string has no German.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from io import BytesIO
@@ -140,6 +141,38 @@ def N_(message: str) -> str:
     """Marks ``message`` for the catalog where it is written; ``gettext`` translates it
     where it is said."""
     return message
+
+
+# -- phrases: words built in Python, said later in each reader's language ---------------
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """An English format and its values, to be said in each reader's language.
+
+    Callers that mail a whole table build one; ``say`` turns it into each
+    player's words when their mail is made.  Fields are ``{name}``-style, filled in
+    after the lookup, so a field's value (a name someone typed) is never read as a
+    format.  ``phrase("…")`` marks the text for the catalog (``pybabel extract -k phrase``).
+    """
+
+    english: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
+def phrase(english: str, **values: object) -> Phrase:
+    return Phrase(english, values)
+
+
+def say(text: str | Phrase, lang: str) -> str:
+    """``text`` in ``lang``, or in English where it has no translation.
+
+    A plain string is a phrase without fields: it is looked up, never formatted.
+    """
+    words = translations(supported(lang))
+    if isinstance(text, str):
+        return words.ugettext(text)
+    return words.ugettext(text.english).format(**text.values)
 
 
 # -- numbers and times -----------------------------------------------------------------

@@ -16,7 +16,7 @@ import peewee as pw
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import OptionError, new_seed
-from pbem.i18n import gettext
+from pbem.i18n import gettext, phrase, say
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
 from pbem.mail import compose
 from pbem.models import (
@@ -262,7 +262,6 @@ def _start_if_full(ctx: Context, game: Game) -> None:
 def renew_links(ctx: Context, player_id: int) -> None:
     """Revoke every seat, move and calendar link mailed to the player before, and mail
     them the new ones (their links leaked, or they fear so)."""
-    from pbem.mail.language import phrase, say
     from pbem.time import calendar
 
     with write_transaction():
@@ -289,8 +288,6 @@ def renew_links(ctx: Context, player_id: int) -> None:
 def decline_invite(ctx: Context, game_id: int, index: int, address: str) -> None:
     """The invitee of seat ``index`` does not want to play: the seat is open again, for
     its creator to fill (``replace_invitee``, ``seat_to_bot``), and the creator is told."""
-    from pbem.mail.language import phrase, say
-
     with write_transaction():
         game = lock_game(game_id)
         seat = Seat.get_or_none(Seat.game == game, Seat.index == index)

@@ -18,9 +18,8 @@ from typing import Any
 import peewee as pw
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules, State
-from pbem.i18n import DEFAULT, LANGUAGES
+from pbem.i18n import DEFAULT, LANGUAGES, Phrase, say
 from pbem.lifecycle import talk
-from pbem.mail.language import Phrase, say
 from pbem.models import Game, Move, Notice
 
 #: the most moves one history shows; older ones are counted, not listed

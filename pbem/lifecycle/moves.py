@@ -30,11 +30,10 @@ import peewee as pw
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import MoveError, OptionError, Rules, State
-from pbem.i18n import gettext
+from pbem.i18n import gettext, phrase
 from pbem.lifecycle import history
 from pbem.lifecycle.records import GameRecord
 from pbem.mail import compose
-from pbem.mail.language import phrase
 from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
 from pbem.time import clock
 

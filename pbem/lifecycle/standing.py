@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pbem.games.protocol import Result, result_words
-from pbem.mail.language import phrase, say
+from pbem.i18n import phrase, say
 
 
 @dataclass(frozen=True)

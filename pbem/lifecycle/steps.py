@@ -16,9 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from pbem.context import Context
+from pbem.i18n import Phrase, say
 from pbem.lifecycle import history
 from pbem.mail import compose
-from pbem.mail.language import Phrase, say
 from pbem.models import Game, Notice, Seat, utcnow, write_transaction
 
 log = logging.getLogger("pbem.time.scheduler")
@@ -102,7 +102,7 @@ def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str | Phrase,
     """Mail ``line`` to every human at the table but the seats in ``skip``.
 
     ``subject`` and a ``line`` given as a ``Phrase`` are said in each player's language
-    (``pbem.mail.language``); ``line`` is a line of the game's log (``{0}``-style seat
+    (``pbem.i18n``); ``line`` is a line of the game's log (``{0}``-style seat
     placeholders), and a plain string reads as written; ``end`` follows it (a full stop
     after a line that is a notice too).
     """

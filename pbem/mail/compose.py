@@ -7,7 +7,7 @@ game as one conversation.
 
 Each player reads their mails in their own language: the templates are marked for
 gettext and rendered inside ``i18n.in_language`` (``render_mail``); subjects and
-dates go through ``pbem.mail.language``.  The
+dates go through ``pbem.i18n``.  The
 game's content is the game's own: the text of a view (``render_text``), the
 sentences of moves (stored per language when the move was recorded, read by
 ``history`` in the reader's language) and the game's page template come in the
@@ -32,8 +32,8 @@ from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
+from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
 from pbem.lifecycle import history
-from pbem.mail.language import DEFAULT, local_time, phrase, say, supported
 from pbem.mail.picture import Picture, table_picture
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import quiet
@@ -452,4 +452,4 @@ def format_local(when: datetime | None, tz: str, lang: str = DEFAULT) -> str:
     from zoneinfo import ZoneInfo
 
     local = when.replace(tzinfo=ZoneInfo("UTC")).astimezone(quiet.zone(tz))
-    return local_time(local, tz, lang)
+    return format_local_time(local.replace(tzinfo=None), tz, lang)

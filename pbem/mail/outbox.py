@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pbem.config import Config
-from pbem.mail.language import DEFAULT, supported
+from pbem.i18n import DEFAULT, supported
 from pbem.mail.picture import split_html
 from pbem.models import Outbox, Player, utcnow
 from pbem.time import quiet

@@ -18,9 +18,9 @@ from datetime import datetime
 import peewee as pw
 
 from pbem.context import Context
+from pbem.i18n import Phrase, phrase, say
 from pbem.lifecycle import steps
 from pbem.mail import compose
-from pbem.mail.language import Phrase, phrase, say
 from pbem.models import Outbox, Player, write_transaction
 from pbem.time.running import running_clocks
 

@@ -14,10 +14,9 @@ from datetime import datetime
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.i18n import in_language
+from pbem.i18n import in_language, phrase
 from pbem.lifecycle import steps
 from pbem.mail import compose
-from pbem.mail.language import phrase
 from pbem.models import Game, Seat, lock_row, write_transaction
 from pbem.time import clock
 

@@ -23,10 +23,9 @@ from datetime import datetime, timedelta
 
 from pbem.context import Context
 from pbem.games import get_game
-from pbem.i18n import gettext, in_language
+from pbem.i18n import gettext, in_language, phrase
 from pbem.lifecycle import moves, steps
 from pbem.mail import compose
-from pbem.mail.language import phrase
 from pbem.models import Game, Move, Seat, lock_row, write_transaction
 from pbem.time import clock
 

@@ -19,9 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pbem.context import Context
-from pbem.i18n import gettext
+from pbem.i18n import Phrase, gettext, phrase
 from pbem.lifecycle import moves, steps
-from pbem.mail.language import Phrase, phrase
 from pbem.models import Game, Player, Seat, lock_row, write_transaction
 from pbem.time import clock, quiet
 

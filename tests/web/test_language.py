@@ -26,10 +26,9 @@ from web_helpers import (
 
 from pbem.context import TEMPLATES_DIR
 from pbem.games import get_game
-from pbem.i18n import catalog_path
+from pbem.i18n import DEFAULT, LANGUAGES, catalog_path, phrase, say
 from pbem.lifecycle import create, moves
 from pbem.mail import compose
-from pbem.mail.language import DEFAULT, LANGUAGES, phrase, say
 from pbem.mail.outbox import SMTPTransport, build_message, deliver_due
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.time import vacation
