@@ -91,8 +91,8 @@ def scheduler_cmd() -> None:
 @click.option("--release", "release_id", type=int, default=None,
               help="let the ticks take up this game again")
 def parked_cmd(release_id: int | None) -> None:
-    from pbem.lifecycle import steps
     from pbem.models import Game
+    from pbem.time import steps
 
     ctx = make_context()
     _open(ctx)

@@ -169,9 +169,9 @@ def due(ctx: Context, now: datetime) -> list[tuple[int, int]]:
 
 def send_due(ctx: Context, now: datetime) -> int:
     """Queue a "table talk" mail for each reader a message has waited for too long."""
-    from pbem.lifecycle import steps
     from pbem.mail import compose
     from pbem.models import write_transaction
+    from pbem.time import steps
 
     def one(pair: tuple[int, int]) -> bool:
         with write_transaction():

@@ -19,9 +19,9 @@ import peewee as pw
 
 from pbem.context import Context
 from pbem.i18n import Phrase, phrase, say
-from pbem.lifecycle import steps
 from pbem.mail import compose
 from pbem.models import Outbox, Player, write_transaction
+from pbem.time import steps
 from pbem.time.running import running_clocks
 
 

@@ -15,10 +15,9 @@ from datetime import datetime
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.i18n import in_language, phrase
-from pbem.lifecycle import steps
 from pbem.mail import compose
 from pbem.models import Game, Seat, lock_row, write_transaction
-from pbem.time import clock
+from pbem.time import clock, steps
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:

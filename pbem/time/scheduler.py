@@ -14,7 +14,7 @@ A tick, in order:
 Mail goes last, so what the other steps queued leaves in the same tick.
 ``tick`` keeps no state in memory: each step finds its due rows by an indexed
 column compared with ``now`` and claims each row with a conditional UPDATE
-(``pbem.lifecycle.steps``), so running it twice, on two nodes or again after a crash
+(``pbem.time.steps``), so running it twice, on two nodes or again after a crash
 does the same as running it once, and its cost follows the due work, not the
 number of games.  A failing step is logged and the next one still runs.
 
@@ -36,10 +36,10 @@ from typing import Any
 
 from pbem.archive import build_if_needed
 from pbem.context import Context
-from pbem.lifecycle import moves, steps, talk
+from pbem.lifecycle import moves, talk
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
 from pbem.models import utcnow
-from pbem.time import digest, reminders, timeouts, vacation
+from pbem.time import digest, reminders, steps, timeouts, vacation
 
 JOB_ID = "pbem-tick"
 #: PostgreSQL advisory lock key of the deployment's one scheduler ("pbem" in ASCII)

@@ -24,10 +24,10 @@ from datetime import datetime, timedelta
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.i18n import gettext, in_language, phrase
-from pbem.lifecycle import moves, steps
+from pbem.lifecycle import moves
 from pbem.mail import compose
 from pbem.models import Game, Move, Seat, lock_row, write_transaction
-from pbem.time import clock
+from pbem.time import clock, steps
 
 #: default moves one timed-out turn may take at most (a turn of many steps)
 MAX_STEPS = 50

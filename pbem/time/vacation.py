@@ -20,9 +20,9 @@ from datetime import datetime, timedelta
 
 from pbem.context import Context
 from pbem.i18n import Phrase, gettext, phrase
-from pbem.lifecycle import moves, steps
+from pbem.lifecycle import moves
 from pbem.models import Game, Player, Seat, lock_row, write_transaction
-from pbem.time import clock, quiet
+from pbem.time import clock, quiet, steps
 
 DAY = timedelta(days=1)
 

@@ -14,10 +14,9 @@ import pytest
 from time_helpers import player, seat, table, utc
 
 from pbem.context import make_context
-from pbem.lifecycle import steps
 from pbem.mail.outbox import CLAIM_SECONDS, SMTPTransport, transport_from_config
 from pbem.models import Move, Notice, Outbox, db
-from pbem.time import scheduler
+from pbem.time import scheduler, steps
 
 DEADLINE = utc("2026-03-03 09:00")  # one day per move from Mon 09:00 UTC
 

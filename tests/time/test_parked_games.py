@@ -10,9 +10,9 @@ from freezegun import freeze_time
 
 from pbem.cli import main
 from pbem.games import get_game
-from pbem.lifecycle import create, steps
+from pbem.lifecycle import create
 from pbem.models import Game, Move
-from pbem.time import scheduler
+from pbem.time import scheduler, steps
 
 
 def test_a_game_that_fails_every_tick_is_parked_and_the_others_go_on(ctx, database,
