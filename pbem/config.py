@@ -74,6 +74,9 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "scheduler": {
         "enabled": "true",
         "interval_seconds": "60",
+        # a scheduler that finds another one ticking tries the lock this often, and so
+        # takes over this long after the other dies (see pbem.time.scheduler.Standby)
+        "lock_retry_seconds": "5",
     },
     "archive": {
         "site_dir": "site",

@@ -1,10 +1,11 @@
 """``pbem tick`` (one tick, for cron) and ``pbem scheduler`` (ticks every minute).
 
 Both take the deployment's scheduler lock (see ``pbem.time.scheduler``): while a
-``pbem scheduler`` or a ``pbem serve`` with its in-process scheduler runs,
-``pbem tick`` from cron skips (unless ``--force``; a tick is idempotent, so
-forcing one is safe, only wasteful), and a second ``pbem scheduler`` refuses
-to start.
+``pbem scheduler`` or a ``pbem serve`` with its in-process scheduler holds it, on
+this machine or (on PostgreSQL) any other, ``pbem tick`` from cron skips (unless
+``--force``; a tick is idempotent, so forcing one is safe, only wasteful), and a
+second ``pbem scheduler`` waits as a standby: it ticks only once it has the lock,
+which it takes within ``[scheduler] lock_retry_seconds`` of the first one's end.
 """
 
 from __future__ import annotations
@@ -53,11 +54,11 @@ def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
 
     ctx = make_context()
     _open(ctx)
-    lock = SchedulerLock(ctx)
+    lock = SchedulerLock(ctx, role="pbem tick")
     if not lock.acquire():
         if not force:
             if not quiet:
-                click.echo(f"skipped: the scheduler of this deployment runs ({lock.holder()})")
+                click.echo(f"skipped: {lock.holder()}")
             return
     try:
         done = tick(ctx, _parse_at(at))
@@ -68,21 +69,21 @@ def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
 
 
 @click.command("scheduler", help="Run ticks every [scheduler] interval_seconds in the "
-                                 "foreground: the deployment's one scheduler.")
+                                 "foreground: the deployment's one scheduler. While another "
+                                 "one ticks, this one waits and takes over when it stops.")
 def scheduler_cmd() -> None:
     from pbem.time.scheduler import SchedulerLock, run_forever
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # APScheduler says "Running job" at every run of the tick and of the lock's check (every
+    # few seconds): noise; what the scheduler does is logged by pbem, job errors still show
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
     ctx = make_context()
     ctx.config.check_production()
     _open(ctx)
-    lock = SchedulerLock(ctx)
-    if not lock.acquire():
-        click.echo(f"error: a scheduler already runs for this deployment ({lock.holder()})",
-                   err=True)
-        sys.exit(1)
     click.echo(f"pbem scheduler: a tick every {ctx.config.getint('scheduler', 'interval_seconds')}"
-               " s; Ctrl-C or SIGTERM stops it")
+               " s while it holds the deployment's lock; Ctrl-C or SIGTERM stops it")
+    lock = SchedulerLock(ctx)
     run_forever(ctx, lock)
 
 
