@@ -33,10 +33,10 @@ import sys
 import time
 from collections.abc import Callable
 
+from pbem.gamelog.records import replay_steps
+from pbem.gamelog.selfplay import play_random_game
 from pbem.games import all_games, game_names, get_game
 from pbem.games.protocol import Rules
-from pbem.lifecycle.records import replay_steps
-from pbem.lifecycle.selfplay import play_random_game
 
 
 def collect(game: Rules, players: int, moves: int) -> tuple[list[tuple[dict, int, str]], float]:

@@ -192,7 +192,7 @@ class Move(BaseModel):
     #: the same two sentences in every other language pbem speaks (``pbem.i18n.LANGUAGES``
     #: but English, which the two columns above hold): ``{"de": [author, others]}``.
     #: A row recorded before (``{}``), or without a language, reads English
-    #: (``pbem.lifecycle.history.said``)
+    #: (``pbem.gamelog.history.said``)
     said_in = JSONField(default=dict)
     #: the seat's clock as it stood before a move that ended its turn (JSON of
     #: ``clock.snapshot``), so that taking that move back reopens the turn with the

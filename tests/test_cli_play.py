@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
+from pbem.gamelog.records import GameRecord
+from pbem.gamelog.selfplay import play_random_game
 from pbem.games import get_game
-from pbem.lifecycle.records import GameRecord
-from pbem.lifecycle.selfplay import play_random_game
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from __future__ import annotations
 import peewee as pw
 import pytest
 
-from pbem.lifecycle import history
+from pbem.gamelog import history
 from pbem.models import Game, Move, Notice, Player, create_tables, db, drop_tables, open_database
 
 _OLD_GAME = """CREATE TABLE "game" ("id" INTEGER NOT NULL PRIMARY KEY, "game" VARCHAR(32) NOT NULL,

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 
+from pbem.gamelog.records import replay
 from pbem.games import get_game
 from pbem.lifecycle import create, moves
-from pbem.lifecycle.records import replay
 from pbem.models import Game, Move, Outbox, Seat, db, utcnow
 
 VISBY = get_game("visby")

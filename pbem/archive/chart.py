@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from pbem.archive.text import one_line, xml_text
 from pbem.archive.visit import Visitor
+from pbem.gamelog.records import GameRecord
 from pbem.games.protocol import Rules, State
-from pbem.lifecycle.records import GameRecord
 
 #: Okabe-Ito colours (distinguishable with colour blindness), then dash patterns
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",

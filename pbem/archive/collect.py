@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 import peewee as pw
 from peewee import fn
 
-from pbem.lifecycle.records import GameRecord
+from pbem.gamelog.records import GameRecord
 from pbem.models import Game, Move, Player, Seat, Talk, db
 
 #: SQLite allows a limited number of bound variables per statement

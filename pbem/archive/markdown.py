@@ -38,8 +38,8 @@ from pbem.archive.text import (
     when,
 )
 from pbem.archive.visit import Visitor
+from pbem.gamelog.records import GameRecord
 from pbem.games.protocol import EVERYTHING, Rules, State
-from pbem.lifecycle.records import GameRecord
 from pbem.models import Move
 
 CHART_TITLE = "Score of each player after each round"

@@ -21,9 +21,9 @@ from pbem.archive.markdown import CHART_TITLE, GamePage, degraded_document, game
 from pbem.archive.render import Renderer
 from pbem.archive.text import one_line
 from pbem.archive.visit import walk
+from pbem.gamelog.records import GameRecord, RecordError
 from pbem.games import UnknownGameError, get_game
 from pbem.games.protocol import Rules
-from pbem.lifecycle.records import GameRecord, RecordError
 
 _RESULT_KEYS = ("scores", "ranks", "winners")
 

@@ -153,7 +153,7 @@ def rendering_sources(game_name: str | None = None) -> list[Path] | None:
     """
     files = sorted(_PACKAGE.glob("*.py"))
     files += sorted(p for p in ARCHIVE_TEMPLATES.rglob("*") if p.is_file())
-    files += sorted(_GAMES.glob("*.py")) + [_PACKAGE.parent / "lifecycle" / "records.py"]
+    files += sorted(_GAMES.glob("*.py")) + [_PACKAGE.parent / "gamelog" / "records.py"]
     if game_name is not None:
         try:
             module = import_module(f"pbem.games.{game_name}")

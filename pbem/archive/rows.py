@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pbem.gamelog.history import sentences
 from pbem.games.protocol import Rules, State
-from pbem.lifecycle.history import sentences
 from pbem.models import Move
 
 Step = tuple[int, int, str, State, State]
@@ -81,7 +81,7 @@ def move_rows(rules: Rules, setup: State, steps: Sequence[Step], kinds: Sequence
               players: int) -> tuple[list[dict[str, Any]], list[SeatTurns]]:
     """The column values of every move of a replay, and each seat's turns at its end.
 
-    ``steps`` are :func:`pbem.lifecycle.records.replay_steps` of the record whose
+    ``steps`` are :func:`pbem.gamelog.records.replay_steps` of the record whose
     starting state is ``setup``; ``kinds[i]`` is the ``Move.kind`` of move ``i``
     (see :func:`kind_of`).  The rows lack only ``game`` (and ``created_at``).
     """

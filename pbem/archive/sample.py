@@ -1,7 +1,7 @@
 """Finished games of random legal play, written straight into the database.
 
 For the archive's tests and benchmark, and for trying the archive out: each
-game is played to its end by :func:`pbem.lifecycle.selfplay.play_random_game` and
+game is played to its end by :func:`pbem.gamelog.selfplay.play_random_game` and
 stored as the service would have left it (move log with each move's sentences,
 round and turn, final snapshot, result).
 """
@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.archive.rows import kind_of, move_rows
+from pbem.gamelog.records import replay_steps
+from pbem.gamelog.selfplay import play_random_game
 from pbem.games import get_game
-from pbem.lifecycle.records import replay_steps
-from pbem.lifecycle.selfplay import play_random_game
 from pbem.models import Game, Move, Player, Seat, db
 
 #: rows per INSERT: 13 columns each stay under SQLite's oldest limit of 999 variables

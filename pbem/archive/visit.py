@@ -1,7 +1,7 @@
 """One replay of a game's move log, told to any number of visitors.
 
 Like python-chess's PGN visitors: the walk replays the record once through
-the game's own ``apply`` (:func:`pbem.lifecycle.records.replay_steps`) and tells each
+the game's own ``apply`` (:func:`pbem.gamelog.records.replay_steps`) and tells each
 visitor what happened: the setup, every move with the states before and
 after it, the end of each round, the end of the game.  The Markdown page and
 the score chart are two visitors over one replay.
@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import chain
 
+from pbem.gamelog.records import GameRecord, replay_steps
 from pbem.games.protocol import Rules, State
-from pbem.lifecycle.records import GameRecord, replay_steps
 
 
 class Visitor:
@@ -41,7 +41,7 @@ class Visitor:
 def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor]) -> State:
     """Replay ``record`` once, telling every visitor; the final state.
 
-    Raises :class:`pbem.lifecycle.records.RecordError` when the record does not replay
+    Raises :class:`pbem.gamelog.records.RecordError` when the record does not replay
     (another rules version, a refused move, a setup the engine refuses).
     """
     steps = replay_steps(record)

@@ -8,10 +8,10 @@ import time
 
 import click
 
+from pbem.gamelog.records import GameRecord, RecordError, replay
+from pbem.gamelog.selfplay import play_random_game
 from pbem.games import game_names, get_game
 from pbem.games.render import seat_text
-from pbem.lifecycle.records import GameRecord, RecordError, replay
-from pbem.lifecycle.selfplay import play_random_game
 
 
 @click.command(help="Play K games of GAME to the end, bots at every seat, and report them.")
@@ -95,8 +95,8 @@ def parse_options(game, pairs: tuple[str, ...]) -> dict:
 
 
 def _print_moves(game, record: GameRecord) -> None:
+    from pbem.gamelog.records import replay_steps
     from pbem.games.protocol import EVERYTHING
-    from pbem.lifecycle.records import replay_steps
 
     for index, seat, move, before, after in replay_steps(record):
         sentence = seat_text(game.describe(before, seat, move, after, EVERYTHING),

@@ -28,11 +28,11 @@ from datetime import datetime
 import peewee as pw
 
 from pbem.context import Context
+from pbem.gamelog import history
+from pbem.gamelog.records import GameRecord
 from pbem.games import get_game
 from pbem.games.protocol import MoveError, OptionError, Rules, State
 from pbem.i18n import gettext, phrase
-from pbem.lifecycle import history
-from pbem.lifecycle.records import GameRecord
 from pbem.mail import compose
 from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
 from pbem.time import clock

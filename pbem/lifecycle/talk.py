@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import peewee as pw
@@ -26,9 +25,6 @@ from pbem.models import Game, Outbox, Player, Seat, Talk, utcnow
 
 #: the longest message, in characters (after control characters are removed)
 MAX_LENGTH = 500
-
-_PLACEHOLDER = re.compile(r"\{(\d+)\}")
-
 
 class TalkError(Exception):
     """A message the table will not take: ``reason`` is a ``Refusal`` reason."""
@@ -94,33 +90,6 @@ def _check_rate(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
         if len(times) >= most:
             retry_at = times[-1] + span  # when the oldest of them falls out of the window
             raise TalkError("talk-limit", gettext(what, most=most), retry_at=retry_at)
-
-
-# -- in histories ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Said:
-    """One message as a history line: ``{n}: text`` (placeholders in the text disarmed)."""
-
-    seat: int
-    after_move_seq: int
-    line: str
-
-
-def line_of(row: Talk) -> str:
-    """The message as a history line; a ``{0}`` the writer typed stays text, not a name."""
-    return f"{{{row.seat}}}: " + _PLACEHOLDER.sub("{\u2060\\1}", row.text)
-
-
-def said_after(game: Game, since_seq: int) -> dict[int, list[Said]]:
-    """The messages written after move ``since_seq``, by the move they followed."""
-    out: dict[int, list[Said]] = {}
-    for row in (Talk.select().where(Talk.game == game, Talk.after_move_seq >= since_seq)
-                .order_by(Talk.after_move_seq, Talk.id)):
-        out.setdefault(row.after_move_seq, []).append(
-            Said(row.seat, row.after_move_seq, line_of(row)))
-    return out
 
 
 # -- in mail ---------------------------------------------------------------------------

@@ -29,11 +29,11 @@ from markupsafe import escape
 
 from pbem import i18n, links
 from pbem.context import Context
+from pbem.gamelog import history
 from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
-from pbem.lifecycle import history
 from pbem.mail.picture import Picture, table_picture
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import quiet
@@ -414,7 +414,7 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                  now: datetime | None = None) -> None:
-    from pbem.lifecycle.standing import headline, standing
+    from pbem.gamelog.standing import headline, standing
 
     rules = get_game(game.game)
     names = names_of(seats)

@@ -16,8 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from pbem.context import Context
+from pbem.gamelog import history
 from pbem.i18n import Phrase, say
-from pbem.lifecycle import history
 from pbem.mail import compose
 from pbem.models import Game, Notice, Seat, utcnow, write_transaction
 

@@ -33,13 +33,14 @@ from itsdangerous import SignatureExpired, URLSafeTimedSerializer
 from peewee import JOIN
 
 from pbem import i18n, links
+from pbem.gamelog import history
+from pbem.gamelog.standing import headline, standing
 from pbem.games import get_game
 from pbem.games.protocol import SPECTATOR, Choice, Rules
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
-from pbem.lifecycle import create, history, moves, talk
-from pbem.lifecycle.standing import headline, standing
+from pbem.lifecycle import create, moves, talk
 from pbem.mail import compose
 from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
 from pbem.time import clock

@@ -17,9 +17,9 @@ from click.testing import CliRunner
 
 from pbem.archive import build
 from pbem.cli import main as cli
+from pbem.gamelog.records import GameRecord, replay
 from pbem.games import get_game
 from pbem.lifecycle.moves import game_record
-from pbem.lifecycle.records import GameRecord, replay
 from pbem.models import Game, Seat
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -175,8 +175,8 @@ def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(a
 def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
     """Secret choices in the moves, and every hand in the state after each round."""
     from pbem.archive.text import code_block, fill, md_name
+    from pbem.gamelog.records import replay_steps
     from pbem.games.protocol import EVERYTHING, SPECTATOR
-    from pbem.lifecycle.records import replay_steps
     from pbem.models import Move
 
     build(archive.site)
@@ -420,11 +420,11 @@ def test_the_fingerprint_covers_every_module_a_page_is_made_with(archive: Archiv
     package = Path(sys.modules["pbem"].__file__).resolve().parent
     covered = set(rendering_sources("visby"))
     used = {Path(m.__file__).resolve() for name, m in list(sys.modules.items())
-            if name.startswith(("pbem.games", "pbem.archive", "pbem.lifecycle.records"))
+            if name.startswith(("pbem.games", "pbem.archive", "pbem.gamelog.records"))
             and getattr(m, "__file__", None)}
     used = {p for p in used if p.is_relative_to(package / "games") and
             (p.parent == package / "games" or p.is_relative_to(package / "games" / "visby"))
-            or p.is_relative_to(package / "archive") or p == package / "record.py"}
+            or p.is_relative_to(package / "archive") or p == package / "gamelog" / "records.py"}
     assert package / "games" / "render.py" in used
     assert used - covered == set()
 

@@ -14,10 +14,10 @@ import pytest
 from freezegun import freeze_time
 from games.draw_game import CARDS, Ziehen
 
+from pbem.gamelog.records import GameRecord, replay
 from pbem.games import registered
 from pbem.games.protocol import OptionError, State
 from pbem.lifecycle import create, moves
-from pbem.lifecycle.records import GameRecord, replay
 from pbem.models import Game, Seat
 
 #: version 1 of the deck had one card less (say an operator added the Truhe since)

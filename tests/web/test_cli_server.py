@@ -12,8 +12,8 @@ from freezegun import freeze_time
 from pbem.cli import main
 from pbem.cli.server import scheduler_wanted
 from pbem.context import make_context
-from pbem.lifecycle.records import GameRecord
-from pbem.lifecycle.selfplay import play_random_game
+from pbem.gamelog.records import GameRecord
+from pbem.gamelog.selfplay import play_random_game
 from pbem.models import Game, Player, db
 
 

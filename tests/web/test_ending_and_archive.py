@@ -11,8 +11,8 @@ from freezegun import freeze_time
 from web_helpers import finish, latest_mail, table
 
 from pbem.archive import build, site_dir
+from pbem.gamelog.standing import headline, standing
 from pbem.games.protocol import Result
-from pbem.lifecycle.standing import headline, standing
 from pbem.models import Game, Player
 from pbem.time import calendar
 from pbem.web import create_app

@@ -13,10 +13,10 @@ import pytest
 from freezegun import freeze_time
 from web_helpers import finish, latest_mail, player, seat_path
 
+from pbem.gamelog.standing import standing
 from pbem.games import get_game
 from pbem.games.protocol import RESULT_LANGUAGE_KEYS, Result, rank_by
 from pbem.lifecycle import create
-from pbem.lifecycle.standing import standing
 from pbem.models import Game, Player, Seat
 
 ALICE, BOB = "alice@example.org", "bob@example.org"

@@ -14,8 +14,8 @@ from email.message import EmailMessage
 
 from web_helpers import forms_in, move_forms, paths_in, player, post_form, text_part
 
+from pbem.gamelog.records import replay
 from pbem.lifecycle.moves import game_record
-from pbem.lifecycle.records import replay
 from pbem.models import Game, Move, Seat
 from pbem.time.scheduler import tick
 from pbem.web import create_app

@@ -229,7 +229,7 @@ def test_a_huge_hand_still_fits_every_menu():
 
 
 def test_the_bot_wins_most_games_against_random_play():
-    from pbem.lifecycle.selfplay import play_random_game
+    from pbem.gamelog.selfplay import play_random_game
 
     games = 30
     won = sum(0 in GAME.result(play_random_game("riga", 2, seed, {}, bots=(0,))[1]).winners

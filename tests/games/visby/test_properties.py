@@ -33,9 +33,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pbem.gamelog.records import GameRecord, replay
 from pbem.games.visby import GAME
 from pbem.games.visby.data import KARTEN
-from pbem.lifecycle.records import GameRecord, replay
 
 DRAWN_MOVES = 120
 MAX_MOVES = 5_000  # random games end after ~60-300 moves; this is a hang, not a game

@@ -7,9 +7,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from pbem.gamelog.records import GameRecord
 from pbem.games import get_game
 from pbem.games.protocol import State
-from pbem.lifecycle.records import GameRecord
 
 #: a game that has not ended after this many moves is a bug in its rules
 MAX_MOVES = 100_000

@@ -12,6 +12,7 @@ language too where they were written so (``notice_columns``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +20,7 @@ import peewee as pw
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules, State
 from pbem.i18n import DEFAULT, LANGUAGES, Phrase, say
-from pbem.lifecycle import talk
-from pbem.models import Game, Move, Notice
+from pbem.models import Game, Move, Notice, Talk
 
 #: the most moves one history shows; older ones are counted, not listed
 HISTORY_LIMIT = 300
@@ -157,7 +157,7 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
     current_round = rows[0].round if rows else None
 
     # table talk stands after the move it followed, like notices (each message a line)
-    talked = talk.said_after(game, max(since_seq, first_seq - 1) if rows else since_seq)
+    talked = said_after(game, max(since_seq, first_seq - 1) if rows else since_seq)
 
     def add(round_number: int | None, seat: int | None, key: object, line: str,
             is_talk: bool = False) -> None:
@@ -192,4 +192,33 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
             add(None, None, ("notice", seq), text)
     for seq in sorted(talked):
         add_talk(None, seq)
+    return out
+
+
+# -- table talk in histories ------------------------------------------------------------
+
+_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+
+
+@dataclass(frozen=True)
+class Said:
+    """One message as a history line: ``{n}: text`` (placeholders in the text disarmed)."""
+
+    seat: int
+    after_move_seq: int
+    line: str
+
+
+def line_of(row: Talk) -> str:
+    """The message as a history line; a ``{0}`` the writer typed stays text, not a name."""
+    return f"{{{row.seat}}}: " + _PLACEHOLDER.sub("{\u2060\\1}", row.text)
+
+
+def said_after(game: Game, since_seq: int) -> dict[int, list[Said]]:
+    """The messages written after move ``since_seq``, by the move they followed."""
+    out: dict[int, list[Said]] = {}
+    for row in (Talk.select().where(Talk.game == game, Talk.after_move_seq >= since_seq)
+                .order_by(Talk.after_move_seq, Talk.id)):
+        out.setdefault(row.after_move_seq, []).append(
+            Said(row.seat, row.after_move_seq, line_of(row)))
     return out
