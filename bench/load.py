@@ -123,6 +123,7 @@ class Server:
     env: dict[str, str]
     folder: Path
     process: subprocess.Popen | None = None
+    workers: int = WORKERS
 
     @property
     def log_path(self) -> Path:
@@ -130,7 +131,7 @@ class Server:
 
     def command(self) -> list[str]:
         if self.kind == "gunicorn":
-            return [sys.executable, "-m", "gunicorn", "--workers", str(WORKERS),
+            return [sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
                     "--bind", f"{LOOPBACK}:{self.port}", "--pythonpath", str(BENCH),
                     "--timeout", "120", "--log-level", "warning", "load_app:build_app()"]
         return [sys.executable, str(BENCH / "load_app.py"), "serve",
@@ -318,6 +319,8 @@ class Answer:
     text: str
     seconds: float
     started: float = 0.0  # time.perf_counter() when the request began
+    #: SQL statements the server sent for it (``load_app``'s ``X-Bench-Statements``)
+    statements: int = 0
 
 
 class Browser:
@@ -355,7 +358,8 @@ class Browser:
                 else:
                     self.cookies.pop(name.strip(), None)
         return Answer(response.status, response.getheader("Location"),
-                      data.decode("utf-8", "replace"), seconds, started)
+                      data.decode("utf-8", "replace"), seconds, started,
+                      int(response.getheader("X-Bench-Statements") or 0))
 
 
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

@@ -1,9 +1,20 @@
-"""pbem's web app with one extra route, for the load benches (``bench/load.py``) only.
+"""pbem's web app with bench-only routes, for ``bench/load.py`` and ``bench/move_latency.py``.
 
-``POST /bench-bare`` writes one row through ``pbem.models.write_transaction`` and
-answers 204: the cheapest write a request can do, on the same server, the same
-database, the same connection handling per request and (on SQLite) the same
-writer lock as a move.  pbem itself never serves this route.
+The **floor click** is the cheapest click a player could make on this stack, in
+the shape of a real one (confirm page, POST, the page it redirects to), served by
+the same app, server, database and connection handling per request:
+
+``GET /bench-floor/<id>``  reads one row and renders pbem's base template around it
+``POST /bench-floor``      inserts one row and commits it through
+                           ``pbem.models.write_transaction`` (on SQLite the same
+                           writer lock as a move), then redirects (303) to the GET
+                           of the new row
+
+``POST /bench-bare`` writes one row through ``write_transaction`` and answers 204.
+
+Every response carries ``X-Bench-Statements``: the SQL statements the request sent
+(peewee's query hook, plus BEGIN, COMMIT and ROLLBACK, which peewee sends without
+it).  pbem itself never serves any of this.
 
     gunicorn --workers 4 --pythonpath bench 'load_app:build_app()'
     python bench/load_app.py serve --host 127.0.0.1 --port 5001   # `pbem serve` + the route
@@ -15,13 +26,18 @@ bare route (``bench_row``) is created by the bench before the server starts.
 from __future__ import annotations
 
 import sys
+import threading
+from pathlib import Path
+from typing import Any
 
 import peewee as pw
-from flask import Flask
+from flask import Blueprint, Flask, redirect, render_template, url_for
 
-from pbem.models import BaseModel, write_transaction
+from pbem.models import BaseModel, db, write_transaction
 
 BARE_PATH = "/bench-bare"
+FLOOR_PATH = "/bench-floor"
+STATEMENTS_HEADER = "X-Bench-Statements"
 
 
 class BenchRow(BaseModel):
@@ -33,18 +49,68 @@ class BenchRow(BaseModel):
         table_name = "bench_row"
 
 
+floor = Blueprint("bench_floor", __name__,
+                  template_folder=str(Path(__file__).resolve().parent / "templates"))
+
+
+@floor.get(f"{FLOOR_PATH}/<int:row_id>")
+def read(row_id: int) -> Any:
+    return render_template("bench_floor.html", row=BenchRow.get_by_id(row_id))
+
+
+@floor.post(FLOOR_PATH)
+def write() -> Any:
+    with write_transaction():
+        row = BenchRow.create(value=2)
+    return redirect(url_for("bench_floor.read", row_id=row.id), code=303)
+
+
+#: statements of the request each thread is serving
+_counts = threading.local()
+
+
+def _count(*_args: Any) -> None:
+    _counts.n = getattr(_counts, "n", 0) + 1
+
+
+def count_statements(app: Flask) -> None:
+    """Count what each request sends to the database; the count in a response header."""
+    database = db.obj
+    database.query_hooks.append(_count)
+    for name in ("begin", "commit", "rollback"):  # sent on the cursor, past the hook
+        method = getattr(database, name)
+
+        def counted(*args: Any, _method: Any = method, **kwargs: Any) -> Any:
+            _count()
+            return _method(*args, **kwargs)
+
+        setattr(database, name, counted)
+
+    @app.before_request
+    def _start() -> None:
+        _counts.n = 0
+
+    @app.after_request
+    def _tell(response: Any) -> Any:
+        response.headers[STATEMENTS_HEADER] = str(getattr(_counts, "n", 0))
+        return response
+
+
 def add_bare_route(app: Flask) -> Flask:
+    """The bench's routes and the statement count on ``app``."""
     @app.post(BARE_PATH)
     def bench_bare():
         with write_transaction():
             BenchRow.create(value=1)
         return "", 204
 
+    app.register_blueprint(floor)
+    count_statements(app)
     return app
 
 
 def build_app() -> Flask:
-    """pbem's app (``pbem.web.create_app()``) with the bare route."""
+    """pbem's app (``pbem.web.create_app()``) with the bench's routes."""
     from pbem.web import create_app
 
     return add_bare_route(create_app())

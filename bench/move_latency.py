@@ -1,176 +1,344 @@
-"""How long a move takes on the web server, next to the cheapest write a web request can do.
+"""The whole click a player makes, over real HTTP, next to a floor click on the same app.
 
-One run, side by side on the same database:
+One run per database, the two kinds of click interleaved on one server:
 
-* **move**: ``POST /m/<token>``, the confirm form of a mailed move link, through
-  the whole pbem app (CSRF, token checks, the service's transaction with the
-  move, the snapshot, deadlines and the queued mails, the redirect); the
-  redirect is then followed to the seat page, as a browser does (timed apart:
-  it shows and so clears the flash message the move left in the session cookie,
-  which would otherwise grow with every move and slow every later request);
-* **bare**: ``POST /bare`` on a Flask app with nothing but one route that
-  inserts one row and commits, with the same connect/close per request.
+* **click**: a move link of a turn mail as a player uses it: ``GET /m/<token>`` (the
+  confirm page), ``POST`` of its form (CSRF, token checks, the service's transaction
+  with the move, snapshot, deadlines and queued mails), then the redirect followed
+  (``GET /s/<token>``, the seat page).  Clicks are made at move ~50 (``--at``) of real
+  games of every kind (``--games`` of each, ``--players`` seated people, played move
+  by move through the service, the game's default move with a random one in ten):
+  each click is made on a fresh copy of such a game (copied untimed), so that every
+  click meets the same position and Riga's and Macao's heavier pictures count;
+* **floor**: the cheapest click of that shape on the same app, server and database
+  (``bench/load_app.py``): a GET that reads one row and renders pbem's base
+  template, a POST that inserts and commits one row, the GET it redirects to.
 
-Both go through Flask's test client in this process, so the numbers are the
-server's own work without network or a WSGI server in front.  The two kinds
-of request alternate, so both see the same machine and the same database.
-Games are Visby for two humans; a finished game is replaced by a new one
-(untimed), as are choosing the move and signing its link.  The temporary
-folder is removed at the end.
+The server is ``gunicorn`` with one sync worker on loopback (``--server serve``:
+``pbem serve``, the threaded development server), serving pbem's app plus the
+floor's bench-only routes; the bench is its only client, one request at a time,
+each on a connection of its own.  Clicks alternate (click, floor, floor, click, …),
+``--clicks`` of each per repeat; the ratio of the repeat's medians is printed
+with its min/median/max over ``--repeats``, and the SQL statements each click
+sent (the server counts them per request: peewee's query hook plus BEGIN/COMMIT).
 
-    python bench/move_latency.py                        # SQLite in a temporary folder
-    python bench/move_latency.py --moves 1000
-    python bench/move_latency.py --database-url postgresql://postgres@127.0.0.1/bench
-      (a scratch database: pbem's tables in it are dropped and created)
+    python bench/move_latency.py                      # SQLite, then PostgreSQL
+    python bench/move_latency.py --database sqlite --repeats 3 --clicks 20
+    python bench/move_latency.py --postgres-url postgresql://postgres@127.0.0.1/scratch
+
+PostgreSQL: a database of the bench's own on 127.0.0.1:5432 (made and dropped), or
+``--postgres-url`` (a scratch one: pbem's tables in it are dropped).  SQLite: a
+temporary folder, removed at the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import re
 import shutil
+import signal
 import statistics
+import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import peewee as pw
-from flask import Flask
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))  # load (the servers), load_app (the floor), long_game
 
-from pbem.context import make_context
-from pbem.games import get_game
-from pbem.lifecycle import create
-from pbem.mail import compose
-from pbem.models import BaseModel, Game, Seat, create_tables, db, drop_tables, open_database
-from pbem.web import create_app
+from load import (  # noqa: E402
+    LOOPBACK,
+    Browser,
+    Server,
+    ensure_gunicorn,
+    free_port,
+    nullctx,
+    running,
+    scratch_postgres,
+    server_env,
+)
+from load_app import FLOOR_PATH, BenchRow  # noqa: E402
+from long_game import click_of, copy_game  # noqa: E402
 
+from pbem.context import Context, make_context  # noqa: E402
+from pbem.games import game_names, get_game  # noqa: E402
+from pbem.games.protocol import Rules  # noqa: E402
+from pbem.lifecycle import create, moves  # noqa: E402
+from pbem.mail import compose  # noqa: E402
+from pbem.models import (  # noqa: E402
+    Game,
+    Seat,
+    create_tables,
+    db,
+    drop_tables,
+    open_database,
+    utcnow,
+)
 
-class BenchRow(BaseModel):
-    """The one row the bare route writes."""
-
-    value = pw.IntegerField()
-
-
-def bare_app() -> Flask:
-    app = Flask("bare")
-
-    @app.before_request
-    def _connect() -> None:
-        db.connect(reuse_if_open=True)
-
-    @app.teardown_request
-    def _close(_exc) -> None:
-        if not db.is_closed():
-            db.close()
-
-    @app.post("/bare")
-    def bare():
-        with db.atomic():
-            BenchRow.create(value=1)
-        return "", 204
-
-    return app
+_CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+DATABASES = {"sqlite": "SQLite (WAL)", "postgresql": "PostgreSQL"}
 
 
-def new_game(ctx, number: int) -> Game:
-    people = [create.get_or_create_player(f"{who}{number}@bench.example.org", who,
-                                           quiet_start="00:00", quiet_end="00:00")
-              for who in ("alice", "bob")]
-    game = create.create_game(ctx, "visby", people[0], [people[1].email], seed=number)
-    create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), people[1])
+@dataclass
+class Template:
+    """A game at its first decision from move ``--at`` on, and the click to make there."""
+
+    kind: str
+    game_id: int
+    seq: int
+    seat: int
+    move: str
+
+
+@dataclass
+class Click:
+    """One timed click: its three requests' seconds and the statements they sent."""
+
+    kind: str
+    seconds: list[float]
+    statements: int
+
+    @property
+    def total(self) -> float:
+        return sum(self.seconds)
+
+
+@dataclass
+class Repeat:
+    clicks: list[Click] = field(default_factory=list)
+    floors: list[Click] = field(default_factory=list)
+
+    @property
+    def ratio(self) -> float:
+        return (statistics.median(c.total for c in self.clicks)
+                / statistics.median(c.total for c in self.floors))
+
+
+# -- the games ------------------------------------------------------------------------
+
+
+def new_game(ctx: Context, rules: Rules, players: int, seed: str) -> Game:
+    people = [create.get_or_create_player(f"p{i}-{seed}@bench.example.org", f"Player {i + 1}",
+                                          quiet_start="00:00", quiet_end="00:00",
+                                          confirmed_at=utcnow())
+              for i in range(players)]
+    game = create.create_game(ctx, rules.name, people[0], [p.email for p in people[1:]],
+                              seed=seed)
+    for index, person in enumerate(people[1:], start=1):
+        create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == index),
+                             person)
     return Game.get_by_id(game.id)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=400, help="timed moves (default 400)")
-    parser.add_argument("--warmup", type=int, default=20)
-    parser.add_argument("--database-url", default="",
-                        help="default: SQLite in a temporary folder")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+def template(ctx: Context, rules: Rules, players: int, at: int, seed: int) -> Template | None:
+    """A game of ``rules`` played to its first decision from move ``at`` on; from move
+    ``at // 2`` on if it ends before (a 3-player Tallinn game lasts about 30 moves);
+    None if it ends before that too."""
+    game = new_game(ctx, rules, players, f"click-{rules.name}-{seed}")
+    rng = random.Random(seed)
+    fallback = None
+    while game.status == Game.ACTIVE:
+        state = game.state
+        if game.seq >= at or (fallback is None and game.seq >= at // 2):
+            seat, move = click_of(rules, state)
+            found = Template(rules.name, copy_game(game.id).id, game.seq, seat, move)
+            if game.seq >= at:
+                return found
+            fallback = found
+        seat = rng.choice(rules.to_move(state))
+        move = (rng.choice(rules.legal_moves(state, seat)) if rng.random() < 0.1
+                else rules.default_move(state, seat))
+        moves.play(ctx, game.id, seat, move)
+        game = Game.get_by_id(game.id)
+    return fallback
 
-    folder = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
-    try:
-        run(args, folder)
-    finally:
-        if db.obj is not None:
-            getattr(db.obj, "close_all", db.obj.close)()
-        shutil.rmtree(folder, ignore_errors=True)
+
+def templates(ctx: Context, args: argparse.Namespace) -> list[Template]:
+    found = []
+    for kind in args.kinds:
+        rules = get_game(kind)
+        players = max(rules.min_players, min(args.players, rules.max_players))
+        made, seed = 0, args.seed
+        while made < args.games:
+            if seed - args.seed > 10 * args.games:
+                raise SystemExit(f"{kind}: the games end before move {args.at}")
+            t = template(ctx, rules, players, args.at, seed)
+            seed += 1
+            if t is not None:
+                found.append(t)
+                made += 1
+    return found
 
 
-def run(args: argparse.Namespace, folder: Path) -> None:
-    ctx = make_context(server={"instance": str(folder), "base_url": "http://bench.test"},
-                       database={"url": args.database_url},
-                       archive={"site_dir": str(folder / "site")})
-    open_database(ctx.config.database_url)
-    if args.database_url:
+# -- the clicks -----------------------------------------------------------------------
+
+
+def request(browser: Browser, method: str, path: str, form: dict[str, str] | None,
+            want: int) -> tuple[float, int, str, str | None]:
+    answer = browser.request(method, path, form)
+    if answer.status != want:
+        raise SystemExit(f"{method} {path}: {answer.status}, not {want}\n{answer.text[:3000]}")
+    # the statements came in a header; Browser keeps only the cookie and Location
+    return answer.seconds, answer.statements, answer.text, answer.location
+
+
+def click(ctx: Context, browser: Browser, t: Template) -> Click:
+    """The click of ``t`` on a fresh copy of its game (the copy is made untimed)."""
+    game = copy_game(t.game_id)
+    seat = Seat.get(Seat.game == game, Seat.index == t.seat)
+    path = urlsplit(compose.move_url(ctx, game, seat, t.move)).path
+    got, text, statements = [], "", 0
+    seconds, n, text, _ = request(browser, "GET", path, None, 200)
+    got.append(seconds)
+    statements += n
+    token = _CSRF.search(text)
+    if token is None:
+        raise SystemExit(f"the confirm page of {t.kind} has no form:\n{text[:3000]}")
+    seconds, n, _, location = request(browser, "POST", path, {"csrf_token": token.group(1)},
+                                      303)
+    got.append(seconds)
+    statements += n
+    seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200)
+    got.append(seconds)
+    return Click(t.kind, got, statements + n)
+
+
+def floor_click(browser: Browser, row_id: int) -> Click:
+    got, statements = [], 0
+    seconds, n, _, _ = request(browser, "GET", f"{FLOOR_PATH}/{row_id}", None, 200)
+    got.append(seconds)
+    statements += n
+    seconds, n, _, location = request(browser, "POST", FLOOR_PATH, {}, 303)
+    got.append(seconds)
+    statements += n
+    seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200)
+    got.append(seconds)
+    return Click("floor", got, statements + n)
+
+
+# -- one database -----------------------------------------------------------------------
+
+
+def run_one(database: str, args: argparse.Namespace, folder: Path) -> list[Repeat]:
+    with (scratch_postgres(args.postgres_url) if database == "postgresql"
+          else nullctx(f"sqlite:///{folder / 'pbem.db'}")) as url:
+        port = free_port()
+        big = "1000000"
+        ctx = make_context(server={"instance": str(folder / "instance"),
+                                   "base_url": f"http://{LOOPBACK}:{port}"},
+                           database={"url": url}, archive={"site_dir": str(folder / "site")},
+                           limits={"games_per_creator": big, "invitations_per_creator": big,
+                                   "games_per_client": big, "invitations_per_invitee": big})
+        open_database(url)
         drop_tables()
         db.drop_tables([BenchRow], safe=True)
-    create_tables()
-    db.create_tables([BenchRow], safe=True)
-    kind = "PostgreSQL" if isinstance(db.obj, pw.PostgresqlDatabase) else "SQLite (WAL)"
-
-    pbem_client = create_app(ctx).test_client()
-    bare_client = bare_app().test_client()
-    rules = get_game("visby")
-    rng = random.Random(args.seed)
-    csrf = None
-    games = 0
-    game = new_game(ctx, games)
-    move_times: list[float] = []
-    redirect_times: list[float] = []
-    bare_times: list[float] = []
-
-    total = args.warmup + args.moves
-    for i in range(total):
-        if game.status != Game.ACTIVE:
-            games += 1
-            game = new_game(ctx, games)
-        seat_index = rng.choice(rules.to_move(game.state))
-        seat = Seat.get(Seat.game == game, Seat.index == seat_index)
-        move = rng.choice(rules.legal_moves(game.state, seat_index))
-        path = compose.move_url(ctx, game, seat, move).removeprefix(ctx.base_url)
-        if csrf is None:
-            page = pbem_client.get(path).text
-            csrf = page.split('name="csrf_token" value="', 1)[1].split('"', 1)[0]
-
+        create_tables()
+        db.create_tables([BenchRow], safe=True)
+        row_id = BenchRow.create(value=1).id
         started = time.perf_counter()
-        response = pbem_client.post(path, data={"csrf_token": csrf})
-        moved = time.perf_counter() - started
-        if response.status_code != 303:
-            raise SystemExit(f"move {i}: {response.status_code}\n{response.text[:2000]}")
-        started = time.perf_counter()
-        seat_page = pbem_client.get(urlsplit(response.headers["Location"]).path)
-        followed = time.perf_counter() - started
-        if seat_page.status_code != 200:
-            raise SystemExit(f"move {i}: the redirect answered {seat_page.status_code}")
+        games = templates(ctx, args)
+        print(f"\n[{DATABASES[database]}] {len(games)} games played to move ~{args.at} in "
+              f"{time.perf_counter() - started:.0f} s: "
+              + ", ".join(f"{t.kind} at {t.seq}" for t in games), flush=True)
+        server = Server(args.server, port, server_env(url, port, folder), folder, workers=1)
+        repeats: list[Repeat] = []
+        with running(server):
+            browser = Browser(port)
+            for i in range(args.warmup):  # the worker's first pages, templates, pictures
+                click(ctx, browser, games[i % len(games)])
+                floor_click(browser, row_id)
+            turn = 0
+            for _ in range(args.repeats):
+                repeat = Repeat()
+                for i in range(args.clicks):
+                    t = games[turn % len(games)]
+                    turn += 1
+                    for which in ((0, 1) if i % 2 == 0 else (1, 0)):
+                        if which == 0:
+                            repeat.clicks.append(click(ctx, browser, t))
+                        else:
+                            repeat.floors.append(floor_click(browser, row_id))
+                repeats.append(repeat)
+                print(f"  repeat {len(repeats)}: click / floor {repeat.ratio:.2f}x "
+                      f"(load {os.getloadavg()[0]:.1f})", flush=True)
+        count, first = server.tracebacks()
+        if count:
+            print(f"  ! {count} tracebacks in the server's log; the first:\n{first}")
+        db.close_all() if hasattr(db.obj, "close_all") else db.close()
+        return repeats
 
-        started = time.perf_counter()
-        response = bare_client.post("/bare")
-        barely = time.perf_counter() - started
-        assert response.status_code == 204
 
-        if i >= args.warmup:
-            move_times.append(moved)
-            redirect_times.append(followed)
-            bare_times.append(barely)
-        game = Game.get_by_id(game.id)
+def report(database: str, repeats: list[Repeat], server: str) -> None:
+    clicks = [c for r in repeats for c in r.clicks]
+    floors = [c for r in repeats for c in r.floors]
 
     def ms(values: list[float]) -> str:
-        return (f"median {statistics.median(values) * 1000:7.2f} ms   "
-                f"mean {statistics.fmean(values) * 1000:7.2f} ms   "
-                f"p95 {sorted(values)[int(len(values) * 0.95)] * 1000:7.2f} ms")
+        return f"{statistics.median(values) * 1000:6.1f} ms"
 
-    print(f"database: {kind}; {len(move_times)} timed moves in {games + 1} games "
-          f"(after {args.warmup} untimed)")
-    print(f"move POST /m/<token>          {ms(move_times)}")
-    print(f"bare POST, 1 insert + commit  {ms(bare_times)}")
-    print(f"(the redirect, GET /s/<token> {ms(redirect_times)}; not in the ratio)")
-    median = statistics.median(move_times) / statistics.median(bare_times)
-    mean = statistics.fmean(move_times) / statistics.fmean(bare_times)
-    print(f"ratio move / bare: median {median:.1f}x, mean {mean:.1f}x")
+    ratios = sorted(r.ratio for r in repeats)
+    print(f"\n== {DATABASES[database]}, {server}: {len(clicks)} clicks and {len(floors)} "
+          f"floor clicks, interleaved, in {len(repeats)} repeats")
+    print(f"  click (confirm GET + POST + seat page GET)  median {ms([c.total for c in clicks])}"
+          f"  (GET {ms([c.seconds[0] for c in clicks])}, POST "
+          f"{ms([c.seconds[1] for c in clicks])}, redirect GET "
+          f"{ms([c.seconds[2] for c in clicks])})")
+    print(f"  floor (GET + POST + GET, one row each)      median {ms([c.total for c in floors])}")
+    for kind in sorted({c.kind for c in clicks}):
+        mine = [c.total for c in clicks if c.kind == kind]
+        print(f"    {kind:<8} click median {ms(mine)}: "
+              f"{statistics.median(mine) / statistics.median(c.total for c in floors):.2f}x "
+              "the floor")
+    verdict = "met" if ratios[len(ratios) // 2] <= 3 else "MISSED"
+    print(f"  ratio click / floor (median of each repeat): min {ratios[0]:.2f}x, median "
+          f"{statistics.median(ratios):.2f}x, max {ratios[-1]:.2f}x (goal <= 3x: {verdict})")
+    for label, rows in (("click", clicks), ("floor", floors)):
+        n = sorted(c.statements for c in rows)
+        print(f"  SQL statements per {label}: min {n[0]}, median {statistics.median(n):g}, "
+              f"max {n[-1]}")
+    most = max(c.statements for c in clicks)
+    print(f"  (goal: <= 12 statements per click: {'met' if most <= 12 else 'MISSED'})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    parser.add_argument("--database", choices=[*DATABASES, "both"], default="both")
+    parser.add_argument("--postgres-url", default="")
+    parser.add_argument("--server", choices=["gunicorn", "serve"], default="gunicorn")
+    parser.add_argument("--kinds", default=",".join(game_names()),
+                        help="games to click in (default: all)")
+    parser.add_argument("--games", type=int, default=3, help="games of each kind (3)")
+    parser.add_argument("--players", type=int, default=3, help="people at each table (3)")
+    parser.add_argument("--at", type=int, default=50, help="the move clicked at (50)")
+    parser.add_argument("--clicks", type=int, default=24, help="clicks of each per repeat")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    args.kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if not (0 < args.games <= 20 and 0 < args.clicks <= 1000 and 0 < args.repeats <= 100
+            and 0 <= args.warmup <= 100 and 0 <= args.at <= 1000):
+        parser.error("sizes out of range")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.server == "gunicorn":
+        ensure_gunicorn()
+    print(f"load before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+          f"{os.cpu_count()} cores", flush=True)
+    databases = list(DATABASES) if args.database == "both" else [args.database]
+    for database in databases:
+        folder = Path(tempfile.mkdtemp(prefix="pbem-click-"))
+        try:
+            repeats = run_one(database, args, folder)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        report(database, repeats, "gunicorn, 1 sync worker" if args.server == "gunicorn"
+               else "pbem serve")
+    print(f"\nload after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
