@@ -152,9 +152,9 @@ def _replayed_result(result: Result, stored: Any) -> dict[str, Any]:
 @click.command(help="Replay every game's move log and compare it with the stored snapshot.")
 @click.option("--quiet", "-q", is_flag=True, help="print only problems")
 def verify(quiet: bool) -> None:
+    from pbem.gamelog.records import RecordError, replay
     from pbem.games import get_game
     from pbem.lifecycle.moves import game_record
-    from pbem.lifecycle.records import RecordError, replay
     from pbem.models import Game, Move
 
     _open()
@@ -215,8 +215,8 @@ def import_record(ctx: Context, record) -> object:
     ``pbem import`` prints.
     """
     from pbem.archive.rows import kind_of, move_rows
+    from pbem.gamelog.records import replay_steps
     from pbem.games import get_game
-    from pbem.lifecycle.records import replay_steps
     from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
     from pbem.time import clock
 
@@ -264,9 +264,9 @@ def import_record(ctx: Context, record) -> object:
 @click.command("import", help="Create a game from a record (JSON), replaying it.")
 @click.argument("record_file", type=click.File("r", encoding="utf-8"))
 def import_cmd(record_file) -> None:
+    from pbem.gamelog.records import GameRecord, RecordError
     from pbem.games import UnknownGameError
     from pbem.games.protocol import OptionError
-    from pbem.lifecycle.records import GameRecord, RecordError
     from pbem.mail import compose
     from pbem.models import Seat
 
