@@ -37,6 +37,53 @@ Conventions shared by every game:
 * ``apply`` never mutates its input; an illegal move raises a ``MoveError``
   subclass whose message says what is wrong, and the caller's state is
   untouched.
+
+The shape of a game
+-------------------
+
+Every game is a package ``pbem/games/<name>/`` with the same modules, each with one
+job; the example game ``pbem/games/ziehen`` (not offered to players, see
+``pbem.games.EXAMPLES``) shows each of them in a few lines.  A new game starts as a
+copy of it.  Module and public names are in the game's own words (Visby's ``Karte``,
+Riga's ``Ware``), its moves' notation too.
+
+``__init__``
+    the game's :class:`Rules` class and ``GAME = …()``: the protocol's methods, each a
+    few lines that say what the protocol asks (parse the move once, ask the module
+    whose job it is).  No helpers: they live in the modules below.
+``rules``
+    the state (its layout in the docstring), the legal moves as move values, apply,
+    scoring; the readings of the rulebook chosen, each with its reason.
+``data``
+    the card and board values, each with its source (printed, public, reconstructed)
+    and ``DATA_VERSION``: data, not code.
+``moves``
+    the moves as small frozen values, one class per kind, each with
+    ``notation()``; ``parse(text)`` (``Move.from_notation``) reads the notation once,
+    raising ``MalformedMoveError``.  Rules, menu and sentences take these values; only
+    ``__init__`` sees the text (as python-chess's ``Move.uci()``/``from_uci()``).
+``menu``
+    the legal moves as :class:`Choice` (label, group, help) and the steps a large
+    decision is split into.
+``sentences``
+    ``describe``: a move told as a sentence, per viewer.
+``view``
+    what one seat may see (a JSON-able dict).
+``text``
+    a view as plain text (mails, the seat page).
+``picture``
+    a view as SVG, drawn on the shared canvas (:class:`pbem.games.svg.Canvas`); what a
+    move or a card acts on is drawn as a named region that can carry a link and help.
+``bot``
+    what a bot plays.
+``words``
+    everything the game says to people, one table per language (``EN = {…}``,
+    ``DE = {…}``, chosen by :func:`pbem.games.language.table_for`).  ``menu``,
+    ``sentences``, ``text`` and ``picture`` are one renderer each that reads the
+    reader's table: no function has a copy for another language, and a new language
+    is a new table.
+
+A game may add modules for a part of its own (Riga's payment steps), named in its words.
 """
 
 from __future__ import annotations

@@ -1,16 +1,33 @@
-"""Text in the games' pictures: what every ``picture.py`` needs to put words into SVG.
+"""The canvas every game's ``picture.py`` draws on, and its words.
 
 A picture is a pure function of a view (see ``Rules.picture``); the words in it come
 from players (names) and from the game.  Both must reach the SVG as character data
 XML accepts (escaped, without the control characters XML forbids), and fit the
 390-unit width a phone shows: names are shortened with an ellipsis, long lines broken
 at spaces.  Nothing here knows a game.
+
+:class:`Canvas` collects the elements of one picture::
+
+    svg = Canvas()
+    svg.text(12, 20, "Visby · round 3", font_size=14, font_weight="700")
+    with svg.region("play Ritter", href="/m/…", help="Ritter: up to 5 seals"):
+        svg.rect(12, 40, 60, 90, fill="#fff", stroke="#000")
+    svg.markup()
+
+Attributes are keyword arguments, written in the order given (``font_size`` is
+``font-size``, ``class_`` is ``class``; ``None`` leaves one out); every string is
+escaped, every number written by the canvas's number format (``"g"``: ``12``, ``3.5``;
+``str``: ``12``, ``12.0``, as a picture drawn before the canvas had it).  A **region**
+is a drawn element a move or a card acts on: it carries its name (``data-region``), a
+link (``href``, making it ``<a>``) and a help text (``<title>``, which browsers show on
+hover and screen readers read), so that a picture can be the board people play on.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from html import escape
 from typing import Any
 
@@ -47,3 +64,88 @@ def wrap(line: str, limit: int) -> list[str]:
         else:
             lines.append(word)
     return lines or [""]
+
+
+def _g(value: float) -> str:
+    return f"{value:g}"
+
+
+#: how a canvas writes numbers: ``"g"`` (shortest: 12, 3.5) or ``str`` (12, 12.0)
+NUMBER_FORMATS: dict[str, Callable[[float], str]] = {"g": _g, "str": str}
+
+
+class Canvas:
+    """The elements of one SVG picture, in drawing order (see the module's docstring)."""
+
+    def __init__(self, numbers: str = "g") -> None:
+        self.parts: list[str] = []
+        self._number = NUMBER_FORMATS[numbers]
+
+    def attributes(self, attrs: dict[str, Any]) -> str:
+        """``attrs`` as SVG attributes, each with a space before it."""
+        out = []
+        for name, value in attrs.items():
+            if value is None:
+                continue
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = self._number(value)
+            out.append(f' {name.rstrip("_").replace("_", "-")}="{xml_text(value)}"')
+        return "".join(out)
+
+    def element(self, tag: str, content: Any = None, /, **attrs: Any) -> None:
+        """``<tag …/>``, or ``<tag …>content</tag>`` with ``content`` escaped."""
+        if content is None:
+            self.parts.append(f"<{tag}{self.attributes(attrs)}/>")
+        else:
+            self.parts.append(f"<{tag}{self.attributes(attrs)}>{xml_text(content)}</{tag}>")
+
+    def raw(self, markup: str) -> None:
+        """Markup made elsewhere (a drawing kept from an earlier picture): not escaped."""
+        self.parts.append(markup)
+
+    def text(self, x: float, y: float, content: Any, /, **attrs: Any) -> None:
+        self.element("text", content, x=x, y=y, **attrs)
+
+    def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
+        self.element("rect", x=x, y=y, width=width, height=height, **attrs)
+
+    def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
+        self.element("circle", cx=cx, cy=cy, r=r, **attrs)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, /, **attrs: Any) -> None:
+        self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)
+
+    def path(self, d: str, /, **attrs: Any) -> None:
+        self.element("path", d=d, **attrs)
+
+    @contextmanager
+    def group(self, **attrs: Any) -> Iterator[Canvas]:
+        """``<g …>``: what is drawn inside the block, as one group."""
+        self.parts.append(f"<g{self.attributes(attrs)}>")
+        yield self
+        self.parts.append("</g>")
+
+    @contextmanager
+    def region(self, name: str, href: str | None = None, help: str | None = None,
+               **attrs: Any) -> Iterator[Canvas]:
+        """What is drawn inside the block is the region ``name`` (the move or the card
+        it stands for): a link to ``href`` when given, with ``help`` as its title."""
+        tag = "a" if href else "g"
+        self.parts.append(f"<{tag}{self.attributes({'data_region': name, 'href': href})}"
+                          f"{self.attributes(attrs)}>")
+        if help:
+            self.parts.append(f"<title>{xml_text(help)}</title>")
+        yield self
+        self.parts.append(f"</{tag}>")
+
+    def markup(self) -> str:
+        """What was drawn, as SVG markup (without the ``<svg>`` element around it)."""
+        return "".join(self.parts)
+
+    def document(self, width: float, height: float, title: str, /, **attrs: Any) -> str:
+        """The drawing as an SVG document of ``width`` by ``height`` units, titled."""
+        size = self.attributes({"viewBox": f"0 0 {self._number(width)} "
+                                           f"{self._number(height)}",
+                                "width": width, "height": height})
+        return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
+                f"<title>{xml_text(title)}</title>{self.markup()}</svg>")

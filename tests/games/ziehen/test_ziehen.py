@@ -1,4 +1,4 @@
-"""The suite's own game Ziehen (draw_game.py): step, private draw, step, end turn."""
+"""pbem's example game Ziehen (``pbem/games/ziehen``): step, private draw, step, end turn."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ import json
 
 import pytest
 
-# tests/ is on the import path (its conftest.py), as for the server's tests of Ziehen
-from games.draw_game import CARDS, GAME, ROUNDS
-
-from pbem.games import get_game, registered
+from pbem.games import EXAMPLES, game_names, get_example, get_game, registered
 from pbem.games.protocol import EVERYTHING, SPECTATOR, IllegalMoveError, MalformedMoveError
+from pbem.games.ziehen import CARDS, GAME, ROUNDS
+from pbem.games.ziehen.moves import Move
 
 
 def play(state, seat, move):
@@ -93,3 +92,36 @@ def test_it_can_be_registered_for_a_while():
         assert get_game("ziehen") is GAME
     with pytest.raises(KeyError):
         get_game("ziehen")
+
+
+def test_it_is_an_example_never_offered_to_players():
+    assert "ziehen" in EXAMPLES and "ziehen" not in game_names()
+    assert get_example("ziehen") is GAME
+
+
+def test_a_move_is_parsed_once_and_printed_back():
+    assert Move.from_notation("  draw ") == Move("draw")
+    assert Move("end").notation() == "end"
+    for verb in ("step", "draw", "end"):
+        assert Move.from_notation(verb).notation() == verb
+    with pytest.raises(MalformedMoveError):
+        Move.from_notation("draw two")
+
+
+def test_every_language_reads_one_renderer_with_its_own_words():
+    state = GAME.apply(GAME.apply(GAME.setup(2, None, "ziehen"), 0, "step"), 0, "draw")
+    view = GAME.view(state, 0)
+    english, german = (GAME.render_text(view, ["A", "B"], lang) for lang in ("en", "de"))
+    assert english.startswith("Ziehen, round 1 of 3") and "Runde 1 von 3" in german
+    assert GAME.render_text(view, ["A", "B"], "xx") == english
+    assert [c.label for c in GAME.menu(state, 0, "de")] == ["Einen Schritt gehen"]
+    before = GAME.apply(GAME.setup(2, None, "ziehen"), 0, "step")
+    assert GAME.describe(before, 0, "draw", state, 1, "de") == "{0} zieht eine Karte"
+
+
+def test_the_picture_names_each_visible_card_as_a_region_with_its_help():
+    state = GAME.apply(GAME.apply(GAME.setup(2, None, "ziehen"), 0, "step"), 0, "draw")
+    (card,) = state["hand"][0]
+    mine = GAME.picture(GAME.view(state, 0), ["A", "B"])
+    assert f'data-region="{card}"' in mine and f"<title>{card}: {CARDS[card]}</title>" in mine
+    assert card not in GAME.picture(GAME.view(state, 1), ["A", "B"])

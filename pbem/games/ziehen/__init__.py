@@ -1,0 +1,137 @@
+"""Ziehen, pbem's example game: the shape every game's package has.  Copy it to start one.
+
+The game: two players take turns for ``rules.ROUNDS`` rounds.  A turn is four moves,
+each the only legal move at its step::
+
+    step  ->  draw  ->  step  ->  end
+
+``draw`` takes the top card of a deck shuffled at setup from the seed; the card is
+secret: the others see only how many cards a seat holds, and read "{0} draws a card"
+where the author reads the card.  The draw is a commit point (hidden information was
+revealed to the author) that ends no turn; ``end`` ends the turn.  The score is the sum
+of the card values in hand.
+
+The package, one job per module (see ``pbem/games/protocol.py``, "The shape of a game"):
+
+``__init__``  this class: the protocol's methods, each short, calling the module whose
+              job it is; nothing else (helpers live in the modules)
+``rules``     the state, the legal moves, apply, scoring; the readings of the rulebook
+``data``      the card and board values, each with its source
+``moves``     the moves as small values: ``Move.from_notation()`` and ``.notation()``
+``menu``      the legal moves as choices for people (labels, groups, help, steps)
+``sentences`` a move told as a sentence, per viewer (``describe``)
+``view``      what one seat may see
+``text``      a view as plain text (mails, the seat page)
+``picture``   a view as an SVG picture, on the shared canvas
+``bot``       what a bot plays
+``words``     every word the game says to people, one table per language
+
+Ziehen is not offered to players: it is in ``pbem.games.EXAMPLES``, not in the
+registry.  Tests register it for a while with ``pbem.games.registered(GAME)``.  The
+notation ("step", "draw", "end") is what the server's tests click; keep it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pbem.games.protocol import Choice, IllegalMoveError, Result, Rules, State, View
+from pbem.games.ziehen import bot, data, menu, picture, rules, sentences, text, view
+from pbem.games.ziehen.data import CARDS
+from pbem.games.ziehen.moves import DRAW, END, Move, parse
+from pbem.games.ziehen.rules import ROUNDS, TURN
+
+__all__ = ["CARDS", "GAME", "ROUNDS", "TURN", "Move", "Ziehen"]
+
+
+class Ziehen(Rules):
+    name = "ziehen"
+    title = "Ziehen (example game)"
+    min_players = 2
+    max_players = 2
+    rules_version = rules.RULES_VERSION
+    data_version = data.DATA_VERSION
+    description = "pbem's example game: step, draw a secret card, step, end the turn."
+    default_move_note = "On timeout the seat plays its only move."
+    translations = {
+        "de": {
+            "description": "pbems Beispielspiel: ein Schritt, eine geheime Karte ziehen, "
+                           "ein Schritt, Zug beenden.",
+            "default_move_note": "Läuft die Zeit ab, spielt der Platz seinen einzigen Zug.",
+        },
+    }
+
+    # -- setup and turn order ----------------------------------------------------
+
+    def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
+        return rules.new_state(players, self.resolve_options(options, players), str(seed))
+
+    def to_move(self, state: State) -> list[int]:
+        return rules.to_move(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[str]:
+        return [move.notation() for move in rules.legal(state, seat)]
+
+    def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
+        return menu.menu(state, seat, lang)
+
+    def apply(self, state: State, seat: int, move: str) -> State:
+        return rules.apply(state, seat, parse(move))
+
+    def parse(self, move: str) -> str:
+        return parse(move).notation()
+
+    def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
+        return parse(move).verb == END
+
+    def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
+        # the draw shows the author a card: what came before it cannot be taken back
+        return parse(move).verb in (DRAW, END)
+
+    # -- the end -----------------------------------------------------------------
+
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def scores(self, state: State) -> list[int]:
+        return rules.scores(state)
+
+    def result(self, state: State) -> Result:
+        if not self.is_over(state):
+            raise ValueError("the game is not over yet")
+        ranks = rules.ranks(state)
+        return Result(scores=rules.scores(state), ranks=ranks,
+                      winners=[s for s, r in enumerate(ranks) if r == 1])
+
+    def round(self, state: State) -> int:
+        return min(state["round"], ROUNDS)
+
+    # -- what people see and read --------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> View:
+        return view.build(state, seat)
+
+    def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
+        return text.render(view, names, lang)
+
+    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
+        return picture.draw(view, names, lang)
+
+    def describe(self, before: State, seat: int, move: str, after: State,
+                 viewer: int | None, lang: str = "en") -> str:
+        return sentences.describe(before, seat, parse(move), after, viewer, lang)
+
+    # -- server support ------------------------------------------------------------
+
+    def default_move(self, state: State, seat: int) -> str:
+        moves = rules.legal(state, seat)
+        if not moves:
+            raise IllegalMoveError(f"seat {seat} is not to move")
+        return moves[0].notation()
+
+    def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
+        return bot.choose(state, seat, rng).notation()
+
+
+GAME = Ziehen()

@@ -1,0 +1,52 @@
+"""The canvas every game's picture draws on (``pbem.games.svg.Canvas``)."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from pbem.games.svg import Canvas
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_attributes_come_in_the_order_given_escaped_and_numbers_in_the_canvas_format():
+    svg = Canvas()
+    svg.text(12.0, 20.5, "Anne & <Bob>", font_size=14, font_weight="700", fill=None,
+             text_anchor="middle")
+    svg.rect(0, 0, 10, 5, class_="ware", data_ware="Salz\x01")
+    assert svg.markup() == (
+        '<text x="12" y="20.5" font-size="14" font-weight="700" text-anchor="middle">'
+        "Anne &amp; &lt;Bob&gt;</text>"
+        '<rect x="0" y="0" width="10" height="5" class="ware" data-ware="Salz"/>')
+    kept = Canvas(numbers="str")
+    kept.line(1, 2.0, 3, 4.5, stroke="#000")
+    assert kept.markup() == '<line x1="1" y1="2.0" x2="3" y2="4.5" stroke="#000"/>'
+
+
+def test_a_region_carries_its_name_link_and_help():
+    svg = Canvas()
+    with svg.region("play Ritter", href="/m/abc?x=1&y=2", help="Ritter: up to 5 seals"):
+        svg.circle(5, 5, 4, fill="#fff")
+    with svg.region("Kogge", help="Kogge: 3"):
+        svg.path("M0 0 L1 1 Z")
+    with svg.group(data_seat=2):
+        svg.text(0, 0, "x")
+    doc = svg.document(390, 100, "Visby · round 1", role="img")
+    root = ET.fromstring(doc)
+    assert root.get("viewBox") == "0 0 390 100" and root.find(f"{SVG}title").text.startswith(
+        "Visby")
+    link, plain, group = list(root)[1:]
+    assert link.tag == f"{SVG}a" and link.get("href") == "/m/abc?x=1&y=2"
+    assert link.get("data-region") == "play Ritter"
+    assert link.find(f"{SVG}title").text == "Ritter: up to 5 seals"
+    assert link.find(f"{SVG}circle").get("r") == "4"
+    assert plain.tag == f"{SVG}g" and plain.get("href") is None
+    assert plain.find(f"{SVG}title").text == "Kogge: 3"
+    assert group.get("data-seat") == "2"
+
+
+def test_raw_markup_is_kept_as_it_is():
+    svg = Canvas()
+    svg.raw('<path d="M0 0"/>')
+    svg.element("title", "a & b")
+    assert svg.markup() == '<path d="M0 0"/><title>a &amp; b</title>'
