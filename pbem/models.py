@@ -76,6 +76,10 @@ class Game(BaseModel):
     """One game: what is played, by which rules, and the snapshot of its state."""
 
     OPEN, ACTIVE, FINISHED, ABORTED = "open", "active", "finished", "aborted"
+    #: created from the open form under an address that has not confirmed it for this
+    #: game yet: nothing starts and nothing is mailed but the request to confirm
+    #: (``pbem.lifecycle.create``)
+    HELD = "held"
 
     game = pw.CharField(max_length=32)  # registry name, e.g. "visby"
     options = JSONField(default=dict)

@@ -2,6 +2,13 @@
 
 A game starts as soon as every seat is taken; starting it is one transaction with
 its first mails, like every other change of a game (see ``moves``).
+
+Acting under an address proves control of it, every time.  A game asked for by a
+request that carries no proof (the home page's open form) is *held*
+(``Game.HELD``): it mails nothing but one request to confirm, at most one a day per
+address, and counts against nobody's limits but the client's, until a click from
+that mailbox (``confirm_game``) makes it a game like any other.  A held game nobody
+confirms is deleted after ``HELD_DAYS`` (``discard_stale_held``).
 """
 
 from __future__ import annotations
@@ -74,24 +81,63 @@ def get_or_create_player(email: str, name: str | None = None, **fields: Any) -> 
     return player
 
 
+#: days a held game waits for its creator's click before it is deleted
+HELD_DAYS = 7
+
+
 class LimitError(OptionError):
-    """A daily limit of the lobby is reached; the message says which and when it eases."""
+    """A daily limit of the lobby is reached; the message says which and when it eases
+    (``retry_at``, naive UTC: the 429's ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_at: datetime | None = None):
+        super().__init__(message)
+        self.retry_at = retry_at
+
+
+def _eases_at(rows: pw.ModelSelect, most: int, since: datetime) -> datetime:
+    """When the oldest of the ``most`` newest rows (``created_at`` after ``since``)
+    leaves the day's window, so that one more fits."""
+    times = [r.created_at for r in rows.order_by(Game.created_at.desc()).limit(most)]
+    return (times[-1] if len(times) >= most else since) + timedelta(days=1)
+
+
+def check_client(ctx: Context, client_key: str | None, now: datetime | None = None) -> None:
+    """Refuse a game beyond the games one client (network) may ask for in a day, held
+    ones included: they are that client's own doing whoever's address it typed."""
+    if client_key is None:
+        return
+    most = ctx.config.getint("limits", "games_per_client")
+    since = (now or utcnow()) - timedelta(days=1)
+    recent = Game.select(Game.created_at).where(Game.created_at > since,
+                                                Game.client_key == client_key)
+    from_client = recent.count()
+    if from_client >= most:
+        raise LimitError(gettext("%(games)s games were started from your network in the "
+                                 "last 24 hours, as many as we allow. Please try again "
+                                 "tomorrow.", games=from_client),
+                         retry_at=_eases_at(recent, most, since))
 
 
 def check_limits(ctx: Context, creator: Player, invited: list[str],
                  client_key: str | None, now: datetime | None = None) -> None:
     """Refuse a game beyond the day's limits (``[limits]``): games and invitations per
     creator, games per client, invitations per invited address.  Nothing is queued
-    then, so nobody can use the server to mail strangers at will."""
+    then, so nobody can use the server to mail strangers at will.  Held games count
+    for the client only: nobody can use up another's allowance by typing their address."""
     cfg = ctx.config
-    since = (now or utcnow()) - timedelta(days=1)
-    recent = Game.select(Game.id).where(Game.created_at > since)
-    games = recent.where(Game.creator == creator.id).count()
-    if games >= cfg.getint("limits", "games_per_creator"):
+    now = now or utcnow()
+    since = now - timedelta(days=1)
+    proven = Game.select(Game.created_at).where(Game.created_at > since,
+                                                Game.status != Game.HELD)
+    mine = proven.where(Game.creator == creator.id)
+    games, most = mine.count(), cfg.getint("limits", "games_per_creator")
+    if games >= most:
         raise LimitError(gettext("%(email)s has started %(games)s games in the last 24 hours, "
                                  "as many as one address may. Please try again tomorrow.",
-                                 email=creator.email, games=games))
+                                 email=creator.email, games=games),
+                         retry_at=_eases_at(mine, most, since))
     sent = (Seat.select().join(Game).where(Game.created_at > since, Game.creator == creator.id,
+                                           Game.status != Game.HELD,
                                            Seat.invite_email.is_null(False)).count())
     # invitations mailed lately (a replaced invitee's too, from games of any age) and
     # those still held: what the seats show now may be less
@@ -107,15 +153,12 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
             "The games of %(email)s have invited %(sent)s players in the last 24 hours; "
             "%(more)s more would pass the day's limit of %(limit)s. Please try again "
             "tomorrow, or fill seats with bots.", email=creator.email, sent=sent,
-            more=len(invited), limit=cfg.getint("limits", "invitations_per_creator")))
-    if client_key is not None:
-        from_client = recent.where(Game.client_key == client_key).count()
-        if from_client >= cfg.getint("limits", "games_per_client"):
-            raise LimitError(gettext("%(games)s games were started from your network in the "
-                                     "last 24 hours, as many as we allow. Please try again "
-                                     "tomorrow.", games=from_client))
+            more=len(invited), limit=cfg.getint("limits", "invitations_per_creator")),
+            retry_at=now + timedelta(days=1))
+    check_client(ctx, client_key, now)
     for address in invited:
         received = (Seat.select().join(Game).where(Game.created_at > since,
+                                                   Game.status != Game.HELD,
                                                    Seat.invite_email == address).count())
         received = max(received, Outbox.select().where(
             Outbox.kind == "invite", Outbox.created_at > since,
@@ -123,7 +166,8 @@ def check_limits(ctx: Context, creator: Player, invited: list[str],
         if received >= cfg.getint("limits", "invitations_per_invitee"):
             raise LimitError(gettext("%(email)s has been invited %(times)s times in the last "
                                      "24 hours, as often as we invite anyone. Please try again "
-                                     "tomorrow.", email=address, times=received))
+                                     "tomorrow.", email=address, times=received),
+                             retry_at=now + timedelta(days=1))
 
 
 def create_game(
@@ -135,6 +179,7 @@ def create_game(
     clock_policy: dict[str, Any] | None = None,
     seed: str | int | None = None,
     client_key: str | None = None,
+    held: bool = False,
 ) -> Game:
     """A new game with ``creator`` on seat 0.
 
@@ -143,6 +188,11 @@ def create_game(
     only once the creator has confirmed their address (``confirm``): until then
     they are held, and a mail asks the creator to confirm.  Beyond the day's
     limits (``check_limits``) the game is refused.
+
+    ``held``: nothing proves that the asker controls the creator's address (the home
+    page's open form), so the game is held (``Game.HELD``) until a click from that
+    mailbox (``confirm_game``), whatever the address did before.  The command line and
+    a request carrying the creator's own signed link create games that are not held.
     """
     rules = get_game(game_name)
     players = 1 + len(seats)
@@ -158,23 +208,92 @@ def create_game(
     if blocked:
         raise OptionError(gettext("%(email)s has asked us never to mail them: please invite "
                                   "someone else, or give the seat to a bot", email=blocked[0]))
+    if held and Blocked.has(creator.email):
+        raise OptionError(gettext("%(email)s has asked us never to mail it, so it cannot "
+                                  "confirm a game: please use another address.",
+                                  email=creator.email))
     with write_transaction():
-        check_limits(ctx, creator, invited, client_key)
+        if held:  # counts against the asking client only, never against the address
+            check_client(ctx, client_key)
+            discard_stale_held()
+        else:
+            check_limits(ctx, creator, invited, client_key)
         game = Game.create(
             game=game_name, options=resolved, seed=str(seed) if seed is not None
             else new_seed(), rules_version=rules.rules_version,
             data_version=rules.data_version, clock=policy, creator=creator,
-            client_key=client_key,
+            client_key=client_key, status=Game.HELD if held else Game.OPEN,
         )
         Seat.create(game=game, index=0, player=creator)
         for index, address in enumerate(seats, start=1):
             Seat.create(game=game, index=index, bot=address is None, invite_email=address)
-        if invited and creator.confirmed_at is None:
+        if held:
+            _ask_to_confirm(ctx, creator, game)
+        elif invited and creator.confirmed_at is None:
             compose.queue_confirm(ctx, creator, game)
         else:
             _send_invitations(ctx, game, creator)
         _start_if_full(ctx, game)
     return game
+
+
+def _ask_to_confirm(ctx: Context, creator: Player, game: Game) -> None:
+    """Mail ``creator`` the request to confirm their held games, unless one went to the
+    address in the last 24 hours (its link confirms every held game of the address)."""
+    since = utcnow() - timedelta(days=1)
+    if not Outbox.select().where(Outbox.kind == "confirm", Outbox.created_at > since,
+                                 Outbox.to_address == creator.email).exists():
+        compose.queue_confirm(ctx, creator, game, held_days=HELD_DAYS)
+
+
+def held_games(player: Player, now: datetime | None = None) -> list[Game]:
+    """The games held for ``player``'s confirmation that may still be confirmed, newest
+    first (those older than ``HELD_DAYS`` are about to be deleted)."""
+    since = (now or utcnow()) - timedelta(days=HELD_DAYS)
+    return list(Game.select().where(Game.creator == player.id, Game.status == Game.HELD,
+                                    Game.created_at > since)
+                .order_by(Game.id.desc()).limit(20))
+
+
+def discard_stale_held(now: datetime | None = None) -> int:
+    """Delete the held games nobody confirmed within ``HELD_DAYS``: they never started,
+    mailed nobody but their creator's address and have no moves; how many.  Called
+    whenever the open form asks for a game, so held games never pile up."""
+    before = (now or utcnow()) - timedelta(days=HELD_DAYS)
+    stale = [g.id for g in Game.select(Game.id).where(Game.status == Game.HELD,
+                                                      Game.created_at <= before)]
+    if stale:
+        Seat.delete().where(Seat.game.in_(stale)).execute()
+        Outbox.update(game=None).where(Outbox.game.in_(stale)).execute()
+        Game.delete().where(Game.id.in_(stale), Game.status == Game.HELD).execute()
+    return len(stale)
+
+
+def confirm_game(ctx: Context, player_id: int, game_id: int) -> Game:
+    """A click from the mailbox of ``player_id`` on their held game: the address is
+    proven, and the game becomes a game like any other, within its creator's limits
+    (counted from now): its invitations go out, and it starts if every seat is taken.
+    A game confirmed already is returned as it is."""
+    with write_transaction():
+        player = lock_row(Player, player_id)
+        game = lock_game(game_id)
+        if player is None or game.creator_id != player.id:
+            raise PlayError("no-game", gettext("There is no such game waiting for you."))
+        if game.status != Game.HELD:
+            return game
+        if game.created_at <= utcnow() - timedelta(days=HELD_DAYS):
+            raise PlayError("expired", gettext(
+                "This game waited more than %(days)s days for your confirmation and has been "
+                "discarded. Please create it again.", days=HELD_DAYS))
+        invited = [s.invite_email for s in game.seats if s.invite_email is not None]
+        check_limits(ctx, player, invited, None)
+        _confirmed(ctx, player)
+        game.status = Game.OPEN
+        game.created_at = utcnow()  # a held game counts from the day it was confirmed
+        game.save()
+        _send_invitations(ctx, game, player)
+        _start_if_full(ctx, game)
+        return Game.get_by_id(game.id)
 
 
 def _send_invitations(ctx: Context, game: Game, creator: Player) -> int:

@@ -212,7 +212,7 @@ def queue(
             digest, not_before = True, quiet.next_local_time(now, player.timezone,
                                                              player.quiet_end)
     root = None
-    if game is not None and game.status != Game.OPEN and player is not None:
+    if game is not None and game.status not in (Game.OPEN, Game.HELD) and player is not None:
         if not digest:  # a held mail shows one line in the digest, which takes talk itself
             text, html = with_talk(ctx, game, player, text, html)
         text, html = _with_headline(text, html, subject)
@@ -355,11 +355,13 @@ def _clock_words(game: Game, lang: str) -> str:
         return clock.describe_policy(game.clock) if game.clock else ""
 
 
-def queue_confirm(ctx: Context, player: Player, game: Game) -> None:
-    """Ask a creator to confirm their address before their invitations go out."""
+def queue_confirm(ctx: Context, player: Player, game: Game, held_days: int | None = None) -> None:
+    """Ask a creator to confirm their address before their game starts or its invitations
+    go out; ``held_days``: how long a held game waits for it."""
     lang = language_of(player)
     text, html = render_mail(ctx, "confirm", lang, player=player, game=game,
-                             title=game_title(game), url=confirm_url(ctx, player))
+                             title=game_title(game), url=confirm_url(ctx, player),
+                             held_days=held_days)
     subject = say(phrase("{title}: please confirm your address", title=game_title(game)), lang)
     queue(ctx, kind="confirm", to=player, subject=subject, text=text, html=html, game=game)
 

@@ -135,7 +135,9 @@ def _pages_for_errors(app: Flask) -> None:
 
     @app.errorhandler(Refusal)
     def _refusal(exc: Refusal) -> Any:
-        return render_template("pages/refusal.html", refusal=exc), exc.status
+        # a 429 says when to come back (RFC 6585), so a client need not guess
+        headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after is not None else {}
+        return render_template("pages/refusal.html", refusal=exc), exc.status, headers
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:

@@ -1,8 +1,11 @@
 """The way into a game: home page, creating a game, accepting an invitation, unsubscribing.
 
-Nobody has a password.  Whoever creates a game names themselves by name and
-address and gets the personal link of their seat by mail; invited players
-prove their address by the link mailed to it.
+Nobody has a password.  Whoever creates a game here names themselves by name and
+address; the game is held, mailing nothing but a request to confirm, until a click
+from that mailbox starts it (``create.confirm_game``), whatever the address did
+before, and the seat link goes only there.  A player who is proven already starts
+games from their all-your-games page (``mine``).  Invited players prove their
+address by the link mailed to it.
 """
 
 from __future__ import annotations
@@ -10,20 +13,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from pbem import i18n, links
 from pbem.games import UnknownGameError, all_games, get_game
 from pbem.games.protocol import OptionError, Rules
 from pbem.i18n import DEFAULT, LANGUAGES
 from pbem.i18n import gettext as _
-from pbem.lifecycle import create, moves
+from pbem.lifecycle import create, moves, talk
 from pbem.mail import compose
 from pbem.models import Game, Player, Seat, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.play import _field, _payload, chosen_language, path_of, seat_path
-from pbem.web.refusal import N_, Refusal
+from pbem.web.refusal import N_, Refusal, refusal_seconds
 from pbem.web.zones import timezones
 
 bp = Blueprint("lobby", __name__)
@@ -84,9 +87,16 @@ def _form_defaults(rules: Rules) -> dict[str, Any]:
     return form
 
 
-def _render_new(rules: Rules, form: dict[str, Any], errors: list[str], status: int = 200) -> Any:
+def _render_new(rules: Rules, form: dict[str, Any], errors: list[str], status: int = 200,
+                me: Player | None = None, token: str | None = None) -> Any:
+    """The new-game form; with ``me`` (and the ``token`` of their all-your-games link) the
+    form of a player who is known already, which asks nothing about them."""
+    action = (url_for("mine.new_game_post", token=token, name=rules.name) if me is not None
+              else url_for("lobby.new_game_post", name=rules.name))
     return render_template("pages/new_game.html", rules=rules, form=form, errors=errors,
-                           timezones=timezones()), status
+                           timezones=timezones(), action=action, me=me,
+                           games_link=url_for("mine.my_games", token=token) if me else None,
+                           ), status
 
 
 @bp.get("/new/<name>")
@@ -178,35 +188,44 @@ def _parse_clock(form: dict[str, Any], errors: list[str]) -> dict[str, Any]:
     return policy
 
 
+def filled_form(rules: Rules, **fixed: str) -> dict[str, Any]:
+    """The new-game form as posted (each field cut to 300 characters), ``fixed`` fields
+    as given whatever was posted."""
+    form = _form_defaults(rules)
+    for key in form:
+        form[key] = request.form.get(key, form[key])[:300]
+    form.update(fixed)
+    return form
+
+
+def retry_after(exc: create.LimitError) -> dict[str, str]:
+    """The ``Retry-After`` header of a 429 for ``exc``: seconds until the limit eases."""
+    return {"Retry-After": str(refusal_seconds(exc.retry_at))}
+
+
 @bp.post("/new/<name>")
 def new_game_post(name: str) -> Any:
     rules = _rules_or_404(name)
     csrf.check(again_url=url_for("lobby.new_game", name=name))
-    form = _form_defaults(rules)
-    for key in form:
-        form[key] = request.form.get(key, form[key])[:300]
+    form = filled_form(rules)
     parsed, errors = _parse_new_game(rules, form)
     if errors:
         return _render_new(rules, form, errors, 400)
-    existing = Player.get_or_none(Player.email == parsed["email"])
     try:
         # one transaction: a game refused for its options or clock leaves no new player
         with write_transaction():
-            creator = existing or create.get_or_create_player(
-                parsed["email"], parsed["name"], timezone=form["timezone"])
+            creator = Player.get_or_none(Player.email == parsed["email"]) or \
+                create.get_or_create_player(parsed["email"], parsed["name"],
+                                            timezone=form["timezone"])
+            # nothing here proves the address is the asker's: the game is held
             game = create.create_game(context(), rules.name, creator, parsed["seats"],
                                        options=parsed["options"],
                                        clock_policy=parsed["clock"],
-                                       client_key=client_key())
+                                       client_key=client_key(), held=True)
     except create.LimitError as exc:
-        return _render_new(rules, form, [str(exc)], 429)
+        return (*_render_new(rules, form, [str(exc)], 429), retry_after(exc))
     except OptionError as exc:
         return _render_new(rules, form, [str(exc)], 400)
-    seat = Seat.get(Seat.game == game, Seat.index == 0)
-    # Someone who types an address that has played here before may not be its owner:
-    # that seat link goes only to the mailbox. A new address gets it here at once.
-    session["created"] = {"game": game.id,
-                          "seat": None if existing else seat_path(game, seat)}
     return redirect(url_for("lobby.created", game_id=game.id), code=303)
 
 
@@ -226,13 +245,13 @@ def created(game_id: int) -> Any:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
         abort(404)
-    mine = session.get("created") or {}
-    seat_link = mine.get("seat") if mine.get("game") == game.id else None
     seats = list(game.seats.order_by(Seat.index))
     held = any(s.invite_email and s.invited_at is None and s.player_id is None for s in seats)
+    # the seat link goes only to the mailbox: handing it out here would let anyone who
+    # types an address act as its owner
     return render_template("pages/created.html", game=game, seats=seats,
                            names=compose.names_of(seats), title=compose.game_title(game),
-                           seat_link=seat_link, held=held)
+                           held=held, held_days=create.HELD_DAYS)
 
 
 # -- confirming an address; never mail me again ------------------------------------------
@@ -250,15 +269,39 @@ def _confirm_player(token: str) -> Player:
 @bp.get("/c/<token>")
 def confirm_address(token: str) -> Any:
     player = _confirm_player(token)
-    return render_template("pages/confirm_address.html", player=player, done=None)
+    held = create.held_games(player)
+    return render_template("pages/confirm_address.html", player=player, done=None, held=held,
+                           title_of=compose.game_title, tables=_tables(held),
+                           held_days=create.HELD_DAYS)
+
+
+def _tables(games: list[Game]) -> dict[int, list[str]]:
+    """Who sits at each game's table, as its pages name them."""
+    return {g.id: compose.names_of(list(g.seats.order_by(Seat.index))) for g in games}
 
 
 @bp.post("/c/<token>")
 def confirm_address_post(token: str) -> Any:
     player = _confirm_player(token)
     csrf.check(again_url=request.path)
-    sent = create.confirm(context(), player.id)
-    return render_template("pages/confirm_address.html", player=player, done=sent)
+    raw = request.form.get("game")
+    if raw is None:  # an address with no held game: its open games' invitations go out
+        sent = create.confirm(context(), player.id)
+        return render_template("pages/confirm_address.html", player=player, done=sent,
+                               game=None)
+    game_id = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+    try:
+        game = create.confirm_game(context(), player.id, game_id)
+    except create.LimitError as exc:
+        raise Refusal("limit", str(exc), again_url=request.path,
+                      retry_after=refusal_seconds(exc.retry_at)) from exc
+    except moves.PlayError as exc:
+        raise Refusal.from_play(exc, again_url=request.path) from exc
+    seat = Seat.get(Seat.game == game, Seat.index == 0)
+    # the click came from the mailbox: this browser may have the seat and all the games
+    return render_template("pages/confirm_address.html", player=player, done=0, game=game,
+                           title=compose.game_title(game), seat_link=seat_path(game, seat),
+                           games_link=path_of(compose.my_games_url(context(), player)))
 
 
 def _never_address(token: str) -> str:
@@ -408,6 +451,8 @@ def unsubscribe_post(token: str) -> Any:
     one_click = _one_click_or_form()
     enable = not one_click and request.form.get("action") == "resubscribe"
     Player.update(mail_enabled=enable).where(Player.id == player.id).execute()
+    if enable:
+        talk.rewait(Seat.player == player.id)  # table talk that waited while mail was off
     if one_click:
         return _("Unsubscribed.") + "\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
     player = Player.get_by_id(player.id)

@@ -4,6 +4,8 @@
                                      with the player and their ``link_version``, so
                                      "new links" revokes it), linked from every mail
 ``/me/<token>/rematch/<id>``         POST: the same players, options and clock again
+``/me/<token>/new/<game>``           a new game, created as this player: the link proves
+                                     the address, so it needs no confirmation
 ``/s/<token>/seat/<i>/invite``       POST: the creator invites someone else to a seat
                                      nobody has taken
 ``/s/<token>/seat/<i>/bot``          POST: the creator gives that seat to a bot
@@ -26,7 +28,7 @@ from flask import (
 from peewee import JOIN
 
 from pbem import i18n, links
-from pbem.games import get_game
+from pbem.games import all_games, get_game
 from pbem.games.protocol import OptionError
 from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
@@ -35,9 +37,9 @@ from pbem.mail import compose
 from pbem.models import Game, Player, Seat, utcnow
 from pbem.time import clock
 from pbem.web import context, csrf
-from pbem.web.lobby import client_key
+from pbem.web.lobby import _parse_new_game, _render_new, _rules_or_404, client_key, filled_form
 from pbem.web.play import _field, _payload, load_seat_link, path_of, seat_path
-from pbem.web.refusal import Refusal
+from pbem.web.refusal import Refusal, refusal_seconds
 
 bp = Blueprint("mine", __name__)
 
@@ -92,7 +94,10 @@ def _ordinal(n: int) -> str:
 def _entries(player: Player) -> tuple[list[Entry], list[Entry], list[Entry]]:
     """The player's games: running, waiting to start, finished (newest first each)."""
     mine = list(Seat.select(Seat, Game).join(Game)
-                .where(Seat.player == player.id, Game.status != Game.ABORTED)
+                # a held game is not theirs until a click from their mailbox: anyone
+                # may have typed their address
+                .where(Seat.player == player.id,
+                       Game.status.not_in((Game.ABORTED, Game.HELD)))
                 .order_by(Game.id.desc()))
     ids = [s.game_id for s in mine]
     by_game: dict[int, list[Seat]] = {}
@@ -177,6 +182,7 @@ def my_games(token: str) -> Any:
     running, waiting, finished = _entries(player)
     return render_template("pages/my_games.html", me=player, token=token, running=running,
                            waiting=waiting, finished=finished, title_of=compose.game_title,
+                           games=all_games(),
                            messages=get_flashed_messages(with_categories=True))
 
 
@@ -189,7 +195,8 @@ def rematch(token: str, game_id: int) -> Any:
     try:
         game = create.rematch(context(), game_id, player.id, client_key=client_key())
     except create.LimitError as exc:
-        raise Refusal("limit", str(exc), again_url=here, game_url=game_url) from exc
+        raise Refusal("limit", str(exc), again_url=here, game_url=game_url,
+                      retry_after=refusal_seconds(exc.retry_at)) from exc
     except OptionError as exc:
         raise Refusal("bad-form", str(exc), again_url=here, game_url=game_url) from exc
     except moves.PlayError as exc:
@@ -198,6 +205,53 @@ def rematch(token: str, game_id: int) -> Any:
     flash(_("The rematch is %(game)s: the other players are invited; it starts when every "
             "seat is taken.", game=compose.game_title(game)), "rematch")
     return redirect((seat_path(game, seat) if seat is not None else None) or here, code=303)
+
+
+# -- a new game, from the player's own page --------------------------------------------
+
+
+def _own_form(rules: Any, player: Player) -> dict[str, Any]:
+    """The new-game form as posted, its creator the player whose link this is (their
+    time zone stays theirs: the form's field is for a newcomer, and is not shown)."""
+    return filled_form(rules, name=player.name, email=player.email, timezone="UTC")
+
+
+@bp.get("/me/<token>/new/<name>")
+def new_game(token: str, name: str) -> Any:
+    player = _player(token)
+    rules = _rules_or_404(name)
+    return _render_new(rules, _own_form(rules, player), [], me=player, token=token)
+
+
+@bp.post("/me/<token>/new/<name>")
+def new_game_post(token: str, name: str) -> Any:
+    """A game created as the player of this link: it proves the address is theirs (it was
+    mailed there), so the game is no held one and counts against their own limits."""
+    player = _player(token)
+    rules = _rules_or_404(name)
+    csrf.check(again_url=url_for("mine.new_game", token=token, name=name))
+    form = _own_form(rules, player)
+    parsed, errors = _parse_new_game(rules, form)
+    if errors:
+        return _render_new(rules, form, errors, 400, me=player, token=token)
+    try:
+        # the link was mailed to the address: that proves it is theirs, as a click on the
+        # confirmation would (their invitations go out now)
+        create.confirm(context(), player.id)
+        game = create.create_game(context(), rules.name, Player.get_by_id(player.id),
+                                  parsed["seats"],
+                                  options=parsed["options"], clock_policy=parsed["clock"],
+                                  client_key=client_key())
+    except create.LimitError as exc:
+        page, status = _render_new(rules, form, [str(exc)], 429, me=player, token=token)
+        return page, status, {"Retry-After": str(refusal_seconds(exc.retry_at))}
+    except OptionError as exc:
+        return _render_new(rules, form, [str(exc)], 400, me=player, token=token)
+    seat = Seat.get(Seat.game == game, Seat.index == 0)
+    flash(_("%(game)s has started.", game=compose.game_title(game)) if game.status == Game.ACTIVE
+          else _("%(game)s is created: the invitations are on their way; it starts when every "
+                 "invited player has accepted.", game=compose.game_title(game)), "created")
+    return redirect(seat_path(game, seat), code=303)
 
 
 # -- the creator's choices for a seat nobody has taken ---------------------------------
@@ -213,7 +267,8 @@ def _creator_action(token: str) -> tuple[Game, Seat, str]:
 def _refused(exc: Exception, here: str, game: Game) -> Refusal:
     game_url = url_for("play.game_page", game_id=game.id)
     if isinstance(exc, create.LimitError):
-        return Refusal("limit", str(exc), seat_url=here, game_url=game_url)
+        return Refusal("limit", str(exc), seat_url=here, game_url=game_url,
+                       retry_after=refusal_seconds(exc.retry_at))
     if isinstance(exc, moves.PlayError):
         return Refusal.from_play(exc, seat_url=here, game_url=game_url)
     return Refusal("bad-form", str(exc), seat_url=here, game_url=game_url)

@@ -45,7 +45,7 @@ from pbem.mail import compose
 from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
-from pbem.web.refusal import Refusal
+from pbem.web.refusal import Refusal, refusal_seconds
 from pbem.web.zones import timezones
 
 bp = Blueprint("play", __name__)
@@ -389,7 +389,9 @@ def seat_talk(token: str) -> Any:
             message += " " + _("You can write again from %(when)s.", when=compose.format_local(
                 exc.retry_at, seat.player.timezone, i18n.current()))
         raise Refusal(_TALK_REFUSALS.get(exc.reason, exc.reason), message, seat_url=here,
-                      game_url=url_for("play.game_page", game_id=game.id)) from exc
+                      game_url=url_for("play.game_page", game_id=game.id),
+                      retry_after=refusal_seconds(exc.retry_at)
+                      if exc.retry_at is not None else None) from exc
     flash(_("Your message is on the table."), "talk")
     return redirect(here, code=303)
 

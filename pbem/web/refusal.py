@@ -8,11 +8,27 @@ reasons, the link checks' "forged"/"expired", "csrf"…) that tests and logs use
 
 from __future__ import annotations
 
+import math
+from datetime import datetime
+
 from pbem.i18n import N_, gettext
 from pbem.lifecycle.moves import PlayError
 from pbem.links import LinkError
+from pbem.models import utcnow
 
-__all__ = ["N_", "REASONS", "Refusal"]
+__all__ = ["N_", "REASONS", "Refusal", "refusal_seconds"]
+
+#: a limit that cannot say when it eases is a daily one: at the latest a day later
+DAY_SECONDS = 86_400
+
+
+def refusal_seconds(retry_at: datetime | None, now: datetime | None = None) -> int:
+    """Whole seconds from ``now`` until ``retry_at`` (naive UTC), for ``Retry-After``:
+    at least 1, and a day where the limit does not say."""
+    if retry_at is None:
+        return DAY_SECONDS
+    now = now or utcnow()
+    return max(1, math.ceil((retry_at - now).total_seconds()))
 
 
 #: status and headline of each reason
@@ -43,7 +59,7 @@ REASONS: dict[str, tuple[int, str]] = {
 class Refusal(Exception):
     def __init__(self, reason: str, message: str, *, game_url: str | None = None,
                  seat_url: str | None = None, again_url: str | None = None,
-                 detail: str | None = None):
+                 detail: str | None = None, retry_after: int | None = None):
         super().__init__(message)
         self.reason = reason
         self.status, self._title = REASONS.get(reason, (400, N_("This cannot be done")))
@@ -52,6 +68,9 @@ class Refusal(Exception):
         self.game_url = game_url
         self.seat_url = seat_url
         self.again_url = again_url  # the page whose form failed, to load it afresh
+        #: a 429's ``Retry-After`` in seconds (a day when not given: limits are daily)
+        self.retry_after = retry_after if retry_after is not None or self.status != 429 \
+            else DAY_SECONDS
 
     @property
     def title(self) -> str:

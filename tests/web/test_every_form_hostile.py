@@ -45,7 +45,11 @@ GOOD: dict[str, dict[str, str]] = {
         "seat-1": "bot", "opt-target": "30", "clock": "per_move", "days": "3",
         "initial_days": "7", "bonus_days": "1", "reminders": "50%, 24h", "grace_hours": "12",
         "timeouts_before_bot": "3", "after_timeouts": "bot"},
-    "lobby.confirm_address_post": {},
+    "lobby.confirm_address_post": {"game": "1"},
+    "mine.new_game_post": {
+        "players": "2", "seat-1": "bot", "opt-target": "30", "clock": "per_move",
+        "days": "3", "initial_days": "7", "bonus_days": "1", "reminders": "50%, 24h",
+        "grace_hours": "12", "timeouts_before_bot": "3", "after_timeouts": "bot"},
     "lobby.never_post": {"List-Unsubscribe": "One-Click"},
     "lobby.invite_post": {"name": "Carol", "timezone": "UTC", "language": "en"},
     "lobby.unsubscribe_post": {"action": "resubscribe"},
@@ -131,6 +135,7 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
         "time.reclaim_post": f"{seat_url}/reclaim",
         "lobby.invite_decline": f"/i/{declined}/decline",
         "mine.rematch": f"{games}/rematch/{finished.id}",
+        "mine.new_game_post": f"{games}/new/visby",
         "mine.seat_invite": f"{creator_url}/seat/1/invite",
         "mine.seat_bot": f"{creator_url}/seat/1/bot",
     }

@@ -34,8 +34,13 @@ def test_create_a_game_against_bots_and_play_from_the_result_page(client):
                             "opt-target": "30"})
     assert created.status_code == 303
     page = client.get(created.headers["Location"])
-    assert "has started" in page.text
-    [seat_link] = [h for h in hrefs(page.text) if h.startswith("/s/")]
+    # held until Heike confirms from her mailbox: no seat link here, no mail but that
+    assert "confirm your address" in page.text and "/s/" not in page.text
+    assert Game.get().status == Game.HELD
+    assert [m.kind for m in Outbox.select()] == ["confirm"]
+    done = confirm_address(client, "Heike@example.org")
+    assert "has started" in done.text
+    [seat_link] = [h for h in hrefs(done.text) if h.startswith("/s/")]
     game = Game.get()
     assert (game.status, game.options, game.clock["days"]) == ("active", {"target": 30}, 2)
     seats = list(Seat.select().order_by(Seat.index))
@@ -69,8 +74,9 @@ def test_an_address_that_played_before_gets_its_seat_link_only_by_mail(client):
     created = post_form(client, _new_game_form(client), name="Not Alice",
                         email="alice@example.org", players="2", **{"seat-1": "bot"})
     page = client.get(created.headers["Location"])
-    assert "/s/" not in page.text and "only to its mailbox" in page.text
+    assert "/s/" not in page.text and "comes by mail once you have confirmed" in page.text
     assert Player.get(Player.email == "alice@example.org").name == "Alice"
+    assert Game.get().status == Game.HELD
 
 
 @freeze_time("2026-03-02 12:00:00")
@@ -166,6 +172,7 @@ def test_the_creator_chooses_a_time_bank_and_the_timeout_ladder(client):
                         reminders="12h", grace_hours="6", timeouts_before_bot="2",
                         after_timeouts="drop", **{"seat-1": "bot"})
     assert created.status_code == 303, created.text
+    done = confirm_address(client, "heike@example.org")
     game = Game.get()
     assert {k: game.clock[k] for k in ("kind", "initial_days", "bonus_days", "reminders",
                                        "grace_hours", "timeouts_before_bot",
@@ -174,8 +181,7 @@ def test_the_creator_chooses_a_time_bank_and_the_timeout_ladder(client):
         "grace_hours": 6, "timeouts_before_bot": 2, "after_timeouts": "drop"}
     heike = Seat.get(Seat.game == game, Seat.index == 0)
     assert (heike.deadline - heike.deadline_started).days == 5
-    [seat_link] = [h for h in hrefs(client.get(created.headers["Location"]).text)
-                   if h.startswith("/s/")]
+    [seat_link] = [h for h in hrefs(done.text) if h.startswith("/s/")]
     page = client.get(seat_link).text
     assert "a time bank of 5 days plus 0.5 per move" in page
 
