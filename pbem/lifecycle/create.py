@@ -381,8 +381,6 @@ def _start_if_full(ctx: Context, game: Game) -> None:
 def renew_links(ctx: Context, player_id: int) -> None:
     """Revoke every seat, move and calendar link mailed to the player before, and mail
     them the new ones (their links leaked, or they fear so)."""
-    from pbem.time import calendar
-
     with write_transaction():
         player = lock_row(Player, player_id)
         if player is None:
@@ -396,7 +394,7 @@ def renew_links(ctx: Context, player_id: int) -> None:
         text, html = compose.render_mail(
             ctx, "links", lang, player=player, title="pbem",
             seats=[(compose.game_title(s.game), compose.seat_url(ctx, s.game, s)) for s in seats],
-            calendar_url=calendar.calendar_url(ctx, player))  # and "all your games" below
+            calendar_url=compose.calendar_url(ctx, player))  # and "all your games" below
         compose.queue(ctx, kind="notice", to=player, text=text, html=html,
                       subject=say(phrase("pbem: your new links"), lang))
 

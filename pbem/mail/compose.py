@@ -28,15 +28,17 @@ import peewee as pw
 from markupsafe import escape
 
 from pbem import i18n, links
+from pbem.archive import paths
 from pbem.context import Context
 from pbem.gamelog import history
+from pbem.gamelog.standing import headline, standing
 from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
 from pbem.mail.picture import Picture, table_picture
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
-from pbem.time import quiet
+from pbem.time import clock, quiet
 
 #: mails a player who chose the daily digest gets in it instead (see ``pbem.time.digest``)
 DIGEST_KINDS = ("turn", "notice", "talk")
@@ -153,11 +155,15 @@ def my_games_url(ctx: Context, player: Player) -> str:
     return ctx.url(f"/me/{token}")
 
 
+def calendar_url(ctx: Context, player: Player) -> str:
+    """The player's deadlines as an ICS feed (``pbem.time.calendar``); "new links" revokes it."""
+    token = ctx.signer.sign(links.CALENDAR, {"p": player.id, "v": player.link_version})
+    return ctx.url(f"/calendar/{token}.ics")
+
+
 def archive_url(ctx: Context, game: Game) -> str:
     """The game's page in the archive that ``pbem serve`` serves under ``/archive/``: there
     once the scheduler's tick after the game's end has built it."""
-    from pbem.archive import paths
-
     return ctx.url(f"/archive/{paths.html(paths.game_page(game.id))}")
 
 
@@ -349,8 +355,6 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
 
 def _clock_words(game: Game, lang: str) -> str:
     """The game's clock in one sentence, in ``lang``."""
-    from pbem.time import clock
-
     with i18n.in_language(lang):
         return clock.describe_policy(game.clock) if game.clock else ""
 
@@ -416,8 +420,6 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                  now: datetime | None = None) -> None:
-    from pbem.gamelog.standing import headline, standing
-
     rules = get_game(game.game)
     names = names_of(seats)
     result = rules.result(state)

@@ -23,11 +23,6 @@ from pbem.time import clock
 from pbem.time.running import running_clocks
 
 
-def calendar_url(ctx: Context, player: Player) -> str:
-    token = ctx.signer.sign(links.CALENDAR, {"p": player.id, "v": player.link_version})
-    return ctx.url(f"/calendar/{token}.ics")
-
-
 def player_from_token(ctx: Context, token: str) -> Player | None:
     """The player a feed token names; raises ``links.LinkError`` for a forged token, and
     for one made before the player asked for new links ("revoked")."""

@@ -59,7 +59,7 @@ def vacation_page(token: str) -> Any:
         "time/vacation.html", game=game, seat=seat, me=player, token=token, allowance=have,
         away_until=(compose.format_local(away_until, player.timezone, i18n.current())
                     if away_until else None),
-        clocks=clocks, calendar_url=calendar_feed.calendar_url(context(), player),
+        clocks=clocks, calendar_url=compose.calendar_url(context(), player),
         title=compose.game_title(game), names=compose.names_of(list(game.seats)),
         messages=get_flashed_messages(with_categories=True),
     )

@@ -98,7 +98,7 @@ def test_the_owner_takes_the_seat_back_from_the_bot(ctx, client, game):
 
 def test_the_calendar_feed_lists_current_deadlines(ctx, client, game):
     anna = Player.get(Player.email == "anna@example.de")
-    url = calendar.calendar_url(ctx, anna)
+    url = compose.calendar_url(ctx, anna)
     feed = client.get(urlsplit(url).path)
     assert feed.status_code == 200 and feed.mimetype == "text/calendar"
     body = feed.get_data(as_text=True)

@@ -23,7 +23,6 @@ from pbem.context import make_context
 from pbem.lifecycle import create
 from pbem.mail import compose
 from pbem.models import Move, Player, Seat
-from pbem.time import calendar
 from pbem.web import create_app
 
 
@@ -152,7 +151,7 @@ def _genuine_links(ctx) -> dict[str, str]:
         "seat": _path(compose.seat_url(ctx, game, seat)),
         "invite": f"/i/{invite}",
         "unsubscribe": _path(compose.unsubscribe_url(ctx, alice)),
-        "calendar": _path(calendar.calendar_url(ctx, alice)),
+        "calendar": _path(compose.calendar_url(ctx, alice)),
         "confirm": _path(compose.confirm_url(ctx, alice)),
         "never": _path(compose.never_url(ctx, "carol@example.org")),
         "games": _path(compose.my_games_url(ctx, alice)),
@@ -243,7 +242,7 @@ def test_rotating_the_secret_key_keeps_mailed_links_until_the_old_key_is_dropped
     mailed = {
         "seat": _path(compose.seat_url(old_ctx, game, seat)),
         "move": move_paths(latest_mail("alice@example.org"))[0],
-        "calendar": _path(calendar.calendar_url(old_ctx, alice)),
+        "calendar": _path(compose.calendar_url(old_ctx, alice)),
         "unsubscribe": _path(compose.unsubscribe_url(old_ctx, alice)),
     }
     for path in mailed.values():
