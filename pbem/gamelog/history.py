@@ -143,9 +143,9 @@ def history(game: Game, viewer: int | None, since_seq: int = 0,
                         Move.turn_end, Move.said_author, Move.said_others,
                         Move.said_in).where(
         Move.game == game, Move.seq > since_seq)
-    total = query.count()
-    earlier = max(0, total - limit)
     rows = list(query.order_by(Move.seq.desc()).limit(limit))[::-1]
+    # counted only when the rows may not be all (a history is mostly shorter)
+    earlier = max(0, query.count() - limit) if len(rows) >= limit else 0
     first_seq = rows[0].seq if rows else game.seq + 1
     notices: dict[int, list[str]] = {}
     for notice in (Notice.select(Notice.seq, Notice.text, Notice.said_in)

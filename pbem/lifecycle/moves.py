@@ -21,7 +21,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -34,7 +34,16 @@ from pbem.games import get_game
 from pbem.games.protocol import MoveError, OptionError, Rules, State
 from pbem.i18n import gettext, phrase
 from pbem.mail import compose
-from pbem.models import Game, Move, Notice, Seat, lock_row, utcnow, write_transaction
+from pbem.models import (
+    Game,
+    Move,
+    Notice,
+    Player,
+    Seat,
+    lock_row,
+    utcnow,
+    write_transaction,
+)
 from pbem.time import clock
 
 log = logging.getLogger("pbem.moves")
@@ -88,6 +97,13 @@ def lock_game(game_id: int) -> Game:
     return game
 
 
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats in order, each with its player read in the same query (the mails
+    a change queues read every seated player)."""
+    return list(Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
+                .where(Seat.game == game).order_by(Seat.index))
+
+
 def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str,
                  legal: list[str]) -> PlayError | None:
     """Why a link (or a form) for ``move`` of ``seat`` cannot be played now, or None.
@@ -97,9 +113,13 @@ def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str
     other card of a two-card round was this one) is "gone".  Read-only: the
     confirm page asks it too, and ``play`` asks again under the lock.
     """
-    row = (Move.select().where(Move.game == game, Move.seat == seat.index,
-                               Move.turn_seq == turn_seq, Move.menu_seq == menu_seq,
-                               Move.move == move).first())
+    row = None
+    # every move of the seat was recorded with a menu version below the seat's (``record``):
+    # a link of the seat's current version has played nothing yet, no need to look
+    if menu_seq < seat.menu_seq:
+        row = (Move.select().where(Move.game == game, Move.seat == seat.index,
+                                   Move.turn_seq == turn_seq, Move.menu_seq == menu_seq,
+                                   Move.move == move).first())
     if row is not None:
         return PlayError("used", gettext("This move has already been played; a link plays "
                                          "once."), row=row)
@@ -121,21 +141,26 @@ def play(
     kind: str = Move.PLAYER,
     turn_seq: int | None = None,
     now: datetime | None = None,
+    check: Callable[[Game, list[Seat]], None] | None = None,
 ) -> Outcome:
     """Apply one move of ``seat_index`` and everything that follows from it.
 
     ``turn_seq`` and ``menu_seq`` come from the link or form the player used
     (see ``link_refusal``); without them (the server's own moves) only
     legality counts.  ``now`` is the time the move happens (a tick passes its
-    own, so that ``pbem tick --at`` sets deadlines from that time).
+    own, so that ``pbem tick --at`` sets deadlines from that time).  ``check``
+    sees the locked game and its seats first, and may refuse by raising: a
+    page checks its link on the rows the move reads anyway.
     """
     with write_transaction():
         game = lock_game(game_id)
+        seats = seats_of(game)
+        if check is not None:
+            check(game, seats)
         if game.status != Game.ACTIVE:
             raise PlayError("not-active", gettext("This game is not running any more: it has "
                                                   "ended.") if game.status == Game.FINISHED
                             else gettext("This game is not running."))
-        seats = list(game.seats.order_by(Seat.index))
         if not 0 <= seat_index < len(seats):
             raise PlayError("no-seat", gettext("There is no such seat in this game."))
         seat = seats[seat_index]
@@ -176,10 +201,12 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
         clock_before=(json.dumps(clock.snapshot(seat))
                       if turn_end and seat.deadline is not None else ""),
     )
-    seat.menu_seq += 1
+    # above the version the move was recorded with, even a form's made-up one, so that
+    # ``link_refusal`` may trust that no move carries the seat's current version
+    seat.menu_seq = max(seat.menu_seq, row.menu_seq) + 1
     if kind == Move.PLAYER:
         seat.timeouts_in_row = 0
-    save_changed(seat)
+    # saved by ``after_change``, which follows every record and saves each seat once
     return row
 
 
@@ -303,8 +330,10 @@ def continue_bots(ctx: Context, game_id: int, now: datetime | None = None) -> in
 
 def pending_bots() -> list[int]:
     """Games whose bots still owe moves, for the tick."""
+    # ``== True``, not the bare column: only a comparison can use the index
     return [g.id for g in Game.select(Game.id).where(
-        Game.bots_pending, Game.status == Game.ACTIVE, Game.parked_at.is_null())]
+        Game.bots_pending == True, Game.status == Game.ACTIVE,  # noqa: E712
+        Game.parked_at.is_null())]
 
 
 def take_back(ctx: Context, game_id: int, seat_index: int,
@@ -381,14 +410,14 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
 
 def takeback_candidate(game: Game, seat_index: int) -> Move | None:
     """The seat's last move, if it is not a commit point and none has been passed since."""
-    # the newest commit point is near the end of the log: read it from the end
+    # the newest commit point is near the end of the log: read it from the end (one
+    # statement: the page that offers take-back asks on every view)
     newest = (Move.select(Move.seq).where(Move.game == game, Move.commit)
-              .order_by(Move.seq.desc()).first())
-    last_commit = newest.seq if newest is not None else 0
-    last = (Move.select().where(Move.game == game, Move.seat == seat_index,
-                                Move.seq > last_commit, Move.kind == Move.PLAYER)
+              .order_by(Move.seq.desc()).limit(1))
+    return (Move.select().where(Move.game == game, Move.seat == seat_index,
+                                Move.seq > pw.fn.COALESCE(newest, 0),
+                                Move.kind == Move.PLAYER)
             .order_by(Move.seq.desc()).first())
-    return last
 
 
 def game_record(game: Game) -> GameRecord:

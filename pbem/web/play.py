@@ -23,6 +23,7 @@ from flask import (
     Blueprint,
     abort,
     flash,
+    g,
     get_flashed_messages,
     redirect,
     render_template,
@@ -95,11 +96,13 @@ def seat_path(game: Game, seat: Seat) -> str | None:
     return path_of(compose.seat_url(context(), game, seat))
 
 
-def _game_and_seat(game_id: int, index: int) -> tuple[Game, Seat]:
-    game = Game.get_or_none(Game.id == game_id)
+def _game_and_seat(game_id: int | Game, index: int) -> tuple[Game, Seat]:
+    """The game (read now, unless given) and its seat ``index``, or the refusal."""
+    game = (game_id if isinstance(game_id, Game)
+            else Game.get_or_none(Game.id == game_id))
     if game is None:
         raise Refusal("no-game", _("There is no such game on this server (any more)."))
-    seat = Seat.get_or_none(Seat.game == game, Seat.index == index)
+    seat = next((s for s in _seats(game) if s.index == index), None)
     if seat is None:
         raise Refusal("no-seat", _("This game has no such seat."),
                       game_url=url_for("play.game_page", game_id=game.id))
@@ -121,9 +124,13 @@ class MoveLink:
                 "seat_url": seat_path(self.game, self.seat)}
 
 
-def load_move_link(token: str) -> MoveLink:
+def _move_payload(token: str) -> dict[str, Any]:
     days = context().config.getint("links", "move_link_days")
-    payload = _payload(links.MOVE, token, days * 86_400)
+    return _payload(links.MOVE, token, days * 86_400)
+
+
+def load_move_link(token: str) -> MoveLink:
+    payload = _move_payload(token)
     game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
     _check_owner(game, seat, payload)
     return MoveLink(game, seat, _field(payload, "t", int), _field(payload, "n", int),
@@ -155,9 +162,14 @@ def load_seat_link(token: str) -> tuple[Game, Seat]:
 
 
 def _seats(game: Game) -> list[Seat]:
-    """The game's seats in order, each with its player loaded in the same query."""
-    return list(Seat.select(Seat, Player).join(Player, JOIN.LEFT_OUTER)
-                .where(Seat.game == game).order_by(Seat.index))
+    """The game's seats in order, each with its player loaded in the same query; read
+    once per request (a page reads the seat of its link, the names, the menu's names from
+    them; a move changes no name)."""
+    loaded: dict[int, list[Seat]] = g.setdefault("pbem_seats", {})
+    if game.id not in loaded:
+        loaded[game.id] = list(Seat.select(Seat, Player).join(Player, JOIN.LEFT_OUTER)
+                               .where(Seat.game == game).order_by(Seat.index))
+    return loaded[game.id]
 
 
 def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
@@ -265,15 +277,35 @@ def confirm(token: str) -> Any:
 
 @bp.post("/m/<token>")
 def confirm_post(token: str) -> Any:
-    link = load_move_link(token)
-    csrf.check(again_url=request.path)
-    game, seat = link.game, link.seat
+    payload = _move_payload(token)
+    game_id, index = _field(payload, "g", int), _field(payload, "s", int)
+    checked: list[MoveLink] = []
+
+    def check(game: Game, seats: list[Seat]) -> None:
+        """The link's checks (``load_move_link``, then CSRF, in that order) on the rows the
+        move's transaction has locked and read: the game and its seats are read once."""
+        g.setdefault("pbem_seats", {})[game.id] = seats
+        game, seat = _game_and_seat(game, index)
+        _check_owner(game, seat, payload)
+        checked.append(MoveLink(game, seat, _field(payload, "t", int),
+                                _field(payload, "n", int), _field(payload, "m", str)))
+        csrf.check(again_url=request.path)
+
+    def given(key: str, kind: type, default: Any) -> Any:  # ``check`` refuses a wrong one
+        return payload[key] if type(payload.get(key)) is kind else default
+
     try:
-        outcome = moves.play(context(), game.id, seat.index, link.move,
-                             menu_seq=link.menu_seq, turn_seq=link.turn_seq)
+        outcome = moves.play(context(), game_id, index, given("m", str, ""),
+                             menu_seq=given("n", int, 0), turn_seq=given("t", int, 0),
+                             check=check)
     except moves.PlayError as exc:
-        raise _play_refusal(exc, game, seat, link.links) from exc
-    flash(_sentence(game, outcome.moves[0], seat.index), "played")
+        if not checked:  # refused before the checks ran (no game, busy): run them now
+            checked.append(load_move_link(token))
+            csrf.check(again_url=request.path)
+        link = checked[0]
+        raise _play_refusal(exc, link.game, link.seat, link.links) from exc
+    link = checked[0]
+    flash(_sentence(link.game, outcome.moves[0], index), "played")
     return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
 
 
@@ -442,8 +474,11 @@ def seat_settings_post(token: str) -> Any:
                       seat_url=here)
     player.language = chosen_language(player.language, seat_url=here)
     player.timezone = tz
+    mail_was_on = player.mail_enabled
     player.mail_enabled = request.form.get("mail") == "on"
     player.save()
+    if player.mail_enabled and not mail_was_on:
+        talk.rewait(Seat.player == player.id)  # table talk that waited while mail was off
     i18n.reader(player.language)  # the message reads in the language just chosen
     flash(_("Your settings are saved."), "saved")
     return redirect(here, code=303)
