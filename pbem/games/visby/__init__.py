@@ -1,17 +1,20 @@
 """Visby (Stefan Risthaus, OSTIA-Spiele 2015), by its full rules.
 
-See ``rules`` for the state and the readings we chose (the timeout default
-among them), ``data`` for the board and card values with their sources and a
-line of help per card, ``view`` for what a seat sees, ``menu`` for the moves
-as people read them, ``picture`` for the table as an SVG.
+In the shape of every game (``pbem/games/protocol.py``, "The shape of a game"):
+``rules`` the state and the readings we chose (the timeout default among them),
+``data`` the board and card values with their sources and a line of help per card,
+``moves`` the moves as values (``Play``, ``Trade``, ``Done``), ``menu`` the moves as
+people read them, ``sentences`` a move and a round told, ``view`` what a seat sees,
+``text`` and ``picture`` a view as plain text and as SVG, ``bot`` the bot, ``words``
+everything said, in English and German.
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pbem.games.protocol import (
-    EVERYTHING,
     Choice,
     Option,
     OptionError,
@@ -21,28 +24,11 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.visby import data, rules, words
-from pbem.games.visby.menu import menu as build_menu
-from pbem.games.visby.picture import picture as draw_picture
-from pbem.games.visby.view import build_view, render_text
+from pbem.games.visby import bot, data, menu, picture, rules, sentences, text, view
+from pbem.games.visby.moves import DONE, parse
+from pbem.games.visby.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
-DEFAULT_TIMEOUT_NOTE = (
-    "On timeout a seat that must choose plays a card that changes nothing for the others: "
-    "its Bettelmönch, else its Schmied, else its Zöllner (their goods and seals come from "
-    "the supply, and no rival's card counts them; a Zöllner's seals could at most end the "
-    "game sooner). Only a seat that has none of the three left plays, in this order, "
-    "Schiff, Ritter, Flotte, Truppen or Kaufmann. A merchant who must trade stops "
-    "trading ('done')."
-)
-
-DEFAULT_TIMEOUT_NOTE_DE = (
-    "Läuft die Zeit ab, spielt ein Platz, der wählen muss, eine Karte, die für die anderen "
-    "nichts ändert: seinen Bettelmönch, sonst seinen Schmied, sonst seinen Zöllner (ihre "
-    "Waren und Siegel kommen aus dem Vorrat, und keine fremde Karte zählt sie; die Siegel "
-    "eines Zöllners könnten das Spiel höchstens früher beenden). Nur ein Platz, der keine "
-    "der drei mehr hat, spielt in dieser Reihenfolge Schiff, Ritter, Flotte, Truppen oder "
-    "Kaufmann. Ein Kaufmann, der handeln muss, beendet den Handel."
-)
+__all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Visby"]
 
 
 class Visby(Rules):
@@ -55,21 +41,8 @@ class Visby(Rules):
     template = "games/visby/view.html"
     stylesheet = "games/visby/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
-    options = (
-        Option(
-            "target",
-            "Seals that end the game",
-            (30, 45),
-            30,
-            "30 is the standard game; the rulebook recommends 45 for 2 or 3 experienced players.",
-        ),
-    )
-    description = (
-        "Card game for 2-6 players: all choose action cards in secret, then the cards "
-        "resolve in the printed order Truppen, Ritter, Schmied, Flotte, Schiff, Zöllner, "
-        "Kaufmann, Bettelmönch. First to the target of seals ends the round and the game. "
-        + DEFAULT_TIMEOUT_NOTE
-    )
+    options = (Option("target", EN["option target"][0], (30, 45), 30, EN["option target"][1]),)
+    description = EN["description"]
     about_data = (
         "Printed in the rulebook (Visby, OSTIA-Spiele 2015) and used as printed: the eight "
         "action cards and their order, what each card does and its numbers (Truppen 2 seals, "
@@ -91,23 +64,9 @@ class Visby(Rules):
         "file pbem/games/visby/data.py; a corrected value there gets a new data version."
     )
 
-    translations = {
-        "de": {
-            "description": (
-                "Kartenspiel für 2-6 Personen: alle wählen verdeckt Aktionskarten, dann "
-                "werden die Karten in der gedruckten Reihenfolge Truppen, Ritter, Schmied, "
-                "Flotte, Schiff, Zöllner, Kaufmann, Bettelmönch ausgewertet. Wer zuerst die "
-                "Zielzahl an Siegeln erreicht, beendet den Durchgang und das Spiel. "
-                + DEFAULT_TIMEOUT_NOTE_DE
-            ),
-            "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
-            "options": {
-                "target": ("Siegel, mit denen das Spiel endet",
-                           "30 ist das Standardspiel; die Spielregel empfiehlt 45 für 2 oder "
-                           "3 erfahrene Personen."),
-            },
-        },
-    }
+    translations = {"de": {"description": DE["description"],
+                           "default_move_note": DE["default move"],
+                           "options": {"target": DE["option target"]}}}
 
     def validate_options(self, options: dict[str, Any], players: int) -> None:
         # "Wir empfehlen, dass ihr (nach einigen Partien) bei 2 oder 3 Spielern so
@@ -124,10 +83,10 @@ class Visby(Rules):
         return rules.to_move(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
-        return rules.legal_moves(state, seat)
+        return [move.notation() for move in rules.legal(state, seat)]
 
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
-        return build_menu(state, seat, lang)
+        return menu.menu(state, seat, lang)
 
     def is_secret(self, state: State) -> bool:
         # the cards are chosen face down; the merchants trade in the open
@@ -135,15 +94,15 @@ class Visby(Rules):
 
     def formality(self, state: State, seat: int) -> str | None:
         # a merchant without goods enough for any rate can only say "done"
-        if state["phase"] == "trade" and rules.legal_moves(state, seat) == [rules.DONE]:
-            return rules.DONE
+        if state["phase"] == "trade" and rules.legal(state, seat) == [DONE]:
+            return DONE.notation()
         return None
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, move)
+        return rules.apply(state, seat, parse(move))
 
     def parse(self, move: str) -> str:
-        return rules.notation(*rules.parse(move))
+        return parse(move).notation()
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -166,53 +125,24 @@ class Visby(Rules):
             ranks=ranks,
             winners=[s for s in range(n) if ranks[s] == 1],
             tiebreaks=[[rest[s], hand[s]] for s in range(n)],
-            tiebreak_names=["goods left over after the 3:1 conversion", "cards in hand"],
-            details=[
-                f"{{{s}}}: {rules.amount(state['seals'][s], 'seal')} + "
-                f"{state['goods'][s] // data.SCHLUSSKURS} for "
-                f"{rules.amount(state['goods'][s], 'goods')} at 3:1 = {scores[s]}"
-                for s in range(n)
-            ],
-            # the rulebook: "die höhere Anzahl an Restwaren", "mehr verbliebenen Handkarten"
-            tiebreak_names_in={"de": ["Restwaren nach dem Umtausch 3:1",
-                                      "verbliebene Handkarten"]},
-            details_in={"de": [
-                f"{{{s}}}: {words.seals(state['seals'][s])} + "
-                f"{state['goods'][s] // data.SCHLUSSKURS} für "
-                f"{words.goods(state['goods'][s])} zu 3:1 = {scores[s]}"
-                for s in range(n)
-            ]},
+            tiebreak_names=list(EN["tiebreaks"]),
+            details=sentences.result_lines(state, scores, "en"),
+            tiebreak_names_in={"de": list(DE["tiebreaks"])},
+            details_in={"de": sentences.result_lines(state, scores, "de")},
         )
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat)
+        return view.build(state, seat)
 
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
-        return render_text(view, names, lang)
+        return text.render(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return draw_picture(view, names, lang)
+        return picture.picture(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        kind, arg = rules.parse(move)
-        if words.lang_of(lang) == "de":
-            if kind == "play":
-                if viewer == seat or viewer == EVERYTHING:
-                    return f"{{{seat}}} wählt {arg}"
-                return f"{{{seat}}} wählt verdeckt eine Karte"
-            if kind == "trade":
-                return (f"{{{seat}}} tauscht {words.goods(arg[0])} gegen "
-                        f"{words.seals(arg[1])}")
-            return f"{{{seat}}} beendet den Handel"
-        if kind == "play":
-            if viewer == seat or viewer == EVERYTHING:
-                return f"{{{seat}}} chooses {arg}"
-            return f"{{{seat}}} chooses a card in secret"
-        if kind == "trade":
-            return (f"{{{seat}}} trades {rules.amount(arg[0], 'goods')} for "
-                    f"{rules.amount(arg[1], 'seal')}")
-        return f"{{{seat}}} is done trading"
+        return sentences.describe(before, seat, parse(move), after, viewer, lang)
 
     def default_move(self, state: State, seat: int) -> str:
         """The timeout move (``DEFAULT_TIMEOUT_NOTE``): a card that changes nothing
@@ -227,7 +157,10 @@ class Visby(Rules):
         feed their Bettelmönch 2 goods and make the absent seat trade.  The
         choice reads only the seat's own hand.  A merchant stops trading.
         """
-        return rules.timeout_move(state, seat)
+        return rules.timeout_move(state, seat).notation()
+
+    def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
+        return bot.choose(state, seat, rng).notation()
 
     @staticmethod
     def _moved_on(before: State, after: State) -> bool:

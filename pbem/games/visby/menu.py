@@ -1,69 +1,36 @@
-"""Visby's moves as choices for people, in English and German.
+"""Visby's moves as choices for people: a label, a group and a line of help each.
 
-The notation ("play Ritter", "trade 3:2", "done") stays the language of the
-log and of links; a label is what a player reads on a button or in a mail.
-Card names stay as printed on the cards (German) in both languages; English
-labels add the card's English word, since an English reader cannot guess what a
-Zöllner is, and the choice's help line says in a sentence what the card does.
+The notation ("play Ritter", "trade 3:2", "done") stays the language of the log and
+of links; a label is what a player reads on a button or in a mail, in the words of
+the reader's language (``words``).  The help line says in a sentence what the card
+does.
 """
 
 from __future__ import annotations
 
 from pbem.games.protocol import Choice, State
-from pbem.games.visby import data, rules
-
-LANGS = ("en", "de")
-
-_GROUP = {
-    "en": {"play": "Your card", "trade": "Trade at the Markt"},
-    "de": {"play": "Deine Karte", "trade": "Handel am Markt"},
-}
+from pbem.games.visby import rules
+from pbem.games.visby.moves import Move, Play, Trade
+from pbem.games.visby.words import count, words
 
 
-def _lang(lang: str) -> str:
-    # "de-AT" reads German; a language Visby does not speak reads English
-    lang = lang.split("-")[0].lower()
-    return lang if lang in LANGS else "en"
-
-
-def _seals(n: int, lang: str) -> str:
-    if lang == "de":
-        return f"{n} Siegel"
-    return f"{n} seal" if n == 1 else f"{n} seals"
-
-
-def _goods(n: int, lang: str) -> str:
-    if lang == "de":
-        return f"{n} Ware" if n == 1 else f"{n} Waren"
-    return f"{n} good" if n == 1 else f"{n} goods"
-
-
-def choice(state: State, seat: int, move: str, lang: str = "en") -> Choice:
+def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
     """One move of ``seat`` as a choice in ``lang``."""
-    lang = _lang(lang)
-    kind, arg = rules.parse(move)
-    group = _GROUP[lang]
-    if kind == "play":
-        text = data.KARTENTEXT[arg]
-        if lang == "de":
-            return Choice(move, f"{arg} ausspielen", group["play"], text.de)
-        return Choice(move, f"Play {arg} ({text.gloss})", group["play"], text.en)
-    if kind == "trade":
-        waren, siegel = arg
-        have = state["goods"][seat]
-        if lang == "de":
-            return Choice(move, f"{_goods(waren, lang)} gegen {_seals(siegel, lang)} tauschen",
-                          group["trade"], f"Kurs {waren}:{siegel} am Markt; du hast "
-                                          f"{_goods(have, lang)}.")
-        return Choice(move, f"Trade {_goods(waren, lang)} for {_seals(siegel, lang)}",
-                      group["trade"], f"At the Markt rate {waren}:{siegel}; you have "
-                                      f"{_goods(have, lang)}.")
-    if lang == "de":
-        return Choice(move, "Handel beenden", group["trade"],
-                      "Du tauschst in diesem Durchgang nicht mehr.")
-    return Choice(move, "Stop trading", group["trade"], "You trade no more this round.")
+    w = words(lang)
+    if isinstance(move, Play):
+        card = move.karte
+        return Choice(move.notation(), w["play"].format(card=card, gloss=w["gloss"][card]),
+                      w["group play"], w["card help"][card])
+    if isinstance(move, Trade):
+        have = count(w, "good", state["goods"][seat])
+        return Choice(move.notation(),
+                      w["trade"].format(goods=count(w, "good", move.waren),
+                                        seals=count(w, "seal", move.siegel)),
+                      w["group trade"],
+                      w["trade help"].format(waren=move.waren, siegel=move.siegel, have=have))
+    return Choice(move.notation(), w["done"], w["group trade"], w["done help"])
 
 
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
-    """The legal moves of ``seat`` as choices, in the order of ``legal_moves``."""
-    return [choice(state, seat, move, lang) for move in rules.legal_moves(state, seat)]
+    """The legal moves of ``seat`` as choices, in the order of ``rules.legal``."""
+    return [choice(state, seat, move, lang) for move in rules.legal(state, seat)]

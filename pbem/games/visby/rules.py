@@ -27,13 +27,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.protocol import IllegalMoveError, MalformedMoveError, OptionError, State
+from pbem.games.protocol import IllegalMoveError, OptionError, State
 from pbem.games.visby import data
 from pbem.games.visby.data import KARTEN
+from pbem.games.visby.moves import DONE, Done, Move, Play, Trade
 
 RULES_VERSION = "1"
-DONE = "done"
-_CARD_BY_LOWER = {k.lower(): k for k in KARTEN}
 _ORDER = {k: i for i, k in enumerate(KARTEN)}
 
 
@@ -117,45 +116,6 @@ def to_move(state: State) -> list[int]:
     return []
 
 
-# -- parsing ------------------------------------------------------------------
-
-
-def parse(move: str) -> tuple[str, Any]:
-    """``("play", card)``, ``("trade", (waren, siegel))`` or ``("done", None)``."""
-    words = str(move).split()
-    if not words:
-        raise MalformedMoveError("empty move")
-    verb = words[0].lower()
-    if verb == "play" and len(words) == 2:
-        card = _CARD_BY_LOWER.get(words[1].lower())
-        if card is None:
-            raise MalformedMoveError(
-                f"Visby has no card {words[1]!r}; the cards are {', '.join(KARTEN)}"
-            )
-        return "play", card
-    if verb == "trade" and len(words) == 2:
-        parts = words[1].split(":")
-        if len(parts) == 2 and all(p.isdigit() for p in parts):
-            rate = (int(parts[0]), int(parts[1]))
-            if rate[0] > 0 and rate[1] > 0:
-                return "trade", rate
-        raise MalformedMoveError(f"a trade is written like 'trade 3:2', not {move!r}")
-    if verb == DONE and len(words) == 1:
-        return DONE, None
-    raise MalformedMoveError(
-        f"{move!r} is not a Visby move; moves are 'play <card>', 'trade <goods>:<seals>' "
-        "and 'done'"
-    )
-
-
-def notation(kind: str, arg: Any) -> str:
-    if kind == "play":
-        return f"play {arg}"
-    if kind == "trade":
-        return f"trade {arg[0]}:{arg[1]}"
-    return DONE
-
-
 # -- legal moves -------------------------------------------------------------
 
 
@@ -167,15 +127,15 @@ def rates_up_to(field: int | None) -> list[tuple[int, int]]:
     return sorted(rates, key=lambda r: (-r[1] / r[0], r[0]))
 
 
-def legal_moves(state: State, seat: int) -> list[str]:
+def legal(state: State, seat: int) -> list[Move]:
+    """The moves ``seat`` may make now (none when it is not to move)."""
     if seat not in to_move(state):
         return []
     if state["phase"] == "choose":
         chosen = state["chosen"][seat]
-        return [f"play {card}" for card in state["hand"][seat] if card not in chosen]
+        return [Play(card) for card in state["hand"][seat] if card not in chosen]
     goods = state["goods"][seat]
-    moves = [notation("trade", r) for r in rates_up_to(state["kurs_feld"]) if r[0] <= goods]
-    return moves + [DONE]
+    return [Trade(*r) for r in rates_up_to(state["kurs_feld"]) if r[0] <= goods] + [DONE]
 
 
 #: The cards a seat that times out chooses, best first.  Bettelmönch and Schmied
@@ -194,28 +154,27 @@ TIMEOUT_CARDS: tuple[str, ...] = ("Bettelmönch", "Schmied", "Zöllner")
 TIMEOUT_LAST_RESORT: tuple[str, ...] = ("Schiff", "Ritter", "Flotte", "Truppen", "Kaufmann")
 
 
-def timeout_move(state: State, seat: int) -> str:
+def timeout_move(state: State, seat: int) -> Move:
     """What ``seat`` plays when its clock runs out (see ``TIMEOUT_CARDS``).
 
     A merchant stops trading.  The choice reads only the seat's own hand, never
     a rival's pending choice, so it reveals nothing to the absent seat.
     """
-    moves = legal_moves(state, seat)
+    moves = legal(state, seat)
     if not moves:
         raise IllegalMoveError(f"seat {seat} is not to move")
     if state["phase"] == "trade":
         return DONE
     for card in TIMEOUT_CARDS + TIMEOUT_LAST_RESORT:
-        if f"play {card}" in moves:
-            return f"play {card}"
+        if Play(card) in moves:
+            return Play(card)
     raise AssertionError(f"no card to choose for seat {seat}: {moves}")  # pragma: no cover
 
 
 # -- apply ------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, move: str) -> State:
-    kind, arg = parse(move)
+def apply(state: State, seat: int, move: Move) -> State:
     if state["phase"] == "over":
         raise IllegalMoveError("the game is over")
     if not 0 <= seat < state["players"]:
@@ -224,12 +183,12 @@ def apply(state: State, seat: int, move: str) -> State:
         doing = "choosing cards" if state["phase"] == "choose" else "trading"
         raise IllegalMoveError(f"seat {seat} is not to move; waiting for others {doing}")
     if state["phase"] == "choose":
-        if kind != "play":
+        if not isinstance(move, Play):
             raise IllegalMoveError("now every player chooses a card: 'play <card>'")
-        return _choose(state, seat, arg)
-    if kind == "play":
+        return _choose(state, seat, move.karte)
+    if isinstance(move, Play):
         raise IllegalMoveError("the cards are revealed; merchants now trade or say 'done'")
-    return _trade(state, seat, kind, arg)
+    return _trade(state, seat, move)
 
 
 def _choose(state: State, seat: int, card: str) -> State:
@@ -245,14 +204,14 @@ def _choose(state: State, seat: int, card: str) -> State:
     return new
 
 
-def _trade(state: State, seat: int, kind: str, rate: tuple[int, int] | None) -> State:
+def _trade(state: State, seat: int, move: Trade | Done) -> State:
     new = copy_state(state)
-    if kind == DONE:
+    if not isinstance(move, Trade):
         new["trading"].remove(seat)
         if not new["trading"]:
             _finish_round(new)
         return new
-    assert rate is not None
+    rate = (move.waren, move.siegel)
     allowed = rates_up_to(state["kurs_feld"])
     if rate not in allowed:
         shown = ", ".join(f"{w}:{s}" for w, s in allowed) or "none"

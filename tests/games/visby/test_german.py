@@ -12,7 +12,8 @@ import pytest
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.render import seat_filter
-from pbem.games.visby import GAME, words
+from pbem.games.visby import GAME
+from pbem.games.visby.sentences import event
 
 NAMES = ["Anna", "Bert", "Carl"]
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
@@ -40,13 +41,13 @@ def test_every_event_line_reads_german():
     seen = set()
     for _before, _seat, _move, after in _games():
         for line in after["events"]:
-            german = words.event(line, "de")
+            german = event(line, "de")
             assert german != line or not ENGLISH.search(line), line
             assert not ENGLISH.search(german), german
             seen.add(line.split(":")[0].split(" ")[0])
     assert {"Truppen", "Ritter", "Schmied", "Zöllner", "Kaufmann", "Bettelmönch"} <= seen
-    assert words.event("{0} reveals Ritter", "en") == "{0} reveals Ritter"
-    assert words.event("something new", "de") == "something new"  # unknown: English
+    assert event("{0} reveals Ritter", "en") == "{0} reveals Ritter"
+    assert event("something new", "de") == "something new"  # unknown: English
 
 
 def test_sentences_in_german_keep_the_secret():

@@ -19,6 +19,7 @@ import pytest
 from pbem.games.protocol import MENU_CAP, OptionError
 from pbem.games.visby import DEFAULT_TIMEOUT_NOTE, GAME, rules
 from pbem.games.visby.data import KARTEN, KARTENTEXT
+from pbem.games.visby.moves import parse
 
 
 def trade_state(goods: int = 6):
@@ -201,7 +202,7 @@ def old_default(state, seat):
 
 def finish_trading(state):
     while state["phase"] == "trade":
-        state = rules.apply(state, rules.to_move(state)[0], rules.DONE)
+        state = GAME.apply(state, rules.to_move(state)[0], "done")
     return state
 
 
@@ -218,16 +219,16 @@ def play_absent_round(state, absent: int, rng: random.Random, default=GAME.defau
         if rival == absent:
             continue
         while rival in rules.to_move(state):
-            state = rules.apply(state, rival, rng.choice(rules.legal_moves(state, rival)))
+            state = GAME.apply(state, rival, rng.choice(GAME.legal_moves(state, rival)))
     without = rules.copy_state(state)  # the absent seat's cards chosen by hand only
     picked = []
     world = state
     while world["phase"] == "choose" and absent in rules.to_move(world):
         move = default(world, absent)
-        forced = not any(f"play {card}" in rules.legal_moves(world, absent)
+        forced = not any(f"play {card}" in GAME.legal_moves(world, absent)
                          for card in rules.TIMEOUT_CARDS)
-        picked.append((rules.parse(move)[1], forced))
-        world = rules.apply(world, absent, move)
+        picked.append((parse(move).karte, forced))
+        world = GAME.apply(world, absent, move)
     rules._reveal_and_resolve(without)  # the round as if the defaults were never played
     return finish_trading(world), finish_trading(without), picked
 

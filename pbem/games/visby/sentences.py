@@ -1,0 +1,103 @@
+"""Visby told in sentences: a move (``describe``), the lines a round's resolution wrote
+(``event``), and the result's lines; one function each for every language, reading
+``words``.
+
+The state keeps what a round did in English (``state["events"]``: the state is the
+same for every reader, and snapshots of running games hold those lines); :func:`event`
+reads each line the rules write (``rules._event``) and tells it with the reader's
+words, and a line it does not know stays as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from pbem.games.language import Words
+from pbem.games.protocol import EVERYTHING, State
+from pbem.games.visby import data
+from pbem.games.visby.moves import Move, Play, Trade
+from pbem.games.visby.words import count, words
+
+
+def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,
+             lang: str = "en") -> str:
+    w = words(lang)
+    who = f"{{{seat}}}"
+    if isinstance(move, Play):
+        if viewer == seat or viewer == EVERYTHING:
+            return w["said play"].format(seat=who, card=move.karte)
+        return w["said play secret"].format(seat=who)
+    if isinstance(move, Trade):
+        return w["said trade"].format(seat=who, goods=count(w, "good", move.waren),
+                                      seals=count(w, "seal", move.siegel))
+    return w["said done"].format(seat=who)
+
+
+def result_lines(state: State, scores: list[int], lang: str) -> list[str]:
+    """How each seat's final seals came about, in ``lang``."""
+    w = words(lang)
+    return [w["result line"].format(
+        seat=f"{{{s}}}", seals=count(w, "seal", state["seals"][s]),
+        converted=state["goods"][s] // data.SCHLUSSKURS,
+        goods=count(w, "good", state["goods"][s]), score=scores[s])
+        for s in range(state["players"])]
+
+
+# -- the lines of a round's resolution ------------------------------------------------
+
+_LOST = r"(?: \((\d+) lost above 15\))?"
+
+
+def _lost(w: Words, n: str | None) -> str:
+    return w["event lost"].format(n=n) if n else ""
+
+
+def _reveals(m: re.Match[str], w: Words) -> dict[str, Any]:
+    cards = m[2].split(" and ")
+    listed = (", ".join(cards[:-1]) + f" {w['and']} " + cards[-1] if len(cards) > 1
+              else cards[0])
+    return {"seat": m[1], "cards": listed}
+
+
+def _takes(m: re.Match[str], w: Words) -> dict[str, Any]:
+    card, who, n, noun, track, lost = m.groups()
+    return {"card": card, "seat": who,
+            "amount": count(w, "seal" if noun.startswith("seal") else "good", int(n)),
+            "from_track": w["from track"].get(track, track), "lost": _lost(w, lost)}
+
+
+#: each line the rules write (``rules._event``): its pattern, its key in the words
+#: ("event <key>") and the words that fill it
+_EVENTS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str], Words], dict[str, Any]]]] = [
+    (re.compile(r"(\{\d+\}) reveals (.+)"), "reveals", _reveals),
+    (re.compile(r"(\w+): (\{\d+\}) takes (\d+) (seals?|goods?) from (\w+)" + _LOST),
+     "takes", _takes),
+    (re.compile(r"Schmied: (\{\d+\}) gets (\d+) goods? from the supply" + _LOST), "Schmied",
+     lambda m, w: {"seat": m[1], "goods": count(w, "good", int(m[2])),
+                   "lost": _lost(w, m[3])}),
+    (re.compile(r"Zöllner: (\{\d+\}) gets (\d+) seals? from the supply"), "Zöllner",
+     lambda m, w: {"seat": m[1], "seals": count(w, "seal", int(m[2]))}),
+    (re.compile(r"Kaufmann: the purse stands on field (\d+) \(rate (.+)\)"), "Kaufmann",
+     lambda m, w: {"field": m[1], "rate": w["no rate"] if m[2] == "none" else m[2]}),
+    (re.compile(r"Bettelmönch: (\{\d+\}) gets (\d+) goods?" + _LOST
+                + r" and takes the discard pile back"), "Bettelmönch",
+     lambda m, w: {"seat": m[1], "goods": count(w, "good", int(m[2])),
+                   "lost": _lost(w, m[3])}),
+    (re.compile(r"Someone has (\d+) seals or more: the game ends"), "end",
+     lambda m, w: {"target": m[1]}),
+]
+
+
+def event(line: str, lang: str = "de") -> str:
+    """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
+    line is not one the rules write)."""
+    w = words(lang)
+    for pattern, key, fill in _EVENTS:
+        m = pattern.fullmatch(line)
+        if m:
+            template = w.get(f"event {key}")
+            return line if template is None else template.format(**fill(m, w))
+    return line
+
