@@ -1,213 +1,216 @@
-"""Benchmark: the cost of one scheduler tick follows the due work, not the number of games.
+"""Benchmark: a scheduler tick costs what is due, not what the server holds.
 
-    python bench/tick.py                        # 1,000 and 100,000 idle games, SQLite
-    python bench/tick.py --sizes 1000,10000     # a quicker look
-    python bench/tick.py --database-url postgresql://postgres@127.0.0.1/bench  # emptied first!
+    python bench/tick.py                      # 1,000, 10,000 and 100,000 games, SQLite
+    python bench/tick.py --million            # and 1,000,000 (a long build)
+    python bench/tick.py --sizes 1000,10000 --repeat 3    # a quicker look
+    python bench/tick.py --database-url postgresql://postgres@127.0.0.1:5432/postgres
 
-For each size N it builds a fresh database of N idle games and measures, side
-by side in one run:
+For each size it builds a database of its own (``bench/tick_fixture.py``): games
+played through the lifecycle and copied in bulk, so that the tables hold what a
+server's hold (seats in turn with deadlines and reminders ahead, move logs,
+table talk, sent and failed mail, finished and archived games, parked games,
+players on vacation, mail held for digests).  On PostgreSQL each size gets a
+database ``pbem_bench_tick_<size>`` on the server of the URL, dropped at the end.
 
-* an idle tick: nothing is due anywhere (median of ``--repeat`` x 10 ticks);
-* a tick with a fixed amount of due work (``--due``, 100 by default), split
-  into mails to deliver, reminders to send and timeouts to apply (the grace
-  period is over, so each plays the game's default moves through the move
-  service, which queues more mails that the same tick delivers).
+Then, in rounds, the sizes interleaved (each round in another order), for each
+size:
 
-The tick with due work is the median of ``--repeat`` ticks; every
-repetition gets fresh due items on games of its own.  The ratio of the
-largest size to the smallest is what the benchmark is for: near 1 means a
-tick's cost does not grow with idle games.
+* the idle tick: nothing is due anywhere (the median of ``--idle-ticks`` ticks);
+* the busy tick: ``--due`` items made due on games of their own, fresh each
+  round: default moves after a grace period (each played through the move
+  service, which starts the next turn and queues its mails), reminders, table
+  talk waiting an hour, mail to deliver, a digest and a vacation's end.  Mail
+  goes last in a tick, so the same tick delivers what the others queued (each
+  message rendered, pictures drawn); what is left is sent before the next round.
 
-An idle game is a running Visby game of two players: both seats have a clock
-(deadline in 2 days, next reminder in 1 day) and one earlier mail has been
-sent.  Players have no quiet hours, so no due mail is deferred, whatever the
-time of day the benchmark runs.  Mail goes to an in-memory transport: what is
-measured is the database, the rules and the rendering, not an SMTP server.
-Rows are written with bulk inserts.
+Each size's time is divided by the 1,000-game time of the same round; printed
+are the medians in milliseconds and the min/median/max of those ratios over
+the rounds.  Near 1 means the tick does not grow with games.  Mail goes to an
+in-memory transport: what is measured is the database, the rules and the
+rendering, not an SMTP server.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import statistics
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from pbem.context import make_context
-from pbem.games import get_game
-from pbem.models import (
-    Game,
-    Outbox,
-    Player,
-    Seat,
-    create_tables,
-    db,
-    drop_tables,
-    open_database,
-    utcnow,
-)
-from pbem.time import clock, scheduler
+import tick_fixture
 
-PLAYERS = 2_000
-BATCH = 500
-#: idle ticks are cheap and noisy: this many per repetition
-IDLE_TICKS = 10
+from pbem.context import Context, make_context
+from pbem.models import create_tables, db, drop_tables, open_database
+from pbem.time import scheduler
+
+BASE = 1_000
 
 
-class NullTransport:
-    def __init__(self) -> None:
-        self.sent = 0
-
-    def send(self, message) -> None:
-        bytes(message)  # render it, as a real transport would
-        self.sent += 1
-
-
-def _insert(model, rows: list[dict]) -> None:
-    for start in range(0, len(rows), BATCH):
-        model.insert_many(rows[start:start + BATCH]).execute()
+@dataclass
+class Size:
+    games: int
+    url: str
+    ctx: Context
+    fixture: tick_fixture.Fixture | None = None
+    built: float = 0.0
+    idle: list[float] = field(default_factory=list)  # seconds, one median per round
+    busy: list[float] = field(default_factory=list)
+    sent: list[int] = field(default_factory=list)
 
 
-def build(ctx, games: int, now: datetime) -> float:
-    """N idle games in bulk; returns the seconds it took."""
-    started = time.perf_counter()
-    visby = get_game("visby")
-    policy = clock.resolve_policy(ctx, {"days": 2, "grace_hours": 12})
-    deadline, remind = now + timedelta(days=2), now + timedelta(days=1)
-    with db.atomic():
-        _insert(Player, [dict(email=f"p{i}@bench.example", name=f"Player {i}",
-                              quiet_start="00:00", quiet_end="00:00", created_at=now)
-                         for i in range(PLAYERS)])
-    first_player = Player.select(Player.id).order_by(Player.id).first().id
-    for chunk in range(0, games, 10_000):
-        count = min(10_000, games - chunk)
-        with db.atomic():
-            _insert(Game, [dict(game="visby", options={"target": 30}, seed=n,
-                                rules_version=visby.rules_version,
-                                data_version=visby.data_version, status=Game.ACTIVE,
-                                clock=policy, seq=0, state=visby.setup(2, None, n),
-                                created_at=now, started_at=now)
-                           for n in range(chunk, chunk + count)])
-            ids = [g.id for g in Game.select(Game.id).order_by(Game.id.desc()).limit(count)]
-            seats, mails = [], []
-            for k, game_id in enumerate(sorted(ids)):
-                n = chunk + k
-                for index in (0, 1):
-                    seats.append(dict(game=game_id, index=index,
-                                      player=first_player + (2 * n + index) % PLAYERS,
-                                      deadline=deadline, deadline_started=now,
-                                      remind_at=remind, menu_seq=1))
-                mails.append(dict(game=game_id, player=first_player + (2 * n) % PLAYERS,
-                                  kind="turn", to_address=f"p{(2 * n) % PLAYERS}@bench.example",
-                                  subject="Visby: your move", text_body="(sent earlier)",
-                                  message_id=f"<bench-old-{n}@pbem>", created_at=now,
-                                  not_before=now - timedelta(hours=1), attempts=1,
-                                  sent_at=now - timedelta(hours=1)))
-            _insert(Seat, seats)
-            _insert(Outbox, mails)
-        print(f"  {chunk + count:,} idle games written", file=sys.stderr, flush=True)
-    return time.perf_counter() - started
+def _pg_urls(url: str, sizes: list[int]) -> dict[int, str]:
+    """A database of its own for each size on the server of ``url``, created empty."""
+    import psycopg2
+    from psycopg2.extensions import ISOLATION_LEVEL_AUTOCOMMIT
+
+    base = url.rsplit("/", 1)[0]
+    admin = psycopg2.connect(url)
+    admin.set_isolation_level(ISOLATION_LEVEL_AUTOCOMMIT)
+    with admin.cursor() as cur:
+        for games in sizes:
+            cur.execute(f"DROP DATABASE IF EXISTS pbem_bench_tick_{games} WITH (FORCE)")
+            cur.execute(f"CREATE DATABASE pbem_bench_tick_{games}")
+    admin.close()
+    return {games: f"{base}/pbem_bench_tick_{games}" for games in sizes}
 
 
-def arm(round_: int, due: int, now: datetime) -> dict[str, int]:
-    """Make ``due`` items due on games of their own (40% mails, 30% reminders, 30% timeouts)."""
-    mails = due * 4 // 10
-    reminders = due * 3 // 10
-    timeouts = due - mails - reminders
-    first = Game.select(Game.id).order_by(Game.id).first().id + round_ * (reminders + timeouts)
-    player = Player.select().order_by(Player.id).first()
-    with db.atomic():
-        _insert(Outbox, [dict(player=player.id, kind="notice", to_address=player.email,
-                              to_name=player.name, subject="A due mail",
-                              text_body="Something happened.",
-                              message_id=f"<bench-due-{round_}-{i}@pbem>", created_at=now,
-                              not_before=now - timedelta(minutes=1))
-                         for i in range(mails)])
-        for k in range(reminders):
-            (Seat.update(remind_at=now - timedelta(minutes=1))
-             .where(Seat.game == first + k, Seat.index == 0).execute())
-        for k in range(timeouts):
-            (Seat.update(deadline=now - timedelta(minutes=1), in_grace=True, remind_at=None)
-             .where(Seat.game == first + reminders + k, Seat.index == 0).execute())
-    return {"mails": mails, "reminders": reminders, "timeouts": timeouts}
+def _drop_pg(url: str, sizes: list[int]) -> None:
+    import psycopg2
+    from psycopg2.extensions import ISOLATION_LEVEL_AUTOCOMMIT
+
+    admin = psycopg2.connect(url)
+    admin.set_isolation_level(ISOLATION_LEVEL_AUTOCOMMIT)
+    with admin.cursor() as cur:
+        for games in sizes:
+            cur.execute(f"DROP DATABASE IF EXISTS pbem_bench_tick_{games} WITH (FORCE)")
+    admin.close()
 
 
-def measure(ctx, size: int, due: int, repeat: int, url: str | None, work: Path) -> dict:
-    if url:
-        open_database(url)
+def build(size: Size) -> None:
+    open_database(size.url)
+    if size.url.startswith("postgres"):
         drop_tables()
-    else:
-        path = work / f"tick-{size}.db"
-        open_database(f"sqlite:///{path}")
     create_tables()
-    now = utcnow()
-    built = build(ctx, size, now)
-    idle, busy, sent = [], [], []
-    for r in range(repeat):
-        transport = NullTransport()
-        for _ in range(IDLE_TICKS):
-            started = time.perf_counter()
-            done = scheduler.tick(ctx, now, transport=transport)
-            idle.append(time.perf_counter() - started)
-            assert done["timeouts"] == 0 and done["mail"]["sent"] == 0, done
-        armed = arm(r, due, now)
-        started = time.perf_counter()
-        done = scheduler.tick(ctx, now, transport=transport)
-        busy.append(time.perf_counter() - started)
-        if done["timeouts"] != armed["timeouts"] or done["reminders"] != armed["reminders"]:
-            raise SystemExit(f"the tick did not do the due work: {json.dumps(done)}")
-        sent.append(transport.sent)
+    started = time.perf_counter()
+    size.fixture = tick_fixture.build(size.ctx, size.games)
+    size.built = time.perf_counter() - started
+    if size.url.startswith("postgres"):
+        db.execute_sql("ANALYZE")  # as autovacuum would have by the time a server is this big
     db.close()
-    return {"size": size, "build": built, "idle": statistics.median(idle),
-            "busy": statistics.median(busy), "sent": statistics.median(sent), "armed": armed}
+
+
+def _tick(size: Size, transport: tick_fixture.NullTransport) -> tuple[float, dict]:
+    started = time.perf_counter()
+    done = scheduler.tick(size.ctx, size.fixture.now, transport=transport)
+    return time.perf_counter() - started, done
+
+
+def one_round(size: Size, due: int, idle_ticks: int) -> None:
+    fx = size.fixture
+    open_database(size.url)
+    transport = tick_fixture.NullTransport()
+    _tick(size, transport)  # a fresh connection reads the schema first
+    idle = []
+    for _ in range(idle_ticks):
+        took, done = _tick(size, transport)
+        if scheduler.did_work(done):
+            raise SystemExit(f"an idle tick at {size.games:,} games did work: {done}")
+        idle.append(took)
+    size.idle.append(statistics.median(idle))
+    armed = tick_fixture.arm(fx, due)
+    took, done = _tick(size, transport)
+    if done["timeouts"] != armed["timeouts"] or done["reminders"] != armed["reminders"] \
+            or done["talk"] < armed["talk"] or done["digests"] != armed["digests"]:
+        raise SystemExit(f"the busy tick at {size.games:,} games did not do the due work: "
+                         f"armed {armed}, done {done}")
+    size.busy.append(took)
+    size.sent.append(transport.sent)
+    for _ in range(10):  # what the busy tick left (mail beyond one tick's batch) goes now
+        if not scheduler.did_work(_tick(size, transport)[1]):
+            break
+    else:
+        raise SystemExit(f"the ticks at {size.games:,} games do not come to rest")
+    db.close()
+
+
+def _spread(values: list[float]) -> str:
+    return (f"{min(values):.2f} / {statistics.median(values):.2f} / {max(values):.2f}")
+
+
+def report(sizes: list[Size], args: argparse.Namespace, armed: dict, loads: list) -> None:
+    base = next(s for s in sizes if s.games == BASE)
+    print(f"\nIdle tick: nothing due, median of {args.idle_ticks} ticks. Busy tick: "
+          f"{args.due} items due = " + ", ".join(f"{v} {k}" for k, v in armed.items()) + ".")
+    print(f"{args.repeat} rounds, sizes interleaved; ratio = the size's time / the "
+          f"{BASE:,}-game time of the same round, min / median / max over the rounds.\n")
+    print(f"{'games':>10}  {'build':>7}  {'idle ms':>8}  {'idle ratio':>18}  "
+          f"{'busy ms':>8}  {'busy ratio':>18}  {'mails':>5}")
+    for s in sizes:
+        idle = [a / b for a, b in zip(s.idle, base.idle, strict=True)]
+        busy = [a / b for a, b in zip(s.busy, base.busy, strict=True)]
+        print(f"{s.games:>10,}  {s.built:>6.0f}s  {statistics.median(s.idle) * 1e3:>8.2f}  "
+              f"{_spread(idle):>18}  {statistics.median(s.busy) * 1e3:>8.0f}  "
+              f"{_spread(busy):>18}  {statistics.median(s.sent):>5.0f}")
+    print(f"\nload average (1, 5, 15 min) at the start of the rounds {loads[0]}, at the end "
+          f"{loads[1]}; {os.cpu_count()} CPUs")
+    for s in sizes:
+        if s.games == 100 * BASE:
+            idle = statistics.median(a / b for a, b in zip(s.idle, base.idle, strict=True))
+            busy = statistics.median(a / b for a, b in zip(s.busy, base.busy, strict=True))
+            verdict = "met" if max(idle, busy) <= 1.2 else "NOT met"
+            print(f"goal 100,000 <= 1.2x 1,000 (median ratio): idle {idle:.2f}x, "
+                  f"busy {busy:.2f}x: {verdict}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000,100000",
-                        help="idle game counts, comma-separated (default: 1000,100000)")
-    parser.add_argument("--due", type=int, default=100, help="due items per measured tick")
-    parser.add_argument("--repeat", type=int, default=3, help="ticks measured per size")
+    parser.add_argument("--sizes", default="1000,10000,100000",
+                        help="game counts, comma-separated; must include 1000")
+    parser.add_argument("--million", action="store_true", help="and 1,000,000 games")
+    parser.add_argument("--due", type=int, default=50, help="items due in a busy tick")
+    parser.add_argument("--repeat", type=int, default=5, help="rounds")
+    parser.add_argument("--idle-ticks", type=int, default=20, help="idle ticks per round")
     parser.add_argument("--database-url", default=None,
-                        help="PostgreSQL URL to use instead of a temporary SQLite file "
-                             "(its pbem tables are dropped and rebuilt)")
+                        help="a PostgreSQL server to use instead of SQLite files: a database "
+                             "pbem_bench_tick_<size> is made on it for each size")
     args = parser.parse_args()
-    sizes = [int(s.replace("_", "")) for s in args.sizes.split(",")]
+    games = [int(s.replace("_", "")) for s in args.sizes.split(",")]
+    games += [1_000_000] if args.million and 1_000_000 not in games else []
+    if BASE not in games:
+        parser.error(f"--sizes must include {BASE}: the ratios are against it")
+    pg = args.database_url
     with tempfile.TemporaryDirectory(prefix="pbem-bench-tick-") as tmp:
         work = Path(tmp)
-        ctx = make_context(server={"instance": str(work / "instance")},
-                           archive={"site_dir": str(work / "site")})
-        kind = "PostgreSQL" if args.database_url else "SQLite (WAL, a temporary file)"
-        print(f"One scheduler tick against the number of idle games, on {kind}.")
-        print(f"Idle game: 2 seats with running clocks (deadline in 2 days, next reminder in "
-              f"1 day) and 1 mail sent earlier;\n{PLAYERS:,} players, no quiet hours. Mail "
-              f"goes to an in-memory transport (no SMTP).")
-        results = []
-        for size in sizes:
-            print(f"building {size:,} idle games...", file=sys.stderr, flush=True)
-            results.append(measure(ctx, size, args.due, args.repeat, args.database_url, work))
-        armed = results[0]["armed"]
-        print(f"Due work per measured tick: {args.due} items = {armed['mails']} mails to "
-              f"deliver, {armed['reminders']} reminders to send, {armed['timeouts']} timeouts "
-              f"to apply\n(each timeout plays the default moves and queues mails, which the same "
-              f"tick delivers). Median of {args.repeat} such ticks, and of "
-              f"{args.repeat * IDLE_TICKS} idle ticks, per size.\n")
-        print(f"{'idle games':>12}  {'build':>8}  {'idle tick':>10}  "
-              f"{'tick with ' + str(args.due) + ' due':>18}  {'mails sent':>10}")
-        for r in results:
-            print(f"{r['size']:>12,}  {r['build']:>7.1f}s  {r['idle'] * 1000:>8.1f}ms  "
-                  f"{r['busy'] * 1000:>16.1f}ms  {r['sent']:>10.0f}")
-        small, large = results[0], results[-1]
-        if large is not small:
-            factor = large["size"] / small["size"]
-            print(f"\nratio {large['size']:,} / {small['size']:,} idle games "
-                  f"({factor:,.0f}x the games): tick with due work "
-                  f"{large['busy'] / small['busy']:.2f}x, idle tick "
-                  f"{large['idle'] / small['idle']:.2f}x")
+        urls = _pg_urls(pg, games) if pg else {
+            n: f"sqlite:///{work / f'tick-{n}.db'}" for n in games}
+        sizes = [Size(n, urls[n], make_context(
+            server={"instance": str(work / f"instance-{n}")},
+            archive={"site_dir": str(work / f"site-{n}")})) for n in games]
+        kind = "PostgreSQL" if pg else "SQLite (WAL, a file each)"
+        print(f"One scheduler tick against the number of games, on {kind}.")
+        try:
+            for size in sizes:
+                print(f"building {size.games:,} games...", file=sys.stderr, flush=True)
+                build(size)
+                print(f"  {size.games:,} games built in {size.built:.0f} s", file=sys.stderr,
+                      flush=True)
+            loads = [tuple(round(x, 1) for x in os.getloadavg())]
+            armed: dict = {}
+            for r in range(args.repeat):
+                for size in sizes[r % len(sizes):] + sizes[:r % len(sizes)]:
+                    one_round(size, args.due, args.idle_ticks)
+                print(f"  round {r + 1} of {args.repeat} done", file=sys.stderr, flush=True)
+            armed = tick_fixture.due_split(args.due)
+            loads.append(tuple(round(x, 1) for x in os.getloadavg()))
+            report(sizes, args, armed, loads)
+        finally:
+            db.close()
+            if pg:
+                _drop_pg(pg, games)
 
 
 if __name__ == "__main__":

@@ -113,12 +113,26 @@ class Game(BaseModel):
     #: click on "rematch" starts one game)
     rematch_of = pw.IntegerField(null=True, unique=True)
 
+    class Meta:
+        # the tick's questions, each answered from an index of its own rather than from
+        # every game of a status: bots owe moves (``moves.pending_bots``), a finished
+        # game waits for the archive (``pbem.archive.pipeline.needs_build``)
+        indexes = ((("bots_pending", "status"), False),
+                   (("status", "archived_at"), False))
+
     def thread_id(self, domain: str, player_id: int | None = None) -> str:
         """Message-ID of the game's thread root in the mailbox of ``player_id``
         (``pbem.mail.compose.queue``): the first mail of the game to that player carries
         it, every later one refers to it.  ``domain`` is the sender's."""
         who = f".p{player_id}" if player_id is not None else ""
         return f"<game-{self.id}-{self.thread_key}{who}@{domain}>"
+
+
+# PostgreSQL guesses from its statistics that many games are finished and many not
+# archived, and would read the table for the few that are both; an index of just those
+# games is small, and it knows (SQLite takes the index of the two columns above)
+Game.add_index(Game.index(Game.finished_at, name="game_to_archive",
+                          where=(Game.status == Game.FINISHED) & Game.archived_at.is_null()))
 
 
 class Seat(BaseModel):
@@ -152,6 +166,11 @@ class Seat(BaseModel):
     #: the last table talk (``Talk.id``) that went out to this seat's player in a mail:
     #: each message reaches each other player once (``pbem.lifecycle.talk``)
     talk_mailed = pw.IntegerField(default=0)
+    #: when the oldest table talk of others that this seat's player has not been mailed
+    #: yet was written; ``None`` when nothing waits (or nothing can go: a bot, mail off).
+    #: The tick finds readers to mail by it alone, ``talk_mail_after_minutes`` later
+    #: (``pbem.lifecycle.talk``), never by looking at every seat
+    talk_waiting_since = pw.DateTimeField(null=True, index=True)
 
     class Meta:
         indexes = ((("game", "index"), True),)
@@ -276,6 +295,11 @@ class Blocked(BaseModel):
     def has(cls, email: str) -> bool:
         return cls.select().where(cls.email == email.lower()).exists()
 
+    class Meta:
+        # mail still to go (neither sent nor given up) by when it may go: the tick's
+        # delivery and digests find it here, however much mail went before
+        indexes = ((("sent_at", "failed_at", "not_before"), False),)
+
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
 
@@ -391,7 +415,25 @@ def create_tables() -> None:
             if field is Game.thread_key:  # one key per game, not one for all
                 for row in Game.select(Game.id):
                     Game.update(thread_key=uuid.uuid4().hex).where(Game.id == row.id).execute()
+            if field is Seat.talk_waiting_since and Talk._meta.table_name in existing:
+                talk_waiting_from_log()
         model._schema.create_indexes(safe=True)
+
+
+def talk_waiting_from_log(*where: Any) -> int:
+    """Set ``Seat.talk_waiting_since`` of the seats ``where`` names (all, without) from
+    the talk itself: each seat's oldest message of others it has not been mailed.
+
+    For table talk written before the column existed, and for a reader who can be
+    mailed again (back from a bot, mail turned on); one statement, however many seats.
+    """
+    oldest = (Talk.select(pw.fn.MIN(Talk.created_at))
+              .where(Talk.game == Seat.game, Talk.id > Seat.talk_mailed,
+                     Talk.seat != Seat.index))
+    with db.atomic():
+        return (Seat.update(talk_waiting_since=oldest)
+                .where(Seat.player.is_null(False), Seat.bot == False, *where)  # noqa: E712
+                .execute())
 
 
 def _seed_to_text(database: pw.Database, migrator: Any) -> None:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime, timedelta
+from typing import Any
 
 import peewee as pw
 
 from pbem.context import Context
 from pbem.i18n import N_, gettext
-from pbem.models import Game, Outbox, Player, Seat, Talk, utcnow
+from pbem.models import Game, Outbox, Player, Seat, Talk, talk_waiting_from_log, utcnow
 
 #: the longest message, in characters (after control characters are removed)
 MAX_LENGTH = 500
@@ -70,8 +71,15 @@ def post(ctx: Context, game: Game, seat: Seat, raw: str, now: datetime | None = 
             "Nothing was kept: please shorten it and send it again.", length=len(text),
             most=MAX_LENGTH))
     _check_rate(ctx, game, seat, now)
-    return Talk.create(game=game, seat=seat.index, text=text, after_move_seq=game.seq,
-                       created_at=now)
+    row = Talk.create(game=game, seat=seat.index, text=text, after_move_seq=game.seq,
+                      created_at=now)
+    # its readers wait from now, unless an older message waits for them already
+    (Seat.update(talk_waiting_since=now)
+     .where(Seat.game == game, Seat.index != seat.index, Seat.player.is_null(False),
+            Seat.player != seat.player_id, Seat.bot == False,  # noqa: E712
+            Seat.talk_waiting_since.is_null())
+     .execute())
+    return row
 
 
 def _check_rate(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
@@ -101,57 +109,91 @@ def take_unmailed(game: Game, player: Player) -> list[tuple[int, str]]:
     seats = list(Seat.select().where(Seat.game == game, Seat.player == player, ~Seat.bot))
     if not seats:
         return []
-    mine = [s.index for s in seats]
-    since = min(s.talk_mailed for s in seats)
-    rows = list(Talk.select().where(Talk.game == game, Talk.id > since,
-                                    Talk.seat.not_in(mine)).order_by(Talk.id))
-    if not rows:
-        return []
-    last = max(row.id for row in rows)
-    Seat.update(talk_mailed=last).where(Seat.id.in_([s.id for s in seats])).execute()
+    rows = list(_unmailed(game, seats))
+    changes: dict[str, Any] = {}
+    if rows:
+        changes["talk_mailed"] = max(row.id for row in rows)
+    if any(s.talk_waiting_since is not None for s in seats):
+        changes["talk_waiting_since"] = None  # nothing waits for them any more
+    if changes:
+        Seat.update(**changes).where(Seat.id.in_([s.id for s in seats])).execute()
     return [(row.seat, row.text) for row in rows]
 
 
-def has_unmailed(game: Game, player: Player) -> bool:
-    """Whether others wrote anything ``player`` has not been mailed yet."""
-    return (Seat.select().join(Talk, on=(Talk.game == Seat.game) & (Talk.id > Seat.talk_mailed)
-                               & (Talk.seat != Seat.index))
-            .where(Seat.game == game, Seat.player == player, ~Seat.bot).exists())
+def _unmailed(game: Game | int, seats: list[Seat]) -> pw.ModelSelect:
+    """The talk of others the player of ``seats`` (their seats at ``game``) has not
+    been mailed yet, oldest first."""
+    since = min(s.talk_mailed for s in seats)
+    return (Talk.select().where(Talk.game == game, Talk.id > since,
+                                Talk.seat.not_in([s.index for s in seats]))
+            .order_by(Talk.id))
 
 
-def due(ctx: Context, now: datetime) -> list[tuple[int, int]]:
-    """(game, player) pairs with a message waiting longer than the mail delay."""
-    waited = now - timedelta(minutes=ctx.config.getint("limits", "talk_mail_after_minutes"))
-    query = (Seat.select(Seat.game, Seat.player).distinct()
-             .join(Talk, on=(Talk.game == Seat.game) & (Talk.id > Seat.talk_mailed)
-                   & (Talk.seat != Seat.index))
-             .switch(Seat).join(Player)
-             .where(Seat.player.is_null(False), ~Seat.bot, Talk.created_at <= waited,
-                    Player.mail_enabled,
-                    # a talk mail held for the reader's digest: the digest brings it
-                    ~pw.fn.EXISTS(Outbox.select().where(
-                        Outbox.game == Seat.game, Outbox.player == Seat.player,
-                        Outbox.kind == "talk", Outbox.sent_at.is_null(),
-                        Outbox.failed_at.is_null()))))
-    return [(row.game_id, row.player_id) for row in query]
+def _delay(ctx: Context) -> timedelta:
+    return timedelta(minutes=ctx.config.getint("limits", "talk_mail_after_minutes"))
+
+
+def due(ctx: Context, now: datetime, limit: int = 500) -> list[tuple[int, int]]:
+    """(game, player) pairs with a message waiting longer than the mail delay, oldest
+    first: found by ``Seat.talk_waiting_since`` alone, so the cost follows the waiting
+    readers, not the seats."""
+    query = (Seat.select(Seat.game, Seat.player)
+             .where(Seat.talk_waiting_since <= now - _delay(ctx))
+             .order_by(Seat.talk_waiting_since, Seat.id).limit(limit))
+    return list(dict.fromkeys((row.game_id, row.player_id) for row in query))
 
 
 def send_due(ctx: Context, now: datetime) -> int:
     """Queue a "table talk" mail for each reader a message has waited for too long."""
-    from pbem.mail import compose
-    from pbem.models import write_transaction
     from pbem.time import steps
 
-    def one(pair: tuple[int, int]) -> bool:
-        with write_transaction():
-            game = Game.get_by_id(pair[0])
-            player = Player.get_by_id(pair[1])
-            if not has_unmailed(game, player):
-                return False  # another mail took the messages since ``due`` looked
-            seat = (Seat.select().where(Seat.game == game, Seat.player == player)
-                    .order_by(Seat.index).first())
-            # ``compose.queue`` takes the waiting messages into the mail it queues
-            return compose.queue_talk(ctx, game, seat, now) is not None
+    return steps.each("talk", due(ctx, now, steps.BATCH),
+                      lambda pair: mail_waiting(ctx, pair[0], pair[1], now))
 
-    return steps.each("talk", due(ctx, now), one)
+
+def mail_waiting(ctx: Context, game_id: int, player_id: int, now: datetime) -> bool:
+    """The "table talk" mail for one reader, if what waits for them is still due and can
+    go; whether one was queued.  A reader it cannot go to now stops waiting (or waits
+    for the talk mail already queued), so that no tick looks at them again for nothing."""
+    from pbem.mail import compose
+    from pbem.models import lock_row, write_transaction
+
+    with write_transaction():
+        game = lock_row(Game, game_id)
+        player = Player.get_or_none(Player.id == player_id)
+        seats = list(Seat.select().where(Seat.game == game_id, Seat.player == player_id)
+                     .order_by(Seat.index))
+        since = [s.talk_waiting_since for s in seats if s.talk_waiting_since is not None]
+        if game is None or player is None or not since or min(since) > now - _delay(ctx):
+            return False  # another tick, or another mail, took the messages meanwhile
+        ids = [s.id for s in seats]
+        humans = [s for s in seats if not s.bot]
+        if not humans or not player.mail_enabled or not _unmailed(game, humans).exists():
+            _wait_from(ids, None)  # a bot plays, or mail is off: ``rewait`` when it changes
+            return False
+        queued = (Outbox.select(Outbox.not_before)
+                  .where(Outbox.game == game, Outbox.player == player, Outbox.kind == "talk",
+                         Outbox.sent_at.is_null(), Outbox.failed_at.is_null())
+                  .order_by(Outbox.not_before).first())
+        if queued is not None:
+            # a talk mail waits for the reader's morning or digest: what was written since
+            # follows it then, not before it
+            _wait_from(ids, max(queued.not_before, now) - _delay(ctx))
+            return False
+        # ``compose.queue`` takes the waiting messages into the mail it queues
+        mail = compose.queue_talk(ctx, game, humans[0], now)
+        if mail is None or mail.digest:
+            _wait_from(ids, None)  # the address takes no mail, or the digest brings them
+        return mail is not None
+
+
+def _wait_from(seat_ids: list[int], since: datetime | None) -> None:
+    Seat.update(talk_waiting_since=since).where(Seat.id.in_(seat_ids)).execute()
+
+
+def rewait(*where: Any) -> int:
+    """The seats ``where`` names can be mailed again (back from a bot, mail turned on):
+    the talk of others they were not mailed waits for them again, from when it was
+    written."""
+    return talk_waiting_from_log(*where)
 

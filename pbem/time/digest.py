@@ -27,7 +27,10 @@ from pbem.time.running import running_clocks
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
     """Players with held mail whose digest time has come."""
-    query = (Outbox.select(Outbox.player).where(Outbox.digest, Outbox.sent_at.is_null(),
+    # held mail is never given up on (``failed_at``); said so, the index of mail still
+    # to go finds it
+    query = (Outbox.select(Outbox.player).where(Outbox.sent_at.is_null(),
+                                                Outbox.failed_at.is_null(), Outbox.digest,
                                                 Outbox.not_before <= now)
              .group_by(Outbox.player).order_by(pw.fn.MIN(Outbox.not_before)).limit(limit))
     return [row.player_id for row in query if row.player_id is not None]

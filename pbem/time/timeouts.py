@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.i18n import gettext, in_language, phrase
-from pbem.lifecycle import moves
+from pbem.lifecycle import moves, talk
 from pbem.mail import compose
 from pbem.models import Game, Move, Seat, lock_row, write_transaction
 from pbem.time import clock, steps
@@ -211,6 +211,7 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
         if claimed != 1:
             raise moves.PlayError("not-bot", gettext("Nobody else plays this seat: it is "
                                                      "yours."))
+        talk.rewait(Seat.id == seat.id)  # the table talk the bot was not mailed
         seat = Seat.get_by_id(seat.id)
         rules = get_game(game.game)
         i = seat.index

@@ -261,3 +261,53 @@ def test_an_older_database_gets_the_talk_table(tmp_path):
     finally:
         db.close()
         assert isinstance(database, pw.SqliteDatabase)
+
+
+def test_a_reader_with_mail_off_is_mailed_the_waiting_talk_once_mail_is_on(client, ctx):
+    """The tick finds waiting readers by ``Seat.talk_waiting_since`` alone: a reader it
+    cannot mail stops waiting, and turning mail on again makes them wait again."""
+    with freeze_time("2026-05-04 10:00:00") as frozen:
+        table(ctx)
+        bob = Player.get(Player.email == "bob@example.org")
+        Player.update(mail_enabled=False).where(Player.id == bob.id).execute()
+        alice = seat_path(latest_mail("alice@example.org"))
+        assert _say(client, alice, "are you there?").status_code == 303
+        frozen.tick(timedelta(minutes=61))
+        tick(ctx, transport=_Sink())
+        assert not Outbox.select().where(Outbox.kind == "talk").exists()
+        assert Seat.get(Seat.player == bob).talk_waiting_since is None  # no tick asks again
+        path = compose.unsubscribe_url(ctx, bob).replace("http://pbem.test", "")
+        page = client.get(path)
+        client.post(path, data={"action": "resubscribe", "csrf_token": csrf_of(page.text)})
+        tick(ctx, transport=_Sink())
+        [mail] = Outbox.select().where(Outbox.kind == "talk")
+        assert mail.to_address == "bob@example.org" and "Alice: are you there?" in mail.text_body
+        assert Seat.get(Seat.player == bob).talk_waiting_since is None
+
+
+def test_talk_waiting_in_an_older_database_is_mailed_after_the_upgrade(tmp_path, ctx):
+    """A database from before ``Seat.talk_waiting_since``: ``create_tables`` adds the
+    column and fills it from the talk itself, so the tick mails what waited."""
+    from playhouse.migrate import SqliteMigrator, migrate
+
+    from pbem.lifecycle import talk
+
+    database = open_database(f"sqlite:///{tmp_path / 'old.db'}")
+    try:
+        create_tables()
+        with freeze_time("2026-05-04 10:00:00") as frozen:
+            game = table(ctx)
+            seats = list(Seat.select().where(Seat.game == game).order_by(Seat.index))
+            talk.post(ctx, game, seats[0], "from before the upgrade")
+            database.execute_sql('DROP INDEX "seat_talk_waiting_since"')
+            migrate(SqliteMigrator(database).drop_column("seat", "talk_waiting_since"))
+            create_tables()
+            assert Seat.get_by_id(seats[1].id).talk_waiting_since == datetime(2026, 5, 4, 10)
+            assert Seat.get_by_id(seats[0].id).talk_waiting_since is None  # the writer
+            frozen.tick(timedelta(minutes=61))
+            tick(ctx, transport=_Sink())
+            [mail] = Outbox.select().where(Outbox.kind == "talk")
+            assert mail.to_address == "bob@example.org"
+            assert "from before the upgrade" in mail.text_body
+    finally:
+        db.close()
