@@ -1,9 +1,12 @@
 """Tallinn (Stefan Risthaus, OSTIA-Spiele 2016), by its full rules, with Der Legat
 des Kaisers and the tower-order variant as options.
 
-See ``rules`` for the state and the readings we chose, ``data`` for the card
-contents with their sources, ``view`` for what a seat sees, ``picture`` for
-the table as SVG, ``bot`` for the bot.
+In the shape of every game (``pbem/games/protocol.py``, "The shape of a game"):
+``rules`` the state and the readings we chose, ``data`` the card contents with their
+sources, ``moves`` the moves as values (``Play``, ``Legat``, ``Tower``, ``NoTower``),
+``menu`` the moves as people read them, ``sentences`` a move and a round told,
+``view`` what a seat sees, ``text`` and ``picture`` a view as plain text and as SVG,
+``bot`` the bot, ``words`` everything said, in English and German.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import random
 from typing import Any
 
 from pbem.games.protocol import (
-    EVERYTHING,
     Choice,
     Option,
     Result,
@@ -21,34 +23,20 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.tallinn import bot, data, rules, words
-from pbem.games.tallinn.picture import draw
-from pbem.games.tallinn.view import build_view, render_text
-from pbem.games.tallinn.words import (
-    SOURCE_DE,
-    card_name,
-    card_text,
-    estate,
-    half_help,
-    half_text,
-    is_german,
+from pbem.games.tallinn import (
+    bot,
+    data,
+    menu,
+    picture,
+    rules,
+    sentences,
+    text,
+    view,
 )
+from pbem.games.tallinn.moves import HALVES, Legat, Play, parse
+from pbem.games.tallinn.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
-DEFAULT_TIMEOUT_NOTE = (
-    "On timeout a seat that must choose a card plays its lowest-numbered hand card "
-    "(the Legat last) with the half that shows more persons, the first half on a tie; "
-    "a Legat's Wappen holds its contest for the estate that scores most, the first in "
-    "the order Kaufleute, Ritter, Mönche on a tie; a seat that may build a tower builds "
-    "none."
-)
-
-DEFAULT_TIMEOUT_NOTE_DE = (
-    "Läuft die Zeit ab, spielt ein Platz, der eine Karte wählen muss, seine Handkarte mit "
-    "der niedrigsten Nummer (den Legaten zuletzt), und zwar die Hälfte mit mehr Personen, "
-    "bei Gleichstand die erste; das Wappen eines Legaten hält seinen Wettstreit um den "
-    "Stand, der am meisten einbringt, bei Gleichstand den ersten in der Reihenfolge "
-    "Kaufleute, Ritter, Mönche; ein Platz, der einen Turm bauen darf, baut keinen."
-)
+__all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Tallinn"]
 
 
 class Tallinn(Rules):
@@ -61,20 +49,9 @@ class Tallinn(Rules):
     template = "games/tallinn/view.html"
     stylesheet = "games/tallinn/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
-    options = (
-        Option("legat", "Der Legat des Kaisers (expansion)", (False, True), False,
-               "Each player also holds the emperor's legate: one of each estate, or a "
-               "contest for an estate of your choice with two extra persons. Up to 11 rounds."),
-        Option("tower_order", "Tower-order variant", (False, True), False,
-               "Towers are decided one after another in the open: most points first, then "
-               "most towers, then seat order, instead of all at once in secret."),
-    )
-    description = (
-        "Card game for 2-4 players: every round all choose an influence card in secret "
-        "and which half is active; coins on the active halves start contests for the "
-        "Kaufleute, Ritter or Mönche, and whoever held a contest may build a tower. The "
-        "final scoring compares every estate and the towers. " + DEFAULT_TIMEOUT_NOTE
-    )
+    options = tuple(Option(name, EN[f"option {name}"][0], (False, True), False,
+                           EN[f"option {name}"][1]) for name in ("legat", "tower_order"))
+    description = EN["description"]
     about_data = (
         "Printed in the rulebook (Tallinn, OSTIA-Spiele 2016) and used as printed: the rules "
         "and every number of the scoring (contests, final scoring, towers), the hand of 3 "
@@ -98,28 +75,10 @@ class Tallinn(Rules):
         "file pbem/games/tallinn/data.py; a corrected value there gets a new data version."
     )
 
-    translations = {
-        "de": {
-            "description": (
-                "Kartenspiel für 2-4 Personen: in jedem Durchgang wählen alle verdeckt eine "
-                "Einflusskarte und welche Hälfte aktiv ist; Münzen auf den aktiven Hälften "
-                "lösen Wettstreite um die Kaufleute, Ritter oder Mönche aus, und wer einen "
-                "Wettstreit gehalten hat, darf einen Turm bauen. Die Schlusswertung "
-                "vergleicht jeden Stand und die Türme. " + DEFAULT_TIMEOUT_NOTE_DE
-            ),
-            "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
-            "options": {
-                "legat": ("Der Legat des Kaisers (Erweiterung)",
-                          "Alle halten zusätzlich den Legaten des Kaisers: je eine Person "
-                          "jedes Standes, oder ein Wettstreit um einen Stand eigener Wahl mit "
-                          "zwei Personen mehr. Bis zu 11 Durchgänge."),
-                "tower_order": ("Variante Turmreihenfolge",
-                                "Die Türme werden offen nacheinander entschieden: die meisten "
-                                "Punkte zuerst, dann die meisten Türme, dann die Sitzordnung, "
-                                "statt alle zugleich verdeckt."),
-            },
-        },
-    }
+    translations = {"de": {"description": DE["description"],
+                           "default_move_note": DE["default move"],
+                           "options": {name: DE[f"option {name}"]
+                                       for name in ("legat", "tower_order")}}}
 
     # -- setup and turn order ---------------------------------------------------
 
@@ -130,16 +89,16 @@ class Tallinn(Rules):
         return rules.to_move(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
-        return rules.legal_moves(state, seat)
+        return [move.notation() for move in rules.legal(state, seat)]
 
     def is_secret(self, state: State) -> bool:
         return rules.is_secret(state)
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, move)
+        return rules.apply(state, seat, parse(move))
 
     def parse(self, move: str) -> str:
-        return rules.notation(*rules.parse(move))
+        return parse(move).notation()
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -147,45 +106,8 @@ class Tallinn(Rules):
     def round(self, state: State) -> int:
         return max(1, int(state["round"]))
 
-    # -- menus -------------------------------------------------------------------
-
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
-        return [self._choice(state, seat, move, lang) for move in rules.legal_moves(state, seat)]
-
-    def _choice(self, state: State, seat: int, move: str, lang: str) -> Choice:
-        de = lang == "de"
-        kind, arg = rules.parse(move)
-        lines = data.HELP["de" if de else "en"]
-        if kind == "play":
-            card, half = arg
-            h = rules.half_of(card, half)
-            what = half_text(h, lang)
-            if h.muenze:
-                code = h.coin_estate() or "K"
-                what += (f": Wettstreit der {data.STAND_NAME[code]}" if de
-                         else f": contest for the {estate(code)}")
-            name = card_name(card, lang)
-            label = (f"{name} ausspielen, aktiv: {what}" if de
-                     else f"Play {name}, active half: {what}")
-            return Choice(move, label, name, half_help(h, lang))
-        if kind == "legat":
-            mine = rules.display_counts(state, seat)[arg]
-            label = (f"Wettstreit der {data.STAND_NAME[arg]} ({mine} + 2 Personen)" if de
-                     else f"Contest for the {estate(arg)} ({mine} + 2 persons)")
-            return Choice(move, label, "Legat",
-                          lines["legat_estate"].format(estate=data.STAND_NAME[arg]))
-        if kind == "none":
-            return Choice(move, "Keinen Turm bauen" if de else "Build no tower",
-                          "Turm" if de else "tower", lines["no_tower"])
-        card = data.karte(arg)
-        total = sum(h.total() for h in (card.a, card.b))
-        source = rules.HAND if arg in state["hand"][seat] else rules.DISPLAY
-        group = {(rules.HAND, True): "Turm aus der Hand",
-                 (rules.HAND, False): "Tower from your hand",
-                 (rules.DISPLAY, True): "Turm aus der Auslage",
-                 (rules.DISPLAY, False): "Tower from your display"}[source, de]
-        return Choice(move, f"{group}: {card_text(arg, lang)}", group,
-                      lines[f"tower_{source}"].format(total=total))
+        return menu.menu(state, seat, lang)
 
     # -- scores ----------------------------------------------------------------
 
@@ -196,122 +118,55 @@ class Tallinn(Rules):
         if not self.is_over(state):
             raise ValueError("the game is not over yet")
         n = state["players"]
-        final = state["final"]
         scores = list(state["points"])
-        persons = list(final["tower_persons"])
+        persons = list(state["final"]["tower_persons"])
         ranks = rank_by([(scores[s], persons[s]) for s in range(n)])
-        details, german = [], []
-        for s in range(n):
-            sign = "+" if final["gain"][s] >= 0 else ""
-            details.append(f"{{{s}}}: {final['before'][s]} points before the final scoring "
-                           f"{sign}{final['gain'][s]} = {scores[s]}")
-            german.append(f"{{{s}}}: {final['before'][s]} Punkte vor der Schlusswertung "
-                          f"{sign}{final['gain'][s]} = {scores[s]}")
-            details.extend(f"  {line}" for line in final["lines"][s])
-            german.extend(f"  {words.final_line(line)}" for line in final["lines"][s])
         return Result(
             scores=scores,
             ranks=ranks,
             winners=[s for s in range(n) if ranks[s] == 1],
             tiebreaks=[[persons[s]] for s in range(n)],
-            tiebreak_names=["persons on tower cards"],
-            details=details,
-            tiebreak_names_in={"de": ["Personen auf Turmkarten"]},
-            details_in={"de": german},
+            tiebreak_names=list(EN["tiebreaks"]),
+            details=sentences.result_lines(state, scores, "en"),
+            tiebreak_names_in={"de": list(DE["tiebreaks"])},
+            details_in={"de": sentences.result_lines(state, scores, "de")},
         )
 
     # -- information ------------------------------------------------------------
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat)
+        return view.build(state, seat)
 
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
-        return render_text(view, names, lang)
+        return text.render(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return draw(view, names, lang)
+        return picture.draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        kind, arg = rules.parse(move)
-        sees = viewer == seat or viewer == EVERYTHING
-        revealed = after["decision"] != before["decision"]
-        if is_german(lang):
-            return self._describe_de(before, seat, kind, arg, sees, revealed)
-        if kind == "play":
-            card, half = arg
-            if sees:
-                text = (f"{{{seat}}} chooses {card_name(card)} with "
-                        f"{half_text(rules.half_of(card, half))} active")
-            else:
-                text = f"{{{seat}}} chooses a card in secret"
-            return text + ("; all cards are revealed" if revealed else "")
-        if kind == "legat":
-            return f"{{{seat}}} holds the Legat's contest for the {estate(arg)}"
-        public = before["options"]["tower_order"]  # the variant decides in the open
-        source = rules.HAND if arg in before["hand"][seat] else rules.DISPLAY
-        if not sees and not public:
-            text = f"{{{seat}}} decides about a tower in secret"
-        elif kind == "none":
-            text = f"{{{seat}}} builds no tower"
-        elif sees:
-            text = f"{{{seat}}} builds a tower from {card_name(arg)} of their {source}"
-        else:
-            # the card stays face down: others learn only where it came from
-            text = f"{{{seat}}} builds a tower from their {source}"
-        if revealed and not public:
-            text += "; the tower decisions are revealed"
-        return text
-
-    @staticmethod
-    def _describe_de(before: State, seat: int, kind: str, arg: Any, sees: bool,
-                     revealed: bool) -> str:
-        """``describe`` in German: what the English says, and no more."""
-        if kind == "play":
-            card, half = arg
-            if sees:
-                text = (f"{{{seat}}} wählt {card_name(card, 'de')}, aktiv: "
-                        f"{half_text(rules.half_of(card, half), 'de')}")
-            else:
-                text = f"{{{seat}}} wählt verdeckt eine Karte"
-            return text + ("; alle Karten werden aufgedeckt" if revealed else "")
-        if kind == "legat":
-            return f"{{{seat}}} hält den Wettstreit des Legaten um die {estate(arg, 'de')}"
-        public = before["options"]["tower_order"]
-        source = rules.HAND if arg in before["hand"][seat] else rules.DISPLAY
-        where = SOURCE_DE[source]
-        if not sees and not public:
-            text = f"{{{seat}}} entscheidet verdeckt über einen Turm"
-        elif kind == "none":
-            text = f"{{{seat}}} baut keinen Turm"
-        elif sees:
-            text = f"{{{seat}}} baut einen Turm: {card_name(arg, 'de')} aus der eigenen {where}"
-        else:
-            text = f"{{{seat}}} baut einen Turm aus der eigenen {where}"
-        if revealed and not public:
-            text += "; die Turmentscheidungen werden aufgedeckt"
-        return text
+        return sentences.describe(before, seat, parse(move), after, viewer, lang)
 
     # -- server support -----------------------------------------------------------
 
     def default_move(self, state: State, seat: int) -> str:
-        moves = rules.legal_moves(state, seat)
+        moves = rules.legal(state, seat)
         if not moves:
             raise ValueError(f"seat {seat} is not to move")
         phase = state["phase"]
         if phase == "choose":
             card = state["hand"][seat][0]  # sorted: lowest number first, the Legat last
-            a, b = (rules.half_of(card, h).total() for h in rules.HALVES)
-            return rules.notation("play", (card, "b" if b > a else "a"))
+            a, b = (rules.half_of(card, h).total() for h in HALVES)
+            return Play(card, "b" if b > a else "a").notation()
         if phase == "legat":
             best = max(data.STAENDE, key=lambda code: (
                 rules.contest(state, seat, code, data.LEGAT_PERSONEN)[0],
                 -data.STAENDE.index(code)))
-            return rules.notation("legat", best)
-        return rules.NO_TOWER
+            return Legat(best).notation()
+        return moves[-1].notation()  # "no tower", always the last
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
-        return bot.choose(state, seat, rng)
+        return bot.choose(state, seat, rng).notation()
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the last secret choice reveals the round, and the same seat may at once

@@ -23,7 +23,8 @@ from typing import Any
 
 from pbem.games.protocol import IllegalMoveError, State
 from pbem.games.tallinn import data, rules
-from pbem.games.tallinn.view import build_view
+from pbem.games.tallinn.moves import Move, Tower
+from pbem.games.tallinn.view import build
 
 Counts = dict[str, int]
 
@@ -115,21 +116,21 @@ class _Table:
         return max(options, key=lambda o: o[0])
 
 
-def choose(state: State, seat: int, rng: random.Random) -> str:
-    moves = rules.legal_moves(state, seat)
+def choose(state: State, seat: int, rng: random.Random) -> Move:
+    moves = rules.legal(state, seat)
     if not moves:
         raise IllegalMoveError(f"seat {seat} has no move to make")
-    table = _Table(build_view(state, seat), seat)
+    table = _Table(build(state, seat), seat)
     phase = state["phase"]
     if phase == "legat":
         return max(moves, key=lambda m: (table.contest_points(
-            table.counts, rules.parse(m)[1], data.LEGAT_PERSONEN), rng.random()))
+            table.counts, m.stand, data.LEGAT_PERSONEN), rng.random()))
     if phase == "tower":
-        return rules.notation("tower", table.best_tower(table.counts, table.hand)[1])
+        return Tower(table.best_tower(table.counts, table.hand)[1])
     scored = []
     base = table.net(table.counts, table.towers)
     for move in moves:
-        card, half = rules.parse(move)[1]
+        card, half = move.card, move.half
         h = rules.half_of(card, half)
         after = _add(table.counts, h.persons())
         value = table.net(after, table.towers, table.wappen or h.wappen) - base
@@ -145,5 +146,6 @@ def choose(state: State, seat: int, rng: random.Random) -> str:
             hand = [c for c in table.hand if c != card]
             value += max(0.0, table.best_tower(after, hand)[0])
             table.display.pop()
-        scored.append((value, rng.random(), move))
-    return max(scored)[2]
+        # the notation breaks a tie of value and chance, as it always has
+        scored.append((value, rng.random(), move.notation(), move))
+    return max(scored, key=lambda s: s[:3])[3]

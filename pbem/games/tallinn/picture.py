@@ -12,87 +12,64 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.svg import xml_text
+from pbem.games.svg import Canvas, xml_text
 from pbem.games.tallinn import data
+from pbem.games.tallinn.words import words as words_for
 
 WIDTH = 390
 ROW = 22  # one line of symbols
 SYMBOL = 16
 
-_LABELS = {
-    "en": {"round": "Round", "of": "of", "points": "pts", "hand": "hand", "pile": "pile",
-           "towers": "towers", "you": "you", "over": "Final", "start": "start"},
-    "de": {"round": "Runde", "of": "von", "points": "SP", "hand": "Hand", "pile": "Stapel",
-           "towers": "Türme", "you": "Du", "over": "Schluss", "start": "Start"},
-}
 
-
-def _symbol(code: str, x: float, y: float, coin: bool = False) -> str:
+def _symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
     """One person: shape, colour and letter; ``(x, y)`` is the top left corner."""
     colour = data.STAND_FARBE[code]
     cx, cy, r = x + SYMBOL / 2, y + SYMBOL / 2, SYMBOL / 2
     if code == "K":
-        shape = f'<circle cx="{cx}" cy="{cy}" r="{r - 0.5}" fill="{colour}"/>'
+        svg.circle(cx, cy, r - 0.5, fill=colour)
     elif code == "R":
-        shape = (f'<rect x="{x + 0.5}" y="{y + 0.5}" width="{SYMBOL - 1}" '
-                 f'height="{SYMBOL - 1}" fill="{colour}"/>')
+        svg.rect(x + 0.5, y + 0.5, SYMBOL - 1, SYMBOL - 1, fill=colour)
     else:
-        shape = (f'<polygon points="{cx},{y} {x + SYMBOL},{y + SYMBOL} {x},{y + SYMBOL}" '
-                 f'fill="{colour}"/>')
+        svg.element("polygon", points=f"{cx},{y} {x + SYMBOL},{y + SYMBOL} {x},{y + SYMBOL}",
+                    fill=colour)
     ink = "#000" if code == "K" else "#fff"
     # the triangle is widest at its foot: its letter sits lower
     base, size = (y + SYMBOL - 2, 8) if code == "M" else (cy + 4, 10)
-    letter = (f'<text x="{cx}" y="{base}" font-size="{size}" text-anchor="middle" '
-              f'font-weight="bold" fill="{ink}">{code}</text>')
-    ring = (f'<circle cx="{cx}" cy="{cy}" r="{r + 2}" fill="none" stroke="#7a5c00" '
-            f'stroke-width="1.5" stroke-dasharray="2 1"/>') if coin else ""
-    return shape + letter + ring
+    svg.text(cx, base, code, font_size=size, text_anchor="middle", font_weight="bold",
+             fill=ink)
+    if coin:
+        svg.circle(cx, cy, r + 2, fill="none", stroke="#7a5c00", stroke_width=1.5,
+                   stroke_dasharray="2 1")
 
 
-def _wappen(x: float, y: float) -> str:
-    return (f'<path d="M{x + 1},{y + 1} h{SYMBOL - 2} v7 q0,7 -{(SYMBOL - 2) / 2},8 '
-            f'q-{(SYMBOL - 2) / 2},-1 -{(SYMBOL - 2) / 2},-8 z" fill="#6a1b9a"/>'
-            f'<text x="{x + SYMBOL / 2}" y="{y + 12}" font-size="9" text-anchor="middle" '
-            f'fill="#fff" font-weight="bold">W</text>')
+def _wappen(svg: Canvas, x: float, y: float) -> None:
+    svg.path(f"M{x + 1},{y + 1} h{SYMBOL - 2} v7 q0,7 -{(SYMBOL - 2) / 2},8 "
+             f"q-{(SYMBOL - 2) / 2},-1 -{(SYMBOL - 2) / 2},-8 z", fill="#6a1b9a")
+    svg.text(x + SYMBOL / 2, y + 12, "W", font_size=9, text_anchor="middle", fill="#fff",
+             font_weight="bold")
 
 
-def _half(persons: dict[str, int], coin: str | None, wappen: bool, x: float,
-          y: float) -> tuple[str, float]:
-    """A card half as symbols from ``x``; returns the SVG and the next free x."""
+def _half(svg: Canvas, persons: dict[str, int], coin: str | None, wappen: bool, x: float,
+          y: float) -> float:
+    """A card half as symbols from ``x``; returns the next free x."""
     if wappen:
-        return _wappen(x, y), x + SYMBOL + 2
-    parts = []
+        _wappen(svg, x, y)
+        return x + SYMBOL + 2
     for code in data.STAENDE:
         for _ in range(persons.get(code, 0)):
-            parts.append(_symbol(code, x, y, coin == code))
+            _symbol(svg, code, x, y, coin == code)
             x += SYMBOL + 2
-    return "".join(parts), x
+    return x
 
 
-def _text(x: float, y: float, text: str, size: int = 12, weight: str = "normal",
-          anchor: str = "start") -> str:
-    return (f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" '
-            f'text-anchor="{anchor}">{xml_text(text)}</text>')
+def _text(svg: Canvas, x: float, y: float, text: str, size: int = 12, weight: str = "normal",
+          anchor: str = "start") -> None:
+    svg.text(x, y, text, font_size=size, font_weight=weight, text_anchor=anchor)
 
 
-def _seat_block(entry: dict[str, Any], name: str, y: float, lang: str,
-                you: bool) -> tuple[list[str], float]:
-    words = _LABELS[lang]
-    out = []
-    title = name + (f" ({words['you']})" if you else "")
-    if len(title) > 26:
-        title = title[:25] + "…"
-    out.append(_text(6, y + 13, title, 13, "bold"))
-    counts = entry["counts"]
-    summary = "  ".join(f"{c} {counts[c]}" for c in data.STAENDE)
-    out.append(_text(WIDTH - 6, y + 13,
-                     f"{entry['points']} {words['points']} · {summary}", 12, "bold", "end"))
-    y += ROW
-    status = (f"{words['hand']} {entry['hand_count']} · {words['pile']} {entry['pile_count']}"
-              f" · {words['towers']} {entry['tower_count']}")
-    out.append(_text(6, y + 12, status, 11))
-    y += ROW - 4
-    # the display: start card first, then each active half, wrapping lines
+def _display(svg: Canvas, entry: dict[str, Any], y: float) -> float:
+    """The display: the start card first, then each active half, wrapping lines; the y
+    of its last line."""
     x = 6.0
     pieces = [(entry["start"]["persons"], None, False, True)] + [
         (d["persons"], d["coin"], d["wappen"], False) for d in entry["display"]]
@@ -101,54 +78,74 @@ def _seat_block(entry: dict[str, Any], name: str, y: float, lang: str,
         if x + need > WIDTH - 4:
             x = 6.0
             y += ROW
-        svg, end = _half(persons, coin, wappen, x, y + 2)
-        frame = "#555" if start else "#bbb"
-        out.append(f'<rect x="{x - 2}" y="{y}" width="{end - x + 2}" height="{SYMBOL + 4}" '
-                   f'rx="3" fill="none" stroke="{frame}" stroke-width="{1.5 if start else 1}"/>')
-        out.append(svg)
+        half = Canvas(numbers="str")
+        end = _half(half, persons, coin, wappen, x, y + 2)
+        # the frame goes first, but its width is known once the half is drawn
+        svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
+                 stroke="#555" if start else "#bbb", stroke_width=1.5 if start else 1)
+        svg.raw(half.markup())
         x = end + 6
-    y += ROW + 2
-    # towers: a grey tower per tower, its face only when the view holds it
+    return y
+
+
+def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float) -> float:
+    """A grey tower per tower, its face only when the view holds it; the y of its last
+    line."""
+    x = 6.0
+    for tower in towers:
+        halves = tower.get("halves", [])
+        need = 20 + sum((SYMBOL + 2) * max(1, sum(h["persons"].values())) + 4
+                        for h in halves)
+        if x > 6 and x + need > WIDTH - 4:
+            x = 6.0
+            y += ROW
+        svg.path(f"M{x},{y + 18} v-12 h3 v-4 h3 v4 h3 v-4 h3 v4 h3 v12 z", fill="#8d8d8d")
+        x += 20
+        for half in halves:
+            x = _half(svg, half["persons"], None, half["wappen"], x, y + 2) + 4
+        x += 6
+    return y
+
+
+def _seat_block(svg: Canvas, entry: dict[str, Any], name: str, y: float,
+                words: dict[str, str], you: bool) -> float:
+    """One seat: name, points and persons, cards, display, towers; the y below it."""
+    title = name + (f" ({words['you']})" if you else "")
+    if len(title) > 26:
+        title = title[:25] + "…"
+    _text(svg, 6, y + 13, title, 13, "bold")
+    counts = entry["counts"]
+    summary = "  ".join(f"{c} {counts[c]}" for c in data.STAENDE)
+    _text(svg, WIDTH - 6, y + 13, f"{entry['points']} {words['points']} · {summary}", 12,
+          "bold", "end")
+    y += ROW
+    status = (f"{words['hand']} {entry['hand_count']} · {words['pile']} {entry['pile_count']}"
+              f" · {words['towers']} {entry['tower_count']}")
+    _text(svg, 6, y + 12, status, 11)
+    y += ROW - 4
+    y = _display(svg, entry, y) + ROW + 2
     if entry["towers"]:
-        x = 6.0
-        for tower in entry["towers"]:
-            halves = tower.get("halves", [])
-            need = 20 + sum((SYMBOL + 2) * max(1, sum(h["persons"].values())) + 4
-                            for h in halves)
-            if x > 6 and x + need > WIDTH - 4:
-                x = 6.0
-                y += ROW
-            out.append(f'<path d="M{x},{y + 18} v-12 h3 v-4 h3 v4 h3 v-4 h3 v4 h3 v12 z" '
-                       f'fill="#8d8d8d"/>')
-            x += 20
-            for half in halves:
-                svg, x = _half(half["persons"], None, half["wappen"], x, y + 2)
-                out.append(svg)
-                x += 4
-            x += 6
-        y += ROW + 2
-    return out, y
+        y = _towers(svg, entry["towers"], y) + ROW + 2
+    return y
 
 
 def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     """The SVG document for ``view``; ``names`` are plain text (escaped here)."""
-    lang = "de" if lang == "de" else "en"
-    words = _LABELS[lang]
-    body: list[str] = []
+    words = words_for(lang)["picture"]
+    svg = Canvas(numbers="str")
     y = 4.0
     heading = (f"Tallinn · {words['over']}" if view["phase"] == "over" else
                f"Tallinn · {words['round']} {view['round']} {words['of']} "
                f"{view['max_rounds']}")
-    body.append(_text(6, y + 14, heading, 14, "bold"))
+    _text(svg, 6, y + 14, heading, 14, "bold")
     y += ROW + 4
     for entry in view["seats"]:
         seat = entry["seat"]
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
         if entry["to_move"]:
-            body.append(f'<rect x="1" y="{y}" width="3" height="{ROW * 2}" fill="#2e7d32"/>')
-        block, y = _seat_block(entry, name, y, lang, seat == view["you"])
-        body.extend(block)
-        body.append(f'<line x1="4" y1="{y}" x2="{WIDTH - 4}" y2="{y}" stroke="#ddd"/>')
+            svg.rect(1, y, 3, ROW * 2, fill="#2e7d32")
+        y = _seat_block(svg, entry, name, y, words, seat == view["you"])
+        svg.line(4, y, WIDTH - 4, y, stroke="#ddd")
         y += 4
     height = int(y + 4)
     title = xml_text(f"Tallinn, {words['round'].lower()} {view['round']}")
@@ -156,4 +153,4 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
             f'width="100%" role="img" aria-label="{title}" '
             f'font-family="sans-serif"><title>{title}</title>'
             f'<rect width="{WIDTH}" height="{height}" fill="#fffdf6"/>'
-            + "".join(body) + "</svg>")
+            + svg.markup() + "</svg>")

@@ -90,21 +90,13 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games import rng
-from pbem.games.protocol import IllegalMoveError, MalformedMoveError, OptionError, State
+from pbem.games.protocol import IllegalMoveError, OptionError, State
 from pbem.games.tallinn import data
+from pbem.games.tallinn.moves import HALVES, NO_TOWER, Legat, Move, NoTower, Play, Tower
 from pbem.games.tallinn.words import card_name, count, estate, half_text
 
 RULES_VERSION = "1"
-HALVES = ("a", "b")
-NO_TOWER = "no tower"
 DISPLAY, HAND = "display", "hand"
-
-_ESTATE_WORDS = {
-    "k": "K", "kaufleute": "K", "kaufmann": "K", "merchants": "K", "merchant": "K",
-    "r": "R", "ritter": "R", "knights": "R", "knight": "R",
-    "m": "M", "mönche": "M", "moenche": "M", "monche": "M", "mönch": "M", "moench": "M",
-    "monks": "M", "monk": "M",
-}
 
 
 # -- state helpers -------------------------------------------------------------
@@ -209,55 +201,6 @@ def is_secret(state: State) -> bool:
     return state["phase"] == "tower" and not state["options"]["tower_order"]
 
 
-# -- notation -----------------------------------------------------------------
-
-
-def parse(move: str) -> tuple[str, Any]:
-    """``("play", (card, half))``, ``("legat", estate)``, ``("tower", card)`` or
-    ``("none", None)``."""
-    words = str(move).lower().split()
-    if not words:
-        raise MalformedMoveError("empty move")
-    verb = words[0]
-    if verb == "play" and len(words) in (2, 3):
-        text = "".join(words[1:])
-        card, half = text[:-1].upper(), text[-1:]
-        if half in HALVES and _is_card(card):
-            return "play", (card, half)
-        raise MalformedMoveError(
-            f"{move!r}: a card is played like 'play 7a' (card 1-10 or L, then half a or b)")
-    if verb == "legat" and len(words) == 2:
-        code = _ESTATE_WORDS.get(words[1])
-        if code is None:
-            raise MalformedMoveError(
-                f"{words[1]!r} is no estate; the estates are Kaufleute, Ritter and Mönche")
-        return "legat", code
-    if verb == "tower" and len(words) == 2:
-        if _is_card(words[1].upper()):
-            return "tower", words[1].upper()
-        raise MalformedMoveError(
-            f"{move!r}: a tower is 'tower <card>' (1-10 or L, from display or hand) or 'no tower'")
-    if words == ["no", "tower"]:
-        return "none", None
-    raise MalformedMoveError(
-        f"{move!r} is not a Tallinn move; moves are 'play <card><a|b>', 'legat <estate>', "
-        "'tower <card>' and 'no tower'")
-
-
-def _is_card(card: str) -> bool:
-    return card in data.EINFLUSSKARTEN or card == data.LEGAT
-
-
-def notation(kind: str, arg: Any) -> str:
-    if kind == "play":
-        return f"play {arg[0]}{arg[1]}"
-    if kind == "legat":
-        return f"legat {data.STAND_NAME[arg]}"
-    if kind == "tower":
-        return f"tower {arg}"
-    return NO_TOWER
-
-
 # -- legal moves --------------------------------------------------------------
 
 
@@ -266,24 +209,24 @@ def display_cards(state: State, seat: int) -> list[str]:
     return sorted((card for card, _ in state["display"][seat]), key=card_key)
 
 
-def legal_moves(state: State, seat: int) -> list[str]:
+def legal(state: State, seat: int) -> list[Move]:
+    """The moves ``seat`` may make now (none when it is not to move)."""
     if seat not in to_move(state):
         return []
     phase = state["phase"]
     if phase == "choose":
-        return [notation("play", (card, h)) for card in state["hand"][seat] for h in HALVES]
+        return [Play(card, h) for card in state["hand"][seat] for h in HALVES]
     if phase == "legat":
-        return [notation("legat", s) for s in data.STAENDE]
+        return [Legat(s) for s in data.STAENDE]
     # the display's cards, then the hand's, then none (at most 11 + 1, see above)
     cards = display_cards(state, seat) + state["hand"][seat]
-    return [notation("tower", c) for c in cards] + [NO_TOWER]
+    return [Tower(c) for c in cards] + [NO_TOWER]
 
 
 # -- apply ---------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, move: str) -> State:
-    kind, arg = parse(move)
+def apply(state: State, seat: int, move: Move) -> State:
     if state["phase"] == "over":
         raise IllegalMoveError("the game is over")
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
@@ -292,20 +235,20 @@ def apply(state: State, seat: int, move: str) -> State:
         raise IllegalMoveError(_why_not_to_move(state, seat))
     phase = state["phase"]
     if phase == "choose":
-        if kind != "play":
+        if not isinstance(move, Play):
             raise IllegalMoveError(
                 "now every player chooses a hand card and its active half, like 'play 7a'")
-        return _choose(state, seat, *arg)
+        return _choose(state, seat, move.card, move.half)
     if phase == "legat":
-        if kind != "legat":
+        if not isinstance(move, Legat):
             raise IllegalMoveError(
                 "the cards are revealed; your Legat's Wappen now names the estate of its "
                 "contest, like 'legat Ritter'")
-        return _legat(state, seat, arg)
-    if kind not in ("tower", "none"):
+        return _legat(state, seat, move.stand)
+    if not isinstance(move, (Tower, NoTower)):
         raise IllegalMoveError(
             "the contests are over; builders now say 'tower <card>' or 'no tower'")
-    return _tower(state, seat, kind, arg)
+    return _tower(state, seat, move)
 
 
 def _why_not_to_move(state: State, seat: int) -> str:
@@ -348,12 +291,12 @@ def _legat(state: State, seat: int, code: str) -> State:
     return new
 
 
-def _tower(state: State, seat: int, kind: str, card: str | None) -> State:
+def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
     new = _copy(state)
-    if kind == "none":
+    if isinstance(move, NoTower):
         new["tower_choice"][seat] = "none"
     else:
-        assert card is not None
+        card = move.card
         if card in display_cards(state, seat):
             source = DISPLAY
         elif card in state["hand"][seat]:

@@ -12,7 +12,8 @@ import pytest
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.render import seat_filter
-from pbem.games.tallinn import GAME, words
+from pbem.games.tallinn import GAME
+from pbem.games.tallinn.sentences import event
 
 NAMES = ["Anna", "Bert", "Carl"]
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
@@ -42,12 +43,12 @@ def test_every_event_line_reads_german():
     kinds = set()
     for _before, _seat, _move, after in _games():
         for line in after["events"]:
-            german = words.event(line, "de")
+            german = event(line, "de")
             assert not ENGLISH.search(german), (line, german)
             kinds.add(german.split(" ")[1] if german.startswith("{") else german.split(" ")[0])
     assert {"spielt", "Wettstreit", "baut", "Niemand"} <= kinds
-    assert words.event("{0} builds no tower", "en") == "{0} builds no tower"
-    assert words.event("something new", "de") == "something new"  # unknown: English
+    assert event("{0} builds no tower", "en") == "{0} builds no tower"
+    assert event("something new", "de") == "something new"  # unknown: English
 
 
 def test_sentences_in_german_keep_the_secret():

@@ -101,9 +101,9 @@ def test_secret_decisions_are_invisible_to_the_others(players, options):
 
 
 def test_the_secrecy_check_would_catch_a_leak(monkeypatch):
-    import pbem.games.tallinn as tallinn
+    from pbem.games.tallinn import view as tallinn_view
 
-    honest = tallinn.build_view
+    honest = tallinn_view.build
 
     def leaky(state, seat):
         view = honest(state, seat)
@@ -113,7 +113,7 @@ def test_the_secrecy_check_would_catch_a_leak(monkeypatch):
 
     state = GAME.setup(3, None, SEED)
     assert check_decision_is_secret(state, 0) > 1
-    monkeypatch.setattr(tallinn, "build_view", leaky)
+    monkeypatch.setattr(tallinn_view, "build", leaky)
     with pytest.raises(AssertionError, match="can tell what seat 0 decided"):
         check_decision_is_secret(state, 0)
 
