@@ -36,7 +36,7 @@ from typing import Any
 
 from pbem.games.riga import data
 from pbem.games.riga.view import building_view
-from pbem.games.svg import seat_name, shorten, wrap
+from pbem.games.svg import Canvas, seat_name, shorten, wrap
 from pbem.games.svg import xml_text as _text
 
 WIDTH = 390
@@ -202,79 +202,67 @@ def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
     return seat_name(names, seat, limit, missing="#{n}")
 
 
-class _Svg:
-    def __init__(self) -> None:
-        self.parts: list[str] = []
+class _Drawing(Canvas):
+    """Riga's house style on the shared canvas: every text and box with all its
+    attributes, and the game's own shapes (a commodity, a city, a coin, a seal)."""
 
-    def add(self, raw: str) -> None:
-        self.parts.append(raw)
+    def label(self, x: float, y: float, content: Any, size: int = 12, weight: str = "normal",
+              fill: str = INK, anchor: str = "start", **attrs: Any) -> None:
+        self.text(x, y, content, font_size=size, font_weight=weight, fill=fill,
+                  text_anchor=anchor, **attrs)
 
-    def text(self, x: float, y: float, content: Any, size: int = 12, weight: str = "normal",
-             fill: str = INK, anchor: str = "start", extra: str = "") -> None:
-        self.parts.append(
-            f'<text x="{x:g}" y="{y:g}" font-size="{size}" font-weight="{weight}" '
-            f'fill="{fill}" text-anchor="{anchor}"{extra}>{_text(content)}</text>')
+    def box(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
+            width: float = 1, rx: float = 0, dash: str = "") -> None:
+        self.rect(x, y, w, h, rx=rx, fill=fill, stroke=stroke, stroke_width=width,
+                  stroke_dasharray=dash or None)
 
-    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
-             width: float = 1, rx: float = 0, dash: str = "") -> None:
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(
-            f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{rx:g}" fill="{fill}" '
-            f'stroke="{stroke}" stroke-width="{width:g}"{dashed}/>')
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE,
+    def rule(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE,
              width: float = 1, dash: str = "") -> None:
-        dashed = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" '
-                          f'stroke="{stroke}" stroke-width="{width:g}"{dashed}/>')
+        self.line(x1, y1, x2, y2, stroke=stroke, stroke_width=width,
+                  stroke_dasharray=dash or None)
 
     def ware(self, code: str, x: float, y: float, lang: str, size: float = CHIP) -> None:
         """One commodity: its shape, colour and letters; ``(x, y)`` the top left corner."""
         colour = WARE_COLOUR.get(code, "#999999")
         shape = WARE_SHAPE.get(code, "square")
         cx, cy, r = x + size / 2, y + size / 2, size / 2
-        kind = f' class="ware" data-ware="{_text(code)}"'
+        kind = {"class_": "ware", "data_ware": code}
+        ink = {"fill": colour, "stroke": INK, "stroke_width": 0.8}
         if shape == "circle":
-            self.add(f'<circle{kind} cx="{cx:g}" cy="{cy:g}" r="{r - 0.5:g}" fill="{colour}" '
-                     f'stroke="{INK}" stroke-width="0.8"/>')
+            self.element("circle", **kind, cx=cx, cy=cy, r=r - 0.5, **ink)
         elif shape == "diamond":
-            self.add(f'<path{kind} d="M{cx:g} {y - 2:g} L{x + size + 2:g} {cy:g} '
-                     f'L{cx:g} {y + size + 2:g} L{x - 2:g} {cy:g} Z" fill="{colour}" '
-                     f'stroke="{INK}" stroke-width="0.8"/>')
+            self.element("path", **kind, d=f"M{cx:g} {y - 2:g} L{x + size + 2:g} {cy:g} "
+                                           f"L{cx:g} {y + size + 2:g} L{x - 2:g} {cy:g} Z", **ink)
         elif shape == "triangle":
-            self.add(f'<path{kind} d="M{cx:g} {y - 3:g} L{x + size + 3:g} {y + size:g} '
-                     f'L{x - 3:g} {y + size:g} Z" fill="{colour}" stroke="{INK}" '
-                     f'stroke-width="0.8"/>')
+            self.element("path", **kind, d=f"M{cx:g} {y - 3:g} L{x + size + 3:g} {y + size:g} "
+                                           f"L{x - 3:g} {y + size:g} Z", **ink)
         else:
-            self.add(f'<rect{kind} x="{x + 0.5:g}" y="{y + 0.5:g}" width="{size - 1:g}" '
-                     f'height="{size - 1:g}" fill="{colour}" stroke="{INK}" '
-                     f'stroke-width="0.8"/>')
+            self.element("rect", **kind, x=x + 0.5, y=y + 0.5, width=size - 1, height=size - 1,
+                         **ink)
         letters = WARE_LETTERS[lang].get(code, code[:2])
         # the triangle is widest at its foot: its letters sit lower
         base = y + size - 2.5 if shape == "triangle" else cy + 3.6
-        self.text(cx, base, letters, size=9 if size < CHIP else 10, weight="bold",
-                  fill=WARE_INK.get(code, INK), anchor="middle")
+        self.label(cx, base, letters, size=9 if size < CHIP else 10, weight="bold",
+                   fill=WARE_INK.get(code, INK), anchor="middle")
 
     def badge(self, stadt: str | None, x: float, y: float, size: float = BADGE) -> None:
         """A city: its colour and its letter (R for a Riga building)."""
         key = stadt if stadt in STADT_LETTER else data.RIGA
-        self.add(f'<rect class="stadt" data-stadt="{_text(key)}" x="{x:g}" '
-                 f'y="{y:g}" width="{size:g}" height="{size:g}" rx="3" '
-                 f'fill="{STADT_COLOUR[key]}" stroke="{INK}" stroke-width="0.6"/>')
-        self.text(x + size / 2, y + size / 2 + 4, STADT_LETTER[key], size=11, weight="bold",
-                  fill=STADT_INK[key], anchor="middle")
+        self.element("rect", class_="stadt", data_stadt=key, x=x, y=y, width=size,
+                     height=size, rx=3, fill=STADT_COLOUR[key], stroke=INK, stroke_width=0.6)
+        self.label(x + size / 2, y + size / 2 + 4, STADT_LETTER[key], size=11, weight="bold",
+                   fill=STADT_INK[key], anchor="middle")
 
     def coin(self, x: float, y: float, value: Any) -> None:
         """A cost in ducats: a ring with its number (the cost's place on the card)."""
-        self.add(f'<circle cx="{x:g}" cy="{y:g}" r="9.5" fill="#fff3c4" stroke="#7a5c00" '
-                 f'stroke-width="1.2"/>')
-        self.text(x, y + 4, value, size=11, weight="bold", anchor="middle")
+        self.circle(x, y, 9.5, fill="#fff3c4", stroke="#7a5c00", stroke_width=1.2)
+        self.label(x, y + 4, value, size=11, weight="bold", anchor="middle")
 
     def seal(self, x: float, y: float, value: Any) -> None:
         """Victory points: a shield with its number."""
-        self.add(f'<path d="M{x - 9:g} {y - 9:g} h18 v8 q0 8 -9 11 q-9 -3 -9 -11 z" '
-                 f'fill="#e8eefc" stroke="#1e3a8a" stroke-width="1.2"/>')
-        self.text(x, y + 3, value, size=11, weight="bold", anchor="middle")
+        self.path(f"M{x - 9:g} {y - 9:g} h18 v8 q0 8 -9 11 q-9 -3 -9 -11 z",
+                  fill="#e8eefc", stroke="#1e3a8a", stroke_width=1.2)
+        self.label(x, y + 3, value, size=11, weight="bold", anchor="middle")
 
 
 def _words(lang: str) -> tuple[str, dict[str, str]]:
@@ -313,21 +301,21 @@ def _season(view: dict[str, Any], words: dict[str, str]) -> str:
     return words.get(season, season)
 
 
-def _value_header(svg: _Svg, y: float, lang: str, words: dict[str, str]) -> float:
-    svg.text(X_COST, y + 13, words["cost"], size=10, fill=MUTED, anchor="middle")
-    svg.text(X_POINTS, y + 13, words["points"], size=10, fill=MUTED, anchor="middle")
+def _value_header(svg: _Drawing, y: float, lang: str, words: dict[str, str]) -> float:
+    svg.label(X_COST, y + 13, words["cost"], size=10, fill=MUTED, anchor="middle")
+    svg.label(X_POINTS, y + 13, words["points"], size=10, fill=MUTED, anchor="middle")
     for i, code in enumerate(WAREN):
         svg.ware(code, X_VALUES + i * VALUE_STEP, y, lang)
     return y + CHIP + 4
 
 
-def _building(svg: _Svg, b: dict[str, Any], y: float, lang: str, faded: bool = False) -> float:
+def _building(svg: _Drawing, b: dict[str, Any], y: float, lang: str, faded: bool = False) -> float:
     """One building as a line: badge, name (and its commodity), cost, points, values."""
     stadt = b.get("stadt")
     svg.badge(stadt, MARGIN, y + 2)
     name = shorten(b.get("name") or b.get("art") or b.get("id", "?"), 15)
-    svg.text(X_NAME, y + 15, name, size=12, weight="bold", fill=MUTED if faded else INK,
-             extra=f' data-id="{_text(b.get("id", ""))}"')
+    svg.label(X_NAME, y + 15, name, size=12, weight="bold", fill=MUTED if faded else INK,
+              data_id=b.get("id", ""))
     ware = b.get("ware")
     if ware:
         svg.ware(ware, X_NAME + 7.4 * len(name) + 4, y + 3, lang, 14)
@@ -338,17 +326,17 @@ def _building(svg: _Svg, b: dict[str, Any], y: float, lang: str, faded: bool = F
         x = X_VALUES + i * VALUE_STEP + CHIP / 2
         value = values.get(code)
         if value is None:
-            svg.text(x, y + 15, "–", size=12, fill=MUTED, anchor="middle")
+            svg.label(x, y + 15, "–", size=12, fill=MUTED, anchor="middle")
             continue
         more = value > REGULAR.get(code, value)
         if more:  # worth more here than its regular value: boxed and bold
-            svg.rect(x - 11, y + 2, 22, 18, "#ffffff", INK, 1.4, rx=3)
-        svg.text(x, y + 15, value, size=12, weight="bold" if more else "normal",
-                 anchor="middle")
+            svg.box(x - 11, y + 2, 22, 18, "#ffffff", INK, 1.4, rx=3)
+        svg.label(x, y + 15, value, size=12, weight="bold" if more else "normal",
+                  anchor="middle")
     return y + ROW_H
 
 
-def _sets(svg: _Svg, y: float, sets: list[dict[str, Any]], lang: str,
+def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
           words: dict[str, str]) -> float:
     """The commodity sets: number, cards as symbols, ducats; two sets share a line
     where both fit in half of it."""
@@ -366,7 +354,7 @@ def _sets(svg: _Svg, y: float, sets: list[dict[str, Any]], lang: str,
             col = 0
         x = MARGIN + col * half
         # numbered by position, as the notation ``take set k`` counts them
-        svg.text(x, y + 13, f"{i + 1}.", size=12, weight="bold")
+        svg.label(x, y + 13, f"{i + 1}.", size=12, weight="bold")
         x += 18
         for code in s.get("waren", []):
             if x + step > WIDTH - MARGIN - 70:  # a very long set wraps
@@ -374,7 +362,7 @@ def _sets(svg: _Svg, y: float, sets: list[dict[str, Any]], lang: str,
                 y += CHIP + 6
             svg.ware(code, x, y + 1, lang)
             x += step
-        svg.text(x + 2, y + 14, f"= {s.get('value', '?')}", size=12, weight="bold")
+        svg.label(x + 2, y + 14, f"= {s.get('value', '?')}", size=12, weight="bold")
         nxt = sets[i + 1] if i + 1 < len(sets) else None
         if col == 0 and fits and nxt is not None and need(nxt) <= half - MARGIN:
             col = 1
@@ -384,7 +372,7 @@ def _sets(svg: _Svg, y: float, sets: list[dict[str, Any]], lang: str,
     return y
 
 
-def _display_tile(svg: _Svg, d: dict[str, Any], x: float, y: float,
+def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
                   words: dict[str, str]) -> float:
     """A building in a display: badge and name; used struck through, new dashed."""
     name = shorten(d.get("name") or d.get("art") or d.get("id", "?"), 14)
@@ -399,18 +387,18 @@ def _display_tile(svg: _Svg, d: dict[str, Any], x: float, y: float,
         marks.append(words["new"])
     label = name + (f" · {', '.join(marks)}" if marks else "")
     width = 14 + 4 + 6.2 * len(label) + 6
-    svg.rect(x, y, width, 18, "#f2f2f2" if d.get("used") else "#ffffff",
-             MUTED if new else INK, 1, rx=3, dash="3 2" if new else "")
+    svg.box(x, y, width, 18, "#f2f2f2" if d.get("used") else "#ffffff",
+            MUTED if new else INK, 1, rx=3, dash="3 2" if new else "")
     svg.badge(d.get("stadt"), x + 2, y + 2, 14)
-    extra = ' text-decoration="line-through"' if d.get("used") else ""
-    svg.text(x + 20, y + 13, name, size=10, fill=MUTED if d.get("used") else INK, extra=extra)
+    svg.label(x + 20, y + 13, name, size=10, fill=MUTED if d.get("used") else INK,
+              text_decoration="line-through" if d.get("used") else None)
     if marks:
-        svg.text(x + 20 + 6.2 * len(name) + 2, y + 13, f"· {', '.join(marks)}", size=10,
-                 fill=MUTED, weight="bold")
+        svg.label(x + 20 + 6.2 * len(name) + 2, y + 13, f"· {', '.join(marks)}", size=10,
+                  fill=MUTED, weight="bold")
     return x + width + 4
 
 
-def _seat(svg: _Svg, entry: dict[str, Any], view: dict[str, Any], names: list[str],
+def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: list[str],
           y: float, lang: str, words: dict[str, str]) -> float:
     seat = entry["seat"]
     you = seat == view.get("you")
@@ -420,18 +408,18 @@ def _seat(svg: _Svg, entry: dict[str, Any], view: dict[str, Any], names: list[st
     # room for the marks and the points: a long name is cut short
     room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
     title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
-    svg.text(MARGIN + 6, y + 15, title, size=13, weight="bold",
-             extra=' class="seat-name"')
+    svg.label(MARGIN + 6, y + 15, title, size=13, weight="bold",
+              class_="seat-name")
     x = MARGIN + 6 + 8.6 * len(title) + 6
     if start:
-        svg.rect(x, y + 3, 38, 16, "#2e2e2e", rx=8)
-        svg.text(x + 19, y + 15, words["start mark"], size=10, weight="bold", fill="#ffffff",
-                 anchor="middle")
+        svg.box(x, y + 3, 38, 16, "#2e2e2e", rx=8)
+        svg.label(x + 19, y + 15, words["start mark"], size=10, weight="bold", fill="#ffffff",
+                  anchor="middle")
         x += 42
     if moving:
-        svg.text(x, y + 15, f"◀ {words['to move']}", size=10, weight="bold", fill="#1b5e20")
-    svg.text(WIDTH - MARGIN, y + 15, words["score"].format(n=entry.get("points", 0)),
-             size=13, weight="bold", anchor="end")
+        svg.label(x, y + 15, f"◀ {words['to move']}", size=10, weight="bold", fill="#1b5e20")
+    svg.label(WIDTH - MARGIN, y + 15, words["score"].format(n=entry.get("points", 0)),
+              size=13, weight="bold", anchor="end")
     y += 22
     status = [words["hand"].format(n=entry.get("hand_count", 0),
                                    w=_count(entry.get("waren_count", 0), "ware", words),
@@ -440,23 +428,23 @@ def _seat(svg: _Svg, entry: dict[str, Any], view: dict[str, Any], names: list[st
     if entry.get("hand_limit", 8 if entry.get("speicher") else 6) > 6:
         status.append(words["limit"].format(n=entry.get("hand_limit", 8)))
     for part in _wrap_parts(status, _room(MARGIN + 6, 11)):
-        svg.text(MARGIN + 6, y + 11, part, size=11, fill=INK)
+        svg.label(MARGIN + 6, y + 11, part, size=11, fill=INK)
         y += 15
     revealed = entry.get("revealed") or []
     if revealed and view.get("phase") in ("reveal", "choose_start", "keep"):
-        svg.text(MARGIN + 6, y + 13, words["revealed"], size=11)
+        svg.label(MARGIN + 6, y + 13, words["revealed"], size=11)
         x = MARGIN + 6 + 6.5 * len(words["revealed"]) + 6
         for code in revealed:
             svg.ware(code, x, y, lang)
             x += CHIP + 6
         total = sum(REGULAR.get(c, 0) for c in revealed)
-        svg.text(x, y + 13, f"= {total}", size=11, weight="bold")
+        svg.label(x, y + 13, f"= {total}", size=11, weight="bold")
         y += CHIP + 6
     y += 2
     x = MARGIN + 6
     display = entry.get("display") or []
     if not display:
-        svg.text(x, y + 12, words["nothing"], size=10, fill=MUTED)
+        svg.label(x, y + 12, words["nothing"], size=10, fill=MUTED)
         y += 20
     else:
         for d in display:
@@ -471,17 +459,17 @@ def _seat(svg: _Svg, entry: dict[str, Any], view: dict[str, Any], names: list[st
     if left:
         for part in _wrap(words["riga"].format(ids=", ".join(map(str, left))),
                           _room(MARGIN + 6, 10)):
-            svg.text(MARGIN + 6, y + 11, part, size=10, fill=MUTED)
+            svg.label(MARGIN + 6, y + 11, part, size=10, fill=MUTED)
             y += 14
         y += 2
     if moving:  # a bar beside the block of whoever is to move (the words say it too)
-        svg.rect(0, top + 2, 4, y - top - 4, "#2e7d32")
+        svg.box(0, top + 2, 4, y - top - 4, "#2e7d32")
     return y
 
 
-def _hand(svg: _Svg, hand: dict[str, Any], y: float, lang: str,
+def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
           words: dict[str, str], title: str) -> float:
-    svg.text(MARGIN, y + 14, title, size=13, weight="bold")
+    svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
     waren = hand.get("waren") or {}
     x = MARGIN
@@ -493,10 +481,10 @@ def _hand(svg: _Svg, hand: dict[str, Any], y: float, lang: str,
         shown = True
         svg.ware(code, x, y, lang)
         label = f"× {k}"
-        svg.text(x + CHIP + 6, y + 13, label, size=12, weight="bold")
+        svg.label(x + CHIP + 6, y + 13, label, size=12, weight="bold")
         x += CHIP + 6 + 8 * len(label) + 14
     if not shown:
-        svg.text(x, y + 12, words["no waren"], size=11, fill=MUTED)
+        svg.label(x, y + 12, words["no waren"], size=11, fill=MUTED)
     y += CHIP + 8
     buildings = hand.get("gebaeude") or []
     if buildings:
@@ -504,12 +492,12 @@ def _hand(svg: _Svg, hand: dict[str, Any], y: float, lang: str,
         for b in buildings:
             y = _building(svg, b, y, lang)
     else:
-        svg.text(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
+        svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
         y += 18
     return y + 4
 
 
-def _project(svg: _Svg, project: dict[str, Any], y: float, lang: str,
+def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
              words: dict[str, str], view: dict[str, Any], names: list[str]) -> float:
     """The project in progress (public: its paid cards lie on the table)."""
     ids = [_building_name(b) for b in project.get("buildings", [])]
@@ -521,7 +509,7 @@ def _project(svg: _Svg, project: dict[str, Any], y: float, lang: str,
                                    cost=project.get("cost", "?"),
                                    paid=project.get("paid_value", 0))
     for part in _wrap(line, _room(MARGIN, 12)):
-        svg.text(MARGIN, y + 13, part, size=12, weight="bold")
+        svg.label(MARGIN, y + 13, part, size=12, weight="bold")
         y += 17
     paid = project.get("paid") or {}
     cards = [c for c in WAREN for _ in range(paid.get(c, 0))]
@@ -538,7 +526,7 @@ def _project(svg: _Svg, project: dict[str, Any], y: float, lang: str,
     if uses:
         shown = ", ".join(_building_name(u) for u in uses)
         for part in _wrap(words["project uses"].format(uses=shown), _room(MARGIN, 11)):
-            svg.text(MARGIN, y + 11, part, size=11, fill=MUTED)
+            svg.label(MARGIN, y + 11, part, size=11, fill=MUTED)
             y += 15
     return y + 4
 
@@ -555,7 +543,7 @@ def _building_name(b: Any) -> str:
     return f"{name} ({stadt})" if stadt and stadt != data.RIGA else str(name)
 
 
-def _pending(svg: _Svg, pending: dict[str, Any], y: float, lang: str,
+def _pending(svg: _Drawing, pending: dict[str, Any], y: float, lang: str,
              words: dict[str, str]) -> float:
     """The viewer's own Bauhof draw (buildings, with their numbers) or Schatzkammer draw
     (commodities)."""
@@ -565,18 +553,18 @@ def _pending(svg: _Svg, pending: dict[str, Any], y: float, lang: str,
     buildings = [c if isinstance(c, dict) else building_view(c) for c in cards
                  if isinstance(c, dict) or (isinstance(c, str) and data.is_building(c))]
     if buildings:
-        svg.text(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12,
-                 weight="bold")
+        svg.label(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12,
+                  weight="bold")
         y = _value_header(svg, y + 22, lang, words)
         for b in buildings:
             y = _building(svg, b, y, lang)
         return y + 4
-    svg.text(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12, weight="bold")
+    svg.label(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12, weight="bold")
     y += 22
     x = MARGIN
     for code in cards:
         svg.ware(code, x, y, lang)
-        svg.text(x + CHIP + 5, y + 13, WARE_NAME[lang].get(code, str(code)), size=12)
+        svg.label(x + CHIP + 5, y + 13, WARE_NAME[lang].get(code, str(code)), size=12)
         x += CHIP + 5 + 8 * len(WARE_NAME[lang].get(code, str(code))) + 14
     return y + CHIP + 10
 
@@ -624,7 +612,7 @@ def _fill(text: str, names: list[str]) -> str:
 def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
     lang, words = _words(lang)
-    svg = _Svg()
+    svg = _Drawing()
     over = view.get("phase") == "over"
     if over:
         heading = words["over"].format(years=view.get("years", "?"))
@@ -634,7 +622,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
         heading = words["year"].format(year=max(1, int(view.get("year") or 1)),
                                        years=view.get("years", "?"),
                                        season=_season(view, words))
-    svg.text(MARGIN, 18, heading, size=15, weight="bold")
+    svg.label(MARGIN, 18, heading, size=15, weight="bold")
     y = 24.0
     phase = view.get("phase", "")
     moving = [s for s in (view.get("to_move") or [])]
@@ -642,58 +630,58 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     if not over and key in words and (moving or phase == "reveal"):
         who = ", ".join(_name(names, s, 20) for s in moving)
         for part in _wrap(words[key].format(names=who), _room(MARGIN, 12)):
-            svg.text(MARGIN, y + 14, part, size=12, weight="bold", fill="#1b5e20")
+            svg.label(MARGIN, y + 14, part, size=12, weight="bold", fill="#1b5e20")
             y += 17
     y += 4
 
     # the row of buildings, oldest first: the first ``below`` lie below the separation card
     row = view.get("row") or []
     if row:
-        svg.line(0, y, WIDTH, y)
-        svg.add('<g class="row">')
-        svg.text(MARGIN, y + 15, words["row"], size=12, weight="bold")
+        svg.rule(0, y, WIDTH, y)
+        svg.raw('<g class="row">')
+        svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
         below = int(view.get("below") or 0)
         # newest on top, as on the table: the separation card sits under this year's
         for i, b in enumerate(reversed(row)):
             if below and i == len(row) - below:
-                svg.line(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
-                svg.text(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
-                         extra=' class="separation"')
+                svg.rule(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
+                svg.label(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
+                          class_="separation")
                 y += 20
             y = _building(svg, b, y, lang, faded=i >= len(row) - below)
-        svg.add("</g>")
+        svg.raw("</g>")
         y += 2
 
     sets = view.get("sets") or []
     if sets:
-        svg.line(0, y, WIDTH, y)
-        svg.add('<g class="sets">')
-        svg.text(MARGIN, y + 15, words["sets"], size=12, weight="bold")
+        svg.rule(0, y, WIDTH, y)
+        svg.raw('<g class="sets">')
+        svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
         y = _sets(svg, y + 21, sets, lang, words)
-        svg.add("</g>")
+        svg.raw("</g>")
     piles = view.get("piles")
     if piles:
         counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
                                                 "separated")}
         for part in _wrap_parts(words["piles"].format(**counts).split(" · "),
                                 _room(MARGIN, 10)):
-            svg.text(MARGIN, y + 11, part, size=10, fill=MUTED)
+            svg.label(MARGIN, y + 11, part, size=10, fill=MUTED)
             y += 14
         y += 4
 
     for entry in view.get("seats") or []:
-        svg.line(0, y, WIDTH, y)
-        svg.add(f'<g class="seat" data-seat="{int(entry["seat"])}">')
+        svg.rule(0, y, WIDTH, y)
+        svg.raw(f'<g class="seat" data-seat="{int(entry["seat"])}">')
         y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
         if hand and entry["seat"] != view.get("you"):  # the archive's view holds all hands
-            svg.add('<g class="hand">')
+            svg.raw('<g class="hand">')
             y = _hand(svg, hand, y, lang, words,
                       words["their hand"].format(name=_name(names, entry["seat"])))
-            svg.add("</g>")
-        svg.add("</g>")
-    svg.line(0, y, WIDTH, y)
+            svg.raw("</g>")
+        svg.raw("</g>")
+    svg.rule(0, y, WIDTH, y)
     y += 6
     key = [" · ".join(f"{WARE_LETTERS[lang][w]} {WARE_NAME[lang][w]} {REGULAR[w]}"
                       for w in WAREN) + f" ({words['legend waren']})",
@@ -702,67 +690,67 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
            words["legend used"]]
     for part in key:
         for piece in _wrap_parts(part.split(" · "), _room(MARGIN, 10)):
-            svg.text(MARGIN, y + 11, piece, size=10, fill=MUTED)
+            svg.label(MARGIN, y + 11, piece, size=10, fill=MUTED)
             y += 14
     y += 2
 
     if view.get("hand") is not None and view.get("you") is not None:
-        svg.line(0, y, WIDTH, y)
-        svg.add('<g class="hand own">')
+        svg.rule(0, y, WIDTH, y)
+        svg.raw('<g class="hand own">')
         y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
-        svg.add("</g>")
+        svg.raw("</g>")
     step = _sub_line(view, names, words)
     if step:
         for piece in _wrap(step, _room(MARGIN, 12)):
-            svg.text(MARGIN, y + 15, piece, size=12, weight="bold", extra=' class="step"')
+            svg.label(MARGIN, y + 15, piece, size=12, weight="bold", class_="step")
             y += 17
         y += 4
     offer = view.get("keep_offer") or []
     if offer and view.get("you") is not None:
-        svg.add('<g class="keep">')
-        svg.text(MARGIN, y + 16, words["keep offer"], size=13, weight="bold")
+        svg.raw('<g class="keep">')
+        svg.label(MARGIN, y + 16, words["keep offer"], size=13, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
         for b in offer:
             y = _building(svg, b, y, lang)
         if view.get("kept"):
-            svg.text(MARGIN, y + 13, words["kept"].format(name=_building_name(view["kept"])),
-                     size=11, weight="bold")
+            svg.label(MARGIN, y + 13, words["kept"].format(name=_building_name(view["kept"])),
+                      size=11, weight="bold")
             y += 18
-        svg.add("</g>")
+        svg.raw("</g>")
     if view.get("project"):
-        svg.add('<g class="project">')
+        svg.raw('<g class="project">')
         y = _project(svg, view["project"], y + 2, lang, words, view, names)
-        svg.add("</g>")
+        svg.raw("</g>")
     if view.get("pending_draw"):
-        svg.add('<g class="draw">')
+        svg.raw('<g class="draw">')
         y = _pending(svg, view["pending_draw"], y + 2, lang, words)
-        svg.add("</g>")
+        svg.raw("</g>")
     elif view.get("drawing") and view.get("current") is not None:
-        svg.text(MARGIN, y + 15, words["drawing"].format(name=_name(names, view["current"]),
+        svg.label(MARGIN, y + 15, words["drawing"].format(name=_name(names, view["current"]),
                                                          kind=view["drawing"]),
-                 size=12, weight="bold")
+                  size=12, weight="bold")
         y += 20
     final = _final_rows(view.get("final"))
     if final:
-        svg.line(0, y, WIDTH, y)
-        svg.add('<g class="final">')
-        svg.text(MARGIN, y + 17, words["final scoring"], size=13, weight="bold")
+        svg.rule(0, y, WIDTH, y)
+        svg.raw('<g class="final">')
+        svg.label(MARGIN, y + 17, words["final scoring"], size=13, weight="bold")
         y += 24
         for f in final:
-            svg.text(MARGIN, y + 13, _name(names, f["seat"]), size=12, weight="bold")
-            svg.text(WIDTH - MARGIN, y + 13,
-                     words["score"].format(n=f.get("total", f.get("points", "?"))),
-                     size=12, weight="bold", anchor="end")
+            svg.label(MARGIN, y + 13, _name(names, f["seat"]), size=12, weight="bold")
+            svg.label(WIDTH - MARGIN, y + 13,
+                      words["score"].format(n=f.get("total", f.get("points", "?"))),
+                      size=12, weight="bold", anchor="end")
             y += 18
             parts = [words[f"final {key}"].format(n=f[key]) for key in FINAL_PARTS
                      if isinstance(f.get(key), int) and (f[key] or key == "seals")]
             lines = ([" · ".join(parts)] if parts else []) + list(f.get("lines") or [])
             for line in lines:
                 for piece in _wrap(_fill(str(line), names), _room(MARGIN + 8, 10)):
-                    svg.text(MARGIN + 8, y + 11, piece, size=10, fill=MUTED)
+                    svg.label(MARGIN + 8, y + 11, piece, size=10, fill=MUTED)
                     y += 14
             y += 4
-        svg.add("</g>")
+        svg.raw("</g>")
 
     height = int(y + 6)
     title = _text(heading)
@@ -771,6 +759,6 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
         f'width="{WIDTH}" height="{height}" role="img" font-family="{FONT}">'
         f"<title>{title}</title>"
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
-        + "".join(svg.parts)
+        + svg.markup()
         + "</svg>"
     )
