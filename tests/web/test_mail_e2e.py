@@ -15,7 +15,7 @@ from email.message import EmailMessage
 from web_helpers import forms_in, move_forms, paths_in, player, post_form, text_part
 
 from pbem.gamelog.records import replay
-from pbem.lifecycle.moves import game_record
+from pbem.lifecycle.records import game_record
 from pbem.models import Game, Move, Seat
 from pbem.time.scheduler import tick
 from pbem.web import create_app
@@ -69,6 +69,14 @@ def test_a_whole_game_played_from_the_links_in_the_mails(smtp_ctx, smtp_server, 
     created = post_form(alice, form, name="Alice", email="alice@example.org", players="3",
                         **{"seat-1": "bob@example.org", "seat-2": "carol@example.org"})
     assert _follow(alice, created).status_code == 200
+    tick(smtp_ctx)
+    # the open form proves nothing about the address, though Alice has played here:
+    # the game waits for her click from the mail that asks her to confirm
+    assert smtp_server.to("bob@example.org") == []
+    [confirm] = smtp_server.to("alice@example.org")
+    [path] = [p for p in paths_in(text_part(confirm)) if p.startswith("/c/")]
+    [form] = [f for f in forms_in(alice.get(path).text) if f.action == path]
+    assert post_form(alice, form).status_code == 200
     tick(smtp_ctx)
 
     # Bob and Carol join from their invitation mails
@@ -124,9 +132,11 @@ def test_a_whole_game_played_from_the_links_in_the_mails(smtp_ctx, smtp_server, 
                                      if " wins with " in m[1] or " share the win " in m[1]]
         assert headline.startswith(f"Visby #{game.id}: ")
         assert f"/archive/games/{game.id}.html" in text_part(result)
-        # one thread per player: after the invitation (the creator has none), every mail
-        # has the game's subject; the first is the root, every later one refers to it
-        thread = [m for _i, _h, m in inbox.mails[address] if "/i/" not in text_part(m)]
+        # one thread per player: after the invitation (the creator has the request to
+        # confirm instead), every mail has the game's subject; the first is the root,
+        # every later one refers to it
+        thread = [m for _i, _h, m in inbox.mails[address]
+                  if "/i/" not in text_part(m) and "/c/" not in text_part(m)]
         assert {str(m["Subject"]) for m in thread} == {f"Visby #{game.id} — Alice, Bob, Carol"}
         root = thread[0]["Message-ID"]
         assert thread[0]["In-Reply-To"] is None and root.endswith("@localhost>")  # the sender's
