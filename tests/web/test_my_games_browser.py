@@ -55,3 +55,71 @@ def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client):
             assert page.get_by_text(LONG).first.is_visible()
         finally:
             browser.close()
+
+
+def _serve(page, app) -> None:
+    """Every request of the browser answered by the Flask app itself, cookies and
+    redirects included, as a server on pbem.test would: nothing leaves the machine."""
+    from urllib.parse import urlsplit
+
+    client = app.test_client(use_cookies=False)  # the browser keeps the cookies
+
+    def answer(route, request) -> None:
+        url = urlsplit(request.url)
+        if url.hostname != "pbem.test":
+            route.abort()
+            return
+        sent = {k: v for k, v in request.headers.items()
+                if k.lower() in ("cookie", "content-type", "accept-language")}
+        response = client.open(url.path + (f"?{url.query}" if url.query else ""),
+                               method=request.method, data=request.post_data_buffer,
+                               headers=sent)
+        headers: dict[str, str] = {}
+        for key, value in response.headers.items():
+            headers[key] = f"{headers[key]}\n{value}" if key in headers else value
+        route.fulfill(status=response.status_code, headers=headers, body=response.get_data())
+
+    page.route("**/*", answer)
+
+
+def _fits(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"{page.url} scrolls sideways: {width}px"
+
+
+def test_a_game_started_from_my_games_in_a_phone(ctx, sqlite_database):
+    """From the all-your-games page to the new game's table, clicking as a player would
+    on a 390-pixel phone: no confirmation asked, no page wider than the screen."""
+    from playwright.sync_api import sync_playwright
+
+    from pbem.mail import compose
+    from pbem.models import Game, Outbox
+    from pbem.web import create_app
+
+    alice = player("alice@example.org", "Alice")
+    mine = compose.my_games_url(ctx, alice)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 800})
+            _serve(page, create_app(ctx))
+            page.goto(mine)
+            _fits(page)
+            page.get_by_role("link", name="New game of Visby").click()
+            page.wait_for_url("**/new/visby")
+            _fits(page)
+            assert page.get_by_text("needs no confirmation").first.is_visible()
+            assert page.locator("#email").count() == 0  # the link says who she is
+            page.select_option("#players", "3")
+            page.fill("#seat-1", "bot")
+            page.get_by_role("button", name="Create the game").click()
+            page.wait_for_url("**/s/**")
+            _fits(page)
+            assert page.get_by_text("has started").first.is_visible()
+            game = Game.get()
+            assert game.status == Game.ACTIVE and game.creator_id == alice.id
+            assert not Outbox.select().where(Outbox.kind == "confirm").exists()
+            # her move is on the page she landed on
+            assert page.locator("form[action$='/play'] button").count() > 0
+        finally:
+            browser.close()
