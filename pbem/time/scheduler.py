@@ -157,10 +157,6 @@ class SchedulerLock:
         #: why ``confirm`` last found the lock gone
         self.loss = ""
 
-    @property
-    def held(self) -> bool:
-        return self._file is not None
-
     def acquire(self) -> bool:
         """Take the lock now if it is free; ``False`` (and ``refusal``) when it is not."""
         with self._guard:
