@@ -10,7 +10,8 @@ the table leaves out, so a missing word never fails a mail.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 Words = dict[str, Any]
@@ -38,3 +39,32 @@ def _merged(key: int, tables: Mapping[str, Words], lang: str) -> Words:
     if found is None:
         found = _MERGED[key, lang] = {**tables[ENGLISH], **tables[lang]}
     return found
+
+
+def plural(w: Words, key: str, n: int) -> str:
+    """The entry ``key`` of ``w`` for ``n``: a pair of templates (one, more), such as
+    ``("{n} seal", "{n} seals")``, with ``n`` filled in."""
+    one, more = w[key]
+    return (one if n == 1 else more).format(n=n)
+
+
+#: a line the rules write: its pattern, its key in the words, and what fills the words
+#: from the match (given the match, the words and the language)
+Retelling = tuple[re.Pattern[str], str, Callable[..., dict[str, Any]]]
+
+
+def retell(line: str, retellings: Sequence[Retelling], w: Words, prefix: str,
+           lang: str) -> str:
+    """A line a game's rules wrote into the state in English, told with the words ``w``.
+
+    States keep such lines in English (a state is the same for every reader, and the
+    snapshots of running games hold them).  The first of ``retellings`` whose pattern
+    matches the whole line names the words' entry ``"<prefix> <key>"``; a table without
+    that entry (English) and a line no pattern matches keep the line as written.
+    """
+    for pattern, key, fill in retellings:
+        m = pattern.fullmatch(line)
+        if m:
+            template = w.get(f"{prefix} {key}")
+            return line if template is None else template.format(**fill(m, w, lang))
+    return line

@@ -12,14 +12,13 @@ and a line they do not know stays as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from pbem.games.language import Words
+from pbem.games.language import Retelling, Words, plural, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Legat, Move, NoTower, Play
-from pbem.games.tallinn.words import EN, card_name, estate, half_text, plural, words
+from pbem.games.tallinn.words import EN, card_name, estate, half_text, words
 
 
 def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,
@@ -74,7 +73,6 @@ def result_lines(state: State, scores: list[int], lang: str) -> list[str]:
 
 _SEAT = r"(\{\d+\})"
 _CODE_OF = {name: code for code, name in data.STAND_NAME.items()}
-Fill = Callable[[re.Match[str], Words, str], dict[str, Any]]
 
 
 def _estate(english: str, lang: str) -> str:
@@ -116,7 +114,7 @@ def _final_scoring(m: re.Match[str], w: Words, lang: str) -> dict[str, Any]:
 
 #: each line the rules write in ``state["events"]``: its pattern, its key in the words
 #: ("event <key>") and the words that fill it
-_EVENTS: list[tuple[re.Pattern[str], str, Fill]] = [
+_EVENTS: list[Retelling] = [
     (re.compile(_SEAT + r" has no card left and plays none"), "no card",
      lambda m, w, lang: {"seat": m[1]}),
     (re.compile(_SEAT + r" plays (Legat des Kaisers \(emperor's legate\)|start card|card \S+): "
@@ -131,7 +129,8 @@ _EVENTS: list[tuple[re.Pattern[str], str, Fill]] = [
      lambda m, w, lang: {"seat": m[1]}),
     (re.compile(_SEAT + r" builds a tower from a hand card"), "tower hand",
      lambda m, w, lang: {"seat": m[1]}),
-    (re.compile(r"(.+) draws? a card"), "draws", lambda m, w, lang: {"who": m[1]}),
+    (re.compile(r"(.+) draws? a card"), "draws",
+     lambda m, w, lang: {"who": m[1], "draw": w["draw"][1 if "," in m[1] else 0]}),
     (re.compile(r"Nobody has a card left: the final scoring"), "final scoring",
      lambda m, w, lang: {}),
     (re.compile(_SEAT + r": display (.+); towers (\d+); final scoring ([+-]?\d+), "
@@ -142,17 +141,7 @@ _EVENTS: list[tuple[re.Pattern[str], str, Fill]] = [
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
     line is not one the rules write)."""
-    w = words(lang)
-    for pattern, key, fill in _EVENTS:
-        m = pattern.fullmatch(line)
-        if m:
-            template = w.get(f"event {key}")
-            if template is None:
-                return line
-            if isinstance(template, tuple):  # one or several seats
-                template = template[1 if "," in m[1] else 0]
-            return template.format(**fill(m, w, lang))
-    return line
+    return retell(line, _EVENTS, words(lang), "event", lang)
 
 
 _PAYS = re.compile(r", and " + _SEAT + r" pays (\d+) \(at least (\d+) more\)")
@@ -169,7 +158,7 @@ def _transfer(rest: str, w: Words) -> str:
 
 
 #: the lines of a seat's final scoring (``rules.final_scoring``), as ``_EVENTS``
-_FINAL_LINES: list[tuple[re.Pattern[str], str, Fill]] = [
+_FINAL_LINES: list[Retelling] = [
     (re.compile(r"(.+?) (\d+) against " + _SEAT + r" (\d+): \+(-?\d+)(.*)"), "estate",
      lambda m, w, lang: {"estate": _estate(m[1], lang), "mine": m[2], "other": m[3],
                          "theirs": m[4], "gain": m[5], "transfer": _transfer(m[6], w)}),
@@ -183,10 +172,4 @@ _FINAL_LINES: list[tuple[re.Pattern[str], str, Fill]] = [
 def final_line(line: str, lang: str = "de") -> str:
     """A line of a seat's final scoring in ``lang`` (as written in English, and where the
     line is not one the rules write)."""
-    w = words(lang)
-    for pattern, key, fill in _FINAL_LINES:
-        m = pattern.fullmatch(line)
-        if m:
-            template = w.get(f"final {key}")
-            return line if template is None else template.format(**fill(m, w, lang))
-    return line
+    return retell(line, _FINAL_LINES, words(lang), "final", lang)

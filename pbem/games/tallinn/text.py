@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.language import Words
+from pbem.games.language import Words, plural
 from pbem.games.protocol import View
 from pbem.games.render import seat_text
 from pbem.games.tallinn import data
 from pbem.games.tallinn.sentences import event
-from pbem.games.tallinn.words import count, plural, words
+from pbem.games.tallinn.words import count, words
 
 
 def counts_text(counts: dict[str, int]) -> str:

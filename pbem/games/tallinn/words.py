@@ -5,7 +5,8 @@ and halves as a reader of each language reads them.
 reader's table here (:func:`words`); a new language is one more table.  Estates keep
 their printed German names in every language; English readers get a gloss in
 brackets ("Ritter (knights)").  Card names stay as printed.  A count is a pair (one,
-more) of templates (:func:`plural`).  An entry a table leaves out reads in English.
+more) of templates (``pbem.games.language.plural``).  An entry a table leaves out
+reads in English.
 """
 
 from __future__ import annotations
@@ -223,7 +224,8 @@ DE: Words = {
     "event no tower": "{seat} baut keinen Turm",
     "event tower display": "{seat} baut einen Turm aus einer Karte der Auslage",
     "event tower hand": "{seat} baut einen Turm aus einer Handkarte",
-    "event draws": ("{who} zieht eine Karte", "{who} ziehen eine Karte"),
+    "event draws": "{who} {draw} eine Karte",
+    "draw": ("zieht", "ziehen"),
     "event final scoring": "Niemand hat mehr eine Karte: die Schlusswertung",
     "event final line": "{seat}: Auslage {parts}; Türme {towers}; Schlusswertung {gain}, "
                         "{points} {points_word}",
@@ -243,12 +245,6 @@ TABLES = {"en": EN, "de": DE}
 def words(lang: str | None) -> Words:
     """The table of ``lang`` ("de", "de-AT"…), English where Tallinn has none."""
     return table_for(TABLES, lang)
-
-
-def plural(w: Words, key: str, n: int) -> str:
-    """The entry ``key`` (a pair: one, more) for ``n``, with ``n`` filled in."""
-    one, more = w[key]
-    return (one if n == 1 else more).format(n=n)
 
 
 def estate(code: str, lang: str = "en") -> str:

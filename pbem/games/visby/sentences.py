@@ -11,10 +11,9 @@ words, and a line it does not know stays as written.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
-from pbem.games.language import Words
+from pbem.games.language import Retelling, Words, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.visby import data
 from pbem.games.visby.moves import Move, Play, Trade
@@ -54,14 +53,14 @@ def _lost(w: Words, n: str | None) -> str:
     return w["event lost"].format(n=n) if n else ""
 
 
-def _reveals(m: re.Match[str], w: Words) -> dict[str, Any]:
+def _reveals(m: re.Match[str], w: Words, lang: str) -> dict[str, Any]:
     cards = m[2].split(" and ")
     listed = (", ".join(cards[:-1]) + f" {w['and']} " + cards[-1] if len(cards) > 1
               else cards[0])
     return {"seat": m[1], "cards": listed}
 
 
-def _takes(m: re.Match[str], w: Words) -> dict[str, Any]:
+def _takes(m: re.Match[str], w: Words, lang: str) -> dict[str, Any]:
     card, who, n, noun, track, lost = m.groups()
     return {"card": card, "seat": who,
             "amount": count(w, "seal" if noun.startswith("seal") else "good", int(n)),
@@ -70,34 +69,27 @@ def _takes(m: re.Match[str], w: Words) -> dict[str, Any]:
 
 #: each line the rules write (``rules._event``): its pattern, its key in the words
 #: ("event <key>") and the words that fill it
-_EVENTS: list[tuple[re.Pattern[str], str, Callable[[re.Match[str], Words], dict[str, Any]]]] = [
+_EVENTS: list[Retelling] = [
     (re.compile(r"(\{\d+\}) reveals (.+)"), "reveals", _reveals),
     (re.compile(r"(\w+): (\{\d+\}) takes (\d+) (seals?|goods?) from (\w+)" + _LOST),
      "takes", _takes),
     (re.compile(r"Schmied: (\{\d+\}) gets (\d+) goods? from the supply" + _LOST), "Schmied",
-     lambda m, w: {"seat": m[1], "goods": count(w, "good", int(m[2])),
+     lambda m, w, lang: {"seat": m[1], "goods": count(w, "good", int(m[2])),
                    "lost": _lost(w, m[3])}),
     (re.compile(r"Zöllner: (\{\d+\}) gets (\d+) seals? from the supply"), "Zöllner",
-     lambda m, w: {"seat": m[1], "seals": count(w, "seal", int(m[2]))}),
+     lambda m, w, lang: {"seat": m[1], "seals": count(w, "seal", int(m[2]))}),
     (re.compile(r"Kaufmann: the purse stands on field (\d+) \(rate (.+)\)"), "Kaufmann",
-     lambda m, w: {"field": m[1], "rate": w["no rate"] if m[2] == "none" else m[2]}),
+     lambda m, w, lang: {"field": m[1], "rate": w["no rate"] if m[2] == "none" else m[2]}),
     (re.compile(r"Bettelmönch: (\{\d+\}) gets (\d+) goods?" + _LOST
                 + r" and takes the discard pile back"), "Bettelmönch",
-     lambda m, w: {"seat": m[1], "goods": count(w, "good", int(m[2])),
+     lambda m, w, lang: {"seat": m[1], "goods": count(w, "good", int(m[2])),
                    "lost": _lost(w, m[3])}),
     (re.compile(r"Someone has (\d+) seals or more: the game ends"), "end",
-     lambda m, w: {"target": m[1]}),
+     lambda m, w, lang: {"target": m[1]}),
 ]
 
 
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
     line is not one the rules write)."""
-    w = words(lang)
-    for pattern, key, fill in _EVENTS:
-        m = pattern.fullmatch(line)
-        if m:
-            template = w.get(f"event {key}")
-            return line if template is None else template.format(**fill(m, w))
-    return line
-
+    return retell(line, _EVENTS, words(lang), "event", lang)

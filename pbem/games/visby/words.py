@@ -10,7 +10,7 @@ reads in English.
 
 from __future__ import annotations
 
-from pbem.games.language import Words, table_for
+from pbem.games.language import Words, plural, table_for
 from pbem.games.visby.data import KARTENTEXT
 
 DEFAULT_TIMEOUT_NOTE = (
@@ -190,5 +190,4 @@ def words(lang: str | None) -> Words:
 
 def count(w: Words, noun: str, n: int) -> str:
     """``n`` of ``noun`` ("seal", "good") in the words ``w``: "1 seal", "2 Waren"."""
-    one, more = w[noun]
-    return (one if n == 1 else more).format(n=n)
+    return plural(w, noun, n)
