@@ -221,3 +221,30 @@ def test_the_45_seal_game_is_for_2_or_3_players_only(client):
                          **{"seat-1": "bot", "seat-2": "bot", "opt-target": "45"})
     assert accepted.status_code == 303
     assert Game.get().options == {"target": 45}
+
+
+@freeze_time("2026-03-02 12:00:00")
+def test_a_newcomer_at_new_confirms_from_dev_mail_and_plays(ctx, sqlite_client):
+    """``pbem serve``'s way for someone trying pbem: a game against bots from /new, its
+    request to confirm read at /dev/mail, the click, then the game's own mails there."""
+    from pbem.time.scheduler import tick
+
+    client = sqlite_client
+    created = post_form(client, _new_game_form(client), name="Nora", email="nora@example.org",
+                        players="3", **{"seat-1": "bot", "seat-2": "bot"})
+    assert created.status_code == 303
+    tick(ctx)
+    listing = client.get("/dev/mail")
+    [mail] = [h for h in hrefs(listing.text) if h.startswith("/dev/mail/")]
+    assert "please confirm your address" in listing.text
+    [confirm] = [h.removeprefix("http://pbem.test") for h in hrefs(client.get(mail).text)
+                 if "/c/" in h]
+    [form] = [f for f in forms_in(client.get(confirm).text) if f.action == confirm]
+    done = post_form(client, form)
+    assert done.status_code == 200 and "has started" in done.text
+    tick(ctx)
+    listing = client.get("/dev/mail")
+    assert len([h for h in hrefs(listing.text) if h.startswith("/dev/mail/")]) == 3
+    assert "your move" in listing.text
+    [seat] = [h for h in hrefs(done.text) if h.startswith("/s/")]
+    assert len(move_forms(client.get(seat).text)) == 8
