@@ -30,15 +30,17 @@ def table_for(tables: Mapping[str, Words], lang: str | None) -> Words:
     return _merged(id(tables), tables, code(lang) if code(lang) in tables else ENGLISH)
 
 
-_MERGED: dict[tuple[int, str], Words] = {}
+#: merged tables by (id of the tables, language); each entry keeps its tables alive, so
+#: that an id is never reused for other tables while it is cached
+_MERGED: dict[tuple[int, str], tuple[Mapping[str, Words], Words]] = {}
 
 
 def _merged(key: int, tables: Mapping[str, Words], lang: str) -> Words:
     # the tables are module constants: merge each language once
     found = _MERGED.get((key, lang))
-    if found is None:
-        found = _MERGED[key, lang] = {**tables[ENGLISH], **tables[lang]}
-    return found
+    if found is None or found[0] is not tables:
+        found = _MERGED[key, lang] = (tables, {**tables[ENGLISH], **tables[lang]})
+    return found[1]
 
 
 def plural(w: Words, key: str, n: int) -> str:
