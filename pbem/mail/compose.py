@@ -63,7 +63,7 @@ def _message_id(ctx: Context, game: Game | None) -> str:
 SUBJECT_MAX = 200
 
 
-def thread_subject(game: Game) -> str:
+def thread_subject(game: Game, seats: list[Seat] | None = None) -> str:
     """The subject of every mail of a game's thread: 'Visby #3 — Alex, Bob, Bot 3'.
 
     The same for the whole game (mail clients such as Gmail thread by subject as well
@@ -71,7 +71,10 @@ def thread_subject(game: Game) -> str:
     'Bot n' even when it stands in for a player.
     """
     names = []
-    for seat in game.seats.order_by(Seat.index):
+    if seats is None:
+        seats = list(Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
+                     .where(Seat.game == game).order_by(Seat.index))
+    for seat in seats:
         if seat.player_id is not None:
             names.append(seat.player.name)
         else:
@@ -190,6 +193,7 @@ def queue(
     html: str | None,
     game: Game | None = None,
     now: datetime | None = None,
+    seats: list[Seat] | None = None,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -201,7 +205,8 @@ def queue(
     such mail to the player is the thread's root (its Message-ID is ``Game.thread_id``
     for the player); every later one refers to it.
     A mail to an address that has not joined (a plain string) carries "never mail
-    me again" as its List-Unsubscribe.
+    me again" as its List-Unsubscribe.  ``seats``: the game's seats with their players,
+    where the caller has them (else they are read).
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
@@ -222,7 +227,7 @@ def queue(
         if not digest:  # a held mail shows one line in the digest, which takes talk itself
             text, html = with_talk(ctx, game, player, text, html)
         text, html = _with_headline(text, html, subject)
-        subject = thread_subject(game)
+        subject = thread_subject(game, seats)
         root = game.thread_id(mail_domain(ctx), player.id)
     row = dict(
         game=game,
@@ -322,10 +327,13 @@ def move_label(rules: Any, state: State, seat_index: int, move: str, lang: str,
     return move
 
 
-def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str) -> Menu:
-    """The seat's choices in ``lang``, each with its signed link."""
+def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str,
+               names: list[str] | None = None) -> Menu:
+    """The seat's choices in ``lang``, each with its signed link (``names``: the seats'
+    names, where the caller has them)."""
     rules = get_game(game.game)
-    names = names_of(list(game.seats.order_by(Seat.index)))
+    if names is None:
+        names = names_of(list(game.seats.order_by(Seat.index)))
     links_ = [MenuLink(choice, move_url(ctx, game, seat, choice.move))
               for choice in named_choices(rules.menu(state, seat.index, lang), names)]
     groups: dict[str, int] = {}
@@ -388,7 +396,7 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
                                  names=names, seat=seat, url=seat_url(ctx, game, seat))
         subject = say(phrase("{title} has started", title=game_title(game)), lang)
         queue(ctx, kind="notice", to=seat.player, subject=subject, text=text, html=html,
-              game=game)
+              game=game, seats=seats)
 
 
 def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
@@ -404,7 +412,7 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
         view=view, view_text=rules.render_text(view, names, lang),
         recent=history.history(game, seat.index, since_seq=since, lang=lang),
-        moves=menu_links(ctx, game, seat, state, lang),
+        moves=menu_links(ctx, game, seat, state, lang, names),
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
         secret=rules.is_secret(state),
@@ -415,7 +423,7 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
     queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
-          now=now)
+          now=now, seats=seats)
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
@@ -446,7 +454,7 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                                  archive_url=archive_url(ctx, game))
         subject = f"{game_title(game)}: {said}"
         queue(ctx, kind="result", to=seat.player, subject=subject, text=text, html=html,
-              game=game, now=now)
+              game=game, now=now, seats=seats)
 
 
 def format_local(when: datetime | None, tz: str, lang: str = DEFAULT) -> str:

@@ -138,7 +138,7 @@ class Visby(Rules):
         return text.render(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return picture.picture(view, names, lang)
+        return picture.draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:

@@ -127,7 +127,7 @@ def _seat(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[i
     return y + 58
 
 
-def picture(view: View, names: list[str], lang: str = "en") -> str:
+def draw(view: View, names: list[str], lang: str = "en") -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
     w = words(lang)
     svg = Canvas(numbers="str")
