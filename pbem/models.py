@@ -175,6 +175,13 @@ class Seat(BaseModel):
     class Meta:
         indexes = ((("game", "index"), True),)
 
+    @classmethod
+    def of(cls, game: Game | int) -> list[Seat]:
+        """The seats of ``game`` in table order, each with its player read in the same
+        query: the one way every part reads a table (names, mails, turns)."""
+        return list(cls.select(cls, Player).join(Player, pw.JOIN.LEFT_OUTER)
+                    .where(cls.game == game).order_by(cls.index))
+
     @property
     def display(self) -> str:
         if self.player_id is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from pbem.gamelog.records import replay
 from pbem.games import get_game
-from pbem.lifecycle import create, moves
+from pbem.lifecycle import create, moves, records
 from pbem.models import Game, Move, Outbox, Seat, db, utcnow
 
 VISBY = get_game("visby")
@@ -37,7 +37,7 @@ def test_whole_game_through_the_service_replays_from_the_log(ctx, database):
         game = Game.get_by_id(game.id)
     assert game.status == Game.FINISHED
     assert Move.select().where(Move.game == game).count() == game.seq
-    assert replay(moves.game_record(game)) == game.state
+    assert replay(records.game_record(game)) == game.state
     assert game.result["scores"] == VISBY.result(game.state).scores
     kinds = {m.kind for m in Outbox.select()}
     assert {"invite", "turn", "result"} <= kinds
@@ -117,7 +117,7 @@ def test_take_back_a_secret_choice_before_the_reveal(ctx, database):
     assert game.state["chosen"][1] == ["Schiff"]
     assert [m.move for m in game.moves.order_by(Move.seq)] == ["play Schiff"] or all(
         m.kind == Move.BOT for m in game.moves if m.move != "play Schiff")
-    assert replay(moves.game_record(game)) == game.state
+    assert replay(records.game_record(game)) == game.state
 
 
 def test_no_take_back_after_the_reveal(ctx, database):

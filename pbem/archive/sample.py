@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from pbem.archive.rows import kind_of, move_rows
 from pbem.gamelog.records import replay_steps
+from pbem.gamelog.rows import kind_of, move_rows
 from pbem.gamelog.selfplay import play_random_game
 from pbem.games import get_game
 from pbem.models import Game, Move, Player, Seat, db

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import os
 import sys
-import uuid
 from typing import Any
 
 import click
 
 from pbem.cli.play import parse_options
 from pbem.context import Context, make_context
-from pbem.games import game_names, get_game
-from pbem.games.protocol import RESULT_LANGUAGE_KEYS, OptionError, Result
-from pbem.models import create_tables, db, open_database
+from pbem.gamelog.records import GameRecord, RecordError
+from pbem.games import UnknownGameError, game_names, get_game
+from pbem.games.protocol import OptionError
+from pbem.lifecycle import create
+from pbem.lifecycle.records import game_record, import_record
+from pbem.mail import compose
+from pbem.models import Game, Player, Seat, create_tables, db, open_database
 
 DEMO_EMAIL = "demo@localhost"
 # a name, not "You": the game's sentences name seats in the third person ("Alex chooses
@@ -66,6 +69,7 @@ def scheduler_wanted(ctx: Context, use_reloader: bool, environ: dict[str, str]) 
 @click.option("--reload/--no-reload", default=False,
               help="restart when the code changes (the scheduler runs in the child only)")
 def serve(host: str | None, port: int | None, reload: bool) -> None:
+    # the web app (Flask, every blueprint) is the heaviest import: only `serve` needs it
     from pbem.web import create_app
 
     ctx = _open(create=True)
@@ -74,7 +78,7 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
     host = host or ctx.config.get("server", "host")
     port = port or ctx.config.getint("server", "port")
     if scheduler_wanted(ctx, reload, dict(os.environ)):
-        from pbem.time.scheduler import start_background
+        from pbem.time.scheduler import start_background  # APScheduler: see `demo`
 
         background = start_background(ctx)
         click.echo(f"scheduler: a tick every {ctx.config.get('scheduler', 'interval_seconds')} s")
@@ -102,9 +106,7 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
               help="your name at the table (when the demo player is first made)")
 def demo(game_name: str, players: int, option_pairs: tuple[str, ...], force_new: bool,
          seed: str | None, name: str) -> None:
-    from pbem.lifecycle import create
-    from pbem.mail import compose
-    from pbem.models import Game, Player, Seat
+    # the scheduler module loads APScheduler: only the commands that tick pay for it
     from pbem.time.scheduler import tick
 
     ctx = _open(create=True)
@@ -151,24 +153,26 @@ def _replayed_result(result: Result, stored: Any) -> dict[str, Any]:
 
 @click.command(help="Replay every game's move log and compare it with the stored snapshot.")
 @click.option("--quiet", "-q", is_flag=True, help="print only problems")
-def verify(quiet: bool) -> None:
-    from pbem.gamelog.records import RecordError, replay
-    from pbem.games import get_game
-    from pbem.lifecycle.moves import game_record
-    from pbem.models import Game, Move
+@click.option("--repair", is_flag=True,
+              help="write the replay over stored rows that differ from it only in order "
+                   "(snapshot, result, sentences), printing each game and what changed; "
+                   "games with real differences are left as they are")
+@click.option("--game", "game_ids", type=int, multiple=True, metavar="ID",
+              help="check only this game (may be given again)")
+def verify(quiet: bool, repair: bool, game_ids: tuple[int, ...]) -> None:
+    from pbem.lifecycle import verify as checks
 
     _open()
-    checked = bad = 0
-    for game in Game.select().where(Game.state.is_null(False)).order_by(Game.id):
-        checked += 1
-        problems = []
-        moves = Move.select().where(Move.game == game).count()
-        if moves != game.seq:
-            problems.append(f"{moves} moves in the log but the snapshot is after {game.seq}")
-        try:
-            state = replay(game_record(game))
-        except (RecordError, KeyError) as exc:
-            problems.append(f"the log does not replay: {exc}")
+    query = Game.select(Game.id).where(Game.state.is_null(False)).order_by(Game.id)
+    if game_ids:
+        query = query.where(Game.id.in_(game_ids))
+    outcomes = {"ok": 0, "real": 0, "order": 0, "repaired": 0}
+    for (game_id,) in query.tuples():
+        found = checks.check(Game.get_by_id(game_id))
+        if repair and found.repairable:
+            # checked again under the game's lock: a move may have come in meanwhile
+            found = checks.repair(game_id) or found
+            outcome = "repaired" if found.repairable else _verdict(found)
         else:
             if state != game.state:
                 diff = sorted(k for k in set(state) | set(game.state)
@@ -195,9 +199,6 @@ def verify(quiet: bool) -> None:
 @click.command("export", help="Print the record (JSON) of game GAME_ID.")
 @click.argument("game_id", type=int)
 def export_cmd(game_id: int) -> None:
-    from pbem.lifecycle.moves import game_record
-    from pbem.models import Game
-
     _open()
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
@@ -206,70 +207,9 @@ def export_cmd(game_id: int) -> None:
     click.echo(game_record(game).dumps(), nl=False)
 
 
-def import_record(ctx: Context, record) -> object:
-    """A game in the database made from ``record``, replayed: finished, or active if not over.
-
-    Each seat gets a placeholder player with the record's name and an address
-    under ``.invalid`` (RFC 2606), with mail turned off, so an import never
-    mails anybody.  An active import can be played from the seat links that
-    ``pbem import`` prints.
-    """
-    from pbem.archive.rows import kind_of, move_rows
-    from pbem.gamelog.records import replay_steps
-    from pbem.games import get_game
-    from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
-    from pbem.time import clock
-
-    rules = get_game(record.game)
-    options = rules.resolve_options(record.options, len(record.players))
-    steps = list(replay_steps(record))  # raises RecordError before anything is written
-    data_version = record.data_version or rules.data_version
-    state = steps[-1][4] if steps else rules.setup_version(len(record.players), options,
-                                                           record.seed, data_version)
-    over = rules.is_over(state)
-    # each row with its sentences, round and turn, as the service records a move, so that
-    # pages, mails and the archive read rows and never replay the import (written before
-    # the transaction, which then holds the write lock only for the inserts)
-    setup = rules.setup_version(len(record.players), options, record.seed, data_version)
-    kinds = list(map(kind_of(rules, ()), steps))
-    rows, turns = move_rows(rules, setup, steps, kinds, len(record.players))
-    now = utcnow()
-    with write_transaction():
-        game = Game.create(
-            game=record.game, options=options, seed=record.seed,
-            rules_version=rules.rules_version, data_version=data_version,
-            clock=clock.resolve_policy(ctx, None), status=Game.FINISHED if over else Game.ACTIVE,
-            seq=len(steps), state=state, started_at=now,
-            finished_at=now if over else None,
-            result=rules.result(state).to_json() if over else None,
-        )
-        tag = uuid.uuid4().hex[:12]
-        seats = []
-        for index, name in enumerate(record.players):
-            player = Player.create(email=f"import-{game.id}-{index}-{tag}@pbem.invalid",
-                                   name=name[:80] or f"Player {index + 1}",
-                                   mail_enabled=False)
-            seats.append(Seat.create(game=game, index=index, player=player))
-        for row in rows:
-            Move.create(game=game, **row)
-        for seat in seats:
-            # the seats' turns go on from the rows': a link names the open turn
-            seat.turn_seq = turns[seat.index].turn_seq
-            seat.menu_seq = turns[seat.index].menu_seq
-            seat.in_turn = turns[seat.index].in_turn
-            seat.save()
-    return game
-
-
 @click.command("import", help="Create a game from a record (JSON), replaying it.")
 @click.argument("record_file", type=click.File("r", encoding="utf-8"))
 def import_cmd(record_file) -> None:
-    from pbem.gamelog.records import GameRecord, RecordError
-    from pbem.games import UnknownGameError
-    from pbem.games.protocol import OptionError
-    from pbem.mail import compose
-    from pbem.models import Seat
-
     ctx = _open()
     try:
         record = GameRecord.loads(record_file.read())
@@ -280,7 +220,7 @@ def import_cmd(record_file) -> None:
     click.echo(f"imported {compose.game_title(game)} ({game.status}, {game.seq} moves): "
                f"{ctx.url(f'/g/{game.id}')}")
     if game.status != "finished":
-        for seat in Seat.select().where(Seat.game == game).order_by(Seat.index):
+        for seat in Seat.of(game):
             click.echo(f"  seat {seat.index + 1} ({seat.player.name}): "
                        f"{compose.seat_url(ctx, game, seat)}")
 

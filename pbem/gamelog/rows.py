@@ -7,7 +7,7 @@ games) get the same columns here, from one replay, so that the archive, the
 pages and the mails read their rows as they read any game's and never
 replay them.
 
-Turns are counted as the service counts them (``pbem.lifecycle.moves``): a
+Turns are counted here, for the service (``pbem.lifecycle.moves``) and for imports alike: a
 **change** is a move by a person followed by the moves nobody has to think
 about (a bot's, a formality).  A seat's turn ends with a move the game calls
 ``turn_over``; a bot's or formality's move with no turn open begins one of its
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from pbem.gamelog.history import sentences
 from pbem.games.protocol import Rules, State
@@ -31,6 +31,18 @@ from pbem.models import Move
 Step = tuple[int, int, str, State, State]
 #: moves the service plays itself, at once, within the change of the move before
 AUTOMATIC = (Move.BOT, Move.FORMALITY)
+
+
+class Turns(Protocol):
+    """What counting turns reads and writes of a seat: ``Seat`` rows and ``SeatTurns``."""
+
+    index: int
+    turn_seq: int
+    menu_seq: int
+    in_turn: bool
+
+
+T = TypeVar("T", bound=Turns)
 
 
 @dataclass
@@ -60,21 +72,33 @@ def kind_of(rules: Rules, bots: Iterable[int]) -> Callable[[Step], str]:
     return kind
 
 
-def _begin(seat: SeatTurns) -> None:
+def begin_turn(seat: Turns) -> None:
+    """A turn of ``seat`` begins: one turn more, one menu version more (a link of the
+    turn before is stale now).  The service counts a ``Seat`` row's turns with it
+    (``moves.after_change``), an import a replay's ``SeatTurns``."""
     seat.in_turn = True
     seat.turn_seq += 1
     seat.menu_seq += 1
 
 
-def _settle(rules: Rules, state: State, seats: list[SeatTurns]) -> None:
-    """End the turns of seats no longer to move and begin one for each seat that comes
-    to move, as the service does at the end of every change."""
-    to_move = set() if rules.is_over(state) else set(rules.to_move(state))
+def end_turn(seat: Turns) -> None:
+    seat.in_turn = False
+
+
+def settle(seats: Sequence[T], to_move: set[int], begin: Callable[[T], None] = begin_turn,
+           end: Callable[[T], None] = end_turn, may_begin: bool = True) -> None:
+    """At the end of a change: the turn of each seat no longer to move ends, and each
+    seat to move with no turn open begins one (unless ``may_begin`` is false: the
+    service's bots still owe moves, and the change goes on at the next tick)."""
     for seat in seats:
         if seat.in_turn and seat.index not in to_move:
-            seat.in_turn = False
-        if seat.index in to_move and not seat.in_turn:
-            _begin(seat)
+            end(seat)
+        if may_begin and seat.index in to_move and not seat.in_turn:
+            begin(seat)
+
+
+def _settle(rules: Rules, state: State, seats: list[SeatTurns]) -> None:
+    settle(seats, set() if rules.is_over(state) else set(rules.to_move(state)))
 
 
 def move_rows(rules: Rules, setup: State, steps: Sequence[Step], kinds: Sequence[str],
@@ -92,7 +116,7 @@ def move_rows(rules: Rules, setup: State, steps: Sequence[Step], kinds: Sequence
         if kinds[index] not in AUTOMATIC:  # a person's move: the change before is settled
             _settle(rules, before, seats)
         elif not seats[seat].in_turn:  # a bot's or a formality's move begins its own turn
-            _begin(seats[seat])
+            begin_turn(seats[seat])
         turn_end = rules.turn_over(before, seat, move, after)
         rows.append({
             "seq": index + 1, "seat": seat, "move": move, "kind": kinds[index],

@@ -359,7 +359,7 @@ def accept_invite(ctx: Context, game: Game, seat: Seat, player: Player) -> None:
 
 
 def _start_if_full(ctx: Context, game: Game) -> None:
-    seats = list(game.seats.order_by(Seat.index))
+    seats = Seat.of(game)
     if game.status != Game.OPEN or any(s.player_id is None and not s.bot for s in seats):
         return
     rules = get_game(game.game)
@@ -497,7 +497,7 @@ def rematch(ctx: Context, game_id: int, player_id: int, client_key: str | None =
         existing = Game.get_or_none(Game.rematch_of == old.id)
         if existing is not None:
             return existing
-        seats = list(old.seats.order_by(Seat.index))
+        seats = Seat.of(old)
         if not any(s.player_id == player_id for s in seats):
             raise PlayError("other-player", gettext("Only a player of this game can ask for a "
                                                     "rematch."))

@@ -29,7 +29,7 @@ import peewee as pw
 
 from pbem.context import Context
 from pbem.gamelog import history
-from pbem.gamelog.records import GameRecord
+from pbem.gamelog.rows import begin_turn, settle
 from pbem.games import get_game
 from pbem.games.protocol import MoveError, OptionError, Rules, State
 from pbem.i18n import gettext, phrase
@@ -38,7 +38,6 @@ from pbem.models import (
     Game,
     Move,
     Notice,
-    Player,
     Seat,
     lock_row,
     utcnow,
@@ -97,13 +96,6 @@ def lock_game(game_id: int) -> Game:
     return game
 
 
-def seats_of(game: Game) -> list[Seat]:
-    """The game's seats in order, each with its player read in the same query (the mails
-    a change queues read every seated player)."""
-    return list(Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
-                .where(Seat.game == game).order_by(Seat.index))
-
-
 def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str,
                  legal: list[str]) -> PlayError | None:
     """Why a link (or a form) for ``move`` of ``seat`` cannot be played now, or None.
@@ -154,7 +146,7 @@ def play(
     """
     with write_transaction():
         game = lock_game(game_id)
-        seats = seats_of(game)
+        seats = Seat.of(game)
         if check is not None:
             check(game, seats)
         if game.status != Game.ACTIVE:
@@ -258,9 +250,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     fresh: set[int] = set()  # seats whose turn began in this change
 
     def begin(seat: Seat) -> None:
-        seat.in_turn = True
-        seat.turn_seq += 1
-        seat.menu_seq += 1
+        begin_turn(seat)
         fresh.add(seat.index)
 
     def end(seat: Seat) -> None:
@@ -294,12 +284,8 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
-    to_move = set(rules.to_move(state))
+    settle(seats, set(rules.to_move(state)), begin, end, may_begin=not game.bots_pending)
     for seat in seats:
-        if seat.in_turn and seat.index not in to_move:
-            end(seat)
-        if seat.index in to_move and not seat.in_turn and not game.bots_pending:
-            begin(seat)
         if seat.index in fresh and seat.in_turn:
             clock.start_turn(game, seat, now)
             if not seat.bot and seat.player_id is not None:
@@ -324,7 +310,7 @@ def continue_bots(ctx: Context, game_id: int, now: datetime | None = None) -> in
         game = lock_game(game_id)
         if game.status != Game.ACTIVE or not game.bots_pending:
             return 0
-        seats = list(game.seats.order_by(Seat.index))
+        seats = Seat.of(game)
         return len(after_change(ctx, game, get_game(game.game), seats, game.state, [], now))
 
 
@@ -349,7 +335,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         game = lock_game(game_id)
         if game.status != Game.ACTIVE:
             raise PlayError("not-active", gettext("This game is not running."))
-        seats = list(game.seats.order_by(Seat.index))
+        seats = Seat.of(game)
         if not 0 <= seat_index < len(seats):
             raise PlayError("no-seat", gettext("There is no such seat in this game."))
         seat = seats[seat_index]
@@ -418,16 +404,3 @@ def takeback_candidate(game: Game, seat_index: int) -> Move | None:
                                 Move.seq > pw.fn.COALESCE(newest, 0),
                                 Move.kind == Move.PLAYER)
             .order_by(Move.seq.desc()).first())
-
-
-def game_record(game: Game) -> GameRecord:
-    seats = list(game.seats.order_by(Seat.index))
-    return GameRecord(
-        game=game.game,
-        players=[s.display for s in seats],
-        seed=game.seed,
-        options=dict(game.options),
-        rules_version=game.rules_version,
-        moves=[(m.seat, m.move) for m in game.moves.order_by(Move.seq)],
-        data_version=game.data_version,
-    )

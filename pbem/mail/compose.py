@@ -72,8 +72,7 @@ def thread_subject(game: Game, seats: list[Seat] | None = None) -> str:
     """
     names = []
     if seats is None:
-        seats = list(Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
-                     .where(Seat.game == game).order_by(Seat.index))
+        seats = Seat.of(game)
     for seat in seats:
         if seat.player_id is not None:
             names.append(seat.player.name)
@@ -106,7 +105,7 @@ def with_talk(ctx: Context, game: Game, player: Player, text: str,
     said = talk.take_unmailed(game, player)
     if not said:
         return text, html
-    names = names_of(list(game.seats.order_by(Seat.index)))
+    names = names_of(Seat.of(game))
     values = dict(said=[(names[s] if s < len(names) else f"seat {s + 1}", t) for s, t in said])
     with i18n.in_language(language_of(player)):
         text = ctx.text.get_template("mail/_talk.txt").render(**values) + "\n" + text
@@ -333,7 +332,7 @@ def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str,
     names, where the caller has them)."""
     rules = get_game(game.game)
     if names is None:
-        names = names_of(list(game.seats.order_by(Seat.index)))
+        names = names_of(Seat.of(game))
     links_ = [MenuLink(choice, move_url(ctx, game, seat, choice.move))
               for choice in named_choices(rules.menu(state, seat.index, lang), names)]
     groups: dict[str, int] = {}
@@ -350,7 +349,7 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
     # heeds their "stop all mail" and offers List-Unsubscribe like every other
     invited = Player.get_or_none(Player.email == seat.invite_email)
     lang = invite_language(seat.invite_email, host)
-    seats = list(game.seats.order_by(Seat.index))
+    seats = Seat.of(game)
     text, html = render_mail(ctx, "invite", lang, game=game, title=game_title(game),
                              rules=rules, host=host.name, url=ctx.url(f"/i/{token}"),
                              names=names_of(seats), clock=_clock_words(game, lang),

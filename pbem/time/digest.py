@@ -86,7 +86,7 @@ def _talk_of(player: Player, held: list[Outbox], lang: str) -> list[tuple[str, s
     lines = []
     for game_id in dict.fromkeys(m.game_id for m in held if m.game_id is not None):
         game = Game.get_by_id(game_id)
-        names = compose.names_of(list(game.seats.order_by(Seat.index)))
+        names = compose.names_of(Seat.of(game))
         for seat, text in talk.take_unmailed(game, player):
             name = names[seat] if seat < len(names) else f"seat {seat + 1}"
             lines.append((compose.game_title(game), f"{name}: {text}"))

@@ -80,7 +80,7 @@ def _claim(seat: Seat, **changes) -> None:
 
 def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
     rules = get_game(game.game)
-    seats = steps.seats_of(game)
+    seats = Seat.of(game)
     player = seat.player
     lang = compose.language_of(player)
     left = clock.remaining(seat, now)

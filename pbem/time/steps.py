@@ -85,10 +85,6 @@ def release(game_id: int) -> bool:
                 .where(Game.id == game_id, Game.parked_at.is_null(False)).execute())
 
 
-def seats_of(game: Game) -> list[Seat]:
-    return list(game.seats.order_by(Seat.index))
-
-
 def note(game: Game, seat: int | None, text: str | Phrase, seq: int | None = None) -> Notice:
     """A line in the game's log (``{0}``-style seat placeholders); a ``Phrase`` is written
     in every language pbem speaks, and each reader reads it in theirs."""

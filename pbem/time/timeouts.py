@@ -91,7 +91,7 @@ def _start_grace(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     steps.note(game, i, phrase("{seat} did not move by the deadline: a grace period of "
                                "{hours} hours began, then the default move is played for them",
                                seat=who, hours=hours))
-    seats = steps.seats_of(game)
+    seats = Seat.of(game)
     steps.tell_table(ctx, game, seats,
                      phrase("{seat} did not move by the deadline; after a grace period of "
                             "{hours} hours the default move is played for them.",
@@ -139,7 +139,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
                                    "a bot plays the seat to the end", seat=who, count=count),
                    seq=at)
     rules = get_game(game.game)
-    names = compose.names_of(steps.seats_of(game))
+    names = compose.names_of(Seat.of(game))
     played = []
     turn = seat.turn_seq
     for _ in range(MAX_STEPS):
@@ -158,7 +158,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
         if takeover:
             break  # the bot played whatever the turn still owed
     game = Game.get_by_id(game.id)
-    seats = steps.seats_of(game)
+    seats = Seat.of(game)
     seat = seats[i]
     name = seat.player.name
     if stage == DEFAULT:
@@ -216,7 +216,7 @@ def reclaim(ctx: Context, game_id: int, seat_index: int, player_id: int,
         rules = get_game(game.game)
         i = seat.index
         steps.note(game, i, phrase("{seat} took their seat back from the bot", seat=f"{{{i}}}"))
-        seats = steps.seats_of(game)
+        seats = Seat.of(game)
         seats[i] = seat
         if i in rules.to_move(game.state):
             # the owner's own turn begins, with a clock and links of its own

@@ -116,7 +116,7 @@ def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime,
              .order_by(Game.id).distinct())
     for row in list(games):
         game = lock_row(Game, row.id)
-        seats = steps.seats_of(game)
+        seats = Seat.of(game)
         for seat in seats:
             if seat.player_id == player_id and seat.deadline is not None:
                 clock.shift(game.clock, seat, delta)

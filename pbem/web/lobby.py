@@ -245,7 +245,7 @@ def created(game_id: int) -> Any:
     game = Game.get_or_none(Game.id == game_id)
     if game is None:
         abort(404)
-    seats = list(game.seats.order_by(Seat.index))
+    seats = Seat.of(game)
     held = any(s.invite_email and s.invited_at is None and s.player_id is None for s in seats)
     # the seat link goes only to the mailbox: handing it out here would let anyone who
     # types an address act as its owner
@@ -277,7 +277,7 @@ def confirm_address(token: str) -> Any:
 
 def _tables(games: list[Game]) -> dict[int, list[str]]:
     """Who sits at each game's table, as its pages name them."""
-    return {g.id: compose.names_of(list(g.seats.order_by(Seat.index))) for g in games}
+    return {g.id: compose.names_of(Seat.of(g)) for g in games}
 
 
 @bp.post("/c/<token>")
@@ -356,7 +356,7 @@ def _invite(token: str) -> tuple[Game, Seat, str]:
 def invite(token: str) -> Any:
     game, seat, address = _invite(token)
     player = Player.get_or_none(Player.email == address)
-    seats = list(game.seats.order_by(Seat.index))
+    seats = Seat.of(game)
     joined = seat.player_id is not None
     form = {"name": player.name if player else address.split("@")[0],
             "timezone": player.timezone if player else "UTC",

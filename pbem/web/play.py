@@ -31,7 +31,6 @@ from flask import (
     url_for,
 )
 from itsdangerous import SignatureExpired, URLSafeTimedSerializer
-from peewee import JOIN
 
 from pbem import i18n, links
 from pbem.gamelog import history
@@ -43,7 +42,7 @@ from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves, talk
 from pbem.mail import compose
-from pbem.models import Game, Move, Player, Seat, utcnow, write_transaction
+from pbem.models import Game, Move, Seat, utcnow, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.refusal import Refusal, refusal_seconds
@@ -167,8 +166,7 @@ def _seats(game: Game) -> list[Seat]:
     them; a move changes no name)."""
     loaded: dict[int, list[Seat]] = g.setdefault("pbem_seats", {})
     if game.id not in loaded:
-        loaded[game.id] = list(Seat.select(Seat, Player).join(Player, JOIN.LEFT_OUTER)
-                               .where(Seat.game == game).order_by(Seat.index))
+        loaded[game.id] = Seat.of(game)
     return loaded[game.id]
 
 

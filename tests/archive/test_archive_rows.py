@@ -13,14 +13,13 @@ import pytest
 from archive_data import Archive
 
 from pbem.archive import build
-from pbem.archive.rows import kind_of, move_rows
 from pbem.archive.text import fill, md_name
-from pbem.cli.server import import_record
 from pbem.gamelog.records import replay_steps
+from pbem.gamelog.rows import kind_of, move_rows
 from pbem.games import get_game
 from pbem.games.protocol import EVERYTHING, new_seed
 from pbem.lifecycle import create, moves
-from pbem.lifecycle.moves import game_record
+from pbem.lifecycle.records import game_record, import_record
 from pbem.models import Game, Move, Seat
 
 #: the columns the service writes for a move, beside its game, id and time

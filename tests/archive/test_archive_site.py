@@ -19,7 +19,7 @@ from pbem.archive import build
 from pbem.cli import main as cli
 from pbem.gamelog.records import GameRecord, replay
 from pbem.games import get_game
-from pbem.lifecycle.moves import game_record
+from pbem.lifecycle.records import game_record
 from pbem.models import Game, Seat
 
 ATOM = "{http://www.w3.org/2005/Atom}"

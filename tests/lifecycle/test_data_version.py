@@ -17,7 +17,7 @@ from games.draw_game import CARDS, Ziehen
 from pbem.gamelog.records import GameRecord, replay
 from pbem.games import registered
 from pbem.games.protocol import OptionError, State
-from pbem.lifecycle import create, moves
+from pbem.lifecycle import create, moves, records
 from pbem.models import Game, Seat
 
 #: version 1 of the deck had one card less (say an operator added the Truhe since)
@@ -85,7 +85,7 @@ def test_a_game_starts_take_back_and_replays_on_its_own_data_version(ctx, databa
         assert after["data_version"] == "1" and after["hand"] == before["hand"]
         assert after["step"] == before["step"] - 1
 
-        record = moves.game_record(Game.get_by_id(game.id))
+        record = records.game_record(Game.get_by_id(game.id))
         assert record.data_version == "1"
         again = GameRecord.loads(record.dumps())
         assert again.data_version == "1"

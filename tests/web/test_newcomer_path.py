@@ -20,7 +20,7 @@ from test_mail_e2e import PEOPLE, Inbox, _follow
 from web_helpers import forms_in, hrefs, move_forms, paths_in, post_form, text_part
 
 from pbem.gamelog.records import replay
-from pbem.lifecycle.moves import game_record
+from pbem.lifecycle.records import game_record
 from pbem.models import Game, Move, Player
 from pbem.time.scheduler import tick
 from pbem.web import create_app

@@ -77,7 +77,7 @@ def test_the_seed_is_in_nothing_a_player_receives_until_the_end(ctx, client):
     # views of a running game (what pages and mails draw) never name the seed either
     assert all(seed not in json.dumps(rules.view(finished.state, v)) for v in (0, 1, None))
     # once over, the record publishes it
-    from pbem.lifecycle.moves import game_record
+    from pbem.lifecycle.records import game_record
 
     assert game_record(finished).seed == seed
     assert BASE  # the links above were ours

@@ -33,7 +33,7 @@ from pbem.games.tallinn import (
     text,
     view,
 )
-from pbem.games.tallinn.moves import HALVES, Legat, Play, parse
+from pbem.games.tallinn.moves import parse
 from pbem.games.tallinn.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Tallinn"]
@@ -150,20 +150,7 @@ class Tallinn(Rules):
     # -- server support -----------------------------------------------------------
 
     def default_move(self, state: State, seat: int) -> str:
-        moves = rules.legal(state, seat)
-        if not moves:
-            raise ValueError(f"seat {seat} is not to move")
-        phase = state["phase"]
-        if phase == "choose":
-            card = state["hand"][seat][0]  # sorted: lowest number first, the Legat last
-            a, b = (rules.half_of(card, h).total() for h in HALVES)
-            return Play(card, "b" if b > a else "a").notation()
-        if phase == "legat":
-            best = max(data.STAENDE, key=lambda code: (
-                rules.contest(state, seat, code, data.LEGAT_PERSONEN)[0],
-                -data.STAENDE.index(code)))
-            return Legat(best).notation()
-        return moves[-1].notation()  # "no tower", always the last
+        return rules.timeout_move(state, seat).notation()
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()

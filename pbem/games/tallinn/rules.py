@@ -223,6 +223,25 @@ def legal(state: State, seat: int) -> list[Move]:
     return [Tower(c) for c in cards] + [NO_TOWER]
 
 
+def timeout_move(state: State, seat: int) -> Move:
+    """What ``seat`` plays when its clock runs out (``DEFAULT_TIMEOUT_NOTE``): its
+    lowest-numbered hand card (the Legat last) with the half that shows more persons,
+    the first on a tie; a Legat's contest for the estate that scores most, the first
+    in printed order on a tie; no tower."""
+    moves = legal(state, seat)
+    if not moves:
+        raise ValueError(f"seat {seat} is not to move")
+    phase = state["phase"]
+    if phase == "choose":
+        card = state["hand"][seat][0]  # sorted: lowest number first, the Legat last
+        a, b = (half_of(card, h).total() for h in HALVES)
+        return Play(card, "b" if b > a else "a")
+    if phase == "legat":
+        return Legat(max(data.STAENDE, key=lambda code: (
+            contest(state, seat, code, data.LEGAT_PERSONEN)[0], -data.STAENDE.index(code))))
+    return NO_TOWER
+
+
 # -- apply ---------------------------------------------------------------------
 
 
