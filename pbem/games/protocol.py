@@ -52,16 +52,19 @@ Riga's ``Ware``), its moves' notation too.
     few lines that say what the protocol asks (parse the move once, ask the module
     whose job it is).  No helpers: they live in the modules below.
 ``rules``
-    the state (its layout in the docstring), the legal moves as move values, apply,
-    scoring; the readings of the rulebook chosen, each with its reason.
+    the state (its layout in the docstring), ``legal(state, seat)`` (move values),
+    ``apply(state, seat, move)``, scoring, the timeout move; the readings of the
+    rulebook chosen, each with its reason.
 ``data``
     the card and board values, each with its source (printed, public, reconstructed)
     and ``DATA_VERSION``: data, not code.
 ``moves``
-    the moves as small frozen values, one class per kind, each with
-    ``notation()``; ``parse(text)`` (``Move.from_notation``) reads the notation once,
-    raising ``MalformedMoveError``.  Rules, menu and sentences take these values; only
-    ``__init__`` sees the text (as python-chess's ``Move.uci()``/``from_uci()``).
+    the moves as small frozen values, one class per kind (Visby's ``Play``, ``Trade``,
+    ``Done``), each with ``notation()``, and ``Move``, their union; ``parse(text)``
+    reads the notation once, raising ``MalformedMoveError`` (Ziehen, with one kind,
+    also spells it ``Move.from_notation``).  Rules, menu, sentences and bot take these
+    values; only ``__init__`` sees the text (as python-chess's ``Move.uci()`` and
+    ``Move.from_uci()``).
 ``menu``
     the legal moves as :class:`Choice` (label, group, help) and the steps a large
     decision is split into.
