@@ -135,17 +135,46 @@ def since_round(game: Game, first_round: int) -> int:
     return (first - 1) if first else game.seq
 
 
+def _told_rows(game: Game, *extra: Any) -> pw.ModelSelect:
+    """The columns of the move log a history tells (and ``extra`` ones)."""
+    return Move.select(Move.seq, Move.seat, Move.move, Move.round, Move.turn_seq,
+                       Move.turn_end, Move.said_author, Move.said_others, Move.said_in,
+                       *extra).where(Move.game == game)
+
+
 def history(game: Game, viewer: int | None, since_seq: int = 0,
             limit: int = HISTORY_LIMIT, lang: str = DEFAULT) -> History:
     """The moves after ``since_seq`` (and the notices among them) as ``viewer`` reads
     them, in ``lang`` (English where a row has no words in ``lang``)."""
-    query = Move.select(Move.seq, Move.seat, Move.move, Move.round, Move.turn_seq,
-                        Move.turn_end, Move.said_author, Move.said_others,
-                        Move.said_in).where(
-        Move.game == game, Move.seq > since_seq)
+    query = _told_rows(game).where(Move.seq > since_seq)
     rows = list(query.order_by(Move.seq.desc()).limit(limit))[::-1]
     # counted only when the rows may not be all (a history is mostly shorter)
     earlier = max(0, query.count() - limit) if len(rows) >= limit else 0
+    return _told(game, viewer, since_seq, rows, earlier, lang)
+
+
+def seat_history(game: Game, seat_index: int, in_turn: bool, limit: int = HISTORY_LIMIT,
+                 lang: str = DEFAULT) -> History:
+    """What the seat missed, as it reads it: ``history`` from ``since_seq_for``, with
+    the seat's last turns found in the same statement as the moves after them (every
+    page and turn mail of a seat tells this)."""
+    ends = (Move.select(Move.seq)
+            .where(Move.game == game, Move.seat == seat_index, Move.turn_end)
+            .order_by(Move.seq.desc()).limit(1).offset(0 if in_turn else 1))
+    since = pw.fn.COALESCE(ends, 0)
+    rows = list(_told_rows(game, since.alias("since_seq")).where(Move.seq > since)
+                .order_by(Move.seq.desc()).limit(limit))[::-1]
+    if len(rows) >= limit:  # cut: how many came before is asked apart
+        return history(game, seat_index, since_seq_for(game, seat_index, in_turn), limit,
+                       lang)
+    # no move after the seat's last turn: that turn ended the log (a dense log, and
+    # ``game`` as read with it), and only notices and talk may follow
+    return _told(game, seat_index, rows[0].since_seq if rows else game.seq, rows, 0, lang)
+
+
+def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earlier: int,
+          lang: str) -> History:
+    """``rows`` of the log after ``since_seq`` with the notices and talk among them."""
     first_seq = rows[0].seq if rows else game.seq + 1
     notices: dict[int, list[str]] = {}
     for notice in (Notice.select(Notice.seq, Notice.text, Notice.said_in)

@@ -300,7 +300,9 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
             seat.in_turn = False
             save_changed(seat)
         compose.queue_result(ctx, game, seats, state, now)
-    game.save()
+    # only what this change set (the state, the counters): the options, clock and result
+    # are not written again unchanged
+    game.save(only=game.dirty_fields)
     return played
 
 

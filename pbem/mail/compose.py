@@ -406,11 +406,10 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     names = names_of(seats)
     view = rules.view(state, seat.index)
     lang = language_of(seat.player)
-    since = history.since_seq_for(game, seat.index, in_turn=True)
     values = dict(
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
         view=view, view_text=rules.render_text(view, names, lang),
-        recent=history.history(game, seat.index, since_seq=since, lang=lang),
+        recent=history.seat_history(game, seat.index, in_turn=True, lang=lang),
         moves=menu_links(ctx, game, seat, state, lang, names),
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),

@@ -221,9 +221,10 @@ def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choic
 
 
 def table_values(game: Game, seats: list[Seat], viewer: int | None,
-                 since: int = 0) -> dict[str, Any]:
+                 since: int = 0, in_turn: bool | None = None) -> dict[str, Any]:
     """What every game page shows: the view, its picture, names, what happened since
-    move ``since``, who is to move."""
+    move ``since`` (with ``in_turn``: what seat ``viewer`` missed, ``seat_history``),
+    who is to move."""
     rules = get_game(game.game)
     names = compose.names_of(seats)
     values: dict[str, Any] = {
@@ -246,7 +247,10 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
     values["view"] = rules.view(game.state, viewer)
     values["picture"] = rules.picture(values["view"], names, i18n.current())
     values["view_text"] = rules.render_text(values["view"], names, values["lang"])
-    values["recent"] = history.history(game, viewer, since_seq=since, lang=values["lang"])
+    values["recent"] = (
+        history.history(game, viewer, since_seq=since, lang=values["lang"])
+        if in_turn is None or viewer is None
+        else history.seat_history(game, viewer, in_turn, lang=values["lang"]))
     if game.status == Game.ACTIVE:
         values["to_move"] = [names[s] for s in rules.to_move(game.state)]
     return values
@@ -262,7 +266,7 @@ def confirm(token: str) -> Any:
     game, seat = link.game, link.seat
     rules = get_game(game.game)
     seats = _seats(game)
-    values = table_values(game, seats, seat.index, since=_since(game, seat))
+    values = table_values(game, seats, seat.index, in_turn=seat.in_turn)
     lang = seat.player.language
     return render_template(
         "pages/confirm.html", **values, seat=seat, move=link.move,
@@ -307,15 +311,11 @@ def confirm_post(token: str) -> Any:
     return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
 
 
-def _since(game: Game, seat: Seat) -> int:
-    return history.since_seq_for(game, seat.index, in_turn=seat.in_turn)
-
-
 @bp.get("/s/<token>")
 def seat_page(token: str) -> Any:
     game, seat = load_seat_link(token)
     seats = _seats(game)
-    values = table_values(game, seats, seat.index, since=_since(game, seat))
+    values = table_values(game, seats, seat.index, in_turn=seat.in_turn)
     menu: list[Choice] = []
     takeback = None
     if game.status == Game.ACTIVE:
