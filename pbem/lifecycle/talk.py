@@ -2,7 +2,7 @@
 
 A message is stored once (``Talk``) after the move it followed and stands in
 every history beside that move.  It reaches each other seated human once, in
-mail: inside whatever mail of the game they get next (``take_unmailed``, which
+mail: inside whatever mail of the game they get next (``pbem.mail.talk.take_unmailed``, which
 ``compose.queue`` calls), or, when none comes within ``[limits]
 talk_mail_after_minutes``, in a "table talk" mail of its own that the tick
 queues (``send_due``), through the outbox and so through the reader's quiet
@@ -18,11 +18,22 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
-import peewee as pw
-
 from pbem.context import Context
 from pbem.i18n import N_, gettext
-from pbem.models import Game, Outbox, Player, Seat, Talk, talk_waiting_from_log, utcnow
+from pbem.mail import compose
+from pbem.mail.talk import unmailed
+from pbem.models import (
+    Game,
+    Outbox,
+    Player,
+    Seat,
+    Talk,
+    lock_row,
+    talk_waiting_from_log,
+    utcnow,
+    write_transaction,
+)
+from pbem.time import steps
 
 #: the longest message, in characters (after control characters are removed)
 MAX_LENGTH = 500
@@ -103,32 +114,6 @@ def _check_rate(ctx: Context, game: Game, seat: Seat, now: datetime) -> None:
 # -- in mail ---------------------------------------------------------------------------
 
 
-def take_unmailed(game: Game, player: Player) -> list[tuple[int, str]]:
-    """The messages of others ``player`` has not been mailed yet, as (seat, text), marked
-    mailed now: the caller puts them in the mail it is queuing in the same transaction."""
-    seats = list(Seat.select().where(Seat.game == game, Seat.player == player, ~Seat.bot))
-    if not seats:
-        return []
-    rows = list(_unmailed(game, seats))
-    changes: dict[str, Any] = {}
-    if rows:
-        changes["talk_mailed"] = max(row.id for row in rows)
-    if any(s.talk_waiting_since is not None for s in seats):
-        changes["talk_waiting_since"] = None  # nothing waits for them any more
-    if changes:
-        Seat.update(**changes).where(Seat.id.in_([s.id for s in seats])).execute()
-    return [(row.seat, row.text) for row in rows]
-
-
-def _unmailed(game: Game | int, seats: list[Seat]) -> pw.ModelSelect:
-    """The talk of others the player of ``seats`` (their seats at ``game``) has not
-    been mailed yet, oldest first."""
-    since = min(s.talk_mailed for s in seats)
-    return (Talk.select().where(Talk.game == game, Talk.id > since,
-                                Talk.seat.not_in([s.index for s in seats]))
-            .order_by(Talk.id))
-
-
 def _delay(ctx: Context) -> timedelta:
     return timedelta(minutes=ctx.config.getint("limits", "talk_mail_after_minutes"))
 
@@ -145,8 +130,6 @@ def due(ctx: Context, now: datetime, limit: int = 500) -> list[tuple[int, int]]:
 
 def send_due(ctx: Context, now: datetime) -> int:
     """Queue a "table talk" mail for each reader a message has waited for too long."""
-    from pbem.time import steps
-
     return steps.each("talk", due(ctx, now, steps.BATCH),
                       lambda pair: mail_waiting(ctx, pair[0], pair[1], now))
 
@@ -155,9 +138,6 @@ def mail_waiting(ctx: Context, game_id: int, player_id: int, now: datetime) -> b
     """The "table talk" mail for one reader, if what waits for them is still due and can
     go; whether one was queued.  A reader it cannot go to now stops waiting (or waits
     for the talk mail already queued), so that no tick looks at them again for nothing."""
-    from pbem.mail import compose
-    from pbem.models import lock_row, write_transaction
-
     with write_transaction():
         game = lock_row(Game, game_id)
         player = Player.get_or_none(Player.id == player_id)
@@ -168,7 +148,7 @@ def mail_waiting(ctx: Context, game_id: int, player_id: int, now: datetime) -> b
             return False  # another tick, or another mail, took the messages meanwhile
         ids = [s.id for s in seats]
         humans = [s for s in seats if not s.bot]
-        if not humans or not player.mail_enabled or not _unmailed(game, humans).exists():
+        if not humans or not player.mail_enabled or not unmailed(game, humans).exists():
             _wait_from(ids, None)  # a bot plays, or mail is off: ``rewait`` when it changes
             return False
         queued = (Outbox.select(Outbox.not_before)

@@ -37,6 +37,7 @@ from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
 from pbem.mail.picture import Picture, table_picture
+from pbem.mail.talk import take_unmailed
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import clock, quiet
 
@@ -100,9 +101,7 @@ def with_talk(ctx: Context, game: Game, player: Player, text: str,
               html: str | None) -> tuple[str, str | None]:
     """The mail with the table talk ``player`` has not been mailed yet at its top (and
     that talk marked mailed): each message reaches each reader once, in their next mail."""
-    from pbem.lifecycle import talk
-
-    said = talk.take_unmailed(game, player)
+    said = take_unmailed(game, player)
     if not said:
         return text, html
     names = names_of(Seat.of(game))

@@ -20,7 +20,8 @@ import peewee as pw
 from pbem.context import Context
 from pbem.i18n import Phrase, phrase, say
 from pbem.mail import compose
-from pbem.models import Outbox, Player, write_transaction
+from pbem.mail.talk import take_unmailed
+from pbem.models import Game, Outbox, Player, Seat, write_transaction
 from pbem.time import steps
 from pbem.time.running import running_clocks
 
@@ -80,14 +81,11 @@ def _queue_digest(ctx: Context, player: Player, held: list[Outbox], now: datetim
 def _talk_of(player: Player, held: list[Outbox], lang: str) -> list[tuple[str, str]]:
     """The table talk of the held mails' games the player has not been mailed yet (and
     now has): a digest reader gets the messages here, once."""
-    from pbem.lifecycle import talk
-    from pbem.models import Game, Seat
-
     lines = []
     for game_id in dict.fromkeys(m.game_id for m in held if m.game_id is not None):
         game = Game.get_by_id(game_id)
         names = compose.names_of(Seat.of(game))
-        for seat, text in talk.take_unmailed(game, player):
+        for seat, text in take_unmailed(game, player):
             name = names[seat] if seat < len(names) else f"seat {seat + 1}"
             lines.append((compose.game_title(game), f"{name}: {text}"))
     return lines
