@@ -27,13 +27,13 @@ from pbem.games.tallinn import (
     bot,
     data,
     menu,
+    moves,
     picture,
     rules,
     sentences,
     text,
     view,
 )
-from pbem.games.tallinn.moves import parse
 from pbem.games.tallinn.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Tallinn"]
@@ -95,10 +95,10 @@ class Tallinn(Rules):
         return rules.is_secret(state)
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, parse(move))
+        return rules.apply(state, seat, moves.parse(move))
 
     def parse(self, move: str) -> str:
-        return parse(move).notation()
+        return moves.parse(move).notation()
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -145,7 +145,7 @@ class Tallinn(Rules):
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        return sentences.describe(before, seat, parse(move), after, viewer, lang)
+        return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)
 
     # -- server support -----------------------------------------------------------
 

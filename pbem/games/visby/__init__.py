@@ -24,8 +24,7 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.visby import bot, data, menu, picture, rules, sentences, text, view
-from pbem.games.visby.moves import DONE, parse
+from pbem.games.visby import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.visby.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Visby"]
@@ -94,15 +93,15 @@ class Visby(Rules):
 
     def formality(self, state: State, seat: int) -> str | None:
         # a merchant without goods enough for any rate can only say "done"
-        if state["phase"] == "trade" and rules.legal(state, seat) == [DONE]:
-            return DONE.notation()
+        if state["phase"] == "trade" and rules.legal(state, seat) == [moves.DONE]:
+            return moves.DONE.notation()
         return None
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, parse(move))
+        return rules.apply(state, seat, moves.parse(move))
 
     def parse(self, move: str) -> str:
-        return parse(move).notation()
+        return moves.parse(move).notation()
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -142,7 +141,7 @@ class Visby(Rules):
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        return sentences.describe(before, seat, parse(move), after, viewer, lang)
+        return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)
 
     def default_move(self, state: State, seat: int) -> str:
         """The timeout move (``DEFAULT_TIMEOUT_NOTE``): a card that changes nothing

@@ -37,9 +37,9 @@ import random
 from typing import Any
 
 from pbem.games.protocol import Choice, IllegalMoveError, Result, Rules, State, View
-from pbem.games.ziehen import bot, data, menu, picture, rules, sentences, text, view
+from pbem.games.ziehen import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.ziehen.data import CARDS
-from pbem.games.ziehen.moves import DRAW, END, Move, parse
+from pbem.games.ziehen.moves import DRAW, END, Move
 from pbem.games.ziehen.rules import ROUNDS, TURN
 
 __all__ = ["CARDS", "GAME", "ROUNDS", "TURN", "Move", "Ziehen"]
@@ -77,17 +77,17 @@ class Ziehen(Rules):
         return menu.menu(state, seat, lang)
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, parse(move))
+        return rules.apply(state, seat, moves.parse(move))
 
     def parse(self, move: str) -> str:
-        return parse(move).notation()
+        return moves.parse(move).notation()
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
-        return parse(move).verb == END
+        return moves.parse(move).verb == END
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
         # the draw shows the author a card: what came before it cannot be taken back
-        return parse(move).verb in (DRAW, END)
+        return moves.parse(move).verb in (DRAW, END)
 
     # -- the end -----------------------------------------------------------------
 
@@ -120,15 +120,15 @@ class Ziehen(Rules):
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        return sentences.describe(before, seat, parse(move), after, viewer, lang)
+        return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)
 
     # -- server support ------------------------------------------------------------
 
     def default_move(self, state: State, seat: int) -> str:
-        moves = rules.legal(state, seat)
-        if not moves:
+        legal = rules.legal(state, seat)
+        if not legal:
             raise IllegalMoveError(f"seat {seat} is not to move")
-        return moves[0].notation()
+        return legal[0].notation()
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
