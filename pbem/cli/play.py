@@ -8,9 +8,10 @@ import time
 
 import click
 
-from pbem.gamelog.records import GameRecord, RecordError, replay
+from pbem.gamelog.records import GameRecord, RecordError, replay, replay_steps
 from pbem.gamelog.selfplay import play_random_game
 from pbem.games import game_names, get_game
+from pbem.games.protocol import EVERYTHING
 from pbem.games.render import seat_text
 
 
@@ -95,9 +96,6 @@ def parse_options(game, pairs: tuple[str, ...]) -> dict:
 
 
 def _print_moves(game, record: GameRecord) -> None:
-    from pbem.gamelog.records import replay_steps
-    from pbem.games.protocol import EVERYTHING
-
     for index, seat, move, before, after in replay_steps(record):
         sentence = seat_text(game.describe(before, seat, move, after, EVERYTHING),
                              record.players)

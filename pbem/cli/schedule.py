@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 import click
 
 from pbem.context import make_context
-from pbem.models import db, open_database
+from pbem.models import Game, db, open_database
+from pbem.time import steps
 
 
 def _open(ctx) -> None:
@@ -50,6 +51,7 @@ def _parse_at(value: str | None) -> datetime | None:
               help="tick as if it were this time (UTC unless it names an offset); for tests")
 @click.option("--quiet", "-q", is_flag=True, help="print nothing when nothing was due")
 def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
+    # the scheduler module loads APScheduler: only the commands that tick pay for it
     from pbem.time.scheduler import SchedulerLock, did_work, tick
 
     ctx = make_context()
@@ -72,7 +74,7 @@ def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
                                  "foreground: the deployment's one scheduler. While another "
                                  "one ticks, this one waits and takes over when it stops.")
 def scheduler_cmd() -> None:
-    from pbem.time.scheduler import SchedulerLock, run_forever
+    from pbem.time.scheduler import SchedulerLock, run_forever  # APScheduler: see `tick`
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     # APScheduler says "Running job" at every run of the tick and of the lock's check (every
@@ -92,9 +94,6 @@ def scheduler_cmd() -> None:
 @click.option("--release", "release_id", type=int, default=None,
               help="let the ticks take up this game again")
 def parked_cmd(release_id: int | None) -> None:
-    from pbem.models import Game
-    from pbem.time import steps
-
     ctx = make_context()
     _open(ctx)
     if release_id is not None:
