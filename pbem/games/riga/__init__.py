@@ -15,7 +15,6 @@ from typing import Any
 from pbem.games.protocol import (
     EVERYTHING,
     Choice,
-    IllegalMoveError,
     Option,
     Result,
     Rules,
@@ -24,6 +23,7 @@ from pbem.games.protocol import (
     rank_by,
 )
 from pbem.games.riga import bot, data, rules, words
+from pbem.games.riga.moves import Choose, Discard, End, School, Use, parse
 from pbem.games.riga.picture import draw
 from pbem.games.riga.text import render_text
 from pbem.games.riga.view import build_view
@@ -124,24 +124,24 @@ class Riga(Rules):
         return rules.to_move(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
-        return rules.legal_moves(state, seat)
+        return [move.notation() for move in rules.legal(state, seat)]
 
     def is_secret(self, state: State) -> bool:
         return rules.is_secret(state)
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, move)
+        return rules.apply(state, seat, parse(move))
 
     def formality(self, state: State, seat: int) -> str | None:
         # a forced step (nothing left to build: "end"; one kind of card to discard) is
         # played at once; a menu step or the take never is
-        moves = rules.legal_moves(state, seat)
-        if len(moves) == 1 and moves[0].split()[0] in ("end", "discard", "choose", "school"):
-            return moves[0]
+        moves = rules.legal(state, seat)
+        if len(moves) == 1 and isinstance(moves[0], End | Discard | Choose | School):
+            return moves[0].notation()
         return None
 
     def parse(self, move: str) -> str:
-        return rules.notation(move)
+        return parse(move).notation()
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -152,7 +152,7 @@ class Riga(Rules):
     # -- menus -------------------------------------------------------------------
 
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
-        return [words.choice(state, seat, m, lang) for m in rules.legal_moves(state, seat)]
+        return [words.choice(state, seat, m.notation(), lang) for m in rules.legal(state, seat)]
 
     # -- scores ----------------------------------------------------------------
 
@@ -196,22 +196,22 @@ class Riga(Rules):
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        return describe(before, seat, move, after, viewer, lang)
+        return describe(before, seat, parse(move).notation(), after, viewer, lang)
 
     # -- server support -----------------------------------------------------------
 
     def default_move(self, state: State, seat: int) -> str:
-        return default_move(state, seat)
+        return bot.timeout_move(state, seat).notation()
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
-        return bot.choose(state, seat, rng)
+        return bot.choose(state, seat, rng).notation()
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the player right of the start player has two turns back to back
         return seat not in rules.to_move(after) or after["decision"] != before["decision"]
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
-        if move.startswith("use Bauhof") or move.startswith("use Schatzkammer"):
+        if parse(move) in (Use("Bauhof"), Use("Schatzkammer")):
             return True  # a private draw: hidden cards were seen
         if after["decision"] != before["decision"]:
             return True
@@ -230,7 +230,7 @@ def describe(before: State, seat: int, move: str, after: State, viewer: int | No
     setup keep read as such to others, in either language."""
     de = lang == "de"
     sees = viewer == seat or viewer == EVERYTHING
-    w = rules.parse(move)
+    w = move.split()
     verb, arg = w[0], (w[1] if len(w) > 1 else "")
     me = f"{{{seat}}}"
 
@@ -346,57 +346,6 @@ def describe(before: State, seat: int, move: str, after: State, viewer: int | No
         return (f"{me} nutzt das Kloster doch nicht" if de
                 else f"{me} decides not to use the Kloster")
     return f"{me} blättert im Menü" if de else f"{me} looks through the menu"
-
-
-def default_move(state: State, seat: int) -> str:
-    """The documented timeout move (``DEFAULT_TIMEOUT_NOTE``)."""
-    moves = rules.legal_moves(state, seat)
-    if not moves:
-        raise IllegalMoveError(f"seat {seat} is not to move")
-    full = [m for m, _ in rules._entries(state, seat)]
-
-    def pick(move: str) -> str:
-        return rules.route(state, seat, move)
-
-    phase = state["phase"]
-    if phase == "choose_start":
-        return f"start {seat + 1}"
-    if phase == "keep":
-        offer = state["keep_offer"][seat]
-        return f"keep {min(offer, key=lambda b: (data.gebaeude(b).kosten, b))}"
-    if phase == "winter":
-        if state["year"] >= state["years"]:
-            # the last winter: a building kept in hand costs 2 points at the end, a
-            # commodity only counts as tie-break money, so the buildings go first
-            building = next((m for m in full if m.startswith("discard ")
-                             and data.is_building(m.split(" ", 1)[1])), None)
-            if building is not None:
-                return pick(building)
-        for ware in reversed(data.WAREN):
-            if f"discard {ware}" in full:
-                return pick(f"discard {ware}")
-        return pick(next(m for m in full if m.startswith("discard ")))
-    draw = state["pending_draw"]
-    if draw is not None:
-        if draw["kind"] == "Bauhof":
-            return "choose none"
-        return f"choose {max(draw['cards'], key=lambda w: data.WERT[w])}"
-    sub = state["sub"] or {}
-    if sub.get("kind") == "school":
-        return "school Ritter"
-    if sub.get("kind") in ("kloster", "charge"):
-        return "back" if sub["kind"] == "kloster" else "cancel"
-    if sub.get("kind") == "kloster_take":
-        return max(moves, key=lambda m: rules.set_value(state["sets"][int(m.split()[2]) - 1]))
-    if phase == "take":
-        sets = [m for m in full if m.startswith("take set ")]
-        if sets:
-            return pick(max(sets, key=lambda m: (
-                rules.set_value(state["sets"][int(m.split()[2]) - 1]), -int(m.split()[2]))))
-        return pick(next(m for m in full if m.startswith("take ")))
-    if state["project"] is not None:
-        return pick("cancel")
-    return pick("end")
 
 
 GAME = Riga()

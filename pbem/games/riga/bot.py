@@ -30,6 +30,25 @@ from typing import Any
 
 from pbem.games.protocol import IllegalMoveError, State
 from pbem.games.riga import data, rules
+from pbem.games.riga.moves import (
+    BACK,
+    CANCEL,
+    CHARGE,
+    END,
+    FINISH,
+    Add,
+    Build,
+    Choose,
+    Discard,
+    Keep,
+    Move,
+    Pay,
+    School,
+    Start,
+    Take,
+    TakeSet,
+    Use,
+)
 
 #: points a Dukat in hand is worth while turns remain (a building of cost 7 scores
 #: about 3-4 points, and avoids the 2-point penalty)
@@ -162,33 +181,32 @@ def _evaluate(me: _Me) -> float:
     return total
 
 
-def _after_take(state: State, seat: int, move: str) -> float:
+def _after_take(state: State, seat: int, move: Take | TakeSet) -> float:
     new = rules._copy(state)
-    words = move.split()
-    if words[1] == "set":
-        for w in new["sets"][int(words[2]) - 1]:
+    if isinstance(move, TakeSet):
+        for w in new["sets"][move.index]:
             new["hand"][seat]["waren"][w] += 1
-        new["sets"].pop(int(words[2]) - 1)
+        new["sets"].pop(move.index)
     else:
-        new["row"].remove(words[1])
-        new["hand"][seat]["gebaeude"].append(words[1])
+        new["row"].remove(move.building)
+        new["hand"][seat]["gebaeude"].append(move.building)
     new["phase"] = "build"
     return _evaluate(_Me(new, seat))
 
 
-def _decide(state: State, seat: int, full: list[str], rng: random.Random) -> str:
+def _decide(state: State, seat: int, full: list[Any], rng: random.Random) -> Move:
     me = _Me(state, seat)
     phase = state["phase"]
     hand = state["hand"][seat]
     if phase == "choose_start":
-        return f"start {seat + 1}"
+        return Start(seat)
     if phase == "keep":
-        return max(full, key=lambda m: (me.hold_value(m.split()[1]) + me.points(m.split()[1])
-                                        - me.per_dukat * data.gebaeude(m.split()[1]).kosten,
+        return max(full, key=lambda m: (me.hold_value(m.building) + me.points(m.building)
+                                        - me.per_dukat * data.gebaeude(m.building).kosten,
                                         rng.random()))
     if phase == "winter":
-        def keep_value(move: str) -> float:
-            arg = move.split()[1]
+        def keep_value(move: Discard) -> float:
+            arg = move.card
             if data.is_building(arg):
                 return me.hold_value(arg) - (data.MINUS_HAND if me.turns_left <= 0 else 0)
             return me.per_dukat * data.WERT[arg] + (0.01 * data.WERT[arg])
@@ -196,81 +214,80 @@ def _decide(state: State, seat: int, full: list[str], rng: random.Random) -> str
     draw = state["pending_draw"]
     if draw is not None:
         if draw["kind"] == "Schatzkammer":
-            return f"choose {max(draw['cards'], key=lambda w: data.WERT[w])}"
+            return Choose(max(draw["cards"], key=lambda w: data.WERT[w]))
         scored = [(me.hold_value(b), b) for b in draw["cards"]]
         best = max(scored, key=lambda x: (x[0], rng.random()), default=(0.0, ""))
-        return f"choose {best[1]}" if best[0] > 0.5 else "choose none"
+        return Choose(best[1]) if best[0] > 0.5 else Choose(None)
     sub = state["sub"] or {}
     if sub.get("kind") == "school":
-        return "school Ritter" if me.r <= me.k else "school Kaufmann"
+        return School("Ritter") if me.r <= me.k else School("Kaufmann")
     if sub.get("kind") == "kloster":
-        return "back"
+        return BACK
     if sub.get("kind") == "charge":
-        wares = [m for m in full if m.startswith("discard ")]
-        return min(wares, key=lambda m: data.WERT[m.split()[1]])
+        wares = [m for m in full if isinstance(m, Discard)]
+        return min(wares, key=lambda m: data.WERT[m.card])
     if sub.get("kind") == "kloster_take":
-        return max(full, key=lambda m: rules.set_value(state["sets"][int(m.split()[2]) - 1]))
+        return max(full, key=lambda m: rules.set_value(state["sets"][m.index]))
     # free draws first: they only add cards
-    for use in ("use Schatzkammer", "use Bauhof"):
-        if use in full and me.turns_left >= (0 if use.endswith("kammer") else 1):
-            return use
+    for art, turns in (("Schatzkammer", 0), ("Bauhof", 1)):
+        if Use(art) in full and me.turns_left >= turns:
+            return Use(art)
     if phase == "take":
-        takes = [m for m in full if m.startswith("take ")]
+        takes = [m for m in full if isinstance(m, Take | TakeSet)]
         return max(takes, key=lambda m: (_after_take(state, seat, m), rng.random()))
     project = state["project"]
     if project is None:
         plan = _best_project(me, rng)
         if plan is not None:
-            return f"build {plan[0]}"
-        if "charge" in full and me.turns_left > 0:
+            return Build(plan[0])
+        if CHARGE in full and me.turns_left > 0:
             money = sum(data.WERT[w] * k for w, k in hand["waren"].items())
             if money >= 10:
-                return "charge"
-        return "end"
+                return CHARGE
+        return END
     return _pay_step(state, seat, me, project, full, rng)
 
 
-def _pay_step(state: State, seat: int, me: _Me, project: dict[str, Any], full: list[str],
-              rng: random.Random) -> str:
-    if "finish" in full:
-        return "finish"
+def _pay_step(state: State, seat: int, me: _Me, project: dict[str, Any], full: list[Any],
+              rng: random.Random) -> Move:
+    if FINISH in full:
+        return FINISH
     # add the rest of the best project of this city, when it includes what is started
-    adds = [m for m in full if m.startswith("add ")]
+    adds = [m for m in full if isinstance(m, Add)]
     if adds:
         started = set(project["buildings"])
         plans = [p for p in _projects(_WithProject(me, project)) if started <= set(p[1])]
         if plans:
             plan = max(plans, key=lambda p: (p[0], len(p[1]), rng.random()))[1]
             for m in adds:
-                if m.split()[1] in plan:
+                if m.building in plan:
                     return m
     stadt = project["stadt"]
     cost = rules.project_cost(state, project)
     need = cost - rules.project_paid(state, seat, project)
     values = {w: rules.ware_value(state, seat, w, stadt) or 0 for w in data.WAREN}
     counts = dict(state["hand"][seat]["waren"])
-    money_uses = [m for m in full if m.startswith("use ") and m != "use Kran"
-                  and m.split()[1] in rules.MONEY_ARTS]
-    if "use Kran" in full:
+    money_uses = [m for m in full if isinstance(m, Use) and m.art != "Kran"
+                  and m.art in rules.MONEY_ARTS]
+    if Use("Kran") in full:
         krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
         costs = sorted((data.gebaeude(b).kosten for b in project["buildings"]), reverse=True)
         raise_ = sum(values[w] * k for w, k in counts.items()) + sum(
-            rules.function_money(state, seat, m.split()[1]) for m in money_uses)
+            rules.function_money(state, seat, m.art) for m in money_uses)
         if krans < len(costs) and (costs[krans] >= 5 or raise_ < need):
-            return "use Kran"
-    fitting = [m for m in money_uses
-               if rules.function_money(state, seat, m.split()[1]) <= need]
+            return Use("Kran")
+    fitting = [m for m in money_uses if rules.function_money(state, seat, m.art) <= need]
     if fitting:
-        return max(fitting, key=lambda m: rules.function_money(state, seat, m.split()[1]))
+        return max(fitting, key=lambda m: rules.function_money(state, seat, m.art))
     cards = _payment(values, counts, need)
     if cards:
-        return f"pay {cards[0]}"
+        return Pay(cards[0])
     if money_uses:
-        return min(money_uses, key=lambda m: rules.function_money(state, seat, m.split()[1]))
-    pays = [m for m in full if m.startswith("pay ")]
+        return min(money_uses, key=lambda m: rules.function_money(state, seat, m.art))
+    pays = [m for m in full if isinstance(m, Pay)]
     if pays:
-        return max(pays, key=lambda m: values[m.split()[1]])
-    return "cancel"
+        return max(pays, key=lambda m: values[m.ware])
+    return CANCEL
 
 
 class _WithProject(_Me):
@@ -291,12 +308,68 @@ class _WithProject(_Me):
         self.started = list(project["buildings"])
 
 
-def choose(state: State, seat: int, rng: random.Random) -> str:
-    legal = rules.legal_moves(state, seat)
+def choose(state: State, seat: int, rng: random.Random) -> Move:
+    legal = rules.legal(state, seat)
     if not legal:
         raise IllegalMoveError(f"seat {seat} has no move to make")
-    full = [m for m, _ in rules._entries(state, seat)]
+    full = rules.every_move(state, seat)
     move = _decide(state, seat, full, rng)
     if move not in full and move not in legal:
         move = rng.choice(legal)
     return rules.route(state, seat, move)
+
+
+def timeout_move(state: State, seat: int) -> Move:
+    """The documented timeout move (``words.DEFAULT_TIMEOUT_NOTE``): no greed, the
+    cheapest way through the decision."""
+    moves = rules.legal(state, seat)
+    if not moves:
+        raise IllegalMoveError(f"seat {seat} is not to move")
+    full = rules.every_move(state, seat)
+
+    def pick(move: Move) -> Move:
+        return rules.route(state, seat, move)
+
+    phase = state["phase"]
+    if phase == "choose_start":
+        return Start(seat)
+    if phase == "keep":
+        offer = state["keep_offer"][seat]
+        return Keep(min(offer, key=lambda b: (data.gebaeude(b).kosten, b)))
+    if phase == "winter":
+        return pick(_winter_discard(state, full))
+    draw = state["pending_draw"]
+    if draw is not None:
+        if draw["kind"] == "Bauhof":
+            return Choose(None)
+        return Choose(max(draw["cards"], key=lambda w: data.WERT[w]))
+    sub = state["sub"] or {}
+    if sub.get("kind") == "school":
+        return School("Ritter")
+    if sub.get("kind") in ("kloster", "charge"):
+        return BACK if sub["kind"] == "kloster" else CANCEL
+    if sub.get("kind") == "kloster_take":
+        return max(moves, key=lambda m: rules.set_value(state["sets"][m.index]))
+    if phase == "take":
+        sets = [m for m in full if isinstance(m, TakeSet)]
+        if sets:
+            return pick(max(sets, key=lambda m: (
+                rules.set_value(state["sets"][m.index]), -m.index)))
+        return pick(next(m for m in full if isinstance(m, Take | TakeSet)))
+    if state["project"] is not None:
+        return pick(CANCEL)
+    return pick(END)
+
+
+def _winter_discard(state: State, full: list[Any]) -> Discard:
+    discards = [m for m in full if isinstance(m, Discard)]
+    if state["year"] >= state["years"]:
+        # the last winter: a building kept in hand costs 2 points at the end, a
+        # commodity only counts as tie-break money, so the buildings go first
+        building = next((m for m in discards if data.is_building(m.card)), None)
+        if building is not None:
+            return building
+    for ware in reversed(data.WAREN):
+        if Discard(ware) in full:
+            return Discard(ware)
+    return discards[0]

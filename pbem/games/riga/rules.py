@@ -97,8 +97,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.protocol import MENU_CAP, IllegalMoveError, MalformedMoveError, State
+from pbem.games.protocol import MENU_CAP, IllegalMoveError, State
 from pbem.games.riga import data
+from pbem.games.riga.moves import (
+    BACK,
+    CANCEL,
+    CHARGE,
+    END,
+    FINISH,
+    KLOSTER,
+    MORE,
+    Add,
+    Back,
+    Build,
+    Cancel,
+    Charge,
+    Choose,
+    Discard,
+    End,
+    Finish,
+    Get,
+    Give,
+    Keep,
+    Kloster,
+    Menu,
+    More,
+    Move,
+    Pay,
+    School,
+    Start,
+    SwapFrom,
+    SwapTo,
+    Take,
+    TakeSet,
+    Use,
+)
 from pbem.games.rng import choice_index, shuffled
 
 RULES_VERSION = "1"
@@ -371,26 +404,6 @@ def money(state: State, seat: int) -> int:
     return total
 
 
-# -- notation ------------------------------------------------------------------------------
-
-_VERBS = {"start", "keep", "take", "kloster", "from", "give", "to", "get", "use", "choose",
-          "build", "add", "pay", "finish", "cancel", "school", "charge", "discard", "end",
-          "menu", "more", "back"}
-
-
-def parse(move: str) -> list[str]:
-    """The move as words; refuses what is no Riga move at all."""
-    words = str(move).split()
-    if not words or words[0] not in _VERBS:
-        raise MalformedMoveError(f"{move!r} is not a Riga move (like 'take set 1', "
-                                 "'build Kran-Visby', 'pay Tuch', 'end')")
-    return words
-
-
-def notation(move: str) -> str:
-    return " ".join(parse(move))
-
-
 # -- who moves -------------------------------------------------------------------------------
 
 
@@ -412,7 +425,7 @@ def is_secret(state: State) -> bool:
 
 # -- menus ------------------------------------------------------------------------------------
 
-Entry = tuple[str, str]  # (move, group); group "" is never folded away
+Entry = tuple[Move, str]  # (move, group); group "" is never folded away
 
 
 def _entries(state: State, seat: int) -> list[Entry]:
@@ -422,36 +435,36 @@ def _entries(state: State, seat: int) -> list[Entry]:
     phase = state["phase"]
     n = state["players"]
     if phase == "choose_start":
-        return [(f"start {k + 1}", "") for k in range(n)]
+        return [(Start(k), "") for k in range(n)]
     if phase == "keep":
-        return [(f"keep {b}", "") for b in state["keep_offer"][seat]]
+        return [(Keep(b), "") for b in state["keep_offer"][seat]]
     if phase == "winter":
         hand = state["hand"][seat]
-        out = [(f"discard {w}", "") for w in data.WAREN if hand["waren"][w]]
-        out += [(f"discard {b}", "buildings") for b in sorted(set(hand["gebaeude"]))]
+        out: list[Entry] = [(Discard(w), "") for w in data.WAREN if hand["waren"][w]]
+        out += [(Discard(b), "buildings") for b in sorted(set(hand["gebaeude"]))]
         return out
     draw = state["pending_draw"]
     if draw is not None:
         if draw["kind"] == "Bauhof":
-            return [(f"choose {b}", "") for b in draw["cards"]] + [("choose none", "")]
-        return [(f"choose {w}", "") for w in data.WAREN if w in draw["cards"]]
+            return [(Choose(b), "") for b in draw["cards"]] + [(Choose(None), "")]
+        return [(Choose(w), "") for w in data.WAREN if w in draw["cards"]]
     sub = state["sub"] or {}
     kind = sub.get("kind")
     if kind == "school":
-        return [(f"school {f}", "") for f in SCHOOL_FACES]
+        return [(School(f), "") for f in SCHOOL_FACES]
     if kind == "charge":
         hand = state["hand"][seat]["waren"]
-        return [(f"discard {w}", "") for w in data.WAREN if hand[w]] + [("cancel", "")]
+        return [(Discard(w), "") for w in data.WAREN if hand[w]] + [(CANCEL, "")]
     if kind == "kloster":
         return _kloster_entries(state, sub)
     if kind == "kloster_take":
-        return [(f"take set {k + 1}", "") for k in sub["sets"]]
+        return [(TakeSet(k), "") for k in sub["sets"]]
     out: list[Entry] = []
     if phase == "take":
-        out += [(f"take {b}", "row") for b in state["row"]]
-        out += [(f"take set {k + 1}", "sets") for k in range(len(state["sets"]))]
+        out += [(Take(b), "row") for b in state["row"]]
+        out += [(TakeSet(k), "sets") for k in range(len(state["sets"]))]
         if _kloster_swaps(state) and unused_function(state, seat, "Kloster"):
-            out.append(("kloster", "functions"))
+            out.append((KLOSTER, "functions"))
         out += _draw_entries(state, seat)
         return out
     project = state["project"]
@@ -460,21 +473,21 @@ def _entries(state: State, seat: int) -> list[Entry]:
         if left > 0:
             for b in sorted(set(state["hand"][seat]["gebaeude"])):
                 if affordable(state, seat, stadt_of(b), [b]):
-                    out.append((f"build {b}", stadt_of(b)))
+                    out.append((Build(b), stadt_of(b)))
             for b in state["riga_left"][seat]:
                 if affordable(state, seat, data.RIGA, [b]):
-                    out.append((f"build {b}", data.RIGA))
+                    out.append((Build(b), data.RIGA))
         out += _draw_entries(state, seat)
         if _can_charge(state, seat):
-            out.append(("charge", ""))
-        out.append(("end", ""))
+            out.append((CHARGE, ""))
+        out.append((END, ""))
         return out
     stadt = project["stadt"]
     cost = project_cost(state, project)
     paid = project_paid(state, seat, project)
     hand = state["hand"][seat]
     if paid < cost:
-        out += [(f"pay {w}", "") for w in data.WAREN
+        out += [(Pay(w), "") for w in data.WAREN
                 if hand["waren"][w] and ware_value(state, seat, w, stadt)]
         for art in MONEY_ARTS:
             if unused_function(state, seat, art, project["functions"]) is None:
@@ -485,10 +498,10 @@ def _entries(state: State, seat: int) -> list[Entry]:
                     continue
             elif function_money(state, seat, art) <= 0:
                 continue
-            out.append((f"use {art}", "functions"))
+            out.append((Use(art), "functions"))
     else:
-        out.append(("finish", ""))
-    out.append(("cancel", ""))
+        out.append((FINISH, ""))
+    out.append((CANCEL, ""))
     if state["built_this_turn"] + len(project["buildings"]) < data.MAX_BAUTEN:
         pool = (state["riga_left"][seat] if stadt == data.RIGA
                 else sorted(set(state["hand"][seat]["gebaeude"])))
@@ -499,18 +512,18 @@ def _entries(state: State, seat: int) -> list[Entry]:
             if stadt_of(b) == stadt and b not in project["buildings"]:
                 money, total = max_money(state, seat, stadt, project["buildings"] + [b])
                 if money + paid_cards >= total:
-                    out.append((f"add {b}", "add"))
+                    out.append((Add(b), "add"))
     out += _draw_entries(state, seat)
     return out
 
 
 def _draw_entries(state: State, seat: int) -> list[Entry]:
-    out = []
+    out: list[Entry] = []
     if unused_function(state, seat, "Bauhof") and (state["bau_pile"] or state["bau_discard"]):
-        out.append(("use Bauhof", "functions"))
+        out.append((Use("Bauhof"), "functions"))
     if unused_function(state, seat, "Schatzkammer") and (
             state["waren_pile"] or state["waren_discard"]):
-        out.append(("use Schatzkammer", "functions"))
+        out.append((Use("Schatzkammer"), "functions"))
     return out
 
 
@@ -531,26 +544,26 @@ def _kloster_swaps(state: State) -> bool:
 def _kloster_entries(state: State, sub: dict[str, Any]) -> list[Entry]:
     sets = state["sets"]
     if sub.get("from") is None:
-        out = [(f"from {k + 1}", "") for k in range(len(sets))
+        out: list[Entry] = [(SwapFrom(k), "") for k in range(len(sets))
                if any(set(sets[j]) - {w} for w in set(sets[k])
                       for j in range(len(sets)) if j != k)]
     elif sub.get("give") is None:
         k = sub["from"]
-        out = [(f"give {w}", "") for w in data.WAREN if w in sets[k]
+        out = [(Give(w), "") for w in data.WAREN if w in sets[k]
                and any(set(sets[j]) - {w} for j in range(len(sets)) if j != k)]
     elif sub.get("to") is None:
-        out = [(f"to {j + 1}", "") for j in range(len(sets))
+        out = [(SwapTo(j), "") for j in range(len(sets))
                if j != sub["from"] and set(sets[j]) - {sub["give"]}]
     else:
-        out = [(f"get {w}", "") for w in data.WAREN
+        out = [(Get(w), "") for w in data.WAREN
                if w in sets[sub["to"]] and w != sub["give"]]
-    return out + [("back", "")]
+    return out + [(BACK, "")]
 
 
-def _fold(entries: list[Entry]) -> tuple[list[str], dict[str, list[str]]]:
+def _fold(entries: list[Entry]) -> tuple[list[Move], dict[str, list[Move]]]:
     """The top-level menu (groups folded into ``menu <group>`` until it fits) and the
     moves of each folded group."""
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[Move]] = {}
     for move, group in entries:
         if group:
             groups.setdefault(group, []).append(move)
@@ -562,10 +575,10 @@ def _fold(entries: list[Entry]) -> tuple[list[str], dict[str, list[str]]]:
         if len(groups[group]) > 1:
             folded.add(group)
             size -= len(groups[group]) - 1
-    top: list[str] = []
+    top: list[Move] = []
     for move, group in entries:
         if group in folded:
-            header = f"menu {group}"
+            header = Menu(group)
             if header not in top:
                 top.append(header)
         else:
@@ -573,18 +586,24 @@ def _fold(entries: list[Entry]) -> tuple[list[str], dict[str, list[str]]]:
     return top, {g: groups[g] for g in folded}
 
 
-def _page(moves: list[str], page: int) -> list[str]:
+def _page(moves: list[Move], page: int) -> list[Move]:
     if len(moves) <= MENU_CAP - 1:
-        return moves + ["back"]
+        return moves + [BACK]
     pages = (len(moves) + PAGE - 1) // PAGE
-    return moves[(page % pages) * PAGE:(page % pages + 1) * PAGE] + ["more", "back"]
+    return moves[(page % pages) * PAGE:(page % pages + 1) * PAGE] + [MORE, BACK]
 
 
-def legal_moves(state: State, seat: int) -> list[str]:
+def legal(state: State, seat: int) -> list[Move]:
+    """The moves of ``seat`` as its menu lists them now (a long menu folded into steps)."""
     return _listed(state, _entries(state, seat))
 
 
-def _listed(state: State, entries: list[Entry]) -> list[str]:
+def every_move(state: State, seat: int) -> list[Move]:
+    """Every legal move of ``seat``, also those folded into a smaller menu."""
+    return [move for move, _ in _entries(state, seat)]
+
+
+def _listed(state: State, entries: list[Entry]) -> list[Move]:
     if not entries:
         return []
     top, groups = _fold(entries)
@@ -594,30 +613,28 @@ def _listed(state: State, entries: list[Entry]) -> list[str]:
     return top
 
 
-def route(state: State, seat: int, move: str) -> str:
+def route(state: State, seat: int, move: Move) -> Move:
     """The listed move that leads towards ``move`` (itself when listed): for a bot
     that chose among all legal moves."""
-    listed = legal_moves(state, seat)
+    listed = legal(state, seat)
     if move in listed:
         return move
     top, groups = _fold(_entries(state, seat))
     sub = state["sub"] or {}
     if sub.get("kind") == "menu" and sub["group"] in groups:
-        if move in groups[sub["group"]] and "more" in listed:
-            return "more"
-        return "back"
+        if move in groups[sub["group"]] and MORE in listed:
+            return MORE
+        return BACK
     for group, moves in groups.items():
         if move in moves:
-            return f"menu {group}"
-    raise IllegalMoveError(f"{move!r} is not a legal move now")
+            return Menu(group)
+    raise IllegalMoveError(f"{move.notation()!r} is not a legal move now")
 
 
 # -- apply ----------------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, move: str) -> State:
-    words = parse(move)
-    move = " ".join(words)
+def apply(state: State, seat: int, move: Move) -> State:
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
         raise IllegalMoveError(f"there is no seat {seat} in this game")
     if seat not in to_move(state):
@@ -627,13 +644,12 @@ def apply(state: State, seat: int, move: str) -> State:
     if move not in allowed:
         raise IllegalMoveError(_why_not(state, seat, move))
     new = _copy(state)
-    verb = words[0]
-    if verb in ("menu", "more", "back") and not (new["sub"] or {}).get("kind") == "kloster":
-        _navigate(new, seat, words)
+    if isinstance(move, Menu | More | Back) and not (new["sub"] or {}).get("kind") == "kloster":
+        _navigate(new, seat, move)
         return new
     if (new["sub"] or {}).get("kind") == "menu":
         new["sub"] = None
-    _HANDLERS[verb](new, seat, words)
+    _HANDLERS[type(move)](new, seat, move)
     return new
 
 
@@ -649,23 +665,23 @@ def _why_not_to_move(state: State, seat: int) -> str:
     return f"it is not the turn of seat {seat}"
 
 
-def _why_not(state: State, seat: int, move: str) -> str:
-    listed = legal_moves(state, seat)
-    return f"{move!r} is not allowed now; the choices are: {', '.join(listed)}"
+def _why_not(state: State, seat: int, move: Move) -> str:
+    listed = ", ".join(m.notation() for m in legal(state, seat))
+    return f"{move.notation()!r} is not allowed now; the choices are: {listed}"
 
 
-def _navigate(state: State, seat: int, words: list[str]) -> None:
+def _navigate(state: State, seat: int, move: Menu | More | Back) -> None:
     sub = state["sub"] or {}
-    if words[0] == "menu":
-        state["sub"] = {"kind": "menu", "group": " ".join(words[1:]), "page": 0}
-    elif words[0] == "more":
+    if isinstance(move, Menu):
+        state["sub"] = {"kind": "menu", "group": move.group, "page": 0}
+    elif isinstance(move, More):
         state["sub"] = dict(sub, page=sub.get("page", 0) + 1)
     else:
         state["sub"] = None
 
 
-def _start(state: State, seat: int, words: list[str]) -> None:
-    start = int(words[1]) - 1
+def _start(state: State, seat: int, move: Start) -> None:
+    start = move.seat
     state["start"] = start
     state["current"] = None
     state["phase"] = "keep"
@@ -673,8 +689,8 @@ def _start(state: State, seat: int, words: list[str]) -> None:
     _event(state, f"{{{seat}}} names {{{start}}} start player")
 
 
-def _keep(state: State, seat: int, words: list[str]) -> None:
-    state["kept"][seat] = words[1]
+def _keep(state: State, seat: int, move: Keep) -> None:
+    state["kept"][seat] = move.building
     if to_move(state):
         return
     for s in range(state["players"]):
@@ -791,16 +807,16 @@ def _final(state: State) -> None:
                       f"(money {f['money']})")
 
 
-def _take(state: State, seat: int, words: list[str]) -> None:
-    if words[1] == "set":
-        k = int(words[2]) - 1
+def _take(state: State, seat: int, move: Take | TakeSet) -> None:
+    if isinstance(move, TakeSet):
+        k = move.index
         cards = state["sets"].pop(k)
         for w in cards:
             state["hand"][seat]["waren"][w] += 1
         _event(state, f"{{{seat}}} takes set {k + 1}: "
                       f"{', '.join(data.WARE_NAME[w] for w in cards)}")
     else:
-        b = words[1]
+        b = move.building
         i = state["row"].index(b)
         state["row"].pop(i)
         if i < state["below"]:
@@ -811,20 +827,20 @@ def _take(state: State, seat: int, words: list[str]) -> None:
     state["phase"] = "build"
 
 
-def _kloster(state: State, seat: int, words: list[str]) -> None:
+def _kloster(state: State, seat: int, move: Move) -> None:
     state["sub"] = {"kind": "kloster", "from": None, "give": None, "to": None}
 
 
-def _kloster_step(state: State, seat: int, words: list[str]) -> None:
+def _kloster_step(state: State, seat: int, move: SwapFrom | Give | SwapTo | Get) -> None:
     sub = state["sub"]
-    verb, arg = words[0], words[1]
-    if verb == "from":
-        sub["from"] = int(arg) - 1
-    elif verb == "give":
-        sub["give"] = arg
-    elif verb == "to":
-        sub["to"] = int(arg) - 1
+    if isinstance(move, SwapFrom):
+        sub["from"] = move.index
+    elif isinstance(move, Give):
+        sub["give"] = move.ware
+    elif isinstance(move, SwapTo):
+        sub["to"] = move.index
     else:
+        arg = move.ware
         i, j, give = sub["from"], sub["to"], sub["give"]
         state["sets"][i].remove(give)
         state["sets"][i].append(arg)
@@ -836,12 +852,12 @@ def _kloster_step(state: State, seat: int, words: list[str]) -> None:
                       f"for {data.WARE_NAME[arg]} of set {j + 1}")
 
 
-def _back(state: State, seat: int, words: list[str]) -> None:
+def _back(state: State, seat: int, move: Move) -> None:
     state["sub"] = None
 
 
-def _use(state: State, seat: int, words: list[str]) -> None:
-    art = words[1]
+def _use(state: State, seat: int, move: Use) -> None:
+    art = move.art
     project = state["project"]
     if art in MONEY_ARTS:
         assert project is not None
@@ -868,16 +884,16 @@ def _use(state: State, seat: int, words: list[str]) -> None:
     _event(state, f"{{{seat}}} uses the {art} and draws {len(cards)} cards")
 
 
-def _choose(state: State, seat: int, words: list[str]) -> None:
+def _choose(state: State, seat: int, move: Choose) -> None:
     draw = state["pending_draw"]
     cards = list(draw["cards"])
-    arg = words[1]
+    arg = move.card
     if draw["kind"] == "Bauhof":
-        if arg != "none":
+        if arg is not None:
             cards.remove(arg)
             state["hand"][seat]["gebaeude"].append(arg)
         state["bau_discard"] += cards
-        _event(state, f"{{{seat}}} {'keeps none' if arg == 'none' else 'keeps one'} of the "
+        _event(state, f"{{{seat}}} {'keeps none' if arg is None else 'keeps one'} of the "
                       "drawn buildings")
     else:
         cards.remove(arg)
@@ -887,8 +903,8 @@ def _choose(state: State, seat: int, words: list[str]) -> None:
     state["pending_draw"] = None
 
 
-def _build(state: State, seat: int, words: list[str]) -> None:
-    b = words[1]
+def _build(state: State, seat: int, move: Build) -> None:
+    b = move.building
     _take_out(state, seat, b)
     state["project"] = {"stadt": stadt_of(b), "buildings": [b],
                         "paid": {w: 0 for w in data.WAREN}, "functions": []}
@@ -909,18 +925,18 @@ def _put_back(state: State, seat: int, b: str) -> None:
         state["hand"][seat]["gebaeude"].append(b)
 
 
-def _add(state: State, seat: int, words: list[str]) -> None:
-    _take_out(state, seat, words[1])
-    state["project"]["buildings"].append(words[1])
+def _add(state: State, seat: int, move: Add) -> None:
+    _take_out(state, seat, move.building)
+    state["project"]["buildings"].append(move.building)
 
 
-def _pay(state: State, seat: int, words: list[str]) -> None:
-    w = words[1]
+def _pay(state: State, seat: int, move: Pay) -> None:
+    w = move.ware
     state["hand"][seat]["waren"][w] -= 1
     state["project"]["paid"][w] += 1
 
 
-def _finish(state: State, seat: int, words: list[str]) -> None:
+def _finish(state: State, seat: int, move: Move) -> None:
     project = state["project"]
     cost = project_cost(state, project)
     paid = project_paid(state, seat, project)
@@ -951,7 +967,7 @@ def _finish(state: State, seat: int, words: list[str]) -> None:
         state["sub"] = {"kind": "school"}
 
 
-def _cancel(state: State, seat: int, words: list[str]) -> None:
+def _cancel(state: State, seat: int, move: Move) -> None:
     sub = state["sub"] or {}
     if sub.get("kind") == "charge":
         for w in sub["cards"]:
@@ -966,18 +982,18 @@ def _cancel(state: State, seat: int, words: list[str]) -> None:
     state["project"] = None
 
 
-def _school(state: State, seat: int, words: list[str]) -> None:
-    _entry(state, seat, "Schule")["face"] = words[1]
+def _school(state: State, seat: int, move: School) -> None:
+    _entry(state, seat, "Schule")["face"] = move.face
     state["sub"] = None
-    _event(state, f"{{{seat}}} turns the Schule to 1 {words[1]}")
+    _event(state, f"{{{seat}}} turns the Schule to 1 {move.face}")
 
 
-def _charge(state: State, seat: int, words: list[str]) -> None:
+def _charge(state: State, seat: int, move: Move) -> None:
     state["sub"] = {"kind": "charge", "cards": []}
 
 
-def _discard(state: State, seat: int, words: list[str]) -> None:
-    arg = words[1]
+def _discard(state: State, seat: int, move: Discard) -> None:
+    arg = move.card
     hand = state["hand"][seat]
     if state["phase"] == "winter":
         if arg in data.WERT:
@@ -1001,18 +1017,18 @@ def _discard(state: State, seat: int, words: list[str]) -> None:
         _event(state, f"{{{seat}}} discards {', '.join(data.WARE_NAME[w] for w in sub['cards'])} "
                       "and turns the Wechselstube to 8")
         state["sub"] = None
-        _end(state, seat, ["end"])
+        _end(state, seat, END)
 
 
-def _end(state: State, seat: int, words: list[str]) -> None:
+def _end(state: State, seat: int, move: Move) -> None:
     _event(state, f"{{{seat}}} ends the turn")
     _next_turn(state)
 
 
-_HANDLERS = {
-    "start": _start, "keep": _keep, "take": _take, "kloster": _kloster,
-    "from": _kloster_step, "give": _kloster_step, "to": _kloster_step, "get": _kloster_step,
-    "use": _use, "choose": _choose, "build": _build, "add": _add, "pay": _pay,
-    "finish": _finish, "cancel": _cancel, "school": _school, "charge": _charge,
-    "discard": _discard, "end": _end, "back": _back,
+_HANDLERS: dict[type, Any] = {
+    Start: _start, Keep: _keep, Take: _take, TakeSet: _take, Kloster: _kloster,
+    SwapFrom: _kloster_step, Give: _kloster_step, SwapTo: _kloster_step, Get: _kloster_step,
+    Use: _use, Choose: _choose, Build: _build, Add: _add, Pay: _pay,
+    Finish: _finish, Cancel: _cancel, School: _school, Charge: _charge,
+    Discard: _discard, End: _end, Back: _back,
 }

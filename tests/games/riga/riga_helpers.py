@@ -238,7 +238,7 @@ def entry(state: dict, seat: int, ident: str) -> dict:
 
 def all_moves(state: dict, seat: int) -> set[str]:
     """Every move the seat may apply now, also those a long menu folds into groups."""
-    return {move for move, _ in rules._entries(state, seat)}
+    return {move.notation() for move in rules.every_move(state, seat)}
 
 
 def play_out(state: dict, until_year: int | None = None) -> dict:

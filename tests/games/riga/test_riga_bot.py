@@ -46,7 +46,7 @@ def test_the_bot_builds_whenever_it_can_pay_and_never_gives_up_a_payment(players
     for seed in range(3):
         _, decisions = bot_vs_random(seed, players, {"riga": True}, bots=range(players))
         for state, seat, move in decisions:
-            full = [m for m, _ in rules._entries(state, seat)]
+            full = [m.notation() for m in rules.every_move(state, seat)]
             if move == "end":
                 assert not any(m.startswith("build ") for m in full), \
                     "the bot ended its turn with a building it could pay"

@@ -9,6 +9,7 @@ import pytest
 
 from pbem.games.protocol import EVERYTHING, MENU_CAP, IllegalMoveError
 from pbem.games.riga import GAME, data, rules
+from pbem.games.riga.moves import parse
 
 
 def first_turn(players: int = 2, riga: bool = False, seed: str = "engine") -> dict:
@@ -181,8 +182,8 @@ def test_turn_ends_only_with_end_and_the_take_is_obligatory():
     seat = state["current"]
     assert "end" not in GAME.legal_moves(state, seat)
     state = GAME.apply(state, seat, GAME.default_move(state, seat))
-    assert "end" in rules.legal_moves(state, seat) or any(
-        m.startswith("menu") for m in rules.legal_moves(state, seat))
+    assert "end" in GAME.legal_moves(state, seat) or any(
+        m.startswith("menu") for m in GAME.legal_moves(state, seat))
     with pytest.raises(IllegalMoveError):
         GAME.apply(state, 1 - seat, "end")
 
@@ -216,7 +217,7 @@ def test_a_huge_hand_still_fits_every_menu():
         target = f"build {b}"
         s = state
         for _ in range(6):
-            step = rules.route(s, seat, target)
+            step = rules.route(s, seat, parse(target)).notation()
             assert step in GAME.legal_moves(s, seat)
             assert len(GAME.legal_moves(s, seat)) <= MENU_CAP
             s = GAME.apply(s, seat, step)

@@ -28,6 +28,7 @@ from riga_helpers import (
 
 from pbem.games.protocol import IllegalMoveError, MalformedMoveError
 from pbem.games.riga import GAME, data, rules
+from pbem.games.riga.moves import Add
 
 
 def value(cards) -> int:
@@ -334,8 +335,8 @@ def test_one_project_of_three_leaves_no_room_for_a_fourth():
     state = building_turn(0, {"Tuch": 8}, ["Kontor-Tallinn", "Kran-Tallinn",
                                            "Bauhof-Tallinn", "Bank-Tallinn"])
     state = play(state, 0, "build Kontor-Tallinn", "add Kran-Tallinn", "add Bauhof-Tallinn")
-    assert not any(m.startswith("add") for m in rules.legal_moves(state, 0)
-                   + [m for m, _ in rules._entries(state, 0)])
+    assert not any(isinstance(m, Add) for m in rules.legal(state, 0)
+                   + rules.every_move(state, 0))
     state = play(state, 0, *["pay Tuch"] * 3, "finish")
     assert state["built_this_turn"] == 3
     assert not any(m.startswith("build") for m in GAME.legal_moves(state, 0))
