@@ -240,6 +240,7 @@ def create_game(
 def _ask_to_confirm(ctx: Context, creator: Player, game: Game) -> None:
     """Mail ``creator`` the request to confirm their held games, unless one went to the
     address in the last 24 hours (its link confirms every held game of the address)."""
+    lock_row(Player, creator.id)  # two requests at once: one mail, not two
     since = utcnow() - timedelta(days=1)
     if not Outbox.select().where(Outbox.kind == "confirm", Outbox.created_at > since,
                                  Outbox.to_address == creator.email).exists():

@@ -37,7 +37,14 @@ from pbem.mail import compose
 from pbem.models import Game, Player, Seat, utcnow
 from pbem.time import clock
 from pbem.web import context, csrf
-from pbem.web.lobby import _parse_new_game, _render_new, _rules_or_404, client_key, filled_form
+from pbem.web.lobby import (
+    _parse_new_game,
+    _render_new,
+    _rules_or_404,
+    client_key,
+    filled_form,
+    retry_after,
+)
 from pbem.web.play import _field, _payload, load_seat_link, path_of, seat_path
 from pbem.web.refusal import Refusal, refusal_seconds
 
@@ -243,8 +250,8 @@ def new_game_post(token: str, name: str) -> Any:
                                   options=parsed["options"], clock_policy=parsed["clock"],
                                   client_key=client_key())
     except create.LimitError as exc:
-        page, status = _render_new(rules, form, [str(exc)], 429, me=player, token=token)
-        return page, status, {"Retry-After": str(refusal_seconds(exc.retry_at))}
+        return (*_render_new(rules, form, [str(exc)], 429, me=player, token=token),
+                retry_after(exc))
     except OptionError as exc:
         return _render_new(rules, form, [str(exc)], 400, me=player, token=token)
     seat = Seat.get(Seat.game == game, Seat.index == 0)

@@ -403,3 +403,20 @@ class _Sink:
 
     def send(self, message) -> None:  # noqa: D401 - the transport protocol
         pass
+
+
+@freeze_time(NOON)
+def test_a_german_player_is_asked_in_german(limited):
+    ctx, client = limited
+    player("jonas@example.org", "Jonas")
+    Player.update(language="de").where(Player.email == "jonas@example.org").execute()
+    assert _create(client, "jonas@example.org", bots=1).status_code == 303
+    mail = latest_mail("jonas@example.org", "confirm")
+    assert "Bevor es beginnt und bevor wir irgendwem dazu" in mail.text_body
+    assert "nach 7 Tagen gelöscht" in mail.text_body
+    [path] = [p for p in paths_in(mail.text_body) if p.startswith("/c/")]
+    page = client.get(path)
+    assert "Ja, die Adresse gehört mir: Visby #1 starten" in page.text
+    [form] = [f for f in forms_in(page.text) if f.action == path]
+    done = post_form(client, form)
+    assert "Visby #1 hat begonnen." in done.text
