@@ -158,7 +158,10 @@ def test_no_invitation_goes_out_in_a_players_name_without_a_new_click(limited):
     created = attacker.get(f"/created/{Game.select().order_by(Game.id.desc()).first().id}")
     assert "/s/" not in created.text and "confirm your address" in created.text
     # Alice's own list knows nothing of them: anyone may have typed her address
-    assert "s0a@" not in client_of(ctx).get(_games_page(ctx, alice)).text
+    listed = client_of(ctx).get(_games_page(ctx, alice)).text
+    assert "Visby #1" in listed
+    assert not any(f"Visby #{g.id}" in listed for g in Game.select().where(
+        Game.status == Game.HELD))
     # a new click from her mailbox starts the one game she chooses, and only that one
     mail = latest_mail(ALICE, "confirm")
     [path] = [p for p in paths_in(mail.text_body) if p.startswith("/c/")]
@@ -420,3 +423,22 @@ def test_a_german_player_is_asked_in_german(limited):
     [form] = [f for f in forms_in(page.text) if f.action == path]
     done = post_form(client, form)
     assert "Visby #1 hat begonnen." in done.text
+
+
+def test_a_confirmation_link_starts_only_its_own_addresss_games(limited):
+    ctx, client = limited
+    with freeze_time(NOON) as frozen:
+        assert _create(client, ALICE, bots=1).status_code == 303
+        held = Game.get()
+        assert _create(client, "bob@example.org", bots=1).status_code == 303
+        [path] = [p for p in paths_in(latest_mail("bob@example.org", "confirm").text_body)
+                  if p.startswith("/c/")]
+        page = client.get(path)
+        [form] = [f for f in forms_in(page.text) if f.action == path]
+        refused = post_form(client, form, game=str(held.id))  # Alice's game, Bob's link
+        assert refused.status_code == 404
+        assert Game.get_by_id(held.id).status == Game.HELD
+        # confirmed three days on, a game counts (for the daily limits) from then
+        frozen.tick(timedelta(days=3))
+        confirm_address(client, ALICE)
+        assert Game.get_by_id(held.id).created_at == utcnow()
