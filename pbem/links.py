@@ -3,10 +3,14 @@
 A token proves who made the link and when; whether it may still be used
 (the game moved on, the move was played, the seat changed hands) is checked
 against the database by the caller, separately from the signature.
+
+What each purpose's token carries is written once, in ``FIELDS``: mail signs links by
+name (``Signer.sign_link``) and the pages read them by name (``Signer.load_link``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +24,21 @@ CONFIRM, NEVER = "confirm", "never"
 #: a player's own list of all their games ("my games")
 GAMES = "games"
 PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES)
+
+
+#: what each purpose's token carries, by name: the key it has in the token (one letter:
+#: every mailed link carries them) and the type its value must have
+FIELDS: dict[str, dict[str, tuple[str, type]]] = {
+    MOVE: {"game": ("g", int), "seat": ("s", int), "turn": ("t", int), "menu": ("n", int),
+           "move": ("m", str), "player": ("p", int), "version": ("v", int)},
+    SEAT: {"game": ("g", int), "seat": ("s", int), "player": ("p", int), "version": ("v", int)},
+    INVITE: {"game": ("g", int), "seat": ("s", int), "email": ("e", str)},
+    UNSUBSCRIBE: {"player": ("p", int)},
+    CALENDAR: {"player": ("p", int), "version": ("v", int)},
+    CONFIRM: {"player": ("p", int)},
+    NEVER: {"email": ("e", str)},
+    GAMES: {"player": ("p", int), "version": ("v", int)},
+}
 
 
 class LinkError(Exception):
@@ -44,6 +63,15 @@ class Signer:
     def sign(self, purpose: str, payload: dict[str, Any]) -> str:
         return self._serializer(purpose).dumps(payload)
 
+    def sign_link(self, purpose: str, **values: Any) -> str:
+        """A token of ``purpose`` carrying ``values`` by their names in ``FIELDS``."""
+        fields = FIELDS[purpose]
+        return self.sign(purpose, {fields[name][0]: value for name, value in values.items()})
+
+    def load_link(self, purpose: str, token: str, max_age_seconds: int | None = None) -> Link:
+        """The token's values, read by name; ``LinkError`` if it is not ours or too old."""
+        return Link(purpose, self.load(purpose, token, max_age_seconds))
+
     def load(self, purpose: str, token: str, max_age_seconds: int | None = None) -> dict[str, Any]:
         try:
             payload = self._serializer(purpose).loads(token, max_age=max_age_seconds)
@@ -55,3 +83,25 @@ class Signer:
         if not isinstance(payload, dict):
             raise LinkError("forged", gettext("This link is not valid."))
         return payload
+
+
+@dataclass(frozen=True)
+class Link:
+    """A loaded token's values by their names in ``FIELDS``.  A value is checked when it is
+    read, so a page asks first what it needs first (the game, then its seat...)."""
+
+    purpose: str
+    payload: Mapping[str, Any]
+
+    def get(self, name: str) -> Any:
+        """The value, or None when the token lacks it or it has another type."""
+        key, kind = FIELDS[self.purpose][name]
+        value = self.payload.get(key)
+        return value if type(value) is kind else None
+
+    def __getitem__(self, name: str) -> Any:
+        value = self.get(name)
+        if value is None:
+            raise LinkError("forged", gettext("This link is not valid: it does not name what "
+                                              "it should."))
+        return value

@@ -136,29 +136,29 @@ def game_title(game: Game) -> str:
 
 
 def seat_url(ctx: Context, game: Game, seat: Seat) -> str:
-    token = ctx.signer.sign(links.SEAT, {"g": game.id, "s": seat.index,
-                                         "p": seat.player_id,
-                                         "v": seat.player.link_version})
+    token = ctx.signer.sign_link(links.SEAT, game=game.id, seat=seat.index,
+                                 player=seat.player_id, version=seat.player.link_version)
     return ctx.url(f"/s/{token}")
 
 
 def move_url(ctx: Context, game: Game, seat: Seat, move: str) -> str:
     """A link that plays ``move`` for ``seat`` while it is legal in the seat's current turn."""
-    token = ctx.signer.sign(links.MOVE, {"g": game.id, "s": seat.index, "t": seat.turn_seq,
-                                         "n": seat.menu_seq, "m": move, "p": seat.player_id,
-                                         "v": seat.player.link_version})
+    token = ctx.signer.sign_link(links.MOVE, game=game.id, seat=seat.index,
+                                 turn=seat.turn_seq, menu=seat.menu_seq, move=move,
+                                 player=seat.player_id, version=seat.player.link_version)
     return ctx.url(f"/m/{token}")
 
 
 def my_games_url(ctx: Context, player: Player) -> str:
     """The player's list of all their games; "new links" (``link_version``) revokes it."""
-    token = ctx.signer.sign(links.GAMES, {"p": player.id, "v": player.link_version})
+    token = ctx.signer.sign_link(links.GAMES, player=player.id, version=player.link_version)
     return ctx.url(f"/me/{token}")
 
 
 def calendar_url(ctx: Context, player: Player) -> str:
     """The player's deadlines as an ICS feed (``pbem.time.calendar``); "new links" revokes it."""
-    token = ctx.signer.sign(links.CALENDAR, {"p": player.id, "v": player.link_version})
+    token = ctx.signer.sign_link(links.CALENDAR, player=player.id,
+                                 version=player.link_version)
     return ctx.url(f"/calendar/{token}.ics")
 
 
@@ -170,15 +170,15 @@ def archive_url(ctx: Context, game: Game) -> str:
 
 def never_url(ctx: Context, address: str) -> str:
     """"Never mail me again", for an address that has not joined."""
-    return ctx.url(f"/never/{ctx.signer.sign(links.NEVER, {'e': address})}")
+    return ctx.url(f"/never/{ctx.signer.sign_link(links.NEVER, email=address)}")
 
 
 def confirm_url(ctx: Context, player: Player) -> str:
-    return ctx.url(f"/c/{ctx.signer.sign(links.CONFIRM, {'p': player.id})}")
+    return ctx.url(f"/c/{ctx.signer.sign_link(links.CONFIRM, player=player.id)}")
 
 
 def unsubscribe_url(ctx: Context, player: Player) -> str:
-    return ctx.url(f"/u/{ctx.signer.sign(links.UNSUBSCRIBE, {'p': player.id})}")
+    return ctx.url(f"/u/{ctx.signer.sign_link(links.UNSUBSCRIBE, player=player.id)}")
 
 
 def queue(
@@ -341,8 +341,8 @@ def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str,
 
 
 def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
-    token = ctx.signer.sign(links.INVITE, {"g": game.id, "s": seat.index,
-                                           "e": seat.invite_email})
+    token = ctx.signer.sign_link(links.INVITE, game=game.id, seat=seat.index,
+                                 email=seat.invite_email)
     rules = get_game(game.game)
     # to an address that plays here already, the invitation is that player's mail: it
     # heeds their "stop all mail" and offers List-Unsubscribe like every other

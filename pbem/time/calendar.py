@@ -1,7 +1,7 @@
 """An ICS calendar feed of a player's current deadlines, by a personal signed URL.
 
-A calendar app subscribes to ``/calendar/<token>.ics`` (token: ``links.CALENDAR``
-with ``{"p": player_id}``) and shows each running turn as an event at its
+A calendar app subscribes to ``/calendar/<token>.ics`` (token: ``links.CALENDAR``,
+its fields in ``links.FIELDS``) and shows each running turn as an event at its
 deadline, in UTC, which every calendar shows in its owner's own zone.  Each
 event links the game's public page (``URL`` and its description), never a move
 or seat link: calendars are shared more readily than mail, and a feed must not
@@ -26,9 +26,9 @@ from pbem.time.running import running_clocks
 def player_from_token(ctx: Context, token: str) -> Player | None:
     """The player a feed token names; raises ``links.LinkError`` for a forged token, and
     for one made before the player asked for new links ("revoked")."""
-    payload = ctx.signer.load(links.CALENDAR, token)
-    player = Player.get_or_none(Player.id == payload.get("p"))
-    if player is not None and payload.get("v") != player.link_version:
+    link = ctx.signer.load_link(links.CALENDAR, token)
+    player = Player.get_or_none(Player.id == link.get("player"))
+    if player is not None and link.get("version") != player.link_version:
         raise links.LinkError("revoked", "This calendar link has been replaced by a newer "
                                          "one; the newest is on your vacation page.")
     return player

@@ -259,7 +259,7 @@ def created(game_id: int) -> Any:
 
 def _confirm_player(token: str) -> Player:
     payload = _payload(links.CONFIRM, token, 30 * 86_400)
-    player = Player.get_or_none(Player.id == _field(payload, "p", int))
+    player = Player.get_or_none(Player.id == _field(payload, "player"))
     if player is None:
         raise Refusal("forged", _("This link names no player of this server."))
     i18n.reader(player.language)
@@ -306,7 +306,7 @@ def confirm_address_post(token: str) -> Any:
 
 def _never_address(token: str) -> str:
     payload = _payload(links.NEVER, token)
-    return _field(payload, "e", str)
+    return _field(payload, "email")
 
 
 @bp.get("/never/<token>")
@@ -334,11 +334,11 @@ def never_post(token: str) -> Any:
 def _invite(token: str) -> tuple[Game, Seat, str]:
     days = context().config.getint("links", "invite_link_days")
     payload = _payload(links.INVITE, token, days * 86_400)
-    game = Game.get_or_none(Game.id == _field(payload, "g", int))
+    game = Game.get_or_none(Game.id == _field(payload, "game"))
     if game is None:
         raise Refusal("no-game", _("There is no such game on this server (any more)."))
-    seat = Seat.get_or_none(Seat.game == game, Seat.index == _field(payload, "s", int))
-    address = _field(payload, "e", str)
+    seat = Seat.get_or_none(Seat.game == game, Seat.index == _field(payload, "seat"))
+    address = _field(payload, "email")
     known = Player.get_or_none(Player.email == address)
     if known is not None:  # someone who plays here already reads their own language
         i18n.reader(known.language)
@@ -433,7 +433,7 @@ def _one_click_or_form() -> bool:
 
 def _player(token: str) -> Player:
     payload = _payload(links.UNSUBSCRIBE, token)
-    player = Player.get_or_none(Player.id == _field(payload, "p", int))
+    player = Player.get_or_none(Player.id == _field(payload, "player"))
     if player is None:
         raise Refusal("forged", _("This link names no player of this server."))
     i18n.reader(player.language)

@@ -57,11 +57,11 @@ def games_path(player: Player) -> str:
 
 def _player(token: str) -> Player:
     payload = _payload(links.GAMES, token)
-    player = Player.get_or_none(Player.id == _field(payload, "p", int))
+    player = Player.get_or_none(Player.id == _field(payload, "player"))
     if player is None:
         raise Refusal("forged", _("This link names no player of this server."))
     i18n.reader(player.language)  # the page speaks the player's language
-    if player.link_version != _field(payload, "v", int):
+    if player.link_version != _field(payload, "version"):
         raise Refusal("revoked", _("Newer links have been mailed to you since this one; "
                                    "please use the link from your latest mail."))
     return player

@@ -54,16 +54,17 @@ bp = Blueprint("play", __name__)
 # -- tokens --------------------------------------------------------------------
 
 
-def _payload(purpose: str, token: str, max_age: int | None = None) -> dict[str, Any]:
+def _payload(purpose: str, token: str, max_age: int | None = None) -> links.Link:
     try:
-        return context().signer.load(purpose, token, max_age)
+        return context().signer.load_link(purpose, token, max_age)
     except links.LinkError as exc:
         game_url = None
-        if exc.reason == "expired":
+        if exc.reason == "expired" and "game" in links.FIELDS[purpose]:
             # the signature was good, only the age is wrong: the game it names is real
             old = _expired_payload(exc)
-            if isinstance(old, dict) and type(old.get("g")) is int:
-                game_url = url_for("play.game_page", game_id=old["g"])
+            game_id = links.Link(purpose, old).get("game") if isinstance(old, dict) else None
+            if game_id is not None:
+                game_url = url_for("play.game_page", game_id=game_id)
         raise Refusal.from_link(exc, game_url=game_url) from exc
 
 
@@ -77,11 +78,12 @@ def _expired_payload(exc: links.LinkError) -> Any:
     return None
 
 
-def _field(payload: dict[str, Any], key: str, kind: type) -> Any:
-    value = payload.get(key)
-    if type(value) is not kind:
-        raise Refusal("forged", _("This link is not valid: it does not name what it should."))
-    return value
+def _field(link: links.Link, name: str) -> Any:
+    """The link's value ``name`` (``links.FIELDS``), or the refusal of a link that lacks it."""
+    try:
+        return link[name]
+    except links.LinkError as exc:
+        raise Refusal.from_link(exc) from exc
 
 
 def path_of(url: str) -> str:
@@ -123,28 +125,28 @@ class MoveLink:
                 "seat_url": seat_path(self.game, self.seat)}
 
 
-def _move_payload(token: str) -> dict[str, Any]:
+def _move_payload(token: str) -> links.Link:
     days = context().config.getint("links", "move_link_days")
     return _payload(links.MOVE, token, days * 86_400)
 
 
 def load_move_link(token: str) -> MoveLink:
     payload = _move_payload(token)
-    game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
+    game, seat = _game_and_seat(_field(payload, "game"), _field(payload, "seat"))
     _check_owner(game, seat, payload)
-    return MoveLink(game, seat, _field(payload, "t", int), _field(payload, "n", int),
-                    _field(payload, "m", str))
+    return MoveLink(game, seat, _field(payload, "turn"), _field(payload, "menu"),
+                    _field(payload, "move"))
 
 
-def _check_owner(game: Game, seat: Seat, payload: dict[str, Any]) -> None:
+def _check_owner(game: Game, seat: Seat, payload: links.Link) -> None:
     """The link was made for the seat's player, and before they asked for new links."""
     game_url = url_for("play.game_page", game_id=game.id)
-    if seat.player_id is None or seat.player_id != _field(payload, "p", int):
+    if seat.player_id is None or seat.player_id != _field(payload, "player"):
         raise Refusal("other-player", _("This link was made for another player of this "
                                         "seat, who no longer sits there."), game_url=game_url)
     # the link is this player's: the page speaks their language from here on
     i18n.reader(seat.player.language)
-    if seat.player.link_version != _field(payload, "v", int):
+    if seat.player.link_version != _field(payload, "version"):
         raise Refusal("revoked", _("Newer links have been mailed to you since this one; "
                                    "please use the link from your latest mail."),
                       game_url=game_url)
@@ -152,7 +154,7 @@ def _check_owner(game: Game, seat: Seat, payload: dict[str, Any]) -> None:
 
 def load_seat_link(token: str) -> tuple[Game, Seat]:
     payload = _payload(links.SEAT, token)
-    game, seat = _game_and_seat(_field(payload, "g", int), _field(payload, "s", int))
+    game, seat = _game_and_seat(_field(payload, "game"), _field(payload, "seat"))
     _check_owner(game, seat, payload)
     return game, seat
 
@@ -280,7 +282,7 @@ def confirm(token: str) -> Any:
 @bp.post("/m/<token>")
 def confirm_post(token: str) -> Any:
     payload = _move_payload(token)
-    game_id, index = _field(payload, "g", int), _field(payload, "s", int)
+    game_id, index = _field(payload, "game"), _field(payload, "seat")
     checked: list[MoveLink] = []
 
     def check(game: Game, seats: list[Seat]) -> None:
@@ -289,16 +291,17 @@ def confirm_post(token: str) -> Any:
         g.setdefault("pbem_seats", {})[game.id] = seats
         game, seat = _game_and_seat(game, index)
         _check_owner(game, seat, payload)
-        checked.append(MoveLink(game, seat, _field(payload, "t", int),
-                                _field(payload, "n", int), _field(payload, "m", str)))
+        checked.append(MoveLink(game, seat, _field(payload, "turn"),
+                                _field(payload, "menu"), _field(payload, "move")))
         csrf.check(again_url=request.path)
 
-    def given(key: str, kind: type, default: Any) -> Any:  # ``check`` refuses a wrong one
-        return payload[key] if type(payload.get(key)) is kind else default
+    def given(name: str, default: Any) -> Any:  # ``check`` refuses a missing one
+        value = payload.get(name)
+        return default if value is None else value
 
     try:
-        outcome = moves.play(context(), game_id, index, given("m", str, ""),
-                             menu_seq=given("n", int, 0), turn_seq=given("t", int, 0),
+        outcome = moves.play(context(), game_id, index, given("move", ""),
+                             menu_seq=given("menu", 0), turn_seq=given("turn", 0),
                              check=check)
     except moves.PlayError as exc:
         if not checked:  # refused before the checks ran (no game, busy): run them now
