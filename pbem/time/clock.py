@@ -26,6 +26,8 @@ the vacation (``shift``).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -101,38 +103,126 @@ def resolve_policy(ctx: Any, given: dict[str, Any] | None) -> dict[str, Any]:
     return policy
 
 
-def _get(policy: dict[str, Any], key: str) -> Any:
-    """A policy value, with the defaults for games created before the key existed."""
-    if key == "reminders" and "reminders" not in policy:
-        return [f"{h}h" for h in policy.get("reminders_hours", [24])]
-    return policy.get(key, {"grace_hours": 12, "timeouts_before_bot": 3,
-                            "after_timeouts": "bot"}.get(key))
+@dataclass(frozen=True)
+class ClockPolicy:
+    """A game's clock as a value: read from what the game stored (``Game.clock``, a dict,
+    see :func:`resolve_policy`) by :meth:`of`, whose defaults are those of a game stored
+    before a setting existed.  Its methods return times and words; none changes a seat.
+    """
+
+    kind: str
+    #: per_move: the days of every turn; bank: the first turn's days and each turn's bonus
+    days: Any = None
+    initial_days: Any = BANK_DEFAULTS["initial_days"]
+    bonus_days: Any = BANK_DEFAULTS["bonus_days"]
+    reminders: tuple[str, ...] = ("24h",)
+    grace_hours: float = 12.0
+    timeouts_before_bot: int = 3
+    after_timeouts: str = "bot"
+
+    @classmethod
+    def of(cls, stored: Mapping[str, Any] | ClockPolicy) -> ClockPolicy:
+        if isinstance(stored, ClockPolicy):
+            return stored
+        reminders = (stored["reminders"] if "reminders" in stored
+                     else [f"{h}h" for h in stored.get("reminders_hours", [24])])
+        given = {f.name: stored[f.name] for f in fields(cls)
+                 if f.name in stored and f.name not in ("reminders", "grace_hours",
+                                                        "timeouts_before_bot")}
+        return cls(**{"kind": "per_move", **given}, reminders=tuple(reminders),
+                   grace_hours=float(stored.get("grace_hours", cls.grace_hours)),
+                   timeouts_before_bot=int(stored.get("timeouts_before_bot",
+                                                      cls.timeouts_before_bot)))
+
+    @property
+    def bank(self) -> bool:
+        return self.kind == "bank"
+
+    def grace(self) -> timedelta:
+        return timedelta(hours=self.grace_hours)
+
+    def drops(self) -> bool:
+        return self.after_timeouts == "drop"
+
+    def turn_seconds(self, bank_seconds: int | None) -> int:
+        """Seconds for a turn that starts now; of a bank, what it holds then (its first
+        days, or what it kept plus the bonus): the seat's new ``bank_seconds``."""
+        if self.bank:
+            if bank_seconds is None:
+                return int(float(self.initial_days) * DAY)
+            return bank_seconds + int(float(self.bonus_days) * DAY)
+        return int(float(self.days) * DAY)
+
+    def reminder_times(self, started: datetime, deadline: datetime,
+                       player: Any) -> list[datetime]:
+        """When the seat is reminded during a turn from ``started`` to ``deadline``, in order.
+
+        Each point of the policy is placed in the turn; one that falls inside the
+        player's quiet hours moves to an hour before they begin, and is dropped
+        when that is not after the turn's start (the turn mail itself arrives when
+        the quiet hours end).  Points closer than an hour are one reminder.
+        """
+        length = deadline - started
+        times = []
+        for spec in self.reminders:
+            kind, value = parse_point(spec)
+            at = started + length * value if kind == "elapsed" else deadline - timedelta(
+                seconds=value)
+            if not started < at < deadline:
+                continue
+            if player is not None:
+                began = quiet.quiet_began_at(at, player.timezone, player.quiet_start,
+                                             player.quiet_end)
+                if began is not None:
+                    at = began - QUIET_LEAD
+                    if at <= started:
+                        continue
+            times.append(at)
+        merged: list[datetime] = []
+        for at in sorted(times):
+            if not merged or at - merged[-1] >= MERGE_WITHIN:
+                merged.append(at)
+        return merged
+
+    def next_reminder(self, seat: Any, player: Any, sent: int | None = None) -> datetime | None:
+        """The seat's next reminder once ``sent`` (its ``reminders_sent``) have gone."""
+        if seat.deadline is None or seat.deadline_started is None or seat.in_grace:
+            return None
+        times = self.reminder_times(seat.deadline_started, seat.deadline, player)
+        sent = seat.reminders_sent if sent is None else sent
+        return times[sent] if sent < len(times) else None
+
+    def reminders_due(self, seat: Any, player: Any, now: datetime) -> int:
+        """How many reminder points of the running turn lie at or before ``now``."""
+        times = self.reminder_times(seat.deadline_started, seat.deadline, player)
+        return sum(1 for at in times if at <= now)
 
 
-def grace(policy: dict[str, Any]) -> timedelta:
-    return timedelta(hours=float(_get(policy, "grace_hours")))
+Policy = Mapping[str, Any] | ClockPolicy
 
 
-def timeouts_before_bot(policy: dict[str, Any]) -> int:
-    return int(_get(policy, "timeouts_before_bot"))
+def grace(policy: Policy) -> timedelta:
+    return ClockPolicy.of(policy).grace()
 
 
-def drops(policy: dict[str, Any]) -> bool:
-    return _get(policy, "after_timeouts") == "drop"
+def timeouts_before_bot(policy: Policy) -> int:
+    return ClockPolicy.of(policy).timeouts_before_bot
+
+
+def drops(policy: Policy) -> bool:
+    return ClockPolicy.of(policy).drops()
 
 
 # -- turns -------------------------------------------------------------------------
 
 
-def turn_seconds(policy: dict[str, Any], seat: Any) -> int:
+def turn_seconds(policy: Policy, seat: Any) -> int:
     """Seconds the seat has for the turn that starts now (a bank gets its bonus here)."""
-    if policy.get("kind") == "bank":
-        if seat.bank_seconds is None:
-            seat.bank_seconds = int(float(policy["initial_days"]) * DAY)
-        else:
-            seat.bank_seconds += int(float(policy["bonus_days"]) * DAY)
-        return seat.bank_seconds
-    return int(float(policy["days"]) * DAY)
+    value = ClockPolicy.of(policy)
+    seconds = value.turn_seconds(seat.bank_seconds)
+    if value.bank:
+        seat.bank_seconds = seconds
+    return seconds
 
 
 def player_of(seat: Any) -> Any:
@@ -177,7 +267,7 @@ def end_turn(game: Any, seat: Any, now: datetime) -> None:
     The bank keeps what was left: time spent on vacation is not charged, and a
     seat that ran into its grace period has nothing left.
     """
-    if game.clock.get("kind") == "bank" and seat.deadline is not None:
+    if ClockPolicy.of(game.clock).bank and seat.deadline is not None:
         if seat.in_grace:
             seat.bank_seconds = 0
         else:
@@ -243,51 +333,23 @@ def remaining(seat: Any, now: datetime) -> timedelta | None:
 # -- reminders ------------------------------------------------------------------
 
 
-def reminder_times(policy: dict[str, Any], started: datetime, deadline: datetime,
+def reminder_times(policy: Policy, started: datetime, deadline: datetime,
                    player: Any) -> list[datetime]:
-    """When the seat is reminded during a turn from ``started`` to ``deadline``, in order.
-
-    Each point of the policy is placed in the turn; one that falls inside the
-    player's quiet hours moves to an hour before they begin, and is dropped
-    when that is not after the turn's start (the turn mail itself arrives when
-    the quiet hours end).  Points closer than an hour are one reminder.
-    """
-    length = deadline - started
-    times = []
-    for spec in _get(policy, "reminders"):
-        kind, value = parse_point(spec)
-        at = started + length * value if kind == "elapsed" else deadline - timedelta(
-            seconds=value)
-        if not started < at < deadline:
-            continue
-        if player is not None:
-            began = quiet.quiet_began_at(at, player.timezone, player.quiet_start,
-                                         player.quiet_end)
-            if began is not None:
-                at = began - QUIET_LEAD
-                if at <= started:
-                    continue
-        times.append(at)
-    merged: list[datetime] = []
-    for at in sorted(times):
-        if not merged or at - merged[-1] >= MERGE_WITHIN:
-            merged.append(at)
-    return merged
+    return ClockPolicy.of(policy).reminder_times(started, deadline, player)
 
 
-def schedule_reminder(policy: dict[str, Any], seat: Any, player: Any) -> None:
-    """Set ``seat.remind_at`` to its next reminder after the ``reminders_sent`` first ones."""
-    if seat.deadline is None or seat.deadline_started is None or seat.in_grace:
-        seat.remind_at = None
-        return
-    times = reminder_times(policy, seat.deadline_started, seat.deadline, player)
-    seat.remind_at = times[seat.reminders_sent] if seat.reminders_sent < len(times) else None
+def next_reminder(policy: Policy, seat: Any, player: Any,
+                  sent: int | None = None) -> datetime | None:
+    return ClockPolicy.of(policy).next_reminder(seat, player, sent)
 
 
-def reminders_due(policy: dict[str, Any], seat: Any, player: Any, now: datetime) -> int:
-    """How many reminder points of the running turn lie at or before ``now``."""
-    times = reminder_times(policy, seat.deadline_started, seat.deadline, player)
-    return sum(1 for at in times if at <= now)
+def schedule_reminder(policy: Policy, seat: Any, player: Any) -> None:
+    """Set ``seat.remind_at`` to its next reminder (a turn starts or moves)."""
+    seat.remind_at = next_reminder(policy, seat, player)
+
+
+def reminders_due(policy: Policy, seat: Any, player: Any, now: datetime) -> int:
+    return ClockPolicy.of(policy).reminders_due(seat, player, now)
 
 
 # -- words -------------------------------------------------------------------------
@@ -313,20 +375,21 @@ def _days(value: Any) -> str:
     return format_number(float(f"{float(value):g}"))
 
 
-def describe_policy(policy: dict[str, Any]) -> str:
+def describe_policy(policy: Policy) -> str:
     """The clock in one sentence, for pages and mails (in the language being written)."""
-    if policy.get("kind") == "bank":
+    value = ClockPolicy.of(policy)
+    if value.bank:
         return gettext("a time bank of %(initial)s days plus %(bonus)s per move",
-                       initial=_days(policy["initial_days"]), bonus=_days(policy["bonus_days"]))
-    return gettext("%(days)s days per move", days=_days(policy["days"]))
+                       initial=_days(value.initial_days), bonus=_days(value.bonus_days))
+    return gettext("%(days)s days per move", days=_days(value.days))
 
 
-def describe_ladder(policy: dict[str, Any]) -> str:
+def describe_ladder(policy: Policy) -> str:
     """What happens when a seat does not move in time, plainly (in the language being
     written)."""
-    hours = float(_get(policy, "grace_hours"))
-    n = timeouts_before_bot(policy)
-    if drops(policy):
+    value = ClockPolicy.of(policy)
+    hours, n = value.grace_hours, value.timeouts_before_bot
+    if value.drops():
         after = gettext("a bot plays the seat to the end")
     else:
         after = gettext("a bot takes the seat until its owner takes it back with their link")

@@ -50,23 +50,17 @@ def remind_one(ctx: Context, seat_id: int, now: datetime) -> bool:
         away_until = clock.stopped_until(player, now)
         if not live or away_until is not None:
             # the turn is over, or its owner is away: no reminder now, maybe a later one
-            old, nxt = seat.remind_at, None
-            if live:
-                clock.schedule_reminder(game.clock, seat, player)
-                nxt = seat.remind_at
-                seat.remind_at = old
-                if nxt is not None and nxt <= now:
-                    # the point fell inside the vacation (moved before a night, a DST
-                    # change, new quiet hours): it waits for the return, not dropped
-                    nxt = away_until
+            nxt = clock.next_reminder(game.clock, seat, player) if live else None
+            if nxt is not None and nxt <= now:
+                # the point fell inside the vacation (moved before a night, a DST
+                # change, new quiet hours): it waits for the return, not dropped
+                nxt = away_until
             _claim(seat, remind_at=nxt)
             return False
         sent = max(seat.reminders_sent + 1, clock.reminders_due(game.clock, seat, player, now))
-        seat.reminders_sent = sent
-        old = seat.remind_at
-        clock.schedule_reminder(game.clock, seat, player)
-        nxt, seat.remind_at = seat.remind_at, old
+        nxt = clock.next_reminder(game.clock, seat, player, sent)
         _claim(seat, remind_at=nxt, reminders_sent=sent)
+        seat.reminders_sent = sent
         _queue_reminder(ctx, game, seat, now)
         return True
 
@@ -96,7 +90,7 @@ def _queue_reminder(ctx: Context, game: Game, seat: Seat, now: datetime) -> None
         default=compose.move_label(rules, game.state, seat.index,
                                    rules.default_move(game.state, seat.index), lang,
                                    compose.names_of(seats)),
-        ladder=ladder, policy=policy, bank=game.clock.get("kind") == "bank",
+        ladder=ladder, policy=policy, bank=clock.ClockPolicy.of(game.clock).bank,
     )
 
 
@@ -106,8 +100,6 @@ def reschedule_player(player_id: int) -> int:
     seats = (Seat.select(Seat, Game).join(Game)
              .where(Seat.player == player_id, Seat.remind_at.is_null(False)))
     for seat in seats:
-        old = seat.remind_at
-        clock.schedule_reminder(seat.game.clock, seat, seat.player)
-        moved += (Seat.update(remind_at=seat.remind_at)
-                  .where(Seat.id == seat.id, Seat.remind_at == old).execute())
+        moved += (Seat.update(remind_at=clock.next_reminder(seat.game.clock, seat, seat.player))
+                  .where(Seat.id == seat.id, Seat.remind_at == seat.remind_at).execute())
     return moved
