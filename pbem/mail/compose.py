@@ -36,7 +36,7 @@ from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
-from pbem.mail.picture import Picture, table_picture
+from pbem.mail.picture import Picture, picture_key, table_picture
 from pbem.mail.talk import take_unmailed
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import clock, quiet
@@ -415,7 +415,8 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
         secret=rules.is_secret(state),
         # a turn mail held for the digest is never sent as itself: no picture to store
         picture=(None if seat.player.digest
-                 else table_picture(rules, view, names, lang, game_title(game))),
+                 else table_picture(rules, view, names, lang, game_title(game),
+                                    picture_key(game, seats, seat.index, names, lang))),
     )
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
@@ -436,7 +437,8 @@ def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
             continue
         lang = language_of(seat.player)
         if lang not in pictures:
-            pictures[lang] = table_picture(rules, view, names, lang, game_title(game))
+            pictures[lang] = table_picture(rules, view, names, lang, game_title(game),
+                                           picture_key(game, seats, SPECTATOR, names, lang))
         if lang not in standings:
             standings[lang] = standing(result, names, lang)
         st = standings[lang]

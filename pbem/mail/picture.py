@@ -27,7 +27,9 @@ from __future__ import annotations
 import base64
 import logging
 import re
+import threading
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 from html import unescape
@@ -92,16 +94,65 @@ def alt_text(svg: str, fallback: str) -> str:
     return " ".join(text.split()) or fallback
 
 
+#: pictures drawn lately in this process, by ``picture_key``, and whether each was
+#: read as XML yet: a page and a mail of the same table for the same reader (the turn
+#: mail, then the confirm page of its link; the seat page after a move that began the
+#: reader's turn again) draw it once, and a mail reads it once
+_DRAWN: OrderedDict[tuple[Any, ...], tuple[str, bool]] = OrderedDict()
+_DRAWN_MAX = 128
+_DRAWN_LOCK = threading.Lock()
+
+
+def picture_key(game: Any, seats: list[Any], viewer: int | None, names: list[str],
+                lang: str) -> tuple[Any, ...]:
+    """What names one table as one reader sees it: the game (its random thread key, never
+    reused, unlike a row id), its move number and the sum of its seats' menu versions
+    (every change of the state raises one, a take-back too, so a move number reached
+    again after a take-back is another key), the viewer, the names and the language."""
+    return (game.thread_key, game.seq, sum(s.menu_seq for s in seats), viewer,
+            tuple(names), lang)
+
+
+def _drawn(rules: Any, view: Any, names: list[str], lang: str,
+           key: tuple[Any, ...] | None, checked: bool) -> str:
+    """The SVG, from the cache where ``key`` has it; ``checked``: it must be XML (raises
+    if not, and is then not kept)."""
+    if key is not None:
+        with _DRAWN_LOCK:
+            svg, was_checked = _DRAWN.get(key, ("", False))
+            if svg:
+                _DRAWN.move_to_end(key)
+    else:
+        svg, was_checked = "", False
+    if not svg:
+        svg = rules.picture(view, names, lang)
+    if checked and svg and not was_checked:
+        ET.fromstring(svg)  # an SVG that is not even XML is refused now, not at delivery
+    if svg and key is not None:
+        with _DRAWN_LOCK:
+            _DRAWN[key] = (svg, checked or was_checked)
+            while len(_DRAWN) > _DRAWN_MAX:
+                _DRAWN.popitem(last=False)
+    return svg
+
+
+def draw(rules: Any, view: Any, names: list[str], lang: str,
+         key: tuple[Any, ...] | None = None) -> str:
+    """``rules.picture(view, names, lang)``, drawn once per ``key`` (``picture_key``) in
+    this process."""
+    return _drawn(rules, view, names, lang, key, checked=False)
+
+
 def table_picture(rules: Any, view: Any, names: list[str], lang: str,
-                  fallback: str) -> Picture | None:
+                  fallback: str, key: tuple[Any, ...] | None = None) -> Picture | None:
     """The table of ``view`` as a ``Picture``; ``None`` (logged) when it cannot be drawn.
 
-    ``fallback`` is the alt text for an SVG that has no title."""
+    ``fallback`` is the alt text for an SVG that has no title; ``key``
+    (``picture_key``) lets a page and a mail draw the picture once."""
     try:
-        svg = rules.picture(view, names, lang)
+        svg = _drawn(rules, view, names, lang, key, checked=True)
         if not svg:
             return None
-        ET.fromstring(svg)  # an SVG that is not even XML is refused now, not at delivery
         return Picture(svg, alt_text(svg, fallback))
     except Exception:  # a mail without its picture still goes: never lose the mail
         log.exception("the table's picture for %s could not be rendered; mail goes without it",

@@ -41,7 +41,7 @@ from pbem.games.render import named_choices, seat_text
 from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves, talk
-from pbem.mail import compose
+from pbem.mail import compose, picture
 from pbem.models import Game, Move, Seat, utcnow, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
@@ -247,7 +247,9 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot]
         return values
     values["view"] = rules.view(game.state, viewer)
-    values["picture"] = rules.picture(values["view"], names, i18n.current())
+    values["picture"] = picture.draw(rules, values["view"], names, values["lang"],
+                                     picture.picture_key(game, seats, viewer, names,
+                                                         values["lang"]))
     values["view_text"] = rules.render_text(values["view"], names, values["lang"])
     values["recent"] = (
         history.history(game, viewer, since_seq=since, lang=values["lang"])
