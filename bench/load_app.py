@@ -10,8 +10,6 @@ the same app, server, database and connection handling per request:
                            writer lock as a move), then redirects (303) to the GET
                            of the new row
 
-``POST /bench-bare`` writes one row through ``write_transaction`` and answers 204.
-
 Every response carries ``X-Bench-Statements``: the SQL statements the request sent
 (peewee's query hook, plus BEGIN, COMMIT and ROLLBACK, which peewee sends without
 it).  pbem itself never serves any of this.
@@ -35,7 +33,6 @@ from flask import Blueprint, Flask, redirect, render_template, url_for
 
 from pbem.models import BaseModel, db, write_transaction
 
-BARE_PATH = "/bench-bare"
 FLOOR_PATH = "/bench-floor"
 STATEMENTS_HEADER = "X-Bench-Statements"
 
@@ -96,14 +93,8 @@ def count_statements(app: Flask) -> None:
         return response
 
 
-def add_bare_route(app: Flask) -> Flask:
-    """The bench's routes and the statement count on ``app``."""
-    @app.post(BARE_PATH)
-    def bench_bare():
-        with write_transaction():
-            BenchRow.create(value=1)
-        return "", 204
-
+def add_bench_routes(app: Flask) -> Flask:
+    """The floor's routes and the statement count on ``app``."""
     app.register_blueprint(floor)
     count_statements(app)
     return app
@@ -113,7 +104,7 @@ def build_app() -> Flask:
     """pbem's app (``pbem.web.create_app()``) with the bench's routes."""
     from pbem.web import create_app
 
-    return add_bare_route(create_app())
+    return add_bench_routes(create_app())
 
 
 def serve(argv: list[str]) -> None:
@@ -122,7 +113,7 @@ def serve(argv: list[str]) -> None:
     from pbem.cli import main
 
     create_app = pbem.web.create_app
-    pbem.web.create_app = lambda ctx=None: add_bare_route(create_app(ctx))
+    pbem.web.create_app = lambda ctx=None: add_bench_routes(create_app(ctx))
     main(["serve", *argv], prog_name="pbem")
 
 

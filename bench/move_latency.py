@@ -7,7 +7,8 @@ One run per database, the two kinds of click interleaved on one server:
   with the move, snapshot, deadlines and queued mails), then the redirect followed
   (``GET /s/<token>``, the seat page).  Clicks are made at move ~50 (``--at``) of real
   games of every kind (``--games`` of each, ``--players`` seated people, played move
-  by move through the service, the game's default move with a random one in ten):
+  by move through the service, the game's default move with a random one in ten;
+  the click is the first seat's default move where it begins another seat's turn):
   each click is made on a fresh copy of such a game (copied untimed), so that every
   click meets the same position and Riga's and Macao's heavier pictures count;
 * **floor**: the cheapest click of that shape on the same app, server and database
@@ -62,7 +63,7 @@ from load import (  # noqa: E402
     server_env,
 )
 from load_app import FLOOR_PATH, BenchRow  # noqa: E402
-from long_game import click_of, copy_game  # noqa: E402
+from long_game import click_of, copy_game, situation  # noqa: E402
 
 from pbem.context import Context, make_context  # noqa: E402
 from pbem.games import game_names, get_game  # noqa: E402
@@ -71,6 +72,7 @@ from pbem.lifecycle import create, moves  # noqa: E402
 from pbem.mail import compose  # noqa: E402
 from pbem.models import (  # noqa: E402
     Game,
+    Outbox,
     Seat,
     create_tables,
     db,
@@ -100,7 +102,12 @@ class Click:
 
     kind: str
     seconds: list[float]
-    statements: int
+    #: statements of each of the three requests
+    parts: list[int]
+
+    @property
+    def statements(self) -> int:
+        return sum(self.parts)
 
     @property
     def total(self) -> float:
@@ -135,15 +142,17 @@ def new_game(ctx: Context, rules: Rules, players: int, seed: str) -> Game:
 
 
 def template(ctx: Context, rules: Rules, players: int, at: int, seed: int) -> Template | None:
-    """A game of ``rules`` played to its first decision from move ``at`` on; from move
-    ``at // 2`` on if it ends before (a 3-player Tallinn game lasts about 30 moves);
-    None if it ends before that too."""
+    """A game of ``rules`` played to its first decision from move ``at`` on whose click
+    begins another seat's turn (and so queues a "your move" mail, as most clicks do);
+    from move ``at // 2`` on if it ends before (a 3-player Tallinn game lasts about 30
+    moves); None if it ends before that too."""
     game = new_game(ctx, rules, players, f"click-{rules.name}-{seed}")
     rng = random.Random(seed)
     fallback = None
     while game.status == Game.ACTIVE:
         state = game.state
-        if game.seq >= at or (fallback is None and game.seq >= at // 2):
+        if (game.seq >= at or (fallback is None and game.seq >= at // 2)) and (
+                situation(rules, state)[-1] > 0):
             seat, move = click_of(rules, state)
             found = Template(rules.name, copy_game(game.id).id, game.seq, seat, move)
             if game.seq >= at:
@@ -186,38 +195,55 @@ def request(browser: Browser, method: str, path: str, form: dict[str, str] | Non
     return answer.seconds, answer.statements, answer.text, answer.location
 
 
+def copy_with_threads(ctx: Context, template_id: int) -> Game:
+    """A copy of the game with the root mail of each player's thread, as a game at move 50
+    has (its first mail to each player): so the click's mails are not roots."""
+    game = copy_game(template_id)
+    domain = compose.mail_domain(ctx)
+    now = utcnow()
+    for seat in Seat.of(game):
+        if seat.player_id is not None:
+            Outbox.create(game=game, player=seat.player_id, kind="notice",
+                          to_address=seat.player.email, subject="root", text_body="root",
+                          message_id=game.thread_id(domain, seat.player_id), created_at=now,
+                          not_before=now, sent_at=now)
+    return game
+
+
 def click(ctx: Context, browser: Browser, t: Template) -> Click:
     """The click of ``t`` on a fresh copy of its game (the copy is made untimed)."""
-    game = copy_game(t.game_id)
+    game = copy_with_threads(ctx, t.game_id)
     seat = Seat.get(Seat.game == game, Seat.index == t.seat)
     path = urlsplit(compose.move_url(ctx, game, seat, t.move)).path
-    got, text, statements = [], "", 0
+    got: list[float] = []
+    parts: list[int] = []
     seconds, n, text, _ = request(browser, "GET", path, None, 200)
     got.append(seconds)
-    statements += n
+    parts.append(n)
     token = _CSRF.search(text)
     if token is None:
         raise SystemExit(f"the confirm page of {t.kind} has no form:\n{text[:3000]}")
     seconds, n, _, location = request(browser, "POST", path, {"csrf_token": token.group(1)},
                                       303)
     got.append(seconds)
-    statements += n
+    parts.append(n)
     seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200)
     got.append(seconds)
-    return Click(t.kind, got, statements + n)
+    return Click(t.kind, got, [*parts, n])
 
 
 def floor_click(browser: Browser, row_id: int) -> Click:
-    got, statements = [], 0
+    got: list[float] = []
+    parts: list[int] = []
     seconds, n, _, _ = request(browser, "GET", f"{FLOOR_PATH}/{row_id}", None, 200)
     got.append(seconds)
-    statements += n
+    parts.append(n)
     seconds, n, _, location = request(browser, "POST", FLOOR_PATH, {}, 303)
     got.append(seconds)
-    statements += n
+    parts.append(n)
     seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200)
     got.append(seconds)
-    return Click("floor", got, statements + n)
+    return Click("floor", got, [*parts, n])
 
 
 # -- one database -----------------------------------------------------------------------
@@ -293,6 +319,9 @@ def report(database: str, repeats: list[Repeat], server: str) -> None:
               f"{statistics.median(mine) / statistics.median(c.total for c in floors):.2f}x "
               "the floor")
     verdict = "met" if ratios[len(ratios) // 2] <= 3 else "MISSED"
+    for i, label in enumerate(("confirm GET", "POST", "seat page GET")):
+        print(f"    {label:<14} {statistics.median(c.parts[i] for c in clicks):4g} statements "
+              "(median)")
     print(f"  ratio click / floor (median of each repeat): min {ratios[0]:.2f}x, median "
           f"{statistics.median(ratios):.2f}x, max {ratios[-1]:.2f}x (goal <= 3x: {verdict})")
     for label, rows in (("click", clicks), ("floor", floors)):
