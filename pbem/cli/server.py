@@ -10,13 +10,14 @@ import click
 
 from pbem.cli.play import parse_options
 from pbem.context import Context, make_context
-from pbem.gamelog.records import GameRecord, RecordError, replay
+from pbem.gamelog.records import GameRecord, RecordError
 from pbem.games import UnknownGameError, game_names, get_game
-from pbem.games.protocol import RESULT_LANGUAGE_KEYS, OptionError, Result
+from pbem.games.protocol import OptionError
 from pbem.lifecycle import create
+from pbem.lifecycle import verify as checks
 from pbem.lifecycle.records import game_record, import_record
 from pbem.mail import compose
-from pbem.models import Game, Move, Player, Seat, create_tables, db, open_database
+from pbem.models import Game, Player, Seat, create_tables, db, open_database
 
 DEMO_EMAIL = "demo@localhost"
 # a name, not "You": the game's sentences name seats in the third person ("Alex chooses
@@ -140,53 +141,82 @@ def demo(game_name: str, players: int, option_pairs: tuple[str, ...], force_new:
 
 
 
-def _replayed_result(result: Result, stored: Any) -> dict[str, Any]:
-    """The replayed result's JSON as it compares with ``stored``: a result stored by an
-    older pbem has no words in other languages (``RESULT_LANGUAGE_KEYS``), which is no
-    difference in the result."""
-    replayed: dict[str, Any] = result.to_json()
-    if isinstance(stored, dict):
-        for key in RESULT_LANGUAGE_KEYS:
-            if key not in stored:
-                replayed.pop(key, None)
-    return replayed
 
-@click.command(help="Replay every game's move log and compare it with the stored snapshot.")
+#: ``pbem verify``'s exit status: every game agrees with the replay of its log (0); a
+#: real difference, or a log that does not replay (1); differences in order only,
+#: which ``--repair`` mends (3).  Click itself exits with 2 on a usage error.
+VERIFY_OK, VERIFY_REAL, VERIFY_ORDER = 0, 1, 3
+
+
+@click.command(help="Replay every game's move log and compare it with the stored snapshot, "
+                    "result and sentences. Exit status: 0 all agree; 1 a real difference "
+                    "(or a log that does not replay); 3 differences in order only, which "
+                    "--repair mends.")
 @click.option("--quiet", "-q", is_flag=True, help="print only problems")
-def verify(quiet: bool) -> None:
+@click.option("--repair", is_flag=True,
+              help="write the replay over stored rows that differ from it only in order "
+                   "(snapshot, result, sentences), printing each game and what changed; "
+                   "games with real differences are left as they are")
+@click.option("--game", "game_ids", type=int, multiple=True, metavar="ID",
+              help="check only this game (may be given again)")
+def verify(quiet: bool, repair: bool, game_ids: tuple[int, ...]) -> None:
     _open()
-    checked = bad = 0
-    for game in Game.select().where(Game.state.is_null(False)).order_by(Game.id):
-        checked += 1
-        problems = []
-        moves = Move.select().where(Move.game == game).count()
-        if moves != game.seq:
-            problems.append(f"{moves} moves in the log but the snapshot is after {game.seq}")
-        try:
-            state = replay(game_record(game))
-        except (RecordError, KeyError) as exc:
-            problems.append(f"the log does not replay: {exc}")
+    query = Game.select(Game.id).where(Game.state.is_null(False)).order_by(Game.id)
+    if game_ids:
+        query = query.where(Game.id.in_(game_ids))
+    outcomes = {"ok": 0, "real": 0, "order": 0, "repaired": 0}
+    for (game_id,) in query.tuples():
+        found = checks.check(Game.get_by_id(game_id))
+        if repair and found.repairable:
+            # checked again under the game's lock: a move may have come in meanwhile
+            found = checks.repair(game_id) or found
+            outcome = "repaired" if found.repairable else _verdict(found)
         else:
-            if state != game.state:
-                diff = sorted(k for k in set(state) | set(game.state)
-                              if state.get(k) != game.state.get(k))
-                problems.append(f"replay differs from the snapshot in {', '.join(diff)}")
-            rules = get_game(game.game)
-            over = rules.is_over(state)
-            if over != (game.status == Game.FINISHED):
-                problems.append(f"status {game.status} but the replayed game "
-                                f"{'is' if over else 'is not'} over")
-            elif over and game.result != _replayed_result(rules.result(state), game.result):
-                problems.append("the stored result differs from the replayed one")
-        if problems:
-            bad += 1
-            for problem in problems:
-                click.echo(f"game {game.id}: {problem}", err=True)
-        elif not quiet:
-            click.echo(f"game {game.id}: ok ({game.seq} moves)")
-    click.echo(f"{checked} games checked, {bad} with problems")
-    if bad:
-        sys.exit(1)
+            outcome = _verdict(found)
+        outcomes[outcome] += 1
+        _report_check(found, outcome, quiet)
+    checked = sum(outcomes.values())
+    bad = outcomes["real"] + outcomes["order"]
+    click.echo(f"{checked} games checked, {bad} with problems"
+               + (f" ({outcomes['order']} only in order: `pbem verify --repair` mends them)"
+                  if outcomes["order"] else "")
+               + (f", {outcomes['repaired']} repaired" if repair else ""))
+    if outcomes["real"]:
+        sys.exit(VERIFY_REAL)
+    if outcomes["order"]:
+        sys.exit(VERIFY_ORDER)
+
+
+def _verdict(found: Any) -> str:
+    if found.ok:
+        return "ok"
+    return "order" if found.repairable else "real"
+
+
+def _report_check(found: Any, outcome: str, quiet: bool) -> None:
+    """One game's lines: what differs (on stderr), what a repair wrote, notes."""
+    head = f"game {found.game_id}"
+    if outcome == "ok" and not quiet:
+        click.echo(f"{head}: ok ({found.seq} moves)")
+    elif outcome == "real":
+        for finding in found.findings:
+            order = " (order only)" if finding.order_only else ""
+            click.echo(f"{head}: {finding.text}{order}", err=True)
+    elif outcome == "order":
+        for finding in found.findings:
+            click.echo(f"{head} ({found.name}): {finding.text}", err=True)
+    elif outcome == "repaired":
+        written = [{"state": "the replayed snapshot", "result": "the replayed result"}[c]
+                   for c in found.game_columns]
+        if found.move_columns:
+            seqs = ", ".join(str(c["seq"]) for c in found.move_columns.values())
+            written.append(f"the replay's sentences of moves {seqs}")
+        click.echo(f"{head} ({found.name}): repaired: "
+                   f"{'; '.join(f.text for f in found.findings)}; wrote {', '.join(written)}")
+    if found.notes and not quiet:
+        click.echo(f"{head}: note: {len(found.notes)} stored sentences read otherwise than "
+                   f"today's engine tells them (its words may have changed since); pages keep "
+                   f"the stored ones. First: {found.notes[0]}")
 
 
 @click.command("export", help="Print the record (JSON) of game GAME_ID.")
