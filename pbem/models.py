@@ -290,6 +290,11 @@ class Outbox(BaseModel):
     #: delivered on its own
     digest = pw.BooleanField(default=False)
 
+    class Meta:
+        # mail still to go (neither sent nor given up) by when it may go: the tick's
+        # delivery and digests find it here, however much mail went before
+        indexes = ((("sent_at", "failed_at", "not_before"), False),)
+
 
 class Blocked(BaseModel):
     """An address that asked never to be mailed again ("never mail me again" in a mail
@@ -301,11 +306,6 @@ class Blocked(BaseModel):
     @classmethod
     def has(cls, email: str) -> bool:
         return cls.select().where(cls.email == email.lower()).exists()
-
-    class Meta:
-        # mail still to go (neither sent nor given up) by when it may go: the tick's
-        # delivery and digests find it here, however much mail went before
-        indexes = ((("sent_at", "failed_at", "not_before"), False),)
 
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
