@@ -136,12 +136,12 @@ def _work(size: Size, transport: tick_fixture.NullTransport) -> int:
             return 0
 
         connection = db.connection()
-        connection.set_progress_handler(count, 100)
+        connection.set_progress_handler(count, 10)
         try:
             _tick(size, transport)
         finally:
-            connection.set_progress_handler(None, 100)
-        return steps[0] * 100
+            connection.set_progress_handler(None, 10)
+        return steps[0] * 10
     before = _pg_rows_read()
     _tick(size, transport)
     return _pg_rows_read() - before
