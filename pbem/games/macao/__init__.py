@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.games.macao import bot, data, rules
+from pbem.games.macao import bot, data, moves, rules
 from pbem.games.macao.picture import draw
 from pbem.games.macao.view import build_view, render_text
 from pbem.games.macao.words import card_help, card_name, colour
@@ -99,10 +99,13 @@ class Macao(Rules):
         return rules.to_move(state)
 
     def legal_moves(self, state: State, seat: int) -> list[str]:
-        return rules.legal_moves(state, seat)
+        return [move.notation() for move in rules.legal(state, seat)]
 
     def apply(self, state: State, seat: int, move: str) -> State:
-        return rules.apply(state, seat, move)
+        return rules.apply(state, seat, moves.parse(move))
+
+    def parse(self, move: str) -> str:
+        return moves.parse(move).notation()
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
@@ -111,7 +114,7 @@ class Macao(Rules):
         return max(1, int(state["round"]))
 
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
-        return [self._choice(m, lang) for m in rules.legal_moves(state, seat)]
+        return [self._choice(m, lang) for m in self.legal_moves(state, seat)]
 
     def _choice(self, move: str, lang: str) -> Choice:
         de = lang == "de"
@@ -202,17 +205,17 @@ class Macao(Rules):
         return text
 
     def default_move(self, state: State, seat: int) -> str:
-        moves = rules.legal_moves(state, seat)
-        if not moves:
+        legal = self.legal_moves(state, seat)
+        if not legal:
             raise ValueError(f"seat {seat} is not to move")
-        if "end" in moves:
+        if "end" in legal:
             return "end"
-        if "done" in moves:
+        if "done" in legal:
             return "done"
-        return moves[0]
+        return legal[0]
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
-        return bot.choose(state, seat, rng)
+        return bot.choose(state, seat, rng).notation()
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # revealing cards or rolling dice starts a new decision, even for the same seat

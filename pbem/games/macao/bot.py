@@ -9,55 +9,97 @@ from collections import deque
 from typing import Any
 
 from pbem.games.macao import data, rules
+from pbem.games.macao.moves import (
+    END,
+    Activate,
+    Deliver,
+    Die,
+    Discard,
+    District,
+    Gain,
+    Give,
+    Joker,
+    Move,
+    Pay,
+    Row,
+    Sail,
+    Show,
+    Skip,
+    Take,
+    Tribute,
+    Use,
+    Wall,
+)
+
+#: the action moves the bot never passes, in this order of preference
+_EAGER = (Activate, District, Deliver, Use, Tribute, Row, Show)
 
 
-def choose(state: dict[str, Any], seat: int, rng: random.Random) -> str:
-    moves = rules.legal_moves(state, seat)
+def choose(state: dict[str, Any], seat: int, rng: random.Random) -> Move:
+    moves = rules.legal(state, seat)
     phase, me = state["phase"], state["seats"][seat]
     if phase in ("draft", "cards"):
-        if moves[0].startswith("discard"):
-            return max(moves, key=lambda m: len(data.CARDS[m.split()[1]].cost))
-        takes = [m for m in moves if m.startswith("take")]
-        if "skip" in moves and len(me["tableau"]) >= data.TABLEAU:
-            return "skip"
-        return min(takes, key=lambda m: (len(data.CARDS[m.split()[1]].cost), rng.random()))
+        return _card(moves, me, rng)
     if phase == "start":
         return moves[rng.randrange(len(moves))]
     if phase == "dice":
         last = data.ROUNDS - state["round"] + 1   # cubes at field v arrive in v rounds
-        value = {f"die {c}": v for c, v in state["dice"]}
-        return max(moves, key=lambda m: (value[m] if value[m] <= last else 0, rng.random()))
-    for prefix in ("activate", "district", "deliver", "use", "tribute", "row", "show"):
+        value = {c: v for c, v in state["dice"]}
+
+        def worth(m: Move) -> tuple[int, float]:
+            assert isinstance(m, Die)
+            return (value[m.colour] if value[m.colour] <= last else 0, rng.random())
+
+        return max(moves, key=worth)
+    return _action(state, seat, moves)
+
+
+def _card(moves: list[Move], me: dict[str, Any], rng: random.Random) -> Move:
+    """A sixth card's discard: the dearest; else the cheapest card, or none with a
+    Müßiggänger and a full tableau."""
+    if isinstance(moves[0], Discard):
+        return max(moves, key=lambda m: len(data.CARDS[m.card].cost))  # type: ignore[union-attr]
+    takes = [m for m in moves if isinstance(m, Take)]
+    skip = [m for m in moves if isinstance(m, Skip)]
+    if skip and len(me["tableau"]) >= data.TABLEAU:
+        return skip[0]
+    return min(takes, key=lambda m: (len(data.CARDS[m.card].cost), rng.random()))
+
+
+def _action(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+    me = state["seats"][seat]
+    for kind in _EAGER:
         for m in moves:
-            if m.startswith(prefix) and not (m == "tribute" and state["tribute"][1] == 0):
+            if isinstance(m, kind) and not (isinstance(m, Tribute) and state["tribute"][1] == 0):
                 return m
     for m in moves:
-        if m.startswith("gain") or m.startswith("pay"):
-            return _cube(state, seat, moves, m.split()[0])
-    if "give" in " ".join(moves):
-        return next(m for m in moves if m.startswith("give"))
+        if isinstance(m, (Gain, Pay)):
+            return _cube(state, seat, moves, gain=isinstance(m, Gain))
+    gives = [m for m in moves if isinstance(m, Give)]
+    if gives:
+        return gives[0]
     target = _sail_target(state, seat)
-    if target and f"sail {target}" in moves:
-        return f"sail {target}"
-    walls = [m for m in moves if m.startswith("wall")]
+    if target and Sail(target) in moves:
+        return Sail(target)
+    walls = [m for m in moves if isinstance(m, Wall)]
     if walls:
         return walls[0]
-    if me["jokers"] and "joker gold" in moves:
-        return "joker gold"
-    return "end" if "end" in moves else moves[0]
+    if me["jokers"] and Joker("gold") in moves:
+        return Joker("gold")
+    return END if END in moves else moves[0]
 
 
-def _cube(state: dict[str, Any], seat: int, moves: list[str], verb: str) -> str:
+def _cube(state: dict[str, Any], seat: int, moves: list[Move], gain: bool) -> Move:
     """Gain the colour the tableau needs most; pay with the colour it needs least."""
     need: dict[str, int] = {}
     for c in state["seats"][seat]["tableau"]:
         for col in data.CARDS[c].cost:
             need[col] = need.get(col, 0) + 1
 
-    def key(move: str) -> int:
-        return need.get(move.split()[1], 0)
+    def key(move: Move) -> int:
+        return need.get(getattr(move, "colour", ""), 0)
 
-    return max(moves, key=key) if verb == "gain" else min(moves, key=key)
+    return max(moves, key=key) if gain else min(moves, key=key)
 
 
 def _sail_target(state: dict[str, Any], seat: int) -> str | None:

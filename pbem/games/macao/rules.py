@@ -61,12 +61,43 @@ Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCT
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Callable
 from typing import Any
 
 from pbem.games import rng
-from pbem.games.macao import data
-from pbem.games.protocol import MENU_CAP, IllegalMoveError, MalformedMoveError
+from pbem.games.macao import data, steps
+from pbem.games.macao.moves import (
+    BACK,
+    DELIVER,
+    DONE,
+    END,
+    SKIP,
+    TRIBUTE,
+    Activate,
+    Back,
+    Deliver,
+    Die,
+    Discard,
+    District,
+    Done,
+    End,
+    Gain,
+    Give,
+    Joker,
+    Move,
+    One,
+    Pay,
+    Row,
+    Sail,
+    Show,
+    Skip,
+    Take,
+    Tribute,
+    Two,
+    Use,
+    Wall,
+)
+from pbem.games.protocol import MENU_CAP, IllegalMoveError
 
 RULES_VERSION = "1"
 State = dict[str, Any]
@@ -166,99 +197,131 @@ def _pay_exact(cubes: dict[str, int], cost: str) -> None:
 
 # -- legal moves -----------------------------------------------------------------------
 
-def legal_moves(state: State, seat: int) -> list[str]:
+def legal(state: State, seat: int) -> list[Move]:
+    """The moves ``seat`` may play now, at most ``MENU_CAP`` (a long action menu is
+    split into pages and rows); empty when it is not to move."""
     if seat not in to_move(state):
         return []
-    moves = _moves(state, seat)
-    assert len(moves) <= MENU_CAP, moves
-    return moves
+    out = _moves(state, seat)
+    assert len(out) <= MENU_CAP, out
+    return out
 
 
-def _moves(state: State, seat: int) -> list[str]:
+def _moves(state: State, seat: int) -> list[Move]:
     phase, me = state["phase"], state["seats"][seat]
-    pending = state["pending"]
+    step = steps.read(state["pending"])
     if phase in ("draft", "cards"):
-        if pending and pending.get("discard"):
-            return [f"discard {c}" for c in me["tableau"]]
-        takes = [f"take {c}" for c in state["display"]]
-        return takes + (["skip"] if phase == "cards" and has_effect(state, seat, "muessig") else [])
+        if isinstance(step, steps.MustDiscard):
+            return [Discard(c) for c in me["tableau"]]
+        takes: list[Move] = [Take(c) for c in state["display"]]
+        return takes + ([SKIP] if phase == "cards" and has_effect(state, seat, "muessig") else [])
     if phase == "start":
-        return [f"{'two' if pending else 'one'} {c}" for c in data.COLOURS]
+        cube = Two if step else One
+        return [cube(c) for c in data.COLOURS]
     if phase == "dice":
-        taken = pending["die"] if pending else None
-        return [f"die {c}" for c, _ in state["dice"] if c != taken]
-    return _action_moves(state, seat)
+        taken = step.colour if isinstance(step, steps.SecondDie) else None
+        return [Die(c) for c, _ in state["dice"] if c != taken]
+    return _action_moves(state, seat, step)
 
 
-def _action_moves(state: State, seat: int) -> list[str]:
-    pending, cubes = state["pending"], pool(state, seat)
-    if pending:
-        if pending.get("pay"):
-            return [f"pay {c}" for c in data.COLOURS if cubes.get(c)]
-        if pending.get("gain"):
-            return [f"gain {c}" for c in data.COLOURS]
-        if "give" in pending:
-            return [f"give {c}" for c in data.COLOURS
-                    if cubes.get(c) and c not in pending["give"]] + ["done"]
-        if "row" in pending:
-            return [f"district {d}" for d in _affordable_districts(state, seat)
-                    if (d - 1) // data.CITY_COLUMNS == pending["row"]] + ["back"]
-        if "show" in pending:
-            group = _action_groups(state, seat)[pending["show"]]
-            page = pending["page"]
-            return group[page * PAGE:(page + 1) * PAGE] + ["back"]
+def _action_moves(state: State, seat: int, step: steps.Step | None) -> list[Move]:
+    if step is not None:
+        return _step_moves(state, seat, step)
     groups = _action_groups(state, seat)
-    flat = [m for moves in groups.values() for m in moves] + ["end"]
+    flat = [m for moves in groups.values() for m in moves] + [END]
     if len(flat) <= MENU_CAP:
         return flat
-    out = []
+    out: list[Move] = []
     for name, moves in groups.items():
         if len(moves) == 1:
             out.append(moves[0])
         else:
-            out += [f"show {name} {p}" for p in range((len(moves) + PAGE - 1) // PAGE)]
-    return out + ["end"]
+            out += [Show(name, p) for p in range((len(moves) + PAGE - 1) // PAGE)]
+    return out + [END]
+
+
+def _step_moves(state: State, seat: int, step: steps.Step) -> list[Move]:
+    """The moves that settle an open step, or a row or page of the action menu."""
+    cubes = pool(state, seat)
+    if isinstance(step, steps.Paying):
+        return [Pay(c) for c in data.COLOURS if cubes.get(c)]
+    if isinstance(step, steps.Gaining):
+        return [Gain(c) for c in data.COLOURS]
+    if isinstance(step, steps.Giving):
+        return [Give(c) for c in data.COLOURS if cubes.get(c) and c not in step.given] + [DONE]
+    if isinstance(step, steps.InRow):
+        return [District(d) for d in _affordable_districts(state, seat)
+                if (d - 1) // data.CITY_COLUMNS == step.row] + [BACK]
+    assert isinstance(step, steps.Showing), step
+    group = _action_groups(state, seat)[step.group]
+    return group[step.page * PAGE:(step.page + 1) * PAGE] + [BACK]
 
 
 #: moves per page of a group when the action menu is too long for one step
 PAGE = MENU_CAP - 1
 
 
-def _action_groups(state: State, seat: int) -> dict[str, list[str]]:
+def _action_groups(state: State, seat: int) -> dict[str, list[Move]]:
     """The action moves by group: activate, city, wall, ship, tribute, use, joker."""
     me, cubes = state["seats"][seat], pool(state, seat)
-    groups: dict[str, list[str]] = {}
+    groups: dict[str, list[Move]] = {}
     def cost(c: str) -> str:   # with the Handwerker in use: the full printed cubes
         return data.CARDS[c].cost if me["craft"] else activation_cost(state, seat, c)
 
-    groups["activate"] = [f"activate {c}" for c in me["tableau"]
-                          if _can_pay_exact(cubes, cost(c))]
+    groups["activate"] = [Activate(c) for c in me["tableau"] if _can_pay_exact(cubes, cost(c))]
     groups["city"] = []
     if not me["district"]:   # False until the turn's last district (R 3.2; Zimmermann: 2)
         districts = _affordable_districts(state, seat)
         if len(districts) > PAGE:
             rows = sorted({(d - 1) // data.CITY_COLUMNS for d in districts})
-            groups["city"] = [f"row {r}" for r in rows]
+            groups["city"] = [Row(r) for r in rows]
         else:
-            groups["city"] = [f"district {d}" for d in districts]
-    steps = 0 if me["walled"] else _wall_steps(state, seat)
-    groups["wall"] = [f"wall {steps}"] if steps else []
-    groups["ship"] = []
-    if pool_size(state, seat) or me["free_moves"]:
-        groups["ship"] = [f"sail {f}" for f in data.sea_neighbours(me["ship"])]
-    elif _free_harbour(state, seat):    # Leuchtturm: only a harbour is free to enter
-        groups["ship"] = [f"sail {f}" for f in data.sea_neighbours(me["ship"])
-                          if f in data.HARBOURS]
-    if _deliverable(state, seat):
-        groups["ship"].append("deliver")
+            groups["city"] = [District(d) for d in districts]
+    fields = 0 if me["walled"] else _wall_steps(state, seat)
+    groups["wall"] = [Wall(fields)] if fields else []
+    groups["ship"] = _ship_moves(state, seat)
     can_buy = not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0]
-    groups["tribute"] = ["tribute"] if can_buy else []
+    groups["tribute"] = [TRIBUTE] if can_buy else []
     groups["use"] = _use_moves(state, seat)
     groups["joker"] = []
     if me["jokers"]:
-        double = ["joker mixed"] if has_effect(state, seat, "gaukler") else []
-        groups["joker"] = ["joker gold", "joker cube"] + double
+        double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
+        groups["joker"] = [Joker("gold"), Joker("cube")] + double
     return {k: v for k, v in groups.items() if v}
+
+
+def _ship_moves(state: State, seat: int) -> list[Move]:
+    me = state["seats"][seat]
+    out: list[Move] = []
+    if pool_size(state, seat) or me["free_moves"]:
+        out = [Sail(f) for f in data.sea_neighbours(me["ship"])]
+    elif _free_harbour(state, seat):    # Leuchtturm: only a harbour is free to enter
+        out = [Sail(f) for f in data.sea_neighbours(me["ship"]) if f in data.HARBOURS]
+    if _deliverable(state, seat):
+        out.append(DELIVER)
+    return out
+
+
+def _extra_legal(state: State, seat: int, move: Move) -> bool:
+    """Moves legal but not listed, to keep menus short: any action move hidden behind
+    ``show`` or ``row``, ``wall n`` for fewer fields and ``use K n`` for fewer
+    repetitions than the menu's maximum."""
+    step = steps.read(state["pending"])
+    if state["phase"] != "actions" or step is not None and not isinstance(step, steps.BROWSING):
+        return False
+    me = state["seats"][seat]
+    if any(move in group for group in _action_groups(state, seat).values()):
+        return True
+    if isinstance(move, District):
+        return not me["district"] and move.number in _affordable_districts(state, seat)
+    if isinstance(move, Wall):
+        return not me["walled"] and 1 <= move.fields <= _wall_steps(state, seat)
+    if isinstance(move, Use) and move.times is not None:
+        card = move.card
+        return (card in me["active"] and card not in me["used"]
+                and move.times in _use_options(state, seat, card)
+                and data.CARDS[card].effect[0] == "convert")
+    return False
 
 
 def _wall_steps(state: State, seat: int) -> int:
@@ -338,17 +401,17 @@ def _deliverable(state: State, seat: int) -> bool:
     return bool(spec and spec[0] in me["goods"] and None in state["harbours"][me["ship"]])
 
 
-def _use_moves(state: State, seat: int) -> list[str]:
+def _use_moves(state: State, seat: int) -> list[Move]:
     me = state["seats"][seat]
-    out = []
+    out: list[Move] = []
     for c in me["active"]:
         if c in me["used"]:
             continue
         times = _use_options(state, seat, c)
         if times == [1]:
-            out.append(f"use {c}")
+            out.append(Use(c))
         elif times:
-            out.append(f"use {c} {max(times)}")
+            out.append(Use(c, max(times)))
     return out
 
 
@@ -409,85 +472,83 @@ def _markers_in_city(state: State, seat: int) -> int:
 
 # -- apply -----------------------------------------------------------------------------
 
-def parse(move: str) -> list[str]:
-    words = str(move).split()
-    if not words:
-        raise MalformedMoveError("an empty move")
-    return words
+class _Draft:
+    """The state a move makes, copied on write: the top level at once, a container
+    below it only when the move changes it (:meth:`own`, :meth:`seat`), so that
+    ``apply`` costs what the move touches and never changes the caller's state."""
+
+    def __init__(self, state: State) -> None:
+        self.state: State = dict(state)
+        #: ids of the containers this move copied (alive in ``state``, so never reused)
+        self._own: set[int] = set()
+
+    def own(self, *path: str | int) -> Any:
+        """The list or dict at ``path`` from the top, each step this move's copy."""
+        node: Any = self.state
+        for key in path:
+            child = node[key]
+            if id(child) not in self._own:
+                child = child.copy()
+                node[key] = child
+                self._own.add(id(child))
+            node = child
+        return node
+
+    def seat(self, seat: int) -> dict[str, Any]:
+        """The seat's dict, this move's copy with its cards and wind rose."""
+        seats = self.own("seats")
+        me = seats[seat]
+        if id(me) not in self._own:
+            me = seats[seat] = _copied(me)
+            self._own.add(id(me))
+        return me
 
 
-def apply(state: State, seat: int, move: str) -> State:
-    words = parse(move)
-    text = " ".join(words)
+def _copied(value: Any) -> Any:
+    """A copy of a JSON value (a seat: a few small lists and dicts)."""
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    return value
+
+
+def apply(state: State, seat: int, move: Move) -> State:
     if seat not in to_move(state):
         raise IllegalMoveError(f"seat {seat} is not to move")
-    if text not in _moves(state, seat) and not _extra_legal(state, seat, words):
-        raise IllegalMoveError(f"{text} is not a legal move now")
-    s = copy.deepcopy(state)
-    phase = s["phase"]
-    if phase == "draft":
-        _draft(s, seat, words[1])
-    elif phase == "start":
-        _start_cubes(s, seat, words)
-    elif phase == "cards":
-        _cards(s, seat, words)
-    elif phase == "dice":
-        _die(s, seat, words[1])
-    else:
-        _action(s, seat, words)
-    return s
+    if move not in _moves(state, seat) and not _extra_legal(state, seat, move):
+        raise IllegalMoveError(f"{move.notation()} is not a legal move now")
+    draft = _Draft(state)
+    _PHASES[state["phase"]](draft, seat, move)
+    return draft.state
 
 
-def _extra_legal(state: State, seat: int, words: list[str]) -> bool:
-    """Moves legal but not listed, to keep menus short: any action move hidden behind
-    ``show`` or ``row``, ``wall n`` for fewer fields and ``use K n`` for fewer
-    repetitions than the menu's maximum."""
-    pending = state["pending"]
-    if state["phase"] != "actions" or pending and not ({"show", "row"} & set(pending)):
-        return False
-    me = state["seats"][seat]
-    hidden = [m for moves in _action_groups(state, seat).values() for m in moves]
-    if " ".join(words) in hidden:
-        return True
-    if words[0] == "district" and not me["district"] and len(words) == 2:
-        return words[1] in {str(d) for d in _affordable_districts(state, seat)}
-    if len(words) < 2:
-        return False
-    if words[0] == "wall" and words[1].isdigit() and not me["walled"]:
-        return 1 <= int(words[1]) <= _wall_steps(state, seat)
-    if words[0] == "use" and len(words) == 3 and words[2].isdigit():
-        card = words[1]
-        return (card in me["active"] and card not in me["used"]
-                and int(words[2]) in _use_options(state, seat, card)
-                and data.CARDS[card].effect[0] == "convert")
-    return False
+def _next(d: _Draft) -> None:
+    d.state["queue"] = d.state["queue"][1:]
+    d.state["pending"] = None
 
 
-def _next(s: State) -> None:
-    s["queue"].pop(0)
-    s["pending"] = None
-
-
-def _draft(s: State, seat: int, card: str) -> None:
-    s["display"].remove(card)
-    s["seats"][seat]["tableau"].append(card)
-    _next(s)
+def _draft(d: _Draft, seat: int, move: Take) -> None:
+    s = d.state
+    d.own("display").remove(move.card)
+    d.seat(seat)["tableau"].append(move.card)
+    _next(d)
     if not s["queue"]:
-        s["discard"] += s["display"]
+        d.own("discard").extend(s["display"])
         s["display"] = []
         _phase(s, "start")
 
 
-def _start_cubes(s: State, seat: int, words: list[str]) -> None:
-    rose = s["seats"][seat]["rose"]
-    if words[0] == "one":
-        _add(rose[1], words[1])
-        s["pending"] = {"one": words[1]}
+def _start_cubes(d: _Draft, seat: int, move: One | Two) -> None:
+    rose = d.seat(seat)["rose"]
+    if isinstance(move, One):
+        _add(rose[1], move.colour)
+        d.state["pending"] = steps.write(steps.SecondCube(move.colour))
         return
-    _add(rose[2], words[1], 2)
-    _next(s)
-    if not s["queue"]:
-        _start_round(s)
+    _add(rose[2], move.colour, 2)
+    _next(d)
+    if not d.state["queue"]:
+        _start_round(d)
 
 
 def _phase(s: State, phase: str) -> None:
@@ -497,11 +558,13 @@ def _phase(s: State, phase: str) -> None:
     s["queue"] = wall_order(s)
 
 
-def _start_round(s: State) -> None:
+def _start_round(d: _Draft) -> None:
     """1.1-1.3: reveal 4 cards beside the round's 2 offices, set the tribute, remove
     the last revealed cards by player count."""
+    s = d.state
     s["round"] += 1
-    for me in s["seats"]:
+    for seat in range(s["players"]):
+        me = d.seat(seat)
         me.update(used=[], moved=0, got_gold=False, office_used=False, district=False,
                   walled=False, bought=False, free_moves=0, craft=False)
         me.pop("districts", None)   # the Zimmermann's count, kept only while needed
@@ -512,29 +575,30 @@ def _start_round(s: State) -> None:
                     sum(data.CARDS[c].tribute[1] for c in shown)]
     removed = data.REMOVED[s["players"]]
     if removed:
-        s["discard"] += revealed[-removed:]
+        d.own("discard").extend(revealed[-removed:])
         revealed = revealed[:-removed]
     s["display"] = revealed + offices
     _phase(s, "cards")
 
 
-def _cards(s: State, seat: int, words: list[str]) -> None:
-    me = s["seats"][seat]
-    if words[0] == "skip":   # Müßiggänger: no card this round
-        pass
-    elif words[0] == "take":
-        s["display"].remove(words[1])
-        me["tableau"].append(words[1])
+def _cards(d: _Draft, seat: int, move: Take | Discard | Skip) -> None:
+    s = d.state
+    if isinstance(move, Take):
+        d.own("display").remove(move.card)
+        me = d.seat(seat)
+        me["tableau"].append(move.card)
         if len(me["tableau"]) > data.TABLEAU:
-            s["pending"] = {"discard": True}
+            s["pending"] = steps.write(steps.MustDiscard())
             return
-    else:  # a sixth card: discard one, take a Strafmarker (R 1.4 "Achtung")
-        me["tableau"].remove(words[1])
-        s["discard"].append(words[1])
+    elif isinstance(move, Discard):   # a sixth card: discard one, take a Strafmarker
+        me = d.seat(seat)              # (R 1.4 "Achtung")
+        me["tableau"].remove(move.card)
+        d.own("discard").append(move.card)
         me["penalties"] += 1
-    _next(s)
+    # Skip (Müßiggänger): no card this round
+    _next(d)
     if not s["queue"]:
-        s["discard"] += s["display"]
+        d.own("discard").extend(s["display"])
         s["display"] = []
         _roll(s)
 
@@ -552,118 +616,126 @@ def _roll(s: State) -> None:
     _phase(s, "dice")
 
 
-def _die(s: State, seat: int, colour: str) -> None:
+def _die(d: _Draft, seat: int, move: Die) -> None:
+    s, colour = d.state, move.colour
     value = next(v for c, v in s["dice"] if c == colour)
-    me = s["seats"][seat]
+    me = d.seat(seat)
     _add(me["rose"][value], colour, value)
     if value == 1:
         _gold(me, len(has_effect(s, seat, "professor")))
     if not s["pending"]:
-        s["pending"] = {"die": colour}
+        s["pending"] = steps.write(steps.SecondDie(colour))
         return
     # 2.3: turn the wind rose one step; the former 1-field is now at the arrow
     me["rose"] = [me["rose"][1]] + me["rose"][2:] + [{}]
     if not me["rose"][0]:
         me["penalties"] += 1
-    _next(s)
+    _next(d)
     if not s["queue"]:
         _phase(s, "actions")
 
 
-def _action(s: State, seat: int, words: list[str]) -> None:
-    me, cubes, verb = s["seats"][seat], pool(s, seat), words[0]
-    pending = s["pending"]
-    if pending and ("show" in pending or "row" in pending) and verb not in ("row", "show"):
-        s["pending"] = pending = None
-    if verb == "back":
-        s["pending"] = None
-    elif verb == "show":
-        s["pending"] = {"show": words[1], "page": int(words[2])}
-    elif verb == "pay":
-        _add(cubes, words[1], -1)
-        pending["pay"] -= 1
-        if not pending["pay"]:
-            _settle(s, seat, pending)
-    elif verb == "gain":
-        _add(cubes, words[1])
-        pending["gain"] -= 1
-        if not pending["gain"]:
-            s["pending"] = None
-    elif verb == "give":
-        _add(cubes, words[1], -1)
-        pending["give"].append(words[1])
-        me["pp"] += 1
-        if len(pending["give"]) == len(data.COLOURS):
-            s["pending"] = None
-    elif verb == "done":
-        s["pending"] = None
-    elif verb == "activate":
-        if me["craft"]:
-            # Handwerker: the full printed cubes, reducers ignored, need only be there
-            if not _can_pay_exact(cubes, data.CARDS[words[1]].cost):
-                raise IllegalMoveError("the Handwerker needs the card's full cubes in the supply")
-            me["craft"] = False
-        else:
-            _pay_exact(cubes, activation_cost(s, seat, words[1]))
-        me["tableau"].remove(words[1])
-        me["active"].append(words[1])
-    elif verb == "row":
-        s["pending"] = {"row": int(words[1])}
-    elif verb == "district":
-        _take_district(s, seat, int(words[1]))
-    elif verb == "wall":
-        n = int(words[1])
-        me["walled"] = True
-        price = wall_price(s, seat, n)    # before moving: a Wachposten looks at the stack
-        _advance(s, seat, n)
-        if price:
-            s["pending"] = {"pay": price}
-    elif verb == "sail":
-        light = _free_harbour(s, seat) if words[1] in data.HARBOURS else None
-        me["ship"] = words[1]
-        me["moved"] += 1
-        if light:                         # Leuchtturm first: it keeps the free moves
-            me["used"].append(light)
-        elif me["free_moves"]:
-            me["free_moves"] -= 1
-        else:
-            s["pending"] = {"pay": 1}
-    elif verb == "deliver":
-        _deliver(s, seat)
-    elif verb == "tribute":
-        gold, pp = tribute_rate(s, seat)
-        me["gold"] -= gold
-        me["pp"] += pp
-        me["bought"] = True
-        if has_effect(s, seat, "gesandter"):
-            s["pending"] = {"gain": len(has_effect(s, seat, "gesandter"))}
-    elif verb == "joker":
-        me["jokers"] -= 1
-        times = 2 if has_effect(s, seat, "gaukler") else 1   # R 3.2: the Gaukler doubles
-        if words[1] == "gold":
-            _gold(me, data.JOKER_GOLD * times)
-        elif words[1] == "cube":
-            s["pending"] = {"gain": times}
-        else:
-            _gold(me, data.JOKER_GOLD)
-            s["pending"] = {"gain": 1}
-    elif verb == "use":
-        _use(s, seat, words[1], int(words[2]) if len(words) > 2 else 1)
-    elif verb == "end":
-        me["rose"][0] = {}   # 3.7: unused cubes are lost
-        me["free_moves"] = 0
-        _next(s)
-        if not s["queue"]:
-            _end_round(s)
+def _action(d: _Draft, seat: int, move: Move) -> None:
+    step = steps.read(d.state["pending"])
+    if isinstance(step, steps.BROWSING) and not isinstance(move, (Row, Show)):
+        d.state["pending"] = step = None
+    _ACTIONS[type(move)](d, seat, move, step)
+
+
+def _pending(d: _Draft, step: steps.Step | None) -> None:
+    d.state["pending"] = steps.write(step)
+
+
+def _pay(d: _Draft, seat: int, move: Pay, step: steps.Paying) -> None:
+    me = d.seat(seat)
+    _add(me["rose"][0], move.colour, -1)
+    if step.cubes > 1:
+        _pending(d, steps.Paying(step.cubes - 1, step.gold))
+        return
+    _pending(d, None)
+    if step.gold is not None:   # a card that converts cubes into gold: now the gold
+        _gold(me, step.gold)
+
+
+def _gain(d: _Draft, seat: int, move: Gain, step: steps.Gaining) -> None:
+    _add(d.seat(seat)["rose"][0], move.colour)
+    _pending(d, steps.Gaining(step.cubes - 1) if step.cubes > 1 else None)
+
+
+def _give(d: _Draft, seat: int, move: Give, step: steps.Giving) -> None:
+    me = d.seat(seat)
+    _add(me["rose"][0], move.colour, -1)
+    me["pp"] += 1
+    given = step.given + (move.colour,)
+    _pending(d, None if len(given) == len(data.COLOURS) else steps.Giving(given))
+
+
+def _activate(d: _Draft, seat: int, move: Activate, step: None) -> None:
+    me = d.seat(seat)
+    cubes = me["rose"][0]
+    if me["craft"]:
+        # Handwerker: the full printed cubes, reducers ignored, need only be there
+        if not _can_pay_exact(cubes, data.CARDS[move.card].cost):
+            raise IllegalMoveError("the Handwerker needs the card's full cubes in the supply")
+        me["craft"] = False
     else:
-        raise MalformedMoveError(f"no such move: {' '.join(words)}")
+        _pay_exact(cubes, activation_cost(d.state, seat, move.card))
+    me["tableau"].remove(move.card)
+    me["active"].append(move.card)
 
 
-def _settle(s: State, seat: int, pending: dict[str, Any]) -> None:
-    s["pending"] = None
-    after = pending.get("then")
-    if after:
-        _gold(s["seats"][seat], after["gold"])
+def _wall(d: _Draft, seat: int, move: Wall, step: None) -> None:
+    d.seat(seat)["walled"] = True
+    price = wall_price(d.state, seat, move.fields)   # before moving: a Wachposten looks
+    _advance(d, seat, move.fields)                      # at the stack
+    if price:
+        _pending(d, steps.Paying(price))
+
+
+def _sail(d: _Draft, seat: int, move: Sail, step: None) -> None:
+    light = _free_harbour(d.state, seat) if move.field in data.HARBOURS else None
+    me = d.seat(seat)
+    me["ship"] = move.field
+    me["moved"] += 1
+    if light:                         # Leuchtturm first: it keeps the free moves
+        me["used"].append(light)
+    elif me["free_moves"]:
+        me["free_moves"] -= 1
+    else:
+        _pending(d, steps.Paying(1))
+
+
+def _tribute(d: _Draft, seat: int, move: Tribute, step: None) -> None:
+    gold, pp = tribute_rate(d.state, seat)
+    me = d.seat(seat)
+    me["gold"] -= gold
+    me["pp"] += pp
+    me["bought"] = True
+    envoys = len(has_effect(d.state, seat, "gesandter"))
+    if envoys:
+        _pending(d, steps.Gaining(envoys))
+
+
+def _joker(d: _Draft, seat: int, move: Joker, step: None) -> None:
+    me = d.seat(seat)
+    me["jokers"] -= 1
+    times = 2 if has_effect(d.state, seat, "gaukler") else 1   # R 3.2: the Gaukler doubles
+    if move.what == "gold":
+        _gold(me, data.JOKER_GOLD * times)
+    elif move.what == "cube":
+        _pending(d, steps.Gaining(times))
+    else:
+        _gold(me, data.JOKER_GOLD)
+        _pending(d, steps.Gaining(1))
+
+
+def _end(d: _Draft, seat: int, move: End, step: None) -> None:
+    me = d.seat(seat)
+    me["rose"][0] = {}   # 3.7: unused cubes are lost
+    me["free_moves"] = 0
+    _next(d)
+    if not d.state["queue"]:
+        _end_round(d)
 
 
 def _gold(me: dict[str, Any], n: int) -> None:
@@ -672,17 +744,19 @@ def _gold(me: dict[str, Any], n: int) -> None:
         me["got_gold"] = True
 
 
-def _take_district(s: State, seat: int, d: int) -> None:
-    me, cubes, cost = s["seats"][seat], pool(s, seat), data.DISTRICT_COST[d]
+def _take_district(d: _Draft, seat: int, move: District, step: None) -> None:
+    s, number = d.state, move.number
+    me = d.seat(seat)
+    cubes, cost = me["rose"][0], data.DISTRICT_COST[number]
     s["pending"] = None
     if _can_pay_exact(cubes, cost):
         _pay_exact(cubes, cost)
     else:   # a Herold: the cubes there are paid, one cube of any colour stands in
         _pay_exact(cubes, "".join(c * min(cost.count(c), cubes.get(c, 0)) for c in set(cost)))
         me["used"].append(_swap_card(s, seat))
-        s["pending"] = {"pay": 1}
-    s["city"][str(d)] = seat
-    tile = s["tiles"].pop(str(d))
+        _pending(d, steps.Paying(1))
+    d.own("city")[str(number)] = seat
+    tile = d.own("tiles").pop(str(number))
     if tile == "Joker":
         me["jokers"] += 1
     else:
@@ -696,33 +770,36 @@ def _take_district(s: State, seat: int, d: int) -> None:
         me["district"] = True
     for c in has_effect(s, seat, "on_district"):
         _, res, where = data.CARDS[c].effect
-        if where == "dark" and d not in data.DARK_DISTRICTS:
+        if where == "dark" and number not in data.DARK_DISTRICTS:
             continue
         me["pp"] += res.get("pp", 0)
         _gold(me, res.get("gold", 0))
         if res.get("wall"):   # Brunnen: on along the wall, free; not the turn's advance
-            _advance(s, seat, res["wall"])
+            _advance(d, seat, res["wall"])
 
 
-def _advance(s: State, seat: int, n: int) -> None:
+def _advance(d: _Draft, seat: int, n: int) -> None:
     """Move the disc ``n`` fields on; on an occupied field it goes on top (R 3.3), and
     each Kanonier of a disc it now lies on pays that disc's owner."""
+    s = d.state
     here = wall_position(s, seat)
-    s["wall"][here].remove(seat)
+    d.own("wall", here).remove(seat)
     there = min(here + n, data.WALL_FIELDS - 1)   # beyond the last field: on top there
-    s["wall"][there].append(seat)
+    d.own("wall", there).append(seat)
     order = _top_first(s, s["wall"][there])
     for other in order[order.index(seat) + 1:]:
         for c in has_effect(s, other, "landed_on"):
-            _gold(s["seats"][other], data.CARDS[c].effect[1].get("gold", 0))
+            _gold(d.seat(other), data.CARDS[c].effect[1].get("gold", 0))
 
 
-def _deliver(s: State, seat: int) -> None:
+def _deliver(d: _Draft, seat: int, move: Deliver, step: None) -> None:
     """Put every tile of the harbour's good aboard onto its highest free spaces (R 3.4);
     a Lager doubles a tile's prestige, the Böttcherei adds 1 PP that no Lager doubles."""
-    me, harbour = s["seats"][seat], s["seats"][seat]["ship"]
+    s = d.state
+    me = d.seat(seat)
+    harbour = me["ship"]
     good, values = data.HARBOURS[harbour]
-    spaces = s["harbours"][harbour]
+    spaces = d.own("harbours", harbour)
     lager = any(data.CARDS[c].effect[1] == good for c in has_effect(s, seat, "lager"))
     bonus = len(has_effect(s, seat, "boettcherei"))
     while good in me["goods"] and None in spaces:
@@ -732,8 +809,9 @@ def _deliver(s: State, seat: int) -> None:
         me["pp"] += values[i] * (2 if lager else 1) + bonus
 
 
-def _use(s: State, seat: int, card: str, times: int) -> None:
-    me, effect = s["seats"][seat], data.CARDS[card].effect
+def _use(d: _Draft, seat: int, move: Use, step: None) -> None:
+    s, card, times = d.state, move.card, move.times or 1
+    me, effect = d.seat(seat), data.CARDS[card].effect
     kind = effect[0]
     me["used"].append(card)
     if data.CARDS[card].kind == "amt":
@@ -743,18 +821,18 @@ def _use(s: State, seat: int, card: str, times: int) -> None:
         me["pp"] += res.get("pp", 0)
         _gold(me, res.get("gold", 0))
         if res.get("any"):
-            s["pending"] = {"gain": res["any"]}
+            _pending(d, steps.Gaining(res["any"]))
     elif kind == "office_pp":
         me["pp"] += _offices_of(s, seat, effect[1])
     elif kind == "convert":
         give, get = effect[1], effect[2]
         if "gold" in give:
             me["gold"] -= give["gold"] * times
-            s["pending"] = {"gain": get["any"] * times}
+            _pending(d, steps.Gaining(get["any"] * times))
         else:
-            s["pending"] = {"pay": give["any"] * times, "then": {"gold": get["gold"] * times}}
+            _pending(d, steps.Paying(give["any"] * times, get["gold"] * times))
     elif kind == "colours_pp":
-        s["pending"] = {"give": []}
+        _pending(d, steps.Giving())
     elif kind in ("kapitaen", "amtsstube"):
         me["pp"] += 1
     elif kind == "pfandleihe":
@@ -767,20 +845,46 @@ def _use(s: State, seat: int, card: str, times: int) -> None:
         me["gold"] -= effect[1]
         me["free_moves"] += effect[2]
         if len(effect) > 3:     # Schiffsjunge: its cube first, then the free fields
-            s["pending"] = {"pay": effect[3]}
+            _pending(d, steps.Paying(effect[3]))
 
 
-def _end_round(s: State) -> None:
+def _end_round(d: _Draft) -> None:
+    s = d.state
     if s["round"] < data.ROUNDS:
-        _start_round(s)
+        _start_round(d)
         return
     s["final"] = [final_scoring(s, seat) for seat in range(s["players"])]
     for seat, f in enumerate(s["final"]):
-        s["seats"][seat]["penalties"] += f["tableau_penalties"]
-        s["seats"][seat]["pp"] = f["total"]
+        me = d.seat(seat)
+        me["penalties"] += f["tableau_penalties"]
+        me["pp"] = f["total"]
     s["phase"] = "over"
     s["decision"] += 1
     s["queue"] = []
+
+
+def _set_pending(step: steps.Step | None) -> Callable[[_Draft, int, Move, Any], None]:
+    def act(d: _Draft, seat: int, move: Any, current: Any) -> None:
+        _pending(d, step)
+    return act
+
+
+#: the action phase's moves by kind: what each does to the draft state
+_ACTIONS: dict[type, Callable[[_Draft, int, Any, Any], None]] = {
+    Back: _set_pending(None),
+    Done: _set_pending(None),
+    Show: lambda d, seat, move, step: _pending(d, steps.Showing(move.group, move.page)),
+    Row: lambda d, seat, move, step: _pending(d, steps.InRow(move.row)),
+    Pay: _pay, Gain: _gain, Give: _give,
+    Activate: _activate, District: _take_district, Wall: _wall, Sail: _sail,
+    Deliver: _deliver, Tribute: _tribute, Joker: _joker, Use: _use, End: _end,
+}
+
+#: the phases' moves: each phase's handler
+_PHASES: dict[str, Callable[[_Draft, int, Any], None]] = {
+    "draft": _draft, "start": _start_cubes, "cards": _cards, "dice": _die,
+    "actions": _action,
+}
 
 
 # -- scoring ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem.games.macao import data, rules
+from pbem.games.macao import GAME, data, rules
 
 
 def card(name: str) -> str:
@@ -23,7 +23,7 @@ def at_actions(players: int = 2, seed: str = "t") -> tuple[dict[str, Any], int]:
     s = rules.new_state(players, seed)
     while s["phase"] != "actions":
         seat = rules.to_move(s)[0]
-        s = rules.apply(s, seat, rules.legal_moves(s, seat)[0])
+        s = GAME.apply(s, seat, GAME.legal_moves(s, seat)[0])
     return s, rules.to_move(s)[0]
 
 
@@ -37,5 +37,5 @@ def with_pool(s: dict[str, Any], seat: int, cubes: str, **fields: Any) -> dict[s
 
 def play(s: dict[str, Any], seat: int, *moves: str) -> dict[str, Any]:
     for move in moves:
-        s = rules.apply(s, seat, move)
+        s = GAME.apply(s, seat, move)
     return s

@@ -145,7 +145,7 @@ def test_the_end_shows_final_scores():
     s["round"] = data.ROUNDS
     s["queue"] = rules.wall_order(s)
     while not GAME.is_over(s):
-        s = rules.apply(s, GAME.to_move(s)[0], "end")
+        s = GAME.apply(s, GAME.to_move(s)[0], "end")
     lines = texts(ET.fromstring(GAME.picture(GAME.view(s, EVERYTHING), NAMES)))
     assert "Macao · Round 12/12 · game over" in lines
     for seat in (0, 1):

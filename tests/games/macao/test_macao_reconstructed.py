@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from macao_helpers import at_actions, card, play, with_pool
 
-from pbem.games.macao import data, rules
+from pbem.games.macao import GAME, data, rules
+from pbem.games.macao.moves import District
 from pbem.games.protocol import IllegalMoveError
 
 LIGHT = 1     # district 1 costs "bk" (light); 5 costs "ggky" (dark)
@@ -38,7 +39,7 @@ def test_brunnen_a_district_moves_the_disc_one_field_and_the_advance_stays():
     s = play(s, seat, f"district {LIGHT}")
     assert rules.wall_position(s, seat) == 1 and not s["seats"][seat]["walled"]
     assert rules.pool(s, seat) == {"r": 3}            # the step cost nothing
-    assert "wall 2" in rules.legal_moves(s, seat)      # the turn's own advance is still there
+    assert "wall 2" in GAME.legal_moves(s, seat)      # the turn's own advance is still there
     s = play(s, seat, "wall 2", "pay r", "pay r", "pay r")
     assert rules.wall_position(s, seat) == 3
 
@@ -108,10 +109,10 @@ def test_wachposten_full_price_on_top_and_for_a_turm_owner():
 def test_tor_each_wall_field_costs_one_cube(fields):
     s, seat = _fresh("r" * fields, active=[card("Tor")])
     assert rules.wall_price(s, seat, fields) == fields
-    assert f"wall {fields}" in rules.legal_moves(s, seat)      # the most it can afford
+    assert f"wall {fields}" in GAME.legal_moves(s, seat)      # the most it can afford
     s = play(s, seat, f"wall {fields}", *["pay r"] * fields)
     assert rules.wall_position(s, seat) == fields and rules.pool_size(s, seat) == 0
-    assert not any(m.startswith("wall") for m in rules.legal_moves(
+    assert not any(m.startswith("wall") for m in GAME.legal_moves(
         with_pool(s, seat, "rrrr"), seat))                     # still once per round
 
 
@@ -119,9 +120,9 @@ def test_tor_each_wall_field_costs_one_cube(fields):
 
 def test_herold_one_cube_of_any_colour_once_per_round():
     s, seat = _fresh("br", active=[card("Herold")])             # district 1 wants b, k
-    assert f"district {LIGHT}" in rules.legal_moves(s, seat)
+    assert f"district {LIGHT}" in GAME.legal_moves(s, seat)
     s = play(s, seat, f"district {LIGHT}")
-    assert s["pending"] == {"pay": 1} and rules.legal_moves(s, seat) == ["pay r"]
+    assert s["pending"] == {"pay": 1} and GAME.legal_moves(s, seat) == ["pay r"]
     s = play(s, seat, "pay r")
     assert s["city"][str(LIGHT)] == seat and rules.pool_size(s, seat) == 0
     assert card("Herold") in s["seats"][seat]["used"]
@@ -135,11 +136,11 @@ def test_herold_not_needed_pays_exactly_and_stays_unused():
 
 def test_without_herold_a_missing_colour_is_missing():
     s, seat = _fresh("br")
-    assert f"district {LIGHT}" not in rules.legal_moves(s, seat)
+    assert f"district {LIGHT}" not in GAME.legal_moves(s, seat)
     with pytest.raises(IllegalMoveError):
-        rules.apply(s, seat, f"district {LIGHT}")
+        GAME.apply(s, seat, f"district {LIGHT}")
     s, seat = _fresh("b", active=[card("Herold")])             # two cubes needed, one there
-    assert f"district {LIGHT}" not in rules.legal_moves(s, seat)
+    assert f"district {LIGHT}" not in GAME.legal_moves(s, seat)
 
 
 def test_nachtwaechter_two_pp_for_a_dark_district_only():
@@ -161,19 +162,21 @@ def test_spekulant_a_gold_for_each_district_counts_as_gold_received():
 def test_zimmermann_two_districts_in_a_turn_not_three():
     s, seat = _fresh("bk" + "ggky" + "gv", active=[card("Zimmermann")])
     s = play(s, seat, f"district {LIGHT}")
-    assert f"district {DARK}" in rules._action_groups(s, seat)["city"]
+    assert District(DARK) in rules._action_groups(s, seat)["city"]
     s = play(s, seat, f"district {DARK}")
     assert s["seats"][seat]["district"] is True and "city" not in rules._action_groups(s, seat)
     with pytest.raises(IllegalMoveError):
-        rules.apply(s, seat, "district 6")            # "gv" is there, a third is not
-    rules._start_round(s)
+        GAME.apply(s, seat, "district 6")            # "gv" is there, a third is not
+    draft = rules._Draft(s)
+    rules._start_round(draft)
+    s = draft.state
     assert s["seats"][seat]["district"] is False and "districts" not in s["seats"][seat]
 
 
 def test_without_zimmermann_one_district_a_turn():
     s, seat = _fresh("bk" + "gv")
     s = play(s, seat, f"district {LIGHT}")
-    assert not any(m.startswith("district") for m in rules.legal_moves(s, seat))
+    assert not any(m.startswith("district") for m in GAME.legal_moves(s, seat))
     assert "districts" not in s["seats"][seat]     # no counter in games without one
 
 
@@ -181,11 +184,11 @@ def test_without_zimmermann_one_district_a_turn():
 
 def test_leuchtturm_one_harbour_entered_free_each_round():
     s, seat = _fresh("", active=[card("Leuchtturm")], ship="S1")
-    moves = rules.legal_moves(s, seat)
+    moves = GAME.legal_moves(s, seat)
     assert "sail Lisboa" in moves and "sail Anker" not in moves   # only a harbour is free
     s = play(s, seat, "sail Lisboa")
     assert s["seats"][seat]["ship"] == "Lisboa" and s["pending"] is None
-    assert not any(m.startswith("sail") for m in rules.legal_moves(s, seat))
+    assert not any(m.startswith("sail") for m in GAME.legal_moves(s, seat))
     s = with_pool(s, seat, "r")
     s = play(s, seat, "sail S1", "pay r")
     s = with_pool(s, seat, "g")
@@ -205,9 +208,9 @@ def test_schiffsjunge_one_cube_for_up_to_three_fields():
     s = play(s, seat, f"use {c}", "pay k", "sail S1", "sail Lisboa", "deliver", "sail S2")
     assert s["seats"][seat]["ship"] == "S2" and s["seats"][seat]["pp"] == 4
     assert s["seats"][seat]["gold"] == data.START_GOLD and rules.pool_size(s, seat) == 0
-    assert not any(m.startswith("sail") for m in rules.legal_moves(s, seat))
+    assert not any(m.startswith("sail") for m in GAME.legal_moves(s, seat))
     s2, seat = _fresh("", active=[c])
-    assert f"use {c}" not in rules.legal_moves(s2, seat)      # no cube, no use
+    assert f"use {c}" not in GAME.legal_moves(s2, seat)      # no cube, no use
 
 
 # -- prestige --------------------------------------------------------------------------
@@ -222,7 +225,7 @@ def test_botschaft_one_pp_more_for_each_purchase():
 def test_diplomat_one_gold_less_never_below_nothing():
     s, seat = _fresh("", active=[card("Diplomat")], gold=2)
     s["tribute"] = [3, 6]
-    assert "tribute" in rules.legal_moves(s, seat)            # 2 gold suffice now
+    assert "tribute" in GAME.legal_moves(s, seat)            # 2 gold suffice now
     s1 = play(s, seat, "tribute")
     assert s1["seats"][seat]["gold"] == 0 and s1["seats"][seat]["pp"] == 6
     s["tribute"] = [0, 1]

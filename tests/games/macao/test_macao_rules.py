@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from macao_helpers import at_actions, card, office, play, with_pool
 
-from pbem.games.macao import data, rules
+from pbem.games.macao import GAME, data, rules
 from pbem.games.protocol import IllegalMoveError
 
 
@@ -15,15 +15,15 @@ def test_draft_in_reverse_wall_order_with_players_plus_two_cards():
     assert rules.wall_order(s) == [0, 1, 2]
     assert rules.to_move(s) == [2]           # the bottom of the start stack drafts first
     for seat in (2, 1, 0):
-        s = play(s, seat, rules.legal_moves(s, seat)[0])
+        s = play(s, seat, GAME.legal_moves(s, seat)[0])
     assert len(s["discard"]) == 2 and s["phase"] == "start"
     assert rules.to_move(s) == [0]           # start cubes in wall order
 
 
 def test_start_cubes_one_at_the_1_field_two_of_one_colour_at_the_2_field():
     s = rules.new_state(2, "d")
-    s = play(s, 1, rules.legal_moves(s, 1)[0])
-    s = play(s, 0, rules.legal_moves(s, 0)[0])
+    s = play(s, 1, GAME.legal_moves(s, 1)[0])
+    s = play(s, 0, GAME.legal_moves(s, 0)[0])
     s = play(s, 0, "one g", "two r")
     assert s["seats"][0]["rose"][1] == {"g": 1} and s["seats"][0]["rose"][2] == {"r": 2}
 
@@ -46,8 +46,8 @@ def test_a_sixth_card_is_discarded_with_a_penalty_marker():
     seat = rules.to_move(s)[0]
     s["seats"][seat]["tableau"] = [card("Turm"), card("Abt"), card("Statue"), card("Soldat"),
                                    card("Edler")]
-    s = play(s, seat, rules.legal_moves(s, seat)[0])
-    moves = rules.legal_moves(s, seat)
+    s = play(s, seat, GAME.legal_moves(s, seat)[0])
+    moves = GAME.legal_moves(s, seat)
     assert moves[0].startswith("discard") and len(moves) == 6
     s = play(s, seat, f"discard {card('Abt')}")
     assert len(s["seats"][seat]["tableau"]) == 5 and s["seats"][seat]["penalties"] == 1
@@ -105,7 +105,7 @@ def test_wall_costs_1_3_5_7(fields, cost):
     s = play(s, seat, f"wall {fields}", *["pay r"] * cost)
     assert rules.wall_position(s, seat) == fields and rules.pool_size(s, seat) == 0
     s2 = with_pool(s, seat, "r" * 10)
-    assert not any(m.startswith("wall") for m in rules.legal_moves(s2, seat))  # once per round
+    assert not any(m.startswith("wall") for m in GAME.legal_moves(s2, seat))  # once per round
 
 
 def test_wall_landing_on_an_occupied_field_goes_on_top():
@@ -123,9 +123,9 @@ def test_the_last_wall_field_caps_the_move():
     s["wall"][0].remove(seat)
     s["wall"][14].append(seat)
     s = with_pool(s, seat, "r" * 9)
-    assert "wall 1" in rules.legal_moves(s, seat)
+    assert "wall 1" in GAME.legal_moves(s, seat)
     with pytest.raises(IllegalMoveError):
-        rules.apply(s, seat, "wall 2")
+        GAME.apply(s, seat, "wall 2")
 
 
 def test_turm_always_on_top_of_its_stack():
@@ -144,7 +144,7 @@ def test_activate_needs_exactly_the_printed_cubes():
     s1 = play(s1, seat, f"activate {c}")
     assert c in s1["seats"][seat]["active"] and rules.pool(s1, seat) == {"b": 1}
     s2 = with_pool(s, seat, "rkk")
-    assert f"activate {c}" not in rules.legal_moves(s2, seat)
+    assert f"activate {c}" not in GAME.legal_moves(s2, seat)
 
 
 def test_district_exact_cost_once_per_turn_goods_aboard_and_joker():
@@ -156,7 +156,7 @@ def test_district_exact_cost_once_per_turn_goods_aboard_and_joker():
     good = s["tiles"][str(light)]
     s1 = play(s, seat, f"district {light}")
     assert s1["city"][str(light)] == seat and s1["seats"][seat]["goods"] == [good]
-    assert not any(m.startswith("district") for m in rules.legal_moves(s1, seat))
+    assert not any(m.startswith("district") for m in GAME.legal_moves(s1, seat))
     s2 = play(s, seat, f"district {dark}", "joker gold")
     assert s2["seats"][seat]["gold"] == data.START_GOLD + 3 and s2["seats"][seat]["jokers"] == 0
 
@@ -190,7 +190,7 @@ def test_free_moves_may_deliver_mid_move(name, fields, gold):
         s = play(s, seat, "sail S2", "sail Barcelona")
         assert s["seats"][seat]["ship"] == "Barcelona"
     assert s["seats"][seat]["gold"] == data.START_GOLD - gold
-    assert not any(m.startswith("sail") for m in rules.legal_moves(s, seat))
+    assert not any(m.startswith("sail") for m in GAME.legal_moves(s, seat))
 
 
 def test_tribute_once_per_turn_and_gesandter_even_for_nothing():
@@ -198,7 +198,7 @@ def test_tribute_once_per_turn_and_gesandter_even_for_nothing():
     s["tribute"] = [0, 0]
     s["seats"][seat]["active"] = [card("Gesandter")]
     s = play(s, seat, "tribute", "gain v")
-    assert rules.pool(s, seat).get("v") == 1 and "tribute" not in rules.legal_moves(s, seat)
+    assert rules.pool(s, seat).get("v") == 1 and "tribute" not in GAME.legal_moves(s, seat)
 
 
 def test_tribute_pays_gold_for_prestige():
@@ -218,17 +218,17 @@ def test_office_category_cards_count_only_activated_offices(category, name):
     s["seats"][seat]["tableau"] = [office(category, 3)]
     s = play(s, seat, f"use {card(name)}")
     assert s["seats"][seat]["pp"] == 2
-    assert f"use {card(name)}" not in rules.legal_moves(s, seat)   # once per round
+    assert f"use {card(name)}" not in GAME.legal_moves(s, seat)   # once per round
 
 
 def test_edler_any_multiple_of_two_gold_once_per_round():
     s, seat = at_actions(2)
     c = card("Edler")
     s = with_pool(s, seat, "", active=[c])
-    assert f"use {c} 2" in rules.legal_moves(s, seat)     # 5 gold: at most 2 cubes
+    assert f"use {c} 2" in GAME.legal_moves(s, seat)     # 5 gold: at most 2 cubes
     s = play(s, seat, f"use {c} 2", "gain r", "gain b")
     assert s["seats"][seat]["gold"] == 1 and rules.pool(s, seat) == {"r": 1, "b": 1}
-    assert not any(m.startswith(f"use {c}") for m in rules.legal_moves(s, seat))
+    assert not any(m.startswith(f"use {c}") for m in GAME.legal_moves(s, seat))
 
 
 def test_goldsucher_any_multiple_of_three_cubes():
@@ -246,7 +246,7 @@ def test_handwerker_needs_the_full_cubes_but_keeps_them():
     s = play(s, seat, f"use {h}", f"activate {f}")
     assert f in s["seats"][seat]["active"] and rules.pool(s, seat) == {"r": 2, "k": 1}
     s2 = with_pool(s, seat, "rk", active=[h], tableau=[f])
-    assert f"use {h}" not in rules.legal_moves(s2, seat)
+    assert f"use {h}" not in GAME.legal_moves(s2, seat)
 
 
 def test_kapitaen_counts_moves_before_its_activation():
@@ -269,7 +269,7 @@ def test_pfandleihe_after_gold_received_earlier():
     s, seat = at_actions(2)
     p = card("Pfandleihe")
     s = with_pool(s, seat, "yk", tableau=[p], jokers=1)
-    assert f"use {p}" not in rules.legal_moves(play(s, seat, f"activate {p}"), seat)
+    assert f"use {p}" not in GAME.legal_moves(play(s, seat, f"activate {p}"), seat)
     s = play(s, seat, "joker gold", f"activate {p}", f"use {p}")
     assert s["seats"][seat]["gold"] == data.START_GOLD + 3 + 1
 
@@ -279,7 +279,7 @@ def test_kathedrale_different_colours_one_pp_each():
     c = card("Kathedrale")
     s = with_pool(s, seat, "rrbgk", active=[c])
     s = play(s, seat, f"use {c}", "give r")
-    assert "give r" not in rules.legal_moves(s, seat)
+    assert "give r" not in GAME.legal_moves(s, seat)
     s = play(s, seat, "give b", "give g", "done")
     assert s["seats"][seat]["pp"] == 3 and rules.pool(s, seat) == {"r": 1, "k": 1}
 
@@ -336,8 +336,8 @@ def _to_phase(s, phase):
     """Play the bot-free default (first move, "end" in actions) until ``phase``."""
     while s["phase"] != phase:
         seat = rules.to_move(s)[0]
-        moves = rules.legal_moves(s, seat)
-        s = rules.apply(s, seat, "end" if "end" in moves else moves[0])
+        moves = GAME.legal_moves(s, seat)
+        s = GAME.apply(s, seat, "end" if "end" in moves else moves[0])
     return s
 
 
@@ -354,7 +354,7 @@ def test_gaukler_uses_each_joker_twice(use, gold, cubes):
 def test_without_gaukler_a_joker_is_one_cube_or_three_gold():
     s, seat = at_actions(2)
     s = with_pool(s, seat, "", jokers=1)
-    assert "joker mixed" not in rules.legal_moves(s, seat)
+    assert "joker mixed" not in GAME.legal_moves(s, seat)
     assert play(s, seat, "joker gold")["seats"][seat]["gold"] == data.START_GOLD + 3
 
 
@@ -362,7 +362,7 @@ def test_muessiggaenger_may_take_no_card_everyone_else_must():
     s, _ = at_actions(2)
     s = _to_phase(s, "cards")
     seat = rules.to_move(s)[0]
-    assert "skip" not in rules.legal_moves(s, seat)
+    assert "skip" not in GAME.legal_moves(s, seat)
     s["seats"][seat]["active"].append(card("Müßiggänger"))
     before = list(s["seats"][seat]["tableau"])
     s = play(s, seat, "skip")
@@ -392,8 +392,8 @@ def test_handwerker_needs_the_full_cubes_even_with_a_cost_reducer():
     s, seat = at_actions(2)
     h, f = card("Handwerker"), card("Festung")       # Festung: rrk
     s = with_pool(s, seat, "rr", active=[h, card("Kran")], tableau=[f])
-    assert f"activate {f}" in rules.legal_moves(s, seat)     # reduced: rr
-    assert f"use {h}" not in rules.legal_moves(s, seat)      # the full rrk is not there
+    assert f"activate {f}" in GAME.legal_moves(s, seat)     # reduced: rr
+    assert f"use {h}" not in GAME.legal_moves(s, seat)      # the full rrk is not there
     s = with_pool(s, seat, "rrk", active=[h, card("Kran")], tableau=[f])
     s = play(s, seat, f"use {h}", f"activate {f}")
     assert rules.pool(s, seat) == {"r": 2, "k": 1}
