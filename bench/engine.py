@@ -18,8 +18,10 @@ counts, over random legal games with its default options, it prints
   a state snapshot per move and reading it back costs at least);
 
 and ``apply`` as a ratio of each baseline (below 1: faster than copying the
-state).  The apply and baseline timings are each the best of ``--repeat``
-runs; the random-play rate is measured once, over all the games played.
+state).  The three are timed interleaved, batch by batch of moves, in ``--repeat``
+rounds over every move, so that a swing of the machine's load falls on all alike; each
+ratio is printed as min/median/max of the rounds.  The random-play rate is measured
+once, over all the games played.
 A game added to the registry is measured without a change here.
 """
 
@@ -29,6 +31,7 @@ import argparse
 import copy
 import json
 import platform
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -55,40 +58,58 @@ def collect(game: Rules, players: int, moves: int) -> tuple[list[tuple[dict, int
     return steps, played / elapsed
 
 
-def best_of(repeat: int, run: Callable[[], None]) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
+#: steps per batch: apply, deepcopy and json take turns batch by batch, so that a swing
+#: of the machine's load falls on all three alike
+BATCH = 100
+
+
+def _timed(run: Callable[[], None]) -> float:
+    started = time.perf_counter()
+    run()
+    return time.perf_counter() - started
 
 
 def measure(game: Rules, players: int, moves: int, repeat: int) -> dict[str, float]:
     steps, play_rate = collect(game, players, moves)
     apply = game.apply
-    states = [state for state, _seat, _move in steps]
-
-    def run_apply() -> None:
-        for state, seat, move in steps:
-            apply(state, seat, move)
-
-    def run_deepcopy() -> None:
-        for state in states:
-            copy.deepcopy(state)
-
-    def run_json() -> None:
-        for state in states:
-            json.loads(json.dumps(state))
-
+    batches = [steps[i:i + BATCH] for i in range(0, len(steps), BATCH)]
     n = len(steps)
+    rounds: list[dict[str, float]] = []
+    for _ in range(repeat):
+        total = {"apply": 0.0, "deepcopy": 0.0, "json": 0.0}
+        for batch in batches:
+            def run_apply(batch: list[tuple[dict, int, str]] = batch) -> None:
+                for state, seat, move in batch:
+                    apply(state, seat, move)
+
+            def run_deepcopy(batch: list[tuple[dict, int, str]] = batch) -> None:
+                for state, _seat, _move in batch:
+                    copy.deepcopy(state)
+
+            def run_json(batch: list[tuple[dict, int, str]] = batch) -> None:
+                for state, _seat, _move in batch:
+                    json.loads(json.dumps(state))
+
+            total["apply"] += _timed(run_apply)
+            total["deepcopy"] += _timed(run_deepcopy)
+            total["json"] += _timed(run_json)
+        rounds.append(total)
+    deepcopy_ratios = sorted(r["apply"] / r["deepcopy"] for r in rounds)
+    json_ratios = sorted(r["apply"] / r["json"] for r in rounds)
     return {
         "moves": n,
         "play_rate": play_rate,
-        "apply_us": best_of(repeat, run_apply) / n * 1e6,
-        "deepcopy_us": best_of(repeat, run_deepcopy) / n * 1e6,
-        "json_us": best_of(repeat, run_json) / n * 1e6,
+        "apply_us": statistics.median(r["apply"] for r in rounds) / n * 1e6,
+        "deepcopy_us": statistics.median(r["deepcopy"] for r in rounds) / n * 1e6,
+        "json_us": statistics.median(r["json"] for r in rounds) / n * 1e6,
+        "deepcopy_ratios": deepcopy_ratios,
+        "json_ratios": json_ratios,
     }
+
+
+def _spread(ratios: list[float]) -> str:
+    """min/median/max of the ratios of the repeats."""
+    return f"{ratios[0]:.2f}/{statistics.median(ratios):.2f}/{ratios[-1]:.2f}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -96,7 +117,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=20_000,
                         help="at least this many moves per game and player count "
                              "(default 20000)")
-    parser.add_argument("--repeat", type=int, default=3, help="best of N timings (default 3)")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="rounds over every move, each interleaved batch by batch; the "
+                             "ratios are printed as min/median/max of the rounds (default 5)")
     parser.add_argument("--game", action="append", choices=game_names(), default=None,
                         help="measure only this game (repeat for several; default: every "
                              "registered game)")
@@ -104,13 +127,14 @@ def main(argv: list[str] | None = None) -> None:
     games = [get_game(name) for name in args.game] if args.game else all_games()
 
     print(f"Game engines, Python {platform.python_version()} "
-          f"({platform.python_implementation()}), best of {args.repeat}")
+          f"({platform.python_implementation()}), {args.repeat} rounds, apply and the "
+          f"baselines interleaved in batches of {BATCH} moves")
     print("baselines per move on the same states: deepcopy = copy.deepcopy(state), "
-          "json = json.loads(json.dumps(state))")
+          "json = json.loads(json.dumps(state)); µs are medians of the rounds")
     print()
     header = (f"{'game':<10} {'rules':>5} {'players':>7} {'moves':>7} {'play moves/s':>13} "
               f"{'apply µs':>9} {'apply/s':>9} {'deepcopy µs':>12} {'json µs':>8} "
-              f"{'apply/deepcopy':>15} {'apply/json':>11}")
+              f"{'apply/deepcopy min/med/max':>27} {'apply/json min/med/max':>23}")
     print(header)
     print("-" * len(header))
     for game in games:
@@ -119,8 +143,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{game.name:<10} {game.rules_version:>5} {players:>7} {r['moves']:>7,} "
                   f"{r['play_rate']:>13,.0f} {r['apply_us']:>9.2f} "
                   f"{1e6 / r['apply_us']:>9,.0f} {r['deepcopy_us']:>12.2f} "
-                  f"{r['json_us']:>8.2f} {r['apply_us'] / r['deepcopy_us']:>15.2f} "
-                  f"{r['apply_us'] / r['json_us']:>11.2f}", flush=True)
+                  f"{r['json_us']:>8.2f} {_spread(r['deepcopy_ratios']):>27} "
+                  f"{_spread(r['json_ratios']):>23}", flush=True)
     print()
     print("play moves/s: whole random games (to_move, legal_moves, choice, apply); "
           "apply µs: the game's apply alone.")
