@@ -1,10 +1,13 @@
 """Riga (Stefan Risthaus, OSTIA-Spiele 2017), by its full rules, with the Riga
 buildings (Riga-Gebäude) as the option ``riga``.
 
-See ``rules`` for the state and the readings we chose, ``data`` for the card
-values with their sources, ``view`` for what a seat sees, ``words`` for the
-menus, ``bot`` for the bot.  ``text`` (the mail) and ``picture`` (the SVG) are
-drawn from a view alone.
+In the shape of every game (``pbem/games/protocol.py``, "The shape of a game"):
+``rules`` the state and the readings we chose, ``data`` the card values with their
+sources, ``moves`` the moves as values (``TakeSet``, ``Build``, ``Pay``…), ``menu`` the
+moves as people read them (a long menu folded into steps), ``sentences`` a move and
+the year's events told, ``view`` what a seat sees, ``text`` and ``picture`` a view as
+plain text and as SVG, ``bot`` the bot and the timeout move, ``words`` everything said,
+in English and German.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ import random
 from typing import Any
 
 from pbem.games.protocol import (
-    EVERYTHING,
     Choice,
     Option,
     Result,
@@ -22,34 +24,12 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.riga import bot, data, rules, words
+from pbem.games.riga import bot, data, menu, picture, rules, sentences, text
 from pbem.games.riga.moves import Choose, Discard, End, School, Use, parse
-from pbem.games.riga.picture import draw
-from pbem.games.riga.text import render_text
 from pbem.games.riga.view import build_view
+from pbem.games.riga.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
-DEFAULT_TIMEOUT_NOTE = (
-    "On timeout a seat names itself start player, keeps the cheaper of its two "
-    "buildings, takes the commodity set of the highest regular value (the first building "
-    "of the row when no set lies out), builds nothing and ends its turn; a building "
-    "project in progress is cancelled (cards back to hand), a Bauhof draw keeps none, "
-    "a Schatzkammer draw keeps its most valuable commodity, a Schule gives a Ritter, an "
-    "open Kloster swap or Wechselstube charge is abandoned.  In winter it discards its "
-    "commodity of the lowest regular value, a hand building only when no commodity is left; "
-    "in the last winter its hand buildings first (each would cost 2 points at the end)."
-)
-
-DEFAULT_TIMEOUT_NOTE_DE = (
-    "Läuft die Zeit ab, bestimmt ein Spieler sich selbst zum Startspieler, behält das "
-    "billigere seiner zwei Gebäude, nimmt die Warenreihe mit dem höchsten Grundwert (das "
-    "erste Gebäude der Auslage, wenn keine Reihe ausliegt), baut nichts und beendet seinen "
-    "Zug; ein begonnener Bau wird abgebrochen (die Karten kommen zurück auf die Hand), aus "
-    "einem Bauhof-Zug behält er keines, aus einem Schatzkammer-Zug die wertvollste Ware, "
-    "eine Schule zeigt einen Ritter, ein offener Kloster-Tausch oder ein begonnenes Aufladen "
-    "der Wechselstube wird aufgegeben.  Im Winter wirft er seine Ware mit dem niedrigsten "
-    "Grundwert ab, ein Gebäude von der Hand nur, wenn er keine Ware mehr hat; im letzten "
-    "Winter zuerst seine Gebäude von der Hand (jedes kostete am Ende 2 Punkte)."
-)
+__all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Riga"]
 
 
 class Riga(Rules):
@@ -62,34 +42,12 @@ class Riga(Rules):
     template = "games/riga/view.html"
     stylesheet = "games/riga/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
-    options = (
-        Option("riga", "Riga buildings (Riga-Gebäude)", (False, True), False,
-               "Each player also holds Kloster, Schule, Speicher and Wechselstube face down "
-               "and may erect them like other buildings; each one not erected costs 2 points."),
-    )
-    description = (
-        "Card game for 2-4 players over 8 years (9 with 3 players): each turn take a "
-        "building or a whole set of commodities from the table, then erect up to three "
-        "buildings in Visby, Tallinn, Stockholm and Danzig, paying with commodities whose "
-        "value depends on the city. Buildings give victory points, knights and merchants, "
-        "money and cheaper building; buildings left in hand cost 2 points each. "
-        + DEFAULT_TIMEOUT_NOTE
-    )
-    translations = {"de": {
-        "description": (
-            "Kartenspiel für 2-4 Spieler über 8 Jahre (9 zu dritt): In jedem Zug nimmst Du "
-            "ein Gebäude oder eine ganze Warenreihe aus der Auslage und baust danach bis zu "
-            "drei Gebäude in Visby, Tallinn, Stockholm und Danzig; Du bezahlst mit Waren, "
-            "deren Wert von der Stadt abhängt. Gebäude bringen Siegpunkte, Ritter und "
-            "Kaufleute, Geld und günstigeres Bauen; jedes Gebäude, das am Ende noch auf der "
-            "Hand ist, kostet 2 Siegpunkte. " + DEFAULT_TIMEOUT_NOTE_DE),
-        "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
-        "options": {"riga": (
-            "Riga-Gebäude",
-            "Jeder Spieler hat außerdem Kloster, Schule, Speicher und Wechselstube verdeckt "
-            "vor sich und darf sie wie andere Gebäude bauen; jedes nicht gebaute kostet 2 "
-            "Siegpunkte.")},
-    }}
+    options = (Option("riga", EN["option riga"][0], (False, True), False,
+                      EN["option riga"][1]),)
+    description = EN["description"]
+    translations = {"de": {"description": DE["description"],
+                           "default_move_note": DE["default move"],
+                           "options": {"riga": DE["option riga"]}}}
     about_data = (
         "Printed in the rulebook (Riga, OSTIA-Spiele 2017) and used as printed: the rules, the "
         "card counts (8 Tuch, 10 Glas, 12 Wein, 14 Korn; 12 buildings in each of the four "
@@ -152,7 +110,7 @@ class Riga(Rules):
     # -- menus -------------------------------------------------------------------
 
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
-        return [words.choice(state, seat, m.notation(), lang) for m in rules.legal(state, seat)]
+        return menu.menu(state, seat, lang)
 
     # -- scores ----------------------------------------------------------------
 
@@ -166,22 +124,12 @@ class Riga(Rules):
         scores = self.scores(state)
         money = [rules.money(state, s) for s in range(n)]
         ranks = rank_by([(scores[s], money[s]) for s in range(n)])
-        details, german = [], []
-        for s in range(n):
-            f = rules.score_parts(state, s)
-            details.append(f"{{{s}}}: buildings {f['seals']}, Archiv {f['archiv']}, Logen "
-                           f"{f['loge']}, buildings in hand {f['hand']}, Riga buildings not "
-                           f"erected {f['riga']} = {scores[s]}; money {money[s]}")
-            german.append(f"{{{s}}}: Gebäude {f['seals']}, Archiv {f['archiv']}, Logen "
-                          f"{f['loge']}, Gebäude auf der Hand {f['hand']}, nicht gebaute "
-                          f"Riga-Gebäude {f['riga']} = {scores[s]}; Geldwert {money[s]}")
         return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
                       tiebreaks=[[money[s]] for s in range(n)],
-                      tiebreak_names=["money"],
-                      details=details,
-                      # the rulebook: "der größte Geldwert"
-                      tiebreak_names_in={"de": ["Geldwert"]},
-                      details_in={"de": german})
+                      tiebreak_names=list(EN["tiebreaks"]),
+                      details=sentences.result_lines(state, scores, money, "en"),
+                      tiebreak_names_in={"de": list(DE["tiebreaks"])},
+                      details_in={"de": sentences.result_lines(state, scores, money, "de")})
 
     # -- information ------------------------------------------------------------
 
@@ -189,14 +137,14 @@ class Riga(Rules):
         return build_view(state, seat)
 
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
-        return render_text(view, names, lang)
+        return text.render(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return draw(view, names, lang)
+        return picture.draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        return describe(before, seat, parse(move).notation(), after, viewer, lang)
+        return sentences.describe(before, seat, parse(move), after, viewer, lang)
 
     # -- server support -----------------------------------------------------------
 
@@ -216,136 +164,6 @@ class Riga(Rules):
         if after["decision"] != before["decision"]:
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
-
-
-def _b(ident: str) -> str:
-    """A building as a sentence names it: "Loge in Stockholm", "Kloster (Riga)" (the
-    same in German)."""
-    return words.sentence_building(ident)
-
-
-def describe(before: State, seat: int, move: str, after: State, viewer: int | None,
-             lang: str = "en") -> str:
-    """A sentence for ``move`` in ``lang`` ("de" German, else English); draws and the
-    setup keep read as such to others, in either language."""
-    de = lang == "de"
-    sees = viewer == seat or viewer == EVERYTHING
-    w = move.split()
-    verb, arg = w[0], (w[1] if len(w) > 1 else "")
-    me = f"{{{seat}}}"
-
-    def ware(code: str) -> str:
-        return data.WARE_NAME[code]
-
-    if verb == "start":
-        other = f"{{{int(arg) - 1}}}"
-        return (f"{me} bestimmt {other} zum Startspieler" if de
-                else f"{me} names {other} start player")
-    if verb == "keep":
-        if de:
-            text = (f"{me} behält {_b(arg)}" if sees
-                    else f"{me} behält eines von zwei Gebäuden")
-            return text + ("; alle haben gewählt" if after["phase"] != "keep" else "")
-        text = f"{me} keeps {_b(arg)}" if sees else f"{me} keeps one of two buildings"
-        return text + ("; all have chosen" if after["phase"] != "keep" else "")
-    if verb == "take":
-        if arg == "set":
-            k = int(w[2]) - 1
-            cards = ", ".join(ware(c) for c in before["sets"][k])
-            return (f"{me} nimmt Reihe {k + 1} ({cards})" if de
-                    else f"{me} takes set {k + 1} ({cards})")
-        return (f"{me} nimmt {_b(arg)} aus der Auslage" if de
-                else f"{me} takes {_b(arg)} from the row")
-    if verb == "kloster":
-        return f"{me} nutzt das Kloster" if de else f"{me} uses the Kloster"
-    if verb == "from":
-        return (f"{me} wählt für den Tausch mit dem Kloster eine Karte aus Reihe {arg}" if de
-                else f"{me} picks a card of set {arg} for the Kloster swap")
-    if verb == "give":
-        return (f"{me} bietet {ware(arg)} für den Tausch mit dem Kloster an" if de
-                else f"{me} offers {ware(arg)} for the Kloster swap")
-    if verb == "to":
-        return f"{me} tauscht mit Reihe {arg}" if de else f"{me} swaps with set {arg}"
-    if verb == "get":
-        sub = before["sub"] or {}
-        i, j = int(sub.get("from", 0)) + 1, int(sub.get("to", 0)) + 1
-        if de:
-            give = data.WARE_NAME.get(sub.get("give", ""), "eine Karte")
-            return (f"{me} tauscht mit dem Kloster {give} aus Reihe {i} gegen {ware(arg)} "
-                    f"aus Reihe {j}")
-        give = data.WARE_NAME.get(sub.get("give", ""), "a card")
-        return f"{me} swaps {give} of set {i} for {ware(arg)} of set {j} with the Kloster"
-    if verb == "use":
-        if arg in rules.DRAW_ARTS:
-            cards = after["pending_draw"]["cards"] if after["pending_draw"] else []
-            if de:
-                if sees:
-                    drawn = ", ".join(data.WARE_NAME.get(c, c) for c in cards) or "nichts"
-                    return f"{me} nutzt {words.ART_EIN[arg]} und zieht {drawn}"
-                n = len(cards)
-                return (f"{me} nutzt {words.ART_EIN[arg]} und zieht {n} "
-                        f"{'Karte' if n == 1 else 'Karten'}")
-            if sees:
-                names = ", ".join(data.WARE_NAME.get(c, c) for c in cards) or "nothing"
-                return f"{me} uses a {arg} and draws {names}"
-            return f"{me} uses a {arg} and draws {len(cards)} cards"
-        if de:
-            return f"{me} nutzt {words.ART_EIN.get(arg, arg)}"
-        return f"{me} uses a {arg}"
-    if verb == "choose":
-        kind = before["pending_draw"]["kind"]
-        if arg == "none":
-            return (f"{me} behält keines der mit dem Bauhof gezogenen Gebäude" if de
-                    else f"{me} keeps none of the buildings drawn with the Bauhof")
-        what = _b(arg) if kind == "Bauhof" else ware(arg)
-        if de:
-            source = words.ART_DEM.get(kind, kind)
-            if sees:
-                return f"{me} behält {what} aus {source}"
-            return f"{me} behält eine Karte aus {source}"
-        if sees:
-            return f"{me} keeps {what} from the {kind}"
-        return f"{me} keeps one card from the {kind}"
-    if verb == "build":
-        return (f"{me} beginnt, {_b(arg)} zu bauen" if de
-                else f"{me} starts building {_b(arg)}")
-    if verb == "add":
-        return (f"{me} nimmt {_b(arg)} zum Bauvorhaben dazu" if de
-                else f"{me} adds {_b(arg)} to the project")
-    if verb == "pay":
-        return f"{me} zahlt 1 {ware(arg)}" if de else f"{me} pays 1 {ware(arg)}"
-    if verb == "finish":
-        project = before["project"]
-        cost = rules.project_cost(before, project)
-        paid = rules.project_paid(before, seat, project)
-        if de:
-            return (f"{me} baut {' und '.join(map(_b, project['buildings']))} "
-                    f"(Kosten {cost}, bezahlt {paid})")
-        return (f"{me} erects {' and '.join(map(_b, project['buildings']))} "
-                f"(cost {cost}, paid {paid})")
-    if verb == "cancel":
-        return f"{me} bricht ab" if de else f"{me} cancels"
-    if verb == "school":
-        return (f"{me} dreht die Schule auf 1 {arg}" if de
-                else f"{me} turns the Schule to 1 {arg}")
-    if verb == "charge":
-        return (f"{me} beginnt, die Wechselstube aufzuladen" if de
-                else f"{me} begins to charge the Wechselstube")
-    if verb == "discard":
-        if data.is_building(arg):
-            if de:
-                return f"{me} wirft {_b(arg)} ab" if sees else f"{me} wirft ein Gebäude ab"
-            return f"{me} discards {_b(arg)}" if sees else f"{me} discards a building"
-        if before["phase"] != "winter" and (after["sub"] or {}).get("kind") != "charge":
-            return (f"{me} wirft {ware(arg)} ab und dreht die Wechselstube auf 8" if de
-                    else f"{me} discards {ware(arg)} and turns the Wechselstube to 8")
-        return f"{me} wirft {ware(arg)} ab" if de else f"{me} discards {ware(arg)}"
-    if verb == "end":
-        return f"{me} beendet den Zug" if de else f"{me} ends the turn"
-    if verb == "back" and (before["sub"] or {}).get("kind") == "kloster":
-        return (f"{me} nutzt das Kloster doch nicht" if de
-                else f"{me} decides not to use the Kloster")
-    return f"{me} blättert im Menü" if de else f"{me} looks through the menu"
 
 
 GAME = Riga()

@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
-from pbem.games.riga import data, rules, words
+from pbem.games.riga import data, rules
+from pbem.games.riga.sentences import event
 
 
 def building_view(ident: str) -> dict[str, Any]:
@@ -106,7 +107,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
         else None,
         "events": list(state["log"]),
         # the same events in German, for the page template (which cannot translate)
-        "events_de": [words.event(e, "de") for e in state["log"]],
+        "events_de": [event(e, "de") for e in state["log"]],
         "final": [dict(f) for f in state["final"]] if state["final"] else None,
         "data_version": state.get("data_version", data.DATA_VERSION),
     }
