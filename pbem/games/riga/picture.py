@@ -34,8 +34,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbem.games import language
 from pbem.games.riga import data
+from pbem.games.riga import words as riga_words
 from pbem.games.riga.view import building_view
+from pbem.games.riga.words import building_name
 from pbem.games.svg import Canvas, seat_name, shorten, wrap
 from pbem.games.svg import xml_text as _text
 
@@ -67,124 +70,6 @@ STADT_INK = {"Visby": "#ffffff", "Tallinn": "#000000", "Stockholm": "#ffffff",
 STADT_LETTER = {"Visby": "V", "Tallinn": "T", "Stockholm": "S", "Danzig": "D", data.RIGA: "R"}
 STAEDTE = data.STAEDTE
 
-_WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "year": "Riga · year {year} of {years} · {season}",
-        "over": "Riga · game over after {years} years",
-        "setting up": "Riga · setting up · {years} years to play",
-        "setup": "setting up", "summer": "summer", "autumn": "autumn", "winter": "winter",
-        "spring": "spring",
-        "phase choose_start": "{names}: choose the start player",
-        "phase keep": "Keeping a building (in secret): {names}",
-        "phase take": "{names}: take a building or a set",
-        "phase build": "{names}: erect buildings",
-        "phase winter": "Down to the hand limit: {names}",
-        "phase reveal": "Revealing commodities",
-        "row": "Buildings in the row",
-        "below": "separation card: below it, last year's (discarded in spring)",
-        "cost": "cost", "points": "pts",
-        "sets": "Commodity sets (in ducats)",
-        "piles": "Piles: commodities {waren} (discard {waren_discard}) · buildings {bau} "
-                 "(discard {bau_discard}) · set apart {separated}",
-        "you": "you",
-        "score": "{n} pts",
-        "hand": "hand {n}: {w}, {g}",
-        "ware 1": "{n} commodity", "ware n": "{n} commodities",
-        "bau 1": "{n} building", "bau n": "{n} buildings",
-        "people": "knights {r} · merchants {k}",
-        "limit": "hand limit {n}",
-        "nothing": "no buildings yet",
-        "riga": "Riga, face down: {ids}",
-        "used": "used", "new": "new",
-        "revealed": "revealed:",
-        "keep offer": "Keep one of these two buildings",
-        "kept": "You keep {name} (secret until all have chosen)",
-        "drawing": "{name} is drawing with the {kind}",
-        "your hand": "Your hand",
-        "their hand": "Hand of {name}",
-        "no waren": "no commodities",
-        "no gebaeude": "no buildings in hand",
-        "project": "{who} building {ids} · cost {cost}, paid {paid}",
-        "project you": "You are", "project other": "{name} is",
-        "kloster": "{name} is using the Kloster", "kloster you": "You are using the Kloster",
-        "kloster from": "(a card of set {k})",
-        "kloster take": "{name} swapped with the Kloster: takes set {i} or {j}",
-        "kloster take you": "You swapped with the Kloster: take set {i} or {j}",
-        "school": "{name} is choosing the Schule's side",
-        "school you": "Choose the Schule's side: Ritter or Kaufmann",
-        "project uses": "using {uses}",
-        "draw Bauhof": "Your Bauhof draw: keep one or none: {cards}",
-        "draw Schatzkammer": "Your Schatzkammer draw: keep one: {cards}",
-        "legend used": "struck through: used · dashed: new this turn · boxed: worth more "
-                       "there · –: refused there",
-        "legend waren": "regular value",
-        "legend riga": "Riga building",
-        "final scoring": "Final scoring",
-        "final seals": "buildings {n}", "final archiv": "Archiv {n:+d}",
-        "final loge": "Loge {n:+d}", "final hand": "in hand {n:+d}",
-        "final riga": "Riga not built {n:+d}", "final money": "money {n} (tie-break)",
-        "start mark": "Start",
-        "to move": "to move",
-    },
-    "de": {
-        "year": "Riga · Jahr {year} von {years} · {season}",
-        "over": "Riga · Spielende nach {years} Jahren",
-        "setting up": "Riga · Aufbau · {years} Jahre",
-        "setup": "Aufbau", "summer": "Sommer", "autumn": "Herbst", "winter": "Winter",
-        "spring": "Frühling",
-        "phase choose_start": "{names}: Startspieler bestimmen",
-        "phase keep": "Behalten ein Gebäude (geheim): {names}",
-        "phase take": "{names}: Gebäude oder Warenreihe nehmen",
-        "phase build": "{names}: Gebäude errichten",
-        "phase winter": "Auf das Handkartenlimit: {names}",
-        "phase reveal": "Waren werden aufgedeckt",
-        "row": "Gebäude zur Auswahl",
-        "below": "Trennkarte: darunter die vom Vorjahr (im Frühling abgelegt)",
-        "cost": "Kosten", "points": "SP",
-        "sets": "Warenreihen (in Dukaten)",
-        "piles": "Stapel: Waren {waren} (Ablage {waren_discard}) · Gebäude {bau} "
-                 "(Ablage {bau_discard}) · beiseite {separated}",
-        "you": "du",
-        "score": "{n} SP",
-        "hand": "Hand {n}: {w}, {g}",
-        "ware 1": "{n} Ware", "ware n": "{n} Waren",
-        "bau 1": "{n} Gebäude", "bau n": "{n} Gebäude",
-        "people": "Ritter {r} · Kaufleute {k}",
-        "limit": "Handlimit {n}",
-        "nothing": "noch keine Gebäude",
-        "riga": "Riga, verdeckt: {ids}",
-        "used": "genutzt", "new": "neu",
-        "revealed": "aufgedeckt:",
-        "keep offer": "Behalte eines dieser zwei Gebäude",
-        "kept": "Du behältst {name} (geheim, bis alle gewählt haben)",
-        "drawing": "{name} zieht mit dem {kind}",
-        "your hand": "Deine Hand",
-        "their hand": "Hand von {name}",
-        "no waren": "keine Waren",
-        "no gebaeude": "keine Gebäude auf der Hand",
-        "project": "{who} {ids} · Kosten {cost}, bezahlt {paid}",
-        "project you": "Du baust", "project other": "{name} baut",
-        "kloster": "{name} nutzt das Kloster", "kloster you": "Du nutzt das Kloster",
-        "kloster from": "(eine Karte aus Reihe {k})",
-        "kloster take": "{name} hat mit dem Kloster getauscht: nimmt Reihe {i} oder {j}",
-        "kloster take you": "Getauscht mit dem Kloster: nimm Reihe {i} oder {j}",
-        "school": "{name} wählt die Seite der Schule",
-        "school you": "Wähle die Seite der Schule: Ritter oder Kaufmann",
-        "project uses": "genutzt: {uses}",
-        "draw Bauhof": "Dein Bauhof-Zug: eines oder keines behalten: {cards}",
-        "draw Schatzkammer": "Dein Schatzkammer-Zug: eine behalten: {cards}",
-        "legend used": "durchgestrichen: genutzt · gestrichelt: neu in diesem Zug · "
-                       "umrahmt: dort mehr wert · –: dort nicht verwendbar",
-        "legend waren": "Grundwert",
-        "legend riga": "Riga-Gebäude",
-        "final scoring": "Schlusswertung",
-        "final seals": "Gebäude {n}", "final archiv": "Archiv {n:+d}",
-        "final loge": "Loge {n:+d}", "final hand": "auf der Hand {n:+d}",
-        "final riga": "Riga nicht gebaut {n:+d}", "final money": "Geld {n} (Gleichstand)",
-        "start mark": "Start",
-        "to move": "am Zug",
-    },
-}
 
 
 ROW_H = 22  # one building line
@@ -266,8 +151,8 @@ class _Drawing(Canvas):
 
 
 def _words(lang: str) -> tuple[str, dict[str, str]]:
-    lang = "de" if str(lang).split("-")[0].lower() == "de" else "en"
-    return lang, _WORDS[lang]
+    lang = "de" if language.code(lang) == "de" else "en"
+    return lang, riga_words.words(lang)["picture"]
 
 
 def _count(n: int, noun: str, words: dict[str, str]) -> str:
@@ -427,9 +312,8 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
               words["people"].format(r=entry.get("ritter", 0), k=entry.get("kaufleute", 0))]
     if entry.get("hand_limit", 8 if entry.get("speicher") else 6) > 6:
         status.append(words["limit"].format(n=entry.get("hand_limit", 8)))
-    for part in _wrap_parts(status, _room(MARGIN + 6, 11)):
-        svg.label(MARGIN + 6, y + 11, part, size=11, fill=INK)
-        y += 15
+    y = _paragraph(svg, _wrap_parts(status, _room(MARGIN + 6, 11)), MARGIN + 6, y, 11, 11, 15,
+                   fill=INK)
     revealed = entry.get("revealed") or []
     if revealed and view.get("phase") in ("reveal", "choose_start", "keep"):
         svg.label(MARGIN + 6, y + 13, words["revealed"], size=11)
@@ -457,11 +341,8 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
         y += 24
     left = entry.get("riga_left") or []
     if left:
-        for part in _wrap(words["riga"].format(ids=", ".join(map(str, left))),
-                          _room(MARGIN + 6, 10)):
-            svg.label(MARGIN + 6, y + 11, part, size=10, fill=MUTED)
-            y += 14
-        y += 2
+        parts = _wrap(words["riga"].format(ids=", ".join(map(str, left))), _room(MARGIN + 6, 10))
+        y = _paragraph(svg, parts, MARGIN + 6, y, 10, 11, 14, fill=MUTED) + 2
     if moving:  # a bar beside the block of whoever is to move (the words say it too)
         svg.box(0, top + 2, 4, y - top - 4, "#2e7d32")
     return y
@@ -500,7 +381,7 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
 def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
              words: dict[str, str], view: dict[str, Any], names: list[str]) -> float:
     """The project in progress (public: its paid cards lie on the table)."""
-    ids = [_building_name(b) for b in project.get("buildings", [])]
+    ids = [building_name(b) for b in project.get("buildings", [])]
     owner = view.get("current")
     who = (words["project you"] if owner is not None and owner == view.get("you")
            else words["project other"].format(name=_name(names, owner, 20))
@@ -508,9 +389,7 @@ def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
     line = words["project"].format(who=who, ids=" + ".join(ids),
                                    cost=project.get("cost", "?"),
                                    paid=project.get("paid_value", 0))
-    for part in _wrap(line, _room(MARGIN, 12)):
-        svg.label(MARGIN, y + 13, part, size=12, weight="bold")
-        y += 17
+    y = _paragraph(svg, _wrap(line, _room(MARGIN, 12)), MARGIN, y, 12, 13, 17, weight="bold")
     paid = project.get("paid") or {}
     cards = [c for c in WAREN for _ in range(paid.get(c, 0))]
     if cards:
@@ -524,23 +403,10 @@ def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
         y += CHIP + 6
     uses = project.get("functions") or []
     if uses:
-        shown = ", ".join(_building_name(u) for u in uses)
-        for part in _wrap(words["project uses"].format(uses=shown), _room(MARGIN, 11)):
-            svg.label(MARGIN, y + 11, part, size=11, fill=MUTED)
-            y += 15
+        shown = ", ".join(building_name(u) for u in uses)
+        y = _paragraph(svg, _wrap(words["project uses"].format(uses=shown), _room(MARGIN, 11)),
+                       MARGIN, y, 11, 11, 15, fill=MUTED)
     return y + 4
-
-
-def _building_name(b: Any) -> str:
-    """``Festung (Visby)`` for a building view or id; a Riga building by its name."""
-    if isinstance(b, dict):
-        name, stadt = b.get("name") or b.get("art") or b.get("id"), b.get("stadt")
-    elif isinstance(b, str) and data.is_building(b):
-        g = data.gebaeude(b)
-        name, stadt = g.art, g.stadt
-    else:
-        return str(b)
-    return f"{name} ({stadt})" if stadt and stadt != data.RIGA else str(name)
 
 
 def _pending(svg: _Drawing, pending: dict[str, Any], y: float, lang: str,
@@ -609,40 +475,50 @@ def _fill(text: str, names: list[str]) -> str:
     return re.sub(r"\{(\d+)\}", lambda m: _name(names, int(m.group(1))), text)
 
 
-def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
-    """The table of ``view`` as an SVG document; ``names`` are plain text."""
-    lang, words = _words(lang)
-    svg = _Drawing()
-    over = view.get("phase") == "over"
-    if over:
-        heading = words["over"].format(years=view.get("years", "?"))
-    elif (view.get("season") or "setup") == "setup":
-        heading = words["setting up"].format(years=view.get("years", "?"))
-    else:
-        heading = words["year"].format(year=max(1, int(view.get("year") or 1)),
-                                       years=view.get("years", "?"),
-                                       season=_season(view, words))
-    svg.label(MARGIN, 18, heading, size=15, weight="bold")
-    y = 24.0
-    phase = view.get("phase", "")
-    moving = [s for s in (view.get("to_move") or [])]
-    key = f"phase {phase}"
-    if not over and key in words and (moving or phase == "reveal"):
-        who = ", ".join(_name(names, s, 20) for s in moving)
-        for part in _wrap(words[key].format(names=who), _room(MARGIN, 12)):
-            svg.label(MARGIN, y + 14, part, size=12, weight="bold", fill="#1b5e20")
-            y += 17
-    y += 4
+def _paragraph(svg: _Drawing, pieces: list[str], x: float, y: float, size: int,
+               baseline: float, step: float, **style: Any) -> float:
+    """Lines of text one under the other from ``y``: each ``baseline`` below its top,
+    ``step`` apart; returns the ``y`` under the last."""
+    for piece in pieces:
+        svg.label(x, y + baseline, piece, size=size, **style)
+        y += step
+    return y
 
-    # the row of buildings, oldest first: the first ``below`` lie below the separation card
+
+def _heading(view: dict[str, Any], words: dict[str, str]) -> str:
+    if view.get("phase") == "over":
+        return words["over"].format(years=view.get("years", "?"))
+    if (view.get("season") or "setup") == "setup":
+        return words["setting up"].format(years=view.get("years", "?"))
+    return words["year"].format(year=max(1, int(view.get("year") or 1)),
+                                years=view.get("years", "?"), season=_season(view, words))
+
+
+def _to_move(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
+             words: dict[str, str]) -> float:
+    """Who is to move, and to do what, under the heading."""
+    phase = view.get("phase", "")
+    moving = list(view.get("to_move") or [])
+    key = f"phase {phase}"
+    if phase != "over" and key in words and (moving or phase == "reveal"):
+        who = ", ".join(_name(names, s, 20) for s in moving)
+        y = _paragraph(svg, _wrap(words[key].format(names=who), _room(MARGIN, 12)), MARGIN, y,
+                       12, 14, 17, weight="bold", fill="#1b5e20")
+    return y + 4
+
+
+def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
+         words: dict[str, str]) -> float:
+    """The row of buildings, newest on top as on the table: the oldest ``below`` lie
+    under the separation card."""
     row = view.get("row") or []
-    if row:
-        svg.rule(0, y, WIDTH, y)
-        svg.raw('<g class="row">')
+    if not row:
+        return y
+    svg.rule(0, y, WIDTH, y)
+    with svg.group(class_="row"):
         svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
         below = int(view.get("below") or 0)
-        # newest on top, as on the table: the separation card sits under this year's
         for i, b in enumerate(reversed(row)):
             if below and i == len(row) - below:
                 svg.rule(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
@@ -650,37 +526,42 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
                           class_="separation")
                 y += 20
             y = _building(svg, b, y, lang, faded=i >= len(row) - below)
-        svg.raw("</g>")
-        y += 2
+    return y + 2
 
+
+def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
+                    words: dict[str, str]) -> float:
     sets = view.get("sets") or []
     if sets:
         svg.rule(0, y, WIDTH, y)
-        svg.raw('<g class="sets">')
-        svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-        y = _sets(svg, y + 21, sets, lang, words)
-        svg.raw("</g>")
+        with svg.group(class_="sets"):
+            svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
+            y = _sets(svg, y + 21, sets, lang, words)
     piles = view.get("piles")
     if piles:
         counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
                                                 "separated")}
-        for part in _wrap_parts(words["piles"].format(**counts).split(" · "),
-                                _room(MARGIN, 10)):
-            svg.label(MARGIN, y + 11, part, size=10, fill=MUTED)
-            y += 14
-        y += 4
+        parts = _wrap_parts(words["piles"].format(**counts).split(" · "), _room(MARGIN, 10))
+        y = _paragraph(svg, parts, MARGIN, y, 10, 11, 14, fill=MUTED) + 4
+    return y
 
-    for entry in view.get("seats") or []:
-        svg.rule(0, y, WIDTH, y)
-        svg.raw(f'<g class="seat" data-seat="{int(entry["seat"])}">')
+
+def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
+                names: list[str], y: float, lang: str, words: dict[str, str]) -> float:
+    """A seat, and its hand where the view holds it (the archive's holds every hand)."""
+    svg.rule(0, y, WIDTH, y)
+    with svg.group(class_="seat", data_seat=int(entry["seat"])):
         y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
-        if hand and entry["seat"] != view.get("you"):  # the archive's view holds all hands
-            svg.raw('<g class="hand">')
-            y = _hand(svg, hand, y, lang, words,
-                      words["their hand"].format(name=_name(names, entry["seat"])))
-            svg.raw("</g>")
-        svg.raw("</g>")
+        if hand and entry["seat"] != view.get("you"):
+            with svg.group(class_="hand"):
+                y = _hand(svg, hand, y, lang, words,
+                          words["their hand"].format(name=_name(names, entry["seat"])))
+    return y
+
+
+def _key(svg: _Drawing, y: float, lang: str, words: dict[str, str]) -> float:
+    """The letters of the commodities and the cities, and the marks."""
     svg.rule(0, y, WIDTH, y)
     y += 6
     key = [" · ".join(f"{WARE_LETTERS[lang][w]} {WARE_NAME[lang][w]} {REGULAR[w]}"
@@ -689,51 +570,56 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
            + f" · {STADT_LETTER[data.RIGA]} {words['legend riga']}",
            words["legend used"]]
     for part in key:
-        for piece in _wrap_parts(part.split(" · "), _room(MARGIN, 10)):
-            svg.label(MARGIN, y + 11, piece, size=10, fill=MUTED)
-            y += 14
-    y += 2
+        y = _paragraph(svg, _wrap_parts(part.split(" · "), _room(MARGIN, 10)), MARGIN, y, 10,
+                       11, 14, fill=MUTED)
+    return y + 2
 
+
+def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: str,
+         words: dict[str, str]) -> float:
+    """What the view holds for its viewer (hand, setup offer), a step in progress, the
+    project and a draw."""
     if view.get("hand") is not None and view.get("you") is not None:
         svg.rule(0, y, WIDTH, y)
-        svg.raw('<g class="hand own">')
-        y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
-        svg.raw("</g>")
+        with svg.group(class_="hand own"):
+            y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
     step = _sub_line(view, names, words)
     if step:
-        for piece in _wrap(step, _room(MARGIN, 12)):
-            svg.label(MARGIN, y + 15, piece, size=12, weight="bold", class_="step")
-            y += 17
-        y += 4
+        y = _paragraph(svg, _wrap(step, _room(MARGIN, 12)), MARGIN, y, 12, 15, 17,
+                       weight="bold", class_="step") + 4
     offer = view.get("keep_offer") or []
     if offer and view.get("you") is not None:
-        svg.raw('<g class="keep">')
-        svg.label(MARGIN, y + 16, words["keep offer"], size=13, weight="bold")
-        y = _value_header(svg, y + 22, lang, words)
-        for b in offer:
-            y = _building(svg, b, y, lang)
-        if view.get("kept"):
-            svg.label(MARGIN, y + 13, words["kept"].format(name=_building_name(view["kept"])),
-                      size=11, weight="bold")
-            y += 18
-        svg.raw("</g>")
+        with svg.group(class_="keep"):
+            svg.label(MARGIN, y + 16, words["keep offer"], size=13, weight="bold")
+            y = _value_header(svg, y + 22, lang, words)
+            for b in offer:
+                y = _building(svg, b, y, lang)
+            if view.get("kept"):
+                svg.label(MARGIN, y + 13,
+                          words["kept"].format(name=building_name(view["kept"])),
+                          size=11, weight="bold")
+                y += 18
     if view.get("project"):
-        svg.raw('<g class="project">')
-        y = _project(svg, view["project"], y + 2, lang, words, view, names)
-        svg.raw("</g>")
+        with svg.group(class_="project"):
+            y = _project(svg, view["project"], y + 2, lang, words, view, names)
     if view.get("pending_draw"):
-        svg.raw('<g class="draw">')
-        y = _pending(svg, view["pending_draw"], y + 2, lang, words)
-        svg.raw("</g>")
+        with svg.group(class_="draw"):
+            y = _pending(svg, view["pending_draw"], y + 2, lang, words)
     elif view.get("drawing") and view.get("current") is not None:
         svg.label(MARGIN, y + 15, words["drawing"].format(name=_name(names, view["current"]),
                                                          kind=view["drawing"]),
                   size=12, weight="bold")
         y += 20
+    return y
+
+
+def _final(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
+           words: dict[str, str]) -> float:
     final = _final_rows(view.get("final"))
-    if final:
-        svg.rule(0, y, WIDTH, y)
-        svg.raw('<g class="final">')
+    if not final:
+        return y
+    svg.rule(0, y, WIDTH, y)
+    with svg.group(class_="final"):
         svg.label(MARGIN, y + 17, words["final scoring"], size=13, weight="bold")
         y += 24
         for f in final:
@@ -746,12 +632,26 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
                      if isinstance(f.get(key), int) and (f[key] or key == "seals")]
             lines = ([" · ".join(parts)] if parts else []) + list(f.get("lines") or [])
             for line in lines:
-                for piece in _wrap(_fill(str(line), names), _room(MARGIN + 8, 10)):
-                    svg.label(MARGIN + 8, y + 11, piece, size=10, fill=MUTED)
-                    y += 14
+                y = _paragraph(svg, _wrap(_fill(str(line), names), _room(MARGIN + 8, 10)),
+                               MARGIN + 8, y, 10, 11, 14, fill=MUTED)
             y += 4
-        svg.raw("</g>")
+    return y
 
+
+def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
+    """The table of ``view`` as an SVG document; ``names`` are plain text."""
+    lang, words = _words(lang)
+    svg = _Drawing()
+    heading = _heading(view, words)
+    svg.label(MARGIN, 18, heading, size=15, weight="bold")
+    y = _to_move(svg, view, names, 24.0, words)
+    y = _row(svg, view, y, lang, words)
+    y = _sets_and_piles(svg, view, y, lang, words)
+    for entry in view.get("seats") or []:
+        y = _seat_block(svg, entry, view, names, y, lang, words)
+    y = _key(svg, y, lang, words)
+    y = _own(svg, view, names, y, lang, words)
+    y = _final(svg, view, names, y, words)
     height = int(y + 6)
     title = _text(heading)
     return (

@@ -459,29 +459,45 @@ def _entries(state: State, seat: int) -> list[Entry]:
         return _kloster_entries(state, sub)
     if kind == "kloster_take":
         return [(TakeSet(k), "") for k in sub["sets"]]
-    out: list[Entry] = []
     if phase == "take":
-        out += [(Take(b), "row") for b in state["row"]]
-        out += [(TakeSet(k), "sets") for k in range(len(state["sets"]))]
-        if _kloster_swaps(state) and unused_function(state, seat, "Kloster"):
-            out.append((KLOSTER, "functions"))
-        out += _draw_entries(state, seat)
-        return out
+        return _take_entries(state, seat)
+    if state["project"] is None:
+        return _build_entries(state, seat)
+    return _project_entries(state, seat)
+
+
+def _take_entries(state: State, seat: int) -> list[Entry]:
+    """The take phase: a building of the row, a set, the Kloster, a draw."""
+    out: list[Entry] = [(Take(b), "row") for b in state["row"]]
+    out += [(TakeSet(k), "sets") for k in range(len(state["sets"]))]
+    if _kloster_swaps(state) and unused_function(state, seat, "Kloster"):
+        out.append((KLOSTER, "functions"))
+    out += _draw_entries(state, seat)
+    return out
+
+
+def _build_entries(state: State, seat: int) -> list[Entry]:
+    """The build phase without a project: a building to start, a draw, charge, end."""
+    out: list[Entry] = []
+    left = data.MAX_BAUTEN - state["built_this_turn"]
+    if left > 0:
+        for b in sorted(set(state["hand"][seat]["gebaeude"])):
+            if affordable(state, seat, stadt_of(b), [b]):
+                out.append((Build(b), stadt_of(b)))
+        for b in state["riga_left"][seat]:
+            if affordable(state, seat, data.RIGA, [b]):
+                out.append((Build(b), data.RIGA))
+    out += _draw_entries(state, seat)
+    if _can_charge(state, seat):
+        out.append((CHARGE, ""))
+    out.append((END, ""))
+    return out
+
+
+def _project_entries(state: State, seat: int) -> list[Entry]:
+    """A project in progress: pay, use a function, finish, cancel, add, draw."""
+    out: list[Entry] = []
     project = state["project"]
-    if project is None:
-        left = data.MAX_BAUTEN - state["built_this_turn"]
-        if left > 0:
-            for b in sorted(set(state["hand"][seat]["gebaeude"])):
-                if affordable(state, seat, stadt_of(b), [b]):
-                    out.append((Build(b), stadt_of(b)))
-            for b in state["riga_left"][seat]:
-                if affordable(state, seat, data.RIGA, [b]):
-                    out.append((Build(b), data.RIGA))
-        out += _draw_entries(state, seat)
-        if _can_charge(state, seat):
-            out.append((CHARGE, ""))
-        out.append((END, ""))
-        return out
     stadt = project["stadt"]
     cost = project_cost(state, project)
     paid = project_paid(state, seat, project)

@@ -20,6 +20,7 @@ from browser_support import ARGS, CHROMIUM, needs_browser
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.riga import GAME, data
 from pbem.games.riga import picture as riga_picture
+from pbem.games.riga import words as riga_words
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = "<script>alert('x')</script> & \x07bell"
@@ -444,4 +445,4 @@ def test_the_project_in_progress_is_public_with_its_paid_cards():
 
 
 def test_both_languages_have_every_label():
-    assert set(riga_picture._WORDS["en"]) == set(riga_picture._WORDS["de"])
+    assert set(riga_words.EN["picture"]) == set(riga_words.DE["picture"])
