@@ -10,10 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
+
+import peewee as pw
 
 from pbem.archive.sample import add_finished_game
 from pbem.games import all_games
-from pbem.models import Game, Player
+from pbem.models import MODELS, Game, Player, db
 
 HOSTILE = "<script>alert('x')</script>"
 MARKDOWN_NAME = "*Bold* [link](javascript:alert(1)) {: onclick=x} | # 1. & &amp;"
@@ -52,3 +55,66 @@ def fill(archive: Archive) -> None:
                     seats[-1] = None
                 archive.add(game.name, seats, seed=100 * count + seed)
                 k += 1
+
+
+@dataclass
+class Snapshot:
+    """What ``fill`` left in the database, row by row, to copy into another database.
+
+    The games take a minute of CPU to play and store; a copy of their rows takes
+    a fraction of a second, so each test gets a fresh database of its own with the
+    same rows (the same ids too) as if it had played them.  Values are as the models
+    hand them to the driver, so a snapshot taken on SQLite copies into PostgreSQL.
+    """
+
+    #: per model, in ``MODELS`` order (so that foreign keys point at rows copied before)
+    tables: list[tuple[type[pw.Model], list[tuple[Any, ...]]]]
+    player_ids: list[int]
+    game_ids: list[int]
+    counter: int
+
+
+def snapshot(archive: Archive) -> Snapshot:
+    tables = [(model, [_stored(model, row) for row in model.select(
+        *model._meta.sorted_fields).order_by(model._meta.primary_key).tuples()])
+              for model in MODELS]
+    return Snapshot(tables=tables, player_ids=[p.id for p in archive.players],
+                    game_ids=[g.id for g in archive.games], counter=archive.counter)
+
+
+def restore(shot: Snapshot, site: Path) -> Archive:
+    """The snapshot's rows in the (empty) open database, and an ``Archive`` over them."""
+    postgres = isinstance(db.obj, pw.PostgresqlDatabase)
+    with db.atomic():
+        cursor = db.cursor()
+        for model, rows in shot.tables:
+            if rows:
+                _insert(cursor, model, rows, postgres)
+    return Archive(site=site, players=[Player.get_by_id(i) for i in shot.player_ids],
+                   games=[Game.get_by_id(i) for i in shot.game_ids], counter=shot.counter)
+
+
+def _stored(model: type[pw.Model], row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A row as the models hand it to the driver (JSON as text): the same for both."""
+    return tuple(f.db_value(v) for f, v in zip(model._meta.sorted_fields, row, strict=True))
+
+
+def _insert(cursor: Any, model: type[pw.Model], rows: list[tuple[Any, ...]],
+            postgres: bool) -> None:
+    # the driver's own bulk insert: Peewee would build the SQL of 8,000 rows value by value
+    fields = model._meta.sorted_fields
+    table = model._meta.table_name
+    columns = ", ".join(f'"{f.column_name}"' for f in fields)
+    if not postgres:
+        marks = ", ".join("?" * len(fields))
+        cursor.executemany(f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', rows)
+        return
+    from psycopg2.extras import execute_values
+
+    execute_values(cursor, f'INSERT INTO "{table}" ({columns}) VALUES %s', rows,
+                   page_size=1000)
+    key = model._meta.primary_key
+    if isinstance(key, pw.AutoField):  # as after the inserts it copies: the next id is max + 1
+        cursor.execute(f"SELECT setval(pg_get_serial_sequence('\"{table}\"', "
+                       f"'{key.column_name}'), (SELECT MAX(\"{key.column_name}\") "
+                       f'FROM "{table}"))')

@@ -1,29 +1,59 @@
-"""The ``archive`` fixtures: a database of finished bot games and a folder for the site."""
+"""The ``archive`` fixtures: a database of finished bot games and a folder for the site.
+
+The games are played once per test run (the first worker to need them plays them,
+the others read its snapshot) and copied into each test's own fresh database.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pickle
 from pathlib import Path
 
 import pytest
-from archive_data import NAMES, Archive, fill
+from archive_data import NAMES, Archive, Snapshot, fill, restore, snapshot
 
 from pbem.archive.sample import add_player
+from pbem.models import create_tables, db, open_database
 
 
-def _archive(site: Path) -> Archive:
-    players = [add_player(name, email=f"p{i}@example.org") for i, name in enumerate(NAMES)]
-    result = Archive(site=site, players=players)
-    fill(result)
-    return result
+def _play(folder: Path) -> Snapshot:
+    open_database(f"sqlite:///{folder / 'games.sqlite'}")
+    create_tables()
+    try:
+        players = [add_player(name, email=f"p{i}@example.org") for i, name in enumerate(NAMES)]
+        played = Archive(site=folder / "site", players=players)
+        fill(played)
+        return snapshot(played)
+    finally:
+        db.close()
+
+
+@pytest.fixture(scope="session")
+def archive_games(tmp_path_factory) -> Snapshot:
+    """The games ``fill`` plays, as rows; shared by the workers of one run (pytest-xdist)
+    through a file in the run's temporary folder, which the first of them writes."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    saved = shared / "archive-games.pickle"
+    with open(shared / "archive-games.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the others wait for the one who plays
+        if saved.exists():
+            return pickle.loads(saved.read_bytes())
+        shot = _play(tmp_path_factory.mktemp("archive-games"))
+        saved.with_suffix(".part").write_bytes(pickle.dumps(shot))
+        saved.with_suffix(".part").rename(saved)
+        return shot
 
 
 @pytest.fixture
-def archive(database, tmp_path) -> Archive:
+def archive(archive_games, database, tmp_path) -> Archive:
     """Finished games in the test database (SQLite, and PostgreSQL when there is one)."""
-    return _archive(tmp_path / "site")
+    return restore(archive_games, tmp_path / "site")
 
 
 @pytest.fixture
-def sqlite_archive(sqlite_database, tmp_path) -> Archive:
+def sqlite_archive(archive_games, sqlite_database, tmp_path) -> Archive:
     """The same on SQLite only, for tests about the pages rather than the database."""
-    return _archive(tmp_path / "site")
+    return restore(archive_games, tmp_path / "site")
