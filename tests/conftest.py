@@ -135,9 +135,17 @@ def smtp_server() -> Iterator[MailSink]:
     """A real aiosmtpd server on 127.0.0.1 that keeps what it receives."""
     from aiosmtpd.controller import Controller
 
-    sink = MailSink("127.0.0.1", free_port())
-    controller = Controller(sink, hostname=sink.host, port=sink.port)
-    controller.start()
+    for attempt in range(5):
+        # a port free a moment ago may be taken by another process by now (pytest-xdist
+        # runs the suite in several): take another one
+        sink = MailSink("127.0.0.1", free_port())
+        controller = Controller(sink, hostname=sink.host, port=sink.port)
+        try:
+            controller.start()
+            break
+        except OSError:
+            if attempt == 4:
+                raise
     try:
         yield sink
     finally:
