@@ -282,6 +282,9 @@ def test_a_flood_from_one_client_is_refused_with_retry_after(limited):
         # the first of the three leaves the day's window 24 hours after it came
         assert refused.headers["Retry-After"] == str(24 * 3600 - 30 * 60)
         assert snapshot() == before  # nothing queued, nothing stored
+        # and then it does ease: the first game is a day old
+        frozen.move_to(NOON + timedelta(days=1, seconds=1))
+        assert _create(client, "oscar@example.org", bots=1).status_code == 303
 
 
 @freeze_time(NOON)
