@@ -289,7 +289,7 @@ def confirm_address_post(token: str) -> Any:
         sent = create.confirm(context(), player.id)
         return render_template("pages/confirm_address.html", player=player, done=sent,
                                game=None)
-    game_id = int(raw) if raw.isdigit() and len(raw) < 12 else 0
+    game_id = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
     try:
         game = create.confirm_game(context(), player.id, game_id)
     except create.LimitError as exc:

@@ -440,6 +440,8 @@ def test_a_confirmation_link_starts_only_its_own_addresss_games(limited):
         [form] = [f for f in forms_in(page.text) if f.action == path]
         refused = post_form(client, form, game=str(held.id))  # Alice's game, Bob's link
         assert refused.status_code == 404
+        for odd in ("\u00b2", "-1", "9" * 40, "1e3"):  # never a game, never a 500
+            assert post_form(client, form, game=odd).status_code == 404, odd
         assert Game.get_by_id(held.id).status == Game.HELD
         # confirmed three days on, a game counts (for the daily limits) from then
         frozen.tick(timedelta(days=3))
