@@ -1,8 +1,12 @@
 """Macao (Stefan Feld, alea 2009) on the game protocol.
 
-See ``rules`` for the state and the readings we chose, ``data`` for the card and
-board data with their sources (most of it reconstructed), ``view`` for what a
-seat sees, ``bot`` for the bot.
+In the shape of every game (``pbem/games/protocol.py``, "The shape of a game"):
+``rules`` the state and the readings we chose, ``data`` the card and board values with
+their sources (most of them reconstructed), ``moves`` the moves as values, ``steps``
+the open step of a seat (a payment, a page of the menu) as tagged values, ``menu`` the
+moves as people read them, ``sentences`` a move and the result told, ``view`` what a
+seat sees, ``text`` and ``picture`` a view as plain text and as SVG, ``bot`` the bot,
+``words`` everything said, in English and German.
 """
 
 from __future__ import annotations
@@ -10,27 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.games.macao import bot, data, moves, rules
-from pbem.games.macao.picture import draw
-from pbem.games.macao.view import build_view, render_text
-from pbem.games.macao.words import card_help, card_name, colour
+from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
+from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 from pbem.games.protocol import Choice, Result, Rules, State, View, rank_by
 
-DEFAULT_TIMEOUT_NOTE = (
-    "On timeout a seat takes the first card or die on offer, pays or takes cubes of the "
-    "first colour listed, and in the action phase ends its turn."
-)
-
-DEFAULT_TIMEOUT_NOTE_DE = (
-    "Läuft die Zeit ab, nimmt ein Spieler die erste angebotene Karte oder den ersten "
-    "angebotenen Würfel, gibt oder nimmt Steine der ersten aufgeführten Farbe und beendet "
-    "in der Aktionsphase seinen Zug."
-)
-
-#: the action menu's groups (``show activate 0``) as the German menu names them
-SHOW_GROUP_DE = {"activate": "Karten aktivieren", "city": "Stadt", "wall": "Mauer",
-                 "ship": "Schiff", "tribute": "Tribut", "use": "Karten nutzen",
-                 "joker": "Joker"}
+__all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Macao"]
 
 
 class Macao(Rules):
@@ -43,23 +31,9 @@ class Macao(Rules):
     default_move_note = DEFAULT_TIMEOUT_NOTE
     template = "games/macao/view.html"
     stylesheet = "games/macao/style.css"
-    description = (
-        "Strategy game for 2-4 players over 12 rounds: each round everyone takes a card to "
-        "their tableau and picks two of six dice, whose cubes arrive on the wind rose a few "
-        "rounds later. Cubes activate cards, buy districts of the city, move you on the wall "
-        "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins. "
-        + DEFAULT_TIMEOUT_NOTE
-    )
-    translations = {"de": {
-        "description": (
-            "Strategiespiel für 2-4 Spieler über 12 Runden: Jede Runde nimmt jeder eine Karte "
-            "in sein Tableau und wählt zwei von sechs Würfeln, deren Steine einige Runden "
-            "später auf der Windrose ankommen. Mit den Steinen aktivierst du Karten, kaufst "
-            "Stadtteile, rückst auf der Mauer vor (der Zugreihenfolge) und segelst dein "
-            "Schiff, um Waren in Europa abzuliefern. Das meiste Prestige gewinnt. "
-            + DEFAULT_TIMEOUT_NOTE_DE),
-        "default_move_note": DEFAULT_TIMEOUT_NOTE_DE,
-    }}
+    description = EN["description"]
+    translations = {"de": {"description": DE["description"],
+                           "default_move_note": DE["default move"]}}
     about_data = (
         "Printed in the rulebook (the Yucata rules page, German) and used as printed: all "
         "rules, the texts of the cards in its 'Erläuterungen', the numbers of components, "
@@ -114,46 +88,7 @@ class Macao(Rules):
         return max(1, int(state["round"]))
 
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
-        return [self._choice(m, lang) for m in self.legal_moves(state, seat)]
-
-    def _choice(self, move: str, lang: str) -> Choice:
-        de = lang == "de"
-        words = move.split()
-        verb = words[0]
-        if verb in ("take", "discard", "activate", "use") and len(words) > 1:
-            card = words[1]
-            label = {"take": ("Karte nehmen", "Take card"), "discard": ("Abwerfen", "Discard"),
-                     "activate": ("Aktivieren", "Activate"), "use": ("Nutzen", "Use")}[verb]
-            times = f" x{words[2]}" if len(words) > 2 else ""
-            return Choice(move, f"{label[0 if de else 1]}: {card_name(card, lang)}{times}",
-                          card_name(card, lang), card_help(card, lang))
-        if verb in ("one", "two", "die", "pay", "gain", "give"):
-            what = {"one": ("1 Stein aufs 1er-Feld", "1 cube to the 1-field"),
-                    "two": ("2 Steine aufs 2er-Feld", "2 cubes to the 2-field"),
-                    "die": ("Würfel", "die"), "pay": ("Abgeben", "Pay"),
-                    "gain": ("Nehmen", "Take"), "give": ("Abgeben", "Give")}[verb]
-            return Choice(move, f"{what[0 if de else 1]}: {colour(words[1], lang)}")
-        simple = {
-            "end": ("Zug beenden", "End turn"), "deliver": ("Waren abliefern", "Deliver goods"),
-            "tribute": ("Prestige erwerben", "Buy prestige"), "done": ("Fertig", "Done"),
-            "back": ("Zurück", "Back"),
-            "skip": ("Keine Karte (Müßiggänger)", "No card (Müßiggänger, idler)"),
-        }
-        if verb in simple:
-            return Choice(move, simple[verb][0 if de else 1])
-        if de and verb == "joker" and len(words) == 2:
-            what = {"gold": "GM", "cube": "Stein", "mixed": "GM und Stein"}.get(words[1], words[1])
-            return Choice(move, f"Joker nutzen: {what}")
-        if de and verb == "show" and len(words) == 3 and words[2].isdigit():
-            group = SHOW_GROUP_DE.get(words[1], words[1])
-            return Choice(move, f"Zeige: {group} (Seite {int(words[2]) + 1})")
-        arg = " ".join(words[1:])
-        named = {
-            "district": ("Stadtteil", "District"), "row": ("Stadtteile, Reihe", "Districts, row"),
-            "wall": ("Mauer, Felder vor", "Wall, fields on"), "sail": ("Segeln nach", "Sail to"),
-            "joker": ("Joker nutzen", "Use joker"), "show": ("Zeige", "Show"),
-        }
-        return Choice(move, f"{named[verb][0 if de else 1]}: {arg}")
+        return menu.menu(state, seat, lang)
 
     def scores(self, state: State) -> list[int]:
         return [me["pp"] for me in state["seats"]]
@@ -165,54 +100,28 @@ class Macao(Rules):
         scores = self.scores(state)
         walls = [rules.wall_order(state).index(s) for s in range(n)]
         ranks = rank_by([(scores[s], -walls[s]) for s in range(n)])
-        details = [f"{{{s}}}: {f['before']} PP, -3 x {f['penalties']} penalty markers, "
-                   f"+{f['end_cards']} end cards, +{f['area']} largest area = {f['total']}"
-                   for s, f in enumerate(state["final"])]
-        german = [f"{{{s}}}: {f['before']} PP, -3 x {f['penalties']} Strafmarker, "
-                  f"+{f['end_cards']} Spielende-Karten, +{f['area']} größtes Gebiet = "
-                  f"{f['total']}"
-                  for s, f in enumerate(state["final"])]
         return Result(scores=scores, ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1],
                       tiebreaks=[[n - walls[s]] for s in range(n)],
-                      tiebreak_names=["place on the wall (higher is further ahead)"],
-                      details=details,
-                      # the rulebook: "wer auf der Mauer weiter vorne ist"
-                      tiebreak_names_in={"de": ["Platz auf der Mauer (höher ist weiter "
-                                                "vorne)"]},
-                      details_in={"de": german})
+                      tiebreak_names=list(EN["tiebreaks"]),
+                      details=sentences.result_lines(state, "en"),
+                      tiebreak_names_in={"de": list(DE["tiebreaks"])},
+                      details_in={"de": sentences.result_lines(state, "de")})
 
     def view(self, state: State, seat: int | None) -> View:
-        return build_view(state, seat)
+        return view.build(state, seat)
 
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
-        return render_text(view, names, lang)
+        return text.render(view, names, lang)
 
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return draw(view, names, lang)
+        return picture.draw(view, names, lang)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
-        # everything a move shows lies open on the table (the cards revealed, the dice
-        # rolled), so every viewer reads the same sentence
-        de = lang == "de"
-        text = f"{{{seat}}}: {self._choice(move, 'de' if de else 'en').label}"
-        if after["round"] != before["round"] and after["phase"] == "cards":
-            text += (f"; Runde {after['round']} beginnt" if de
-                     else f"; round {after['round']} begins")
-        if after["dice"] != before["dice"] and after["phase"] == "dice":
-            text += ("; Würfel: " if de else "; dice: ") + ", ".join(
-                f"{colour(c, 'de' if de else 'en')} {v}" for c, v in after["dice"])
-        return text
+        return sentences.describe(before, seat, moves.parse(move), after, lang)
 
     def default_move(self, state: State, seat: int) -> str:
-        legal = self.legal_moves(state, seat)
-        if not legal:
-            raise ValueError(f"seat {seat} is not to move")
-        if "end" in legal:
-            return "end"
-        if "done" in legal:
-            return "done"
-        return legal[0]
+        return rules.timeout_move(state, seat).notation()
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()

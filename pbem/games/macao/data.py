@@ -34,17 +34,11 @@ DATA_VERSION = "2-reconstructed"
 DATA_VERSIONS = ("1-reconstructed", "2-reconstructed")
 
 #: action-cube colours (R "Spielmaterial": je 50x Rot, Blau, Grün, Schwarz, Grau, Violett);
-#: one-letter codes keep the notation short
+#: one-letter codes keep the notation short (their names are in ``words``)
 COLOURS = ("r", "b", "g", "k", "y", "v")
-COLOUR_NAME = {
-    "de": {"r": "rot", "b": "blau", "g": "grün", "k": "schwarz", "y": "grau", "v": "violett"},
-    "en": {"r": "red", "b": "blue", "g": "green", "k": "black", "y": "grey", "v": "violet"},
-}
 
-#: the 8 goods, 3 tiles each (R "Spielmaterial"; English names from S §1)
+#: the 8 goods, 3 tiles each (R "Spielmaterial"; their English names are in ``words``)
 GOODS = ("Lackwaren", "Reis", "Tee", "Jade", "Seide", "Papier", "Porzellan", "Gewürze")
-GOODS_EN = {"Lackwaren": "lacquer ware", "Reis": "rice", "Tee": "tea", "Jade": "jade",
-            "Seide": "silk", "Papier": "paper", "Porzellan": "porcelain", "Gewürze": "spices"}
 TILES_PER_GOOD = 3
 JOKERS = 6
 #: a joker gives 1 cube of any colour or 3 gold (R 3.2)
@@ -421,6 +415,12 @@ CARDS: dict[str, Card] = {c.id: c for c in _OFFICES}
 for _deck in _DECKS.values():
     CARDS.update({c.id: c for c in _deck})
 OFFICE_IDS = [c.id for c in _OFFICES]
+
+
+def cost_cubes(cid: str) -> dict[str, int]:
+    """A card's printed cost as cubes by colour."""
+    cost = CARDS[cid].cost
+    return {c: cost.count(c) for c in set(cost)}
 
 
 def deck_ids(version: str = DATA_VERSION) -> list[str]:

@@ -470,6 +470,19 @@ def _markers_in_city(state: State, seat: int) -> int:
     return sum(1 for owner in state["city"].values() if owner == seat)
 
 
+def timeout_move(state: State, seat: int) -> Move:
+    """The move played when the seat's clock runs out (``words.DEFAULT_TIMEOUT_NOTE``):
+    in the action phase it ends the turn, in a step of giving it is done, else it takes
+    the first card, die or colour on offer."""
+    options = legal(state, seat)
+    if not options:
+        raise ValueError(f"seat {seat} is not to move")
+    for last in (END, DONE):
+        if last in options:
+            return last
+    return options[0]
+
+
 # -- apply -----------------------------------------------------------------------------
 
 class _Draft:

@@ -1,8 +1,35 @@
-"""How Macao's cards, cubes, goods and moves read in German (as printed) and English."""
+"""Everything Macao says to people, one table per language, and the names of its cards,
+cubes and goods as a reader of each language reads them.
+
+``menu``, ``sentences``, ``text`` and ``picture`` each render once and read the
+reader's table here (:func:`words`); a new language is one more table.  Card names
+stay as printed (German); English adds a gloss in brackets, and its help lines are
+written from each card's effect (German: the card's printed text from ``data``).  The
+rulebook's abbreviations stay: GM (Goldmünzen), PP (Prestigepunkte).  An entry a table
+leaves out reads in English.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from pbem.games.language import Words, table_for
 from pbem.games.macao import data
+
+DEFAULT_TIMEOUT_NOTE = (
+    "On timeout a seat takes the first card or die on offer, pays or takes cubes of the "
+    "first colour listed, and in the action phase ends its turn."
+)
+
+DEFAULT_TIMEOUT_NOTE_DE = (
+    "Läuft die Zeit ab, nimmt ein Spieler die erste angebotene Karte oder den ersten "
+    "angebotenen Würfel, gibt oder nimmt Steine der ersten aufgeführten Farbe und beendet "
+    "in der Aktionsphase seinen Zug."
+)
+
+#: English names of the goods (S §1)
+GOODS_EN = {"Lackwaren": "lacquer ware", "Reis": "rice", "Tee": "tea", "Jade": "jade",
+            "Seide": "silk", "Papier": "paper", "Porzellan": "porcelain", "Gewürze": "spices"}
 
 #: English glosses of the card names R prints
 GLOSS = {
@@ -74,27 +101,23 @@ def _res(res: dict[str, int]) -> str:
     return " and ".join(parts)
 
 
-def card_name(cid: str, lang: str = "en") -> str:
-    """``Turm`` (German) or ``Turm (tower)`` (English)."""
+def _name_en(cid: str) -> str:
+    """``Turm (tower)``; the eight Lager: ``Reislager (rice warehouse)``."""
     card = data.CARDS[cid]
     base = card.name.rsplit(" ", 1)[0] if card.kind == "amt" else card.name
-    if lang == "de":
-        return card.name
-    if card.name.endswith("lager"):     # the eight Lager: "Reislager (rice warehouse)"
+    if card.name.endswith("lager"):
         good = card.name[:-len("lager")]
-        return f"{card.name} ({data.GOODS_EN.get(good, good)} warehouse)"
+        return f"{card.name} ({GOODS_EN.get(good, good)} warehouse)"
     gloss = GLOSS.get(base)
     return f"{card.name} ({gloss})" if gloss else card.name
 
 
-def card_help(cid: str, lang: str = "en") -> str:
-    """One line of what the card does, from the data file."""
+def _help_en(cid: str) -> str:
+    """One line of what the card does, written from its effect in ``data``."""
     card = data.CARDS[cid]
-    if lang == "de":
-        return card.text
     kind, *params = card.effect
     if card.name.endswith("lager"):
-        return HELP_EN["lager"].format(f"{params[0]} ({data.GOODS_EN[params[0]]})")
+        return HELP_EN["lager"].format(f"{params[0]} ({GOODS_EN[params[0]]})")
     if kind == "gain":
         return HELP_EN["gain"].format(what=_res(params[0]))
     if kind == "convert":
@@ -116,19 +139,146 @@ def card_help(cid: str, lang: str = "en") -> str:
     return HELP_EN[kind].format(*params)
 
 
-def cubes(cost: str, lang: str = "en") -> str:
-    """``2 rot, 1 blau``: a cube cost or a pool, colours named (not only shown)."""
-    names = data.COLOUR_NAME["de" if lang == "de" else "en"]
-    return ", ".join(f"{cost.count(c)} {names[c]}" for c in data.COLOURS if c in cost) or "-"
+_PHASES = ("draft", "start", "cards", "dice", "actions", "over")
+
+EN: Words = {
+    # the lobby (Rules.texts) and the result
+    "description": (
+        "Strategy game for 2-4 players over 12 rounds: each round everyone takes a card to "
+        "their tableau and picks two of six dice, whose cubes arrive on the wind rose a few "
+        "rounds later. Cubes activate cards, buy districts of the city, move you on the wall "
+        "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins. "
+        + DEFAULT_TIMEOUT_NOTE),
+    "default move": DEFAULT_TIMEOUT_NOTE,
+    "tiebreaks": ["place on the wall (higher is further ahead)"],
+    # the final scoring (R "Spielende"), in the result and in the text view
+    "result line": ("{seat}: {before} PP, -{penalty} x {penalties} penalty markers, "
+                    "+{end_cards} end cards, +{area} largest area = {total}"),
+    "final": "Final: {before} PP − {penalty} × {penalties} + {end_cards} end cards + "
+             "{area} city = {total}",
+    # cards, cubes, goods
+    "card name": {cid: _name_en(cid) for cid in data.CARDS},
+    "card help": {cid: _help_en(cid) for cid in data.CARDS},
+    "colour": {"r": "red", "b": "blue", "g": "green", "k": "black", "y": "grey", "v": "violet"},
+    "good": {g: f"{g} ({GOODS_EN[g]})" for g in data.GOODS},
+    # the menu (menu.py): a move's label, by its kind
+    "take": "Take card: {card}", "discard": "Discard: {card}",
+    "activate": "Activate: {card}", "use": "Use: {card}", "use times": "Use: {card} x{times}",
+    "one": "1 cube to the 1-field: {colour}", "two": "2 cubes to the 2-field: {colour}",
+    "die": "die: {colour}", "pay": "Pay: {colour}", "gain": "Take: {colour}",
+    "give": "Give: {colour}",
+    "end": "End turn", "deliver": "Deliver goods", "tribute": "Buy prestige", "done": "Done",
+    "back": "Back", "skip": "No card (Müßiggänger, idler)",
+    "joker": "Use joker: {what}", "joker use": {"gold": "gold", "cube": "cube", "mixed": "mixed"},
+    "show": "Show: {group} {page}", "group": {g: g for g in (
+        "activate", "city", "wall", "ship", "tribute", "use", "joker")},
+    "district": "District: {number}", "row": "Districts, row: {row}",
+    "wall": "Wall, fields on: {fields}", "sail": "Sail to: {field}",
+    # the sentences (sentences.py)
+    "said": "{seat}: {label}", "round begins": "; round {round} begins", "rolled": "; dice: ",
+    # the text view (text.py)
+    "title": "Macao, round {r} of {n}, phase {p}", "over": "Macao, game over",
+    "phase": {p: p for p in _PHASES},
+    "order": "Wall order", "tribute view": "Tribute: {g} gold for {p} PP",
+    "offer": "On offer", "dice": "Dice", "to move": "To move",
+    "seat": "{name}: {pp} PP, {gold} gold, {pen} penalty markers, wall field {wall}, "
+            "largest area {area}",
+    "rose": "wind rose (0 = arrow, the action supply)", "tableau": "tableau",
+    "active": "activated", "ship": "ship at {at}, cargo: {cargo}, jokers: {jokers}",
+    "city": "City, owned districts", "harbours": "Harbours (spaces, highest first)",
+    "free": "free",
+}
+
+#: German as the rulebook says it (R: AS, GM, PP)
+DE: Words = {
+    "description": (
+        "Strategiespiel für 2-4 Spieler über 12 Runden: Jede Runde nimmt jeder eine Karte "
+        "in sein Tableau und wählt zwei von sechs Würfeln, deren Steine einige Runden "
+        "später auf der Windrose ankommen. Mit den Steinen aktivierst du Karten, kaufst "
+        "Stadtteile, rückst auf der Mauer vor (der Zugreihenfolge) und segelst dein "
+        "Schiff, um Waren in Europa abzuliefern. Das meiste Prestige gewinnt. "
+        + DEFAULT_TIMEOUT_NOTE_DE),
+    "default move": DEFAULT_TIMEOUT_NOTE_DE,
+    # the rulebook: "wer auf der Mauer weiter vorne ist"
+    "tiebreaks": ["Platz auf der Mauer (höher ist weiter vorne)"],
+    "result line": ("{seat}: {before} PP, -{penalty} x {penalties} Strafmarker, "
+                    "+{end_cards} Spielende-Karten, +{area} größtes Gebiet = {total}"),
+    "final": "Endstand: {before} PP − {penalty} × {penalties} + {end_cards} Spielende-"
+             "Karten + {area} Stadt = {total}",
+    "card name": {cid: card.name for cid, card in data.CARDS.items()},
+    "card help": {cid: card.text for cid, card in data.CARDS.items()},
+    "colour": {"r": "rot", "b": "blau", "g": "grün", "k": "schwarz", "y": "grau",
+               "v": "violett"},
+    "good": {g: g for g in data.GOODS},
+    "take": "Karte nehmen: {card}", "discard": "Abwerfen: {card}",
+    "activate": "Aktivieren: {card}", "use": "Nutzen: {card}",
+    "use times": "Nutzen: {card} x{times}",
+    "one": "1 Stein aufs 1er-Feld: {colour}", "two": "2 Steine aufs 2er-Feld: {colour}",
+    "die": "Würfel: {colour}", "pay": "Abgeben: {colour}", "gain": "Nehmen: {colour}",
+    "give": "Abgeben: {colour}",
+    "end": "Zug beenden", "deliver": "Waren abliefern", "tribute": "Prestige erwerben",
+    "done": "Fertig", "back": "Zurück", "skip": "Keine Karte (Müßiggänger)",
+    "joker": "Joker nutzen: {what}",
+    "joker use": {"gold": "GM", "cube": "Stein", "mixed": "GM und Stein"},
+    "show": "Zeige: {group} (Seite {page_1})",
+    "group": {"activate": "Karten aktivieren", "city": "Stadt", "wall": "Mauer",
+              "ship": "Schiff", "tribute": "Tribut", "use": "Karten nutzen", "joker": "Joker"},
+    "district": "Stadtteil: {number}", "row": "Stadtteile, Reihe: {row}",
+    "wall": "Mauer, Felder vor: {fields}", "sail": "Segeln nach: {field}",
+    "said": "{seat}: {label}", "round begins": "; Runde {round} beginnt", "rolled": "; Würfel: ",
+    "title": "Macao, Runde {r} von {n}, Phase {p}", "over": "Macao, Spielende",
+    "phase": {"draft": "Startkarten", "start": "Startsteine", "cards": "Karten",
+              "dice": "Würfel", "actions": "Aktionen", "over": "Spielende"},
+    "order": "Mauerreihenfolge", "tribute view": "Tribut: {g} GM für {p} PP",
+    "offer": "Auslage", "dice": "Würfel", "to move": "Am Zug",
+    "seat": "{name}: {pp} PP, {gold} GM, {pen} Strafmarker, Mauerfeld {wall}, "
+            "größtes Gebiet {area}",
+    "rose": "Windrose (0 = Pfeil, der Aktionsvorrat)", "tableau": "Tableau",
+    "active": "aktiviert", "ship": "Schiff auf {at}, Ladung: {cargo}, Joker: {jokers}",
+    "city": "Stadt, Stadtteile in Besitz", "harbours": "Häfen (Ablagefelder, höchstes zuerst)",
+    "free": "frei",
+}
+
+TABLES = {"en": EN, "de": DE}
+
+
+def words(lang: str | None) -> Words:
+    """The table of the reader's language (English for what it leaves out)."""
+    return table_for(TABLES, lang)
+
+
+def card_name(cid: str, lang: str = "en") -> str:
+    """``Turm`` (German) or ``Turm (tower)`` (English)."""
+    return words(lang)["card name"][cid]
+
+
+def card_help(cid: str, lang: str = "en") -> str:
+    """One line of what the card does."""
+    return words(lang)["card help"][cid]
+
+
+def cubes(pool: dict[str, int], w: Words) -> str:
+    """``2 rot, 1 blau``: cubes by colour, the colours named (not only shown)."""
+    cost = "".join(c * n for c, n in pool.items())
+    return ", ".join(f"{cost.count(c)} {w['colour'][c]}" for c in data.COLOURS
+                     if c in cost) or "-"
 
 
 def pool_text(pool: dict[str, int], lang: str = "en") -> str:
-    return cubes("".join(c * n for c, n in pool.items()), lang)
+    return cubes(pool, words(lang))
 
 
 def colour(code: str, lang: str = "en") -> str:
-    return data.COLOUR_NAME["de" if lang == "de" else "en"][code]
+    return words(lang)["colour"][code]
 
 
 def good(name: str, lang: str = "en") -> str:
-    return name if lang == "de" else f"{name} ({data.GOODS_EN[name]})"
+    return words(lang)["good"][name]
+
+
+def final_terms(final: dict[str, Any]) -> dict[str, Any]:
+    """What a seat's final scoring line says (R "Spielende"), for the words' ``result
+    line`` and ``final``: its numbers and the penalty per marker."""
+    return {"before": final["before"], "penalty": data.PENALTY,
+            "penalties": final["penalties"], "end_cards": final["end_cards"],
+            "area": final["area"], "total": final["total"]}

@@ -18,6 +18,7 @@ from pathlib import Path
 import jinja2
 
 from pbem.games.macao import GAME, data
+from pbem.games.macao.words import colour
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
@@ -154,7 +155,7 @@ def test_the_sentences_that_start_a_round_and_roll_the_dice():
         if after["round"] != state["round"] and after["phase"] == "cards":
             assert f"; Runde {after['round']} beginnt" in german
         if after["dice"] != state["dice"] and after["phase"] == "dice":
-            rolled = ", ".join(f"{data.COLOUR_NAME['de'][c]} {v}" for c, v in after["dice"])
+            rolled = ", ".join(f"{colour(c, 'de')} {v}" for c, v in after["dice"])
             assert german.endswith(f"; Würfel: {rolled}")
 
 
