@@ -270,8 +270,10 @@ def parse(text: str) -> Move:
     verb, args = words[0], words[1:]
     if verb in _BARE and not args:
         return _BARE[verb]
-    if verb == "take" and len(args) == 2 and args[0] == "set":
+    if verb == "take" and args[:1] == ["set"] and len(args) == 2:
         return TakeSet(_number(text, args[1]))
+    if verb == "take" and args[:1] == ["set"]:
+        raise MalformedMoveError(f"{text!r}: a set is taken as 'take set <number>'")
     if verb == "menu" and args:
         return Menu(" ".join(args))
     if verb == "choose" and len(args) == 1:
