@@ -481,31 +481,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             report.rendered_games = len(plan.todo)
 
             # 3. the indexes of the lists that changed (only changed pages to HTML)
-            common = code_fingerprint(None)
-            lists = Lists()
-            if plan.wanted is not None:  # the lists no game of this build is on stay
-                lists = Lists(plan.wanted, reuse=old.pages.__contains__)
-                manifest.pages = {path: entry for path, entry in old.pages.items()
-                                  if entry.get("group") not in plan.wanted
-                                  and entry.get("group") not in TABLES}
-            changed: list[IndexPage] = []
-            made = all_indexes(summaries, lists)
-            for path in lists.kept:  # blocks of the lists made that are as they were
-                manifest.pages[path] = old.pages[path]
-            for index in made:
-                fp = fingerprint([common, index.title, index.markdown])
-                entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"],
-                         "group": index.group}
-                manifest.pages[index.path] = entry
-                before = old.pages.get(index.path) if old.usable and not full else None
-                if not (before == entry and all(writer.exists(f) for f in entry["files"])):
-                    changed.append(index)
-            done = 0
-            for _ in workers.run(_index_task, _batches(changed, TASK_INDEXES),
-                                 len(changed) >= PARALLEL_MIN, writer.written):
-                done += 1
-                tell("indexes", done, len(changed))
-            report.rendered_indexes = len(changed)
+            report.rendered_indexes = _render_indexes(writer, workers, plan, old, manifest,
+                                                      full, tell)
         finally:
             workers.close()
         writer.write(paths.FEED, atom(_with_seeds(summaries[-ENTRIES:]), site_key))
@@ -522,6 +499,40 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
     report.written, report.removed = writer.written, writer.removed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manifest,
+                    manifest: Manifest, full: bool, tell: Progress) -> int:
+    """Write the index pages whose lists changed into ``manifest``; how many were rendered.
+
+    Only a changed page goes to HTML: an index page is kept when its fingerprint and
+    files are as the old manifest has them.
+    """
+    common = code_fingerprint(None)
+    lists = Lists()
+    if plan.wanted is not None:  # the lists no game of this build is on stay
+        lists = Lists(plan.wanted, reuse=old.pages.__contains__)
+        manifest.pages = {path: entry for path, entry in old.pages.items()
+                          if entry.get("group") not in plan.wanted
+                          and entry.get("group") not in TABLES}
+    changed: list[IndexPage] = []
+    made = all_indexes(plan.summaries, lists)
+    for path in lists.kept:  # blocks of the lists made that are as they were
+        manifest.pages[path] = old.pages[path]
+    for index in made:
+        fp = fingerprint([common, index.title, index.markdown])
+        entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"],
+                 "group": index.group}
+        manifest.pages[index.path] = entry
+        before = old.pages.get(index.path) if old.usable and not full else None
+        if not (before == entry and all(writer.exists(f) for f in entry["files"])):
+            changed.append(index)
+    done = 0
+    for _ in workers.run(_index_task, _batches(changed, TASK_INDEXES),
+                         len(changed) >= PARALLEL_MIN, writer.written):
+        done += 1
+        tell("indexes", done, len(changed))
+    return len(changed)
 
 
 @contextlib.contextmanager
