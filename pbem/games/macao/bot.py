@@ -8,88 +8,70 @@ import random
 from collections import deque
 from typing import Any
 
-from pbem.games.macao import data, rules
-from pbem.games.macao.moves import (
-    END,
-    Activate,
-    Deliver,
-    Die,
-    Discard,
-    District,
-    Gain,
-    Give,
-    Joker,
-    Move,
-    Pay,
-    Row,
-    Sail,
-    Show,
-    Skip,
-    Take,
-    Tribute,
-    Use,
-    Wall,
-)
+from pbem.games.macao import data, moves, rules
+from pbem.games.macao.moves import Move
 
-#: the action moves the bot never passes, in this order of preference
-_EAGER = (Activate, District, Deliver, Use, Tribute, Row, Show)
+#: the action options the bot never passes, in this order of preference
+_EAGER = (moves.Activate, moves.District, moves.Deliver, moves.Use, moves.Tribute, moves.Row,
+          moves.Show)
 
 
 def choose(state: dict[str, Any], seat: int, rng: random.Random) -> Move:
-    moves = rules.legal(state, seat)
+    options = rules.legal(state, seat)
     phase, me = state["phase"], state["seats"][seat]
     if phase in ("draft", "cards"):
-        return _card(moves, me, rng)
+        return _card(options, me, rng)
     if phase == "start":
-        return moves[rng.randrange(len(moves))]
+        return options[rng.randrange(len(options))]
     if phase == "dice":
         last = data.ROUNDS - state["round"] + 1   # cubes at field v arrive in v rounds
         value = {c: v for c, v in state["dice"]}
 
         def worth(m: Move) -> tuple[int, float]:
-            assert isinstance(m, Die)
+            assert isinstance(m, moves.Die)
             return (value[m.colour] if value[m.colour] <= last else 0, rng.random())
 
-        return max(moves, key=worth)
-    return _action(state, seat, moves)
+        return max(options, key=worth)
+    return _action(state, seat, options)
 
 
-def _card(moves: list[Move], me: dict[str, Any], rng: random.Random) -> Move:
+def _card(options: list[Move], me: dict[str, Any], rng: random.Random) -> Move:
     """A sixth card's discard: the dearest; else the cheapest card, or none with a
     Müßiggänger and a full tableau."""
-    if isinstance(moves[0], Discard):
-        return max(moves, key=lambda m: len(data.CARDS[m.card].cost))  # type: ignore[union-attr]
-    takes = [m for m in moves if isinstance(m, Take)]
-    skip = [m for m in moves if isinstance(m, Skip)]
+    if isinstance(options[0], moves.Discard):
+        return max(options, key=lambda m: len(data.CARDS[m.card].cost))  # type: ignore[union-attr]
+    takes = [m for m in options if isinstance(m, moves.Take)]
+    skip = [m for m in options if isinstance(m, moves.Skip)]
     if skip and len(me["tableau"]) >= data.TABLEAU:
         return skip[0]
     return min(takes, key=lambda m: (len(data.CARDS[m.card].cost), rng.random()))
 
 
-def _action(state: dict[str, Any], seat: int, moves: list[Move]) -> Move:
+def _action(state: dict[str, Any], seat: int, options: list[Move]) -> Move:
     me = state["seats"][seat]
     for kind in _EAGER:
-        for m in moves:
-            if isinstance(m, kind) and not (isinstance(m, Tribute) and state["tribute"][1] == 0):
+        for m in options:
+            no_prestige = isinstance(m, moves.Tribute) and state["tribute"][1] == 0
+            if isinstance(m, kind) and not no_prestige:
                 return m
-    for m in moves:
-        if isinstance(m, (Gain, Pay)):
-            return _cube(state, seat, moves, gain=isinstance(m, Gain))
-    gives = [m for m in moves if isinstance(m, Give)]
+    for m in options:
+        if isinstance(m, (moves.Gain, moves.Pay)):
+            return _cube(state, seat, options, gain=isinstance(m, moves.Gain))
+    gives = [m for m in options if isinstance(m, moves.Give)]
     if gives:
         return gives[0]
     target = _sail_target(state, seat)
-    if target and Sail(target) in moves:
-        return Sail(target)
-    walls = [m for m in moves if isinstance(m, Wall)]
+    if target and moves.Sail(target) in options:
+        return moves.Sail(target)
+    walls = [m for m in options if isinstance(m, moves.Wall)]
     if walls:
         return walls[0]
-    if me["jokers"] and Joker("gold") in moves:
-        return Joker("gold")
-    return END if END in moves else moves[0]
+    if me["jokers"] and moves.Joker("gold") in options:
+        return moves.Joker("gold")
+    return moves.END if moves.END in options else options[0]
 
 
-def _cube(state: dict[str, Any], seat: int, moves: list[Move], gain: bool) -> Move:
+def _cube(state: dict[str, Any], seat: int, options: list[Move], gain: bool) -> Move:
     """Gain the colour the tableau needs most; pay with the colour it needs least."""
     need: dict[str, int] = {}
     for c in state["seats"][seat]["tableau"]:
@@ -99,7 +81,7 @@ def _cube(state: dict[str, Any], seat: int, moves: list[Move], gain: bool) -> Mo
     def key(move: Move) -> int:
         return need.get(getattr(move, "colour", ""), 0)
 
-    return max(moves, key=key) if gain else min(moves, key=key)
+    return max(options, key=key) if gain else min(options, key=key)
 
 
 def _sail_target(state: dict[str, Any], seat: int) -> str | None:

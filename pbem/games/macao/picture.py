@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.macao import data
-from pbem.games.macao.words import card_name
+from pbem.games.macao.words import card_name, words
 from pbem.games.svg import Canvas, seat_name, wrap
 from pbem.games.svg import xml_text as _text
 
@@ -36,49 +36,12 @@ FILL = {"r": "#d62728", "b": "#1f77b4", "g": "#2ca02c", "k": "#222222", "y": "#9
         "v": "#8e44ad"}
 #: text on a cube: white on dark cubes, black on the grey one
 ON_FILL = {"r": "#fff", "b": "#fff", "g": "#fff", "k": "#fff", "y": "#000", "v": "#fff"}
-LETTER = {"en": {"r": "R", "b": "B", "g": "G", "k": "K", "y": "Gy", "v": "V"},
-          "de": {"r": "R", "b": "B", "g": "G", "k": "S", "y": "Gr", "v": "V"}}
 #: the players' colours in seat order (R: Orange, Weiß, Gelb, Braun); always with a letter
 SEAT_FILL = ("#E69F00", "#FFFFFF", "#F0E442", "#8B5A2B")
 SEAT_INK = ("#000", "#000", "#000", "#fff")
-SEAT_COLOUR = {"en": ("orange", "white", "yellow", "brown"),
-               "de": ("orange", "weiß", "gelb", "braun")}
 NAME_MAX = 18   # characters of a name beside the numbers of a score line
 LINE_MAX = 62   # characters of a 10-unit line across the picture
 
-GOOD_SHORT = {"en": {"Lackwaren": "lacquer", "Reis": "rice", "Tee": "tea", "Jade": "jade",
-                     "Seide": "silk", "Papier": "paper", "Porzellan": "porcelain",
-                     "Gewürze": "spices"},
-              "de": {g: g for g in data.GOODS}}
-PHASE = {"en": {"draft": "draft", "start": "start cubes", "cards": "cards", "dice": "dice",
-                "actions": "actions", "over": "game over"},
-         "de": {"draft": "Startkarten", "start": "Startsteine", "cards": "Karten",
-                "dice": "Würfel", "actions": "Aktionen", "over": "Spielende"}}
-WORDS = {
-    "en": {"round": "Round", "tribute": "Tribute: {g} gold → {p} PP",
-           "deck": "deck: {n} cards", "to_move": "To move: {names}",
-           "dice": "Dice", "offer": "On offer", "offices": "office cards",
-           "prestige": "Prestige", "gold": "gold", "penalties": "penalty markers",
-           "area": "largest area", "final": "final", "wall": "City wall (turn order)",
-           "order": "Order: {names}", "city": "City", "sea": "Sea", "harbours": "Harbours",
-           "free": "free", "you": "you", "cargo": "cargo", "jokers": "jokers",
-           "ship": "ship", "rose": "Wind rose (cubes by die field)", "arrow": "supply",
-           "tableau": "tableau", "active": "activated", "none": "–", "legend": "Players",
-           "cubes": "Cubes", "colour": {"r": "red", "b": "blue", "g": "green", "k": "black",
-                                       "y": "grey", "v": "violet"}},
-    "de": {"round": "Runde", "tribute": "Tribut: {g} GM → {p} PP",
-           "deck": "Stapel: {n} Karten", "to_move": "Am Zug: {names}",
-           "dice": "Würfel", "offer": "Auslage", "offices": "Ämterkarten",
-           "prestige": "Prestige", "gold": "GM", "penalties": "Strafmarker",
-           "area": "größtes Gebiet", "final": "Endstand", "wall": "Stadtmauer (Reihenfolge)",
-           "order": "Reihenfolge: {names}", "city": "Stadt", "sea": "Meer",
-           "harbours": "Häfen", "free": "frei", "you": "du", "cargo": "Ladung",
-           "jokers": "Joker", "ship": "Schiff", "rose": "Windrose (AS je Würfelfeld)",
-           "arrow": "Vorrat", "tableau": "Tableau", "active": "aktiviert", "none": "–",
-           "legend": "Spieler", "cubes": "AS",
-           "colour": {"r": "rot", "b": "blau", "g": "grün", "k": "schwarz", "y": "grau",
-                      "v": "violett"}},
-}
 
 def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
     return seat_name(names, seat, limit)
@@ -149,8 +112,8 @@ def _pool(field: dict[str, int]) -> list[tuple[str, int]]:
 
 
 def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
-    lang = "de" if lang == "de" else "en"
-    w, letters = WORDS[lang], LETTER[lang]
+    t = words(lang)
+    w, letters = {**t["picture"], "colour": t["colour"]}, t["letter"]
     players = len(view["seats"])
     marks = seat_letters(names, players)
     svg = _Drawing()
@@ -163,7 +126,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     height = int(y + MARGIN)
     # the title is the picture's alt text in mails (pbem.mail.picture.alt_text)
     title = (f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · "
-             f"{PHASE[lang].get(view['phase'], view['phase'])}")
+             f"{t['picture phase'].get(view['phase'], view['phase'])}")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
             f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{_text(title)}" '
             f'font-family="{FONT}"><title>{_text(title)}</title>'
@@ -173,7 +136,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
 def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
             w: dict[str, Any], letters: dict[str, str]) -> float:
     y = 20.0
-    phase = PHASE[lang].get(view["phase"], view["phase"])
+    phase = words(lang)["picture phase"].get(view["phase"], view["phase"])
     svg.label(MARGIN, y, f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · {phase}",
               size=15, weight="bold")
     y += 17
@@ -236,7 +199,8 @@ def _scores(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[s
         svg.label(MARGIN + 18, y, line, size=9, fill=MUTED)
         svg.close()
     y += 16
-    legend = " · ".join(f"{marks[s]} = {_name(names, s, 12)} ({SEAT_COLOUR[lang][s % 4]})"
+    colours = words(lang)["seat colour"]
+    legend = " · ".join(f"{marks[s]} = {_name(names, s, 12)} ({colours[s % 4]})"
                         for s in range(len(view["seats"])))
     for part in _wrap(f"{w['legend']}: {legend}", 70):
         svg.label(MARGIN, y, part, size=9, fill=MUTED)
@@ -290,7 +254,7 @@ def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: d
             svg.marker(x + cw / 2, top + 24, owner, marks[owner])
         else:
             tile = view["tiles"].get(str(d), "")
-            label = "Joker" if tile == "Joker" else GOOD_SHORT[lang].get(tile, tile)
+            label = "Joker" if tile == "Joker" else words(lang)["good short"].get(tile, tile)
             svg.label(x + 3, top + 24, label, size=9,
                       weight="bold" if tile == "Joker" else "normal")
             cx = x + 3
@@ -360,7 +324,7 @@ def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: di
         y += 19
         svg.open(harbour=harbour)
         svg.label(MARGIN, y, harbour, size=10)
-        svg.label(MARGIN + 74, y, GOOD_SHORT[lang][good], size=10, fill=MUTED)
+        svg.label(MARGIN + 74, y, words(lang)["good short"][good], size=10, fill=MUTED)
         spaces = view["harbours"].get(harbour, [])
         for i, value in enumerate(values):
             x = MARGIN + 150 + 50 * i
@@ -388,7 +352,7 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
         title = _name(names, s) + (f" ({w['you']})" if s == you else "")
         svg.label(MARGIN + 18, y, title, size=12, weight="bold")
         y += 15
-        cargo = ", ".join(GOOD_SHORT[lang][g] for g in me["goods"]) or w["none"]
+        cargo = ", ".join(words(lang)["good short"][g] for g in me["goods"]) or w["none"]
         line = (f"{w['ship']}: {me['ship']} · {w['cargo']}: {cargo} · "
                 f"{w['jokers']}: {me['jokers']}")
         for part in _wrap(line, 66):

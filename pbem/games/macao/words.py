@@ -187,6 +187,27 @@ EN: Words = {
     "active": "activated", "ship": "ship at {at}, cargo: {cargo}, jokers: {jokers}",
     "city": "City, owned districts", "harbours": "Harbours (spaces, highest first)",
     "free": "free",
+    # the picture (picture.py)
+    "picture": {
+        "round": "Round", "tribute": "Tribute: {g} gold → {p} PP",
+        "deck": "deck: {n} cards", "to_move": "To move: {names}",
+        "dice": "Dice", "offer": "On offer", "offices": "office cards",
+        "prestige": "Prestige", "gold": "gold", "penalties": "penalty markers",
+        "area": "largest area", "final": "final", "wall": "City wall (turn order)",
+        "order": "Order: {names}", "city": "City", "sea": "Sea", "harbours": "Harbours",
+        "free": "free", "you": "you", "cargo": "cargo", "jokers": "jokers",
+        "ship": "ship", "rose": "Wind rose (cubes by die field)", "arrow": "supply",
+        "tableau": "tableau", "active": "activated", "none": "–", "legend": "Players",
+        "cubes": "Cubes"},
+    "picture phase": {"draft": "draft", "start": "start cubes", "cards": "cards",
+                      "dice": "dice", "actions": "actions", "over": "game over"},
+    #: the letter on a cube, which makes its colour readable without colour
+    "letter": {"r": "R", "b": "B", "g": "G", "k": "K", "y": "Gy", "v": "V"},
+    #: the players' colours in seat order (R: Orange, Weiß, Gelb, Braun)
+    "seat colour": ("orange", "white", "yellow", "brown"),
+    "good short": {"Lackwaren": "lacquer", "Reis": "rice", "Tee": "tea", "Jade": "jade",
+                   "Seide": "silk", "Papier": "paper", "Porzellan": "porcelain",
+                   "Gewürze": "spices"},
 }
 
 #: German as the rulebook says it (R: AS, GM, PP)
@@ -237,6 +258,22 @@ DE: Words = {
     "active": "aktiviert", "ship": "Schiff auf {at}, Ladung: {cargo}, Joker: {jokers}",
     "city": "Stadt, Stadtteile in Besitz", "harbours": "Häfen (Ablagefelder, höchstes zuerst)",
     "free": "frei",
+    "picture": {
+        "round": "Runde", "tribute": "Tribut: {g} GM → {p} PP",
+        "deck": "Stapel: {n} Karten", "to_move": "Am Zug: {names}",
+        "dice": "Würfel", "offer": "Auslage", "offices": "Ämterkarten",
+        "prestige": "Prestige", "gold": "GM", "penalties": "Strafmarker",
+        "area": "größtes Gebiet", "final": "Endstand", "wall": "Stadtmauer (Reihenfolge)",
+        "order": "Reihenfolge: {names}", "city": "Stadt", "sea": "Meer",
+        "harbours": "Häfen", "free": "frei", "you": "du", "cargo": "Ladung",
+        "jokers": "Joker", "ship": "Schiff", "rose": "Windrose (AS je Würfelfeld)",
+        "arrow": "Vorrat", "tableau": "Tableau", "active": "aktiviert", "none": "–",
+        "legend": "Spieler", "cubes": "AS"},
+    "picture phase": {"draft": "Startkarten", "start": "Startsteine", "cards": "Karten",
+                      "dice": "Würfel", "actions": "Aktionen", "over": "Spielende"},
+    "letter": {"r": "R", "b": "B", "g": "G", "k": "S", "y": "Gr", "v": "V"},
+    "seat colour": ("orange", "weiß", "gelb", "braun"),
+    "good short": {g: g for g in data.GOODS},
 }
 
 TABLES = {"en": EN, "de": DE}

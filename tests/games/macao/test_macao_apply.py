@@ -11,7 +11,7 @@ import random
 import pytest
 
 from pbem.games.macao import GAME, moves, rules
-from pbem.games.protocol import MalformedMoveError
+from pbem.games.protocol import IllegalMoveError, MalformedMoveError
 
 
 @pytest.mark.parametrize("players,seed", [(2, 1), (3, 2), (4, 3)])
@@ -37,7 +37,7 @@ def test_apply_never_changes_its_input_over_a_random_game(players, seed):
 def test_a_failed_apply_leaves_the_state_as_it_was():
     s = GAME.setup(2, None, "fail")
     before = copy.deepcopy(s)
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalMoveError):
         GAME.apply(s, GAME.to_move(s)[0], "discard A1")
     assert s == before
 

@@ -8,7 +8,8 @@ import pytest
 from macao_helpers import at_actions, card
 
 from pbem.games.macao import GAME, data, rules
-from pbem.games.macao.picture import LETTER, NAME_MAX, seat_letters
+from pbem.games.macao.picture import NAME_MAX, seat_letters
+from pbem.games.macao.words import words
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -76,8 +77,8 @@ def test_owners_markers_and_tiles_in_their_districts():
         shown = texts(group(root, "district", d))
         assert shown[:2] == [str(d), english[s["tiles"][str(d)]]]
         # the district's cost, one lettered cube per cube (never colour alone)
-        assert [x for x in shown if x in LETTER["en"].values()] == [
-            LETTER["en"][c] for c in data.DISTRICT_COST[d]]
+        assert [x for x in shown if x in words("en")["letter"].values()] == [
+            words("en")["letter"][c] for c in data.DISTRICT_COST[d]]
     assert s["tiles"]["5"] == "Joker"                       # a dark district not yet taken
 
 
