@@ -19,15 +19,19 @@ State layout (lists indexed by seat)::
     seats           per seat: gold, pp, penalties, tableau, active, rose (7 dicts of
                     colour -> cubes; rose[0] is the Aktionsvorrat at the arrow), goods,
                     jokers, ship, used (cards used this round), and this turn's flags
-    pending         the open step of the seat to move (see ``_pending_moves``)
+    pending         the open step of the seat to move: a tagged value of ``steps`` as
+                    its JSON (``{"pay": 2}``), or None
     final           the end scoring per seat, once over
 
-Moves (notation): ``take K7`` (draft, card phase), ``discard K7`` (a sixth card),
-``one r`` / ``two b`` (start cubes), ``die r`` (a die, twice), and in the action
+Moves (``moves``: values parsed once from this notation): ``take K7`` (draft, card
+phase), ``discard K7`` (a sixth card), ``one r`` / ``two b`` (start cubes), ``die r``
+(a die, twice), and in the action
 phase ``activate K7``, ``district 12``, ``row 2`` (narrows a long district menu),
 ``wall 3``, ``sail Lisboa``, ``deliver``, ``tribute``, ``use K7`` / ``use K7 2``,
 ``joker gold`` / ``joker cube``, then ``pay r`` / ``gain r`` / ``give r`` / ``done``
-to settle a step, and ``end``.
+to settle a step, and ``end``.  ``legal`` lists them as values, ``apply`` takes one
+and copies only what it changes (``_Draft``); the action phase's moves act through the
+table ``_ACTIONS``, one function per kind.
 
 Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
 
