@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 
+import pytest
 from freezegun import freeze_time
 from games.draw_game import TURN, Ziehen
 
@@ -148,3 +149,65 @@ def test_a_failing_bot_is_logged_and_the_default_move_played(ctx, database, capl
     failures = [r for r in caplog.records if "bot_move of ziehen-k failed" in r.getMessage()]
     assert len(failures) == len(TURN)
     assert all(r.exc_info and "a bug in the bot" in str(r.exc_info[1]) for r in failures)
+
+
+class ZiehenOhneSchluss(Ziehen):
+    """Ziehen whose "end" can be taken back: only the draw is final."""
+
+    name = "ziehen-e"
+
+    def is_commit_point(self, before, seat, move, after):
+        return move == "draw"
+
+
+def test_a_turn_taken_back_is_the_same_turn_its_links_and_its_mail(ctx, database):
+    with registered(ZiehenOhneSchluss()):
+        game = _two_humans(ctx, "ziehen-e")
+        for move in TURN:
+            _play(ctx, game, 0, move)
+        moves.take_back(ctx, game.id, 0)
+        alice = _seat(game, 0)
+        # the turn "end" closed is open again: not a new one (the links of Alice's turn
+        # mail still name it), and no second "your move" mail
+        assert alice.in_turn and alice.turn_seq == 1
+        assert Outbox.select().where(Outbox.kind == "turn",
+                                     Outbox.to_address == "alice@example.org").count() == 1
+        _play(ctx, game, 0, "end")
+
+
+def test_a_move_ends_the_failures_a_tick_counted_against_the_game(ctx, database):
+    with registered(Ziehen()):
+        game = _two_humans(ctx, "ziehen")
+        Game.update(failures=2).where(Game.id == game.id).execute()
+        _play(ctx, game, 0, "step")
+        assert Game.get_by_id(game.id).failures == 0
+
+
+def test_a_finished_game_says_it_has_ended(ctx, database):
+    with registered(Ziehen()):
+        game = _against_a_bot(ctx, "ziehen")
+        Game.update(status=Game.FINISHED).where(Game.id == game.id).execute()
+        with pytest.raises(moves.PlayError) as refused:
+            moves.play(ctx, game.id, 0, "step")
+        assert refused.value.reason == "not-active" and "ended" in str(refused.value)
+
+
+class ZiehenOhneAusweg(Ziehen):
+    """Ziehen whose bot and default move both fail: the server plays any legal move."""
+
+    name = "ziehen-o"
+
+    def bot_move(self, state, seat, rng):
+        raise RuntimeError("a bug in the bot")
+
+    def default_move(self, state, seat):
+        raise RuntimeError("a bug in the default")
+
+
+def test_a_bot_whose_game_offers_no_move_of_its_own_plays_a_legal_one(ctx, database):
+    with registered(ZiehenOhneAusweg()), freeze_time("2026-05-04 09:00:00"):
+        game = _against_a_bot(ctx, "ziehen-o")
+        for move in TURN:
+            _play(ctx, game, 0, move)
+        assert [m.move for m in _log(game) if m.seat == 1] == list(TURN)
+        assert _seat(game, 0).in_turn
