@@ -311,3 +311,33 @@ def test_talk_waiting_in_an_older_database_is_mailed_after_the_upgrade(tmp_path,
             assert "from before the upgrade" in mail.text_body
     finally:
         db.close()
+
+
+def test_a_seat_taken_back_from_the_bot_is_mailed_the_talk_it_missed(client, ctx):
+    from pbem.time import timeouts
+
+    with freeze_time("2026-05-04 10:00:00") as frozen:
+        game = table(ctx)
+        bob = Player.get(Player.email == "bob@example.org")
+        rules = get_game(game.game)
+        for _ in range(10):  # Bob chooses; then he waits for Alice
+            state = Game.get_by_id(game.id).state
+            if 1 not in rules.to_move(state):
+                break
+            moves.play(ctx, game.id, 1, rules.legal_moves(state, 1)[0])
+        assert rules.to_move(Game.get_by_id(game.id).state) == [0]
+        Seat.update(bot=True, bot_replaced=True).where(Seat.player == bob).execute()
+        alice = seat_path(latest_mail("alice@example.org"))
+        assert _say(client, alice, "the bot cannot read this").status_code == 303
+        assert Seat.get(Seat.player == bob).talk_waiting_since is None  # bots wait for nothing
+        frozen.tick(timedelta(minutes=61))
+        tick(ctx, transport=_Sink())
+        assert not Outbox.select().where(Outbox.kind == "talk").exists()
+        timeouts.reclaim(ctx, game.id, 1, bob.id, datetime(2026, 5, 4, 11, 1))
+        # back from the bot (and not in turn: no turn mail), the seat waits for the talk
+        # again, from when it was written
+        assert Seat.get(Seat.player == bob).talk_waiting_since == datetime(2026, 5, 4, 10)
+        tick(ctx, transport=_Sink())
+        [mail] = Outbox.select().where(Outbox.kind == "talk")
+        assert mail.to_address == "bob@example.org"
+        assert "the bot cannot read this" in mail.text_body
