@@ -21,6 +21,8 @@ from typing import Any
 import peewee as pw
 from playhouse.db_url import connect
 
+from pbem.sqlcache import Prepared
+
 db = pw.DatabaseProxy()
 
 
@@ -178,7 +180,11 @@ class Seat(BaseModel):
     @classmethod
     def of(cls, game: Game | int) -> list[Seat]:
         """The seats of ``game`` in table order, each with its player read in the same
-        query: the one way every part reads a table (names, mails, turns)."""
+        query: the one way every part reads a table (names, mails, turns); its SQL is
+        built once (``pbem.sqlcache``: every request of a game reads its table)."""
+        game_id = game.id if isinstance(game, Game) else game
+        if type(game_id) is int:
+            return _SEATS_OF.rows(game_id)
         return list(cls.select(cls, Player).join(Player, pw.JOIN.LEFT_OUTER)
                     .where(cls.game == game).order_by(cls.index))
 
@@ -307,6 +313,10 @@ class Blocked(BaseModel):
     def has(cls, email: str) -> bool:
         return cls.select().where(cls.email == email.lower()).exists()
 
+
+_SEATS_OF = Prepared(Seat, lambda game_id: (
+    Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
+    .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
 
@@ -478,11 +488,23 @@ def lock_row(model: type[BaseModel], row_id: int) -> Any:
     writer already (``write_transaction`` begins ``IMMEDIATE``, within its
     ``busy_timeout``), so the read is enough there.
     """
-    query = model.select().where(model.id == row_id)
-    if not isinstance(db.obj, pw.SqliteDatabase):
+    sqlite = isinstance(db.obj, pw.SqliteDatabase)
+    if not sqlite:
         db.execute_sql(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
-        query = query.for_update()
-    return query.get_or_none()
+    if type(row_id) is int:  # the SQL built once per model (``pbem.sqlcache``)
+        key = (model, sqlite)
+        if key not in _LOCKS:
+            _LOCKS[key] = Prepared(model, lambda i: _lock_query(model, i, sqlite), 1)
+        return _LOCKS[key].first(row_id)
+    return _lock_query(model, row_id, sqlite).get_or_none()
+
+
+def _lock_query(model: type[BaseModel], row_id: Any, sqlite: bool) -> pw.ModelSelect:
+    query = model.select().where(model.id == row_id)
+    return query if sqlite else query.for_update()
+
+
+_LOCKS: dict[tuple[type[BaseModel], bool], Prepared] = {}
 
 
 @contextmanager

@@ -21,6 +21,7 @@ import peewee as pw
 from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules, State
 from pbem.i18n import DEFAULT, LANGUAGES, Phrase, say
 from pbem.models import Game, Move, Notice, Talk
+from pbem.sqlcache import Prepared
 
 #: the most moves one history shows; older ones are counted, not listed
 HISTORY_LIMIT = 300
@@ -158,12 +159,7 @@ def seat_history(game: Game, seat_index: int, in_turn: bool, limit: int = HISTOR
     """What the seat missed, as it reads it: ``history`` from ``since_seq_for``, with
     the seat's last turns found in the same statement as the moves after them (every
     page and turn mail of a seat tells this)."""
-    ends = (Move.select(Move.seq)
-            .where(Move.game == game, Move.seat == seat_index, Move.turn_end)
-            .order_by(Move.seq.desc()).limit(1).offset(0 if in_turn else 1))
-    since = pw.fn.COALESCE(ends, 0)
-    rows = list(_told_rows(game, since.alias("since_seq")).where(Move.seq > since)
-                .order_by(Move.seq.desc()).limit(limit))[::-1]
+    rows = _SEAT_ROWS.rows(game.id, seat_index, 0 if in_turn else 1, limit)[::-1]
     if len(rows) >= limit:  # cut: how many came before is asked apart
         return history(game, seat_index, since_seq_for(game, seat_index, in_turn), limit,
                        lang)
@@ -172,15 +168,34 @@ def seat_history(game: Game, seat_index: int, in_turn: bool, limit: int = HISTOR
     return _told(game, seat_index, rows[0].since_seq if rows else game.seq, rows, 0, lang)
 
 
+def _seat_rows(game_id: int, seat_index: int, skip: int, limit: int) -> pw.ModelSelect:
+    """The moves after the seat's last turn (``skip`` 0) or the one before (1), newest
+    first, each with where they begin (``since_seq``)."""
+    ends = (Move.select(Move.seq)
+            .where(Move.game == game_id, Move.seat == seat_index, Move.turn_end)
+            .order_by(Move.seq.desc()).limit(1).offset(skip))
+    since = pw.fn.COALESCE(ends, 0)
+    return (_told_rows(game_id, since.alias("since_seq")).where(Move.seq > since)
+            .order_by(Move.seq.desc()).limit(limit))
+
+
+#: pages and turn mails tell this on every view: its SQL is built once (``pbem.sqlcache``)
+_SEAT_ROWS = Prepared(Move, _seat_rows, 4)
+_NOTICES = Prepared(Notice, lambda game_id, from_seq, since_seq: (
+    Notice.select(Notice.seq, Notice.text, Notice.said_in)
+    .where(Notice.game == game_id, Notice.seq >= from_seq, Notice.seq > since_seq)
+    .order_by(Notice.seq, Notice.id)), 3)
+_TALK = Prepared(Talk, lambda game_id, since_seq: (
+    Talk.select().where(Talk.game == game_id, Talk.after_move_seq >= since_seq)
+    .order_by(Talk.after_move_seq, Talk.id)), 2)
+
+
 def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earlier: int,
           lang: str) -> History:
     """``rows`` of the log after ``since_seq`` with the notices and talk among them."""
     first_seq = rows[0].seq if rows else game.seq + 1
     notices: dict[int, list[str]] = {}
-    for notice in (Notice.select(Notice.seq, Notice.text, Notice.said_in)
-                   .where(Notice.game == game, Notice.seq >= first_seq - 1,
-                          Notice.seq > since_seq)
-                   .order_by(Notice.seq, Notice.id)):
+    for notice in _NOTICES.rows(game.id, first_seq - 1, since_seq):
         notices.setdefault(notice.seq, []).append(notice_text(notice, lang))
     out = History(earlier=earlier)
     current_round = rows[0].round if rows else None
@@ -246,8 +261,8 @@ def line_of(row: Talk) -> str:
 def said_after(game: Game, since_seq: int) -> dict[int, list[Said]]:
     """The messages written after move ``since_seq``, by the move they followed."""
     out: dict[int, list[Said]] = {}
-    for row in (Talk.select().where(Talk.game == game, Talk.after_move_seq >= since_seq)
-                .order_by(Talk.after_move_seq, Talk.id)):
+    game_id = game.id if isinstance(game, Game) else game
+    for row in _TALK.rows(game_id, since_seq):
         out.setdefault(row.after_move_seq, []).append(
             Said(row.seat, row.after_move_seq, line_of(row)))
     return out

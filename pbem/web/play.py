@@ -43,6 +43,7 @@ from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves, talk
 from pbem.mail import compose, picture
 from pbem.models import Game, Move, Seat, utcnow, write_transaction
+from pbem.sqlcache import Prepared
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.refusal import Refusal, refusal_seconds
@@ -97,10 +98,13 @@ def seat_path(game: Game, seat: Seat) -> str | None:
     return path_of(compose.seat_url(context(), game, seat))
 
 
+#: every page behind a link reads its game first: the SQL is built once (``pbem.sqlcache``)
+_GAME = Prepared(Game, lambda game_id: Game.select().where(Game.id == game_id), 1)
+
+
 def _game_and_seat(game_id: int | Game, index: int) -> tuple[Game, Seat]:
     """The game (read now, unless given) and its seat ``index``, or the refusal."""
-    game = (game_id if isinstance(game_id, Game)
-            else Game.get_or_none(Game.id == game_id))
+    game = game_id if isinstance(game_id, Game) else _GAME.first(game_id)
     if game is None:
         raise Refusal("no-game", _("There is no such game on this server (any more)."))
     seat = next((s for s in _seats(game) if s.index == index), None)
