@@ -3,6 +3,9 @@
 ``database`` runs every test that uses it on SQLite, and again on PostgreSQL
 when ``PBEM_TEST_DATABASE_URL`` names one that answers; otherwise the
 PostgreSQL run is skipped with the reason.
+
+Every test makes contexts and apps of its own, each with Jinja environments of
+its own; ``_shared_template_code`` lets them share the compiled templates.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 
+import jinja2
 import pytest
+from jinja2.bccache import Bucket
 
 from pbem.context import Context, make_context
 from pbem.models import create_tables, db, drop_tables, open_database
@@ -160,3 +165,56 @@ def smtp_ctx(tmp_path, smtp_server: MailSink) -> Context:
         mail={"transport": "smtp", "smtp_host": smtp_server.host,
               "smtp_port": str(smtp_server.port), "backoff_seconds": "60"},
     )
+
+
+def _compile_settings(env: jinja2.Environment, name: str) -> tuple[object, ...]:
+    """What the code Jinja compiles a template to depends on, besides its source."""
+    autoescape = env.autoescape(name) if callable(env.autoescape) else env.autoescape
+    return (env.block_start_string, env.block_end_string, env.variable_start_string,
+            env.variable_end_string, env.comment_start_string, env.comment_end_string,
+            env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+            env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline,
+            tuple(sorted(env.extensions)), env.optimized, autoescape, env.is_async,
+            tuple(sorted(env.filters)), tuple(sorted(env.tests)), env.finalize is None,
+            env.code_generator_class, env.context_class)
+
+
+class SharedTemplateCode(jinja2.BytecodeCache):
+    """Compiled templates kept in memory for every Jinja environment of this process.
+
+    Compiling the same templates again for each test's environments was about a
+    quarter of the web tests' time.  A template's code is reused only for the same
+    source (its checksum) under the same settings, so each environment still runs
+    exactly the code it would have compiled itself.
+    """
+
+    def __init__(self) -> None:
+        self.code: dict[tuple[str, str], object] = {}
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None,
+                   source: str) -> Bucket:
+        key = repr((name, filename, _compile_settings(environment, name)))
+        bucket = Bucket(environment, key, self.get_source_checksum(source))
+        self.load_bytecode(bucket)
+        return bucket
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        bucket.code = self.code.get((bucket.key, bucket.checksum))
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[(bucket.key, bucket.checksum)] = bucket.code
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _shared_template_code() -> Iterator[None]:
+    shared = SharedTemplateCode()
+    init = jinja2.Environment.__init__
+
+    def init_sharing(self: jinja2.Environment, *args: object, **kwargs: object) -> None:
+        init(self, *args, **kwargs)
+        if self.bytecode_cache is None:
+            self.bytecode_cache = shared
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jinja2.Environment, "__init__", init_sharing)
+        yield
