@@ -123,3 +123,40 @@ def test_a_game_started_from_my_games_in_a_phone(ctx, sqlite_database):
             assert page.locator("form[action$='/play'] button").count() > 0
         finally:
             browser.close()
+
+
+def test_a_newcomer_confirms_a_game_in_a_phone(ctx, sqlite_database):
+    """The home page's form, the page that says to confirm, the confirmation opened from
+    the mail and the seat it leads to, at 390 pixels."""
+    from playwright.sync_api import sync_playwright
+
+    from pbem.models import Game, Outbox
+    from pbem.web import create_app
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 800})
+            _serve(page, create_app(ctx))
+            page.goto("http://pbem.test/new/visby")
+            _fits(page)
+            page.fill("#name", LONG)
+            page.fill("#email", "nora@example.org")
+            page.get_by_role("button", name="Create the game").click()
+            page.wait_for_url("**/created/**")
+            _fits(page)
+            assert page.get_by_text("Please confirm your address first.").is_visible()
+            assert Game.get().status == Game.HELD
+            [mail] = Outbox.select().where(Outbox.kind == "confirm")
+            [confirm] = [u for u in mail.text_body.split() if "/c/" in u]
+            page.goto(confirm)
+            _fits(page)
+            page.get_by_role("button", name="Yes, this address is mine: start Visby #1").click()
+            _fits(page)
+            page.get_by_role("link", name="Open your seat").click()
+            page.wait_for_url("**/s/**")
+            _fits(page)
+            assert Game.get().status == Game.ACTIVE
+            assert page.locator("form[action$='/play'] button").count() > 0
+        finally:
+            browser.close()
