@@ -75,7 +75,8 @@ def _entry(state: State, seat: int, move: Move, w: Words,
     if isinstance(move, TakeSet | SwapFrom | SwapTo):
         return _set_entry(state, move, w)
     if isinstance(move, Give | Get):
-        return move.notation().split()[0], "Kloster", {"ware": ware(move.ware, lang)}, ""
+        key = "give" if isinstance(move, Give) else "get"
+        return key, "Kloster", {"ware": ware(move.ware, lang)}, ""
     if isinstance(move, Pay):
         project = state["project"]
         value = rules.ware_value(state, seat, move.ware, project["stadt"]) if project else None
