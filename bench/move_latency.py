@@ -201,7 +201,7 @@ def copy_with_threads(ctx: Context, template_id: int) -> Game:
     game = copy_game(template_id)
     domain = compose.mail_domain(ctx)
     now = utcnow()
-    for seat in Seat.of(game):
+    for seat in Seat.select().where(Seat.game == game):
         if seat.player_id is not None:
             Outbox.create(game=game, player=seat.player_id, kind="notice",
                           to_address=seat.player.email, subject="root", text_body="root",
