@@ -66,6 +66,7 @@ class Size:
     busy_cpu: list[float] = field(default_factory=list)
     sent: list[int] = field(default_factory=list)
     work: list[int] = field(default_factory=list)  # what an idle tick read (``_work``)
+    busy_work: list[int] = field(default_factory=list)  # and the busy tick
 
 
 def _pg_urls(url: str, sizes: list[int]) -> dict[int, str]:
@@ -125,9 +126,10 @@ def _pg_rows_read() -> int:
                               ).fetchone()[0])
 
 
-def _work(size: Size, transport: tick_fixture.NullTransport) -> int:
-    """What one idle tick read, counted, not timed: a number no load on the machine
-    moves.  SQLite: steps of its virtual machine; PostgreSQL: rows read."""
+def _counted(size: Size, transport: tick_fixture.NullTransport,
+             every: int) -> tuple[float, float, dict, int]:
+    """A tick and what it read, counted: a number no load on the machine moves.
+    SQLite: steps of its virtual machine (to ``every`` steps); PostgreSQL: rows read."""
     if size.url.startswith("sqlite"):
         steps = [0]
 
@@ -136,15 +138,14 @@ def _work(size: Size, transport: tick_fixture.NullTransport) -> int:
             return 0
 
         connection = db.connection()
-        connection.set_progress_handler(count, 10)
+        connection.set_progress_handler(count, every)
         try:
-            _tick(size, transport)
+            return (*_tick(size, transport), steps[0] * every)
         finally:
-            connection.set_progress_handler(None, 10)
-        return steps[0] * 10
+            connection.set_progress_handler(None, every)
     before = _pg_rows_read()
-    _tick(size, transport)
-    return _pg_rows_read() - before
+    took = _tick(size, transport)
+    return (*took, _pg_rows_read() - before)
 
 
 def one_round(size: Size, due: int, idle_ticks: int) -> None:
@@ -163,9 +164,11 @@ def one_round(size: Size, due: int, idle_ticks: int) -> None:
     # a shared machine any of them may wait for the CPU far longer than it works
     size.idle.append(min(idle))
     size.idle_cpu.append(min(idle_cpu))
-    size.work.append(_work(size, transport))
+    size.work.append(_counted(size, transport, 10)[3])
     armed = tick_fixture.arm(fx, due)
-    took, cpu, done = _tick(size, transport)
+    # counted in thousands of steps, which costs the tick nothing measurable
+    took, cpu, done, work = _counted(size, transport, 1000)
+    size.busy_work.append(work)
     if done["timeouts"] != armed["timeouts"] or done["reminders"] != armed["reminders"] \
             or done["talk"] < armed["talk"] or done["digests"] != armed["digests"]:
         raise SystemExit(f"the busy tick at {size.games:,} games did not do the due work: "
@@ -204,13 +207,15 @@ def report(sizes: list[Size], args: argparse.Namespace, armed: dict, loads: list
           + ("PostgreSQL's table statistics" if pg else "SQLite's progress handler")
           + "): load cannot move it.\n")
     print(f"{'games':>9} {'build':>6} | {'idle ms':>7} {'wall ratio':>17} {'CPU ratio':>17} "
-          f"{counted:>9} | {'busy ms':>7} {'wall ratio':>17} {'CPU ratio':>17} {'mails':>5}")
+          f"{counted:>9} | {'busy ms':>7} {'wall ratio':>17} {'CPU ratio':>17} {counted:>10} "
+          f"{'mails':>5}")
     for s in sizes:
         print(f"{s.games:>9,} {s.built:>5.0f}s | {statistics.median(s.idle) * 1e3:>7.2f} "
               f"{_spread(_ratios(s, base, 'idle')):>17} "
               f"{_spread(_ratios(s, base, 'idle_cpu')):>17} {statistics.median(s.work):>9,.0f} | "
               f"{statistics.median(s.busy) * 1e3:>7.0f} {_spread(_ratios(s, base, 'busy')):>17} "
-              f"{_spread(_ratios(s, base, 'busy_cpu')):>17} {statistics.median(s.sent):>5.0f}")
+              f"{_spread(_ratios(s, base, 'busy_cpu')):>17} "
+              f"{statistics.median(s.busy_work):>10,.0f} {statistics.median(s.sent):>5.0f}")
     print(f"\nload average (1, 5, 15 min) at the start of the rounds {loads[0]}, at the end "
           f"{loads[1]}; {os.cpu_count()} CPUs")
     for s in sizes:

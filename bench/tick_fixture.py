@@ -296,10 +296,13 @@ def arm(fx: Fixture, due: int) -> dict[str, int]:
     split = due_split(due)
     timeouts, reminders, talks, mails = (split["timeouts"], split["reminders"], split["talk"],
                                          split["mails"])
+    # seats of players who are here (a vacation stops their clocks and reminders)
     seats = list(Seat.select(Seat.id, Seat.game, Seat.index).join(Game)
+                 .switch(Seat).join(Player, on=(Seat.player == Player.id))
                  .where(Game.status == Game.ACTIVE, Game.parked_at.is_null(),
                         Game.id > fx.used, Seat.in_turn == True,  # noqa: E712
-                        Seat.bot == False, Seat.deadline > fx.now)  # noqa: E712
+                        Seat.bot == False, Seat.deadline > fx.now,  # noqa: E712
+                        Player.vacation_until.is_null())
                  .order_by(Game.id).limit(3 * (timeouts + reminders + talks)))
     by_game = list({s.game_id: s for s in seats}.values())
     if len(by_game) < timeouts + reminders + talks:

@@ -151,14 +151,16 @@ def mail_waiting(ctx: Context, game_id: int, player_id: int, now: datetime) -> b
         if not humans or not player.mail_enabled or not unmailed(game, humans).exists():
             _wait_from(ids, None)  # a bot plays, or mail is off: ``rewait`` when it changes
             return False
-        queued = (Outbox.select(Outbox.not_before)
-                  .where(Outbox.game == game, Outbox.player == player, Outbox.kind == "talk",
-                         Outbox.sent_at.is_null(), Outbox.failed_at.is_null())
-                  .order_by(Outbox.not_before).first())
-        if queued is not None:
+        # the reader's few talk mails of this game, by its index: asked for "not sent" in
+        # SQL, the planner would walk every mail still to go (the index of those)
+        queued = [m.not_before for m in
+                  Outbox.select(Outbox.not_before, Outbox.sent_at, Outbox.failed_at)
+                  .where(Outbox.game == game, Outbox.player == player, Outbox.kind == "talk")
+                  if m.sent_at is None and m.failed_at is None]
+        if queued:
             # a talk mail waits for the reader's morning or digest: what was written since
             # follows it then, not before it
-            _wait_from(ids, max(queued.not_before, now) - _delay(ctx))
+            _wait_from(ids, max(min(queued), now) - _delay(ctx))
             return False
         # ``compose.queue`` takes the waiting messages into the mail it queues
         mail = compose.queue_talk(ctx, game, humans[0], now)
