@@ -290,11 +290,16 @@ class Outbox(BaseModel):
     attempts = pw.IntegerField(default=0)
     claimed_until = pw.DateTimeField(null=True)  # a delivering tick holds it until then
     sent_at = pw.DateTimeField(null=True, index=True)
-    failed_at = pw.DateTimeField(null=True)  # gave up after max attempts
+    #: given up: after max attempts, or a "your move" mail no longer true (``last_error``)
+    failed_at = pw.DateTimeField(null=True)
     last_error = pw.TextField(null=True)
     #: held for the player's daily digest (``not_before`` is the digest's time), never
     #: delivered on its own
     digest = pw.BooleanField(default=False)
+    #: a "your move" mail's decision: the seat (its index) and that seat's turn it asks
+    #: for; delivery leaves the mail unsent once that turn is over (``outbox.stale_turn``)
+    seat_index = pw.IntegerField(null=True)
+    turn_seq = pw.IntegerField(null=True)
 
     class Meta:
         # mail still to go (neither sent nor given up) by when it may go: the tick's

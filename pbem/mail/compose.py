@@ -192,6 +192,7 @@ def queue(
     game: Game | None = None,
     now: datetime | None = None,
     seats: list[Seat] | None = None,
+    turn_of: Seat | None = None,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -204,7 +205,8 @@ def queue(
     for the player); every later one refers to it.
     A mail to an address that has not joined (a plain string) carries "never mail
     me again" as its List-Unsubscribe.  ``seats``: the game's seats with their players,
-    where the caller has them (else they are read).
+    where the caller has them (else they are read).  ``turn_of``: the seat whose current
+    turn a "your move" mail asks for; the mail is not sent once that turn is over.
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
@@ -243,6 +245,8 @@ def queue(
         created_at=now,
         not_before=not_before,
         digest=digest,
+        seat_index=turn_of.index if turn_of is not None else None,
+        turn_seq=turn_of.turn_seq if turn_of is not None else None,
     )
     # the first mail of the thread that goes out on its own is its root (a mail held for
     # the digest is never delivered as itself)
@@ -421,7 +425,7 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
     queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
-          now=now, seats=seats)
+          now=now, seats=seats, turn_of=seat)
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,

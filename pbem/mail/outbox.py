@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import email.errors
 import email.policy
+import logging
 import os
 import re
 import smtplib
@@ -28,8 +29,10 @@ from typing import Protocol
 from pbem.config import Config
 from pbem.i18n import DEFAULT, supported
 from pbem.mail.picture import split_html
-from pbem.models import Outbox, Player, utcnow
+from pbem.models import Outbox, Player, Seat, utcnow
 from pbem.time import quiet
+
+log = logging.getLogger(__name__)
 
 #: how long a claim keeps other ticks away from a mail being sent
 CLAIM_SECONDS = 300
@@ -207,17 +210,40 @@ def quiet_until(mail: Outbox, now: datetime) -> datetime | None:
     return later if later > now else None
 
 
+def stale_turn(mail: Outbox) -> str | None:
+    """Why a "your move" mail is no longer true, or None: the turn it asks for is over
+    (the player moved on the seat page, a timeout played, the game ended) or the seat
+    has another player now.  Its links would only answer "moved on"."""
+    if mail.turn_seq is None or mail.seat_index is None or mail.game_id is None:
+        return None
+    seat = (Seat.select(Seat.player, Seat.turn_seq, Seat.in_turn)
+            .where(Seat.game == mail.game_id, Seat.index == mail.seat_index).first())
+    if seat is None or seat.player_id != mail.player_id:
+        return "not sent: the seat has another player now"
+    if seat.turn_seq != mail.turn_seq or not seat.in_turn:
+        return "not sent: the turn it asks for ended before delivery"
+    return None
+
+
 def deliver_due(config: Config, transport: Transport, now: datetime | None = None,
                 limit: int = 200) -> dict[str, int]:
-    """Send what is due; returns counts of ``sent``, ``retry``, ``failed`` and ``deferred``."""
+    """Send what is due; returns counts of ``sent``, ``retry``, ``failed``, ``deferred`` and
+    ``skipped`` (a "your move" mail whose turn ended before it could go: ``stale_turn``)."""
     now = now or utcnow()
-    counts = {"sent": 0, "retry": 0, "failed": 0, "deferred": 0}
+    counts = {"sent": 0, "retry": 0, "failed": 0, "deferred": 0, "skipped": 0}
     max_attempts = config.getint("mail", "max_attempts")
     backoff = config.getint("mail", "backoff_seconds")
     for row in list(due_mails(now, limit)):
         if not claim(row.id, now):
             continue
         mail = Outbox.get_by_id(row.id)
+        stale = stale_turn(mail)
+        if stale is not None:  # given up for good, the reason kept: never sent
+            (Outbox.update(failed_at=now, claimed_until=None, last_error=stale)
+             .where(Outbox.id == mail.id).execute())
+            log.info("mail %s to player %s: %s", mail.id, mail.player_id, stale)
+            counts["skipped"] += 1
+            continue
         later = quiet_until(mail, now)
         if later is not None:  # the recipient's night: wait for their morning
             (Outbox.update(not_before=later, claimed_until=None)

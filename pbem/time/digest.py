@@ -20,6 +20,7 @@ import peewee as pw
 from pbem.context import Context
 from pbem.i18n import Phrase, phrase, say
 from pbem.mail import compose
+from pbem.mail.outbox import stale_turn
 from pbem.mail.talk import take_unmailed
 from pbem.models import Game, Outbox, Player, Seat, write_transaction
 from pbem.time import steps
@@ -55,8 +56,13 @@ def digest_one(ctx: Context, player_id: int, now: datetime) -> bool:
                    .execute())
         if claimed != len(held):
             raise steps.Lost(player_id)  # another tick bundles them: roll back
+        # a held "your move" whose turn is over is not told: it is no longer true
+        stale = {m.id: why for m in held if (why := stale_turn(m)) is not None}
+        for mail_id, why in stale.items():
+            (Outbox.update(sent_at=None, failed_at=now, last_error=why)
+             .where(Outbox.id == mail_id).execute())
         player = Player.get_by_id(player_id)
-        _queue_digest(ctx, player, held, now)
+        _queue_digest(ctx, player, [m for m in held if m.id not in stale], now)
         return True
 
 

@@ -210,7 +210,8 @@ def test_a_mail_the_relay_never_takes_is_given_up_after_max_attempts(tmp_path, s
         assert (done["retry"], done["failed"]) == (queued, 0)
         assert {r.not_before for r in Outbox.select()} == {NOON + timedelta(seconds=180)}
         frozen.tick(timedelta(seconds=119))
-        assert tick(ctx)["mail"] == {"sent": 0, "retry": 0, "failed": 0, "deferred": 0}
+        assert tick(ctx)["mail"] == {"sent": 0, "retry": 0, "failed": 0, "deferred": 0,
+                                     "skipped": 0}
         frozen.tick(timedelta(seconds=1))
         done = tick(ctx)["mail"]
         assert (done["retry"], done["failed"]) == (0, queued)
@@ -226,7 +227,8 @@ def test_a_mail_the_relay_never_takes_is_given_up_after_max_attempts(tmp_path, s
                       text_body="hello", message_id="<later@pbem>",
                       created_at=frozen.time_to_freeze, not_before=NOON)
         frozen.tick(timedelta(days=1))
-        assert tick(ctx)["mail"] == {"sent": 1, "retry": 0, "failed": 0, "deferred": 0}
+        assert tick(ctx)["mail"] == {"sent": 1, "retry": 0, "failed": 0, "deferred": 0,
+                                     "skipped": 0}
     assert [m["Message-ID"] for m in smtp_server.messages] == ["<later@pbem>"]
 
 
@@ -248,7 +250,8 @@ def test_a_mail_to_someone_asleep_waits_for_their_morning_and_holds_up_no_other(
     for_lucy = [mail(1, lucy.email, lucy), mail(2, lucy.email, kind="invite")]
     others = [mail(3, "anna@example.de"), mail(4, "kenji@example.jp")]
     with freeze_time(NOON, ignore=REAL_TIME_FOR) as frozen:
-        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 2}
+        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 2,
+                                     "skipped": 0}
         assert sorted(m["Message-ID"] for m in smtp_server.messages) == [
             o.message_id for o in others]
         morning = datetime(2026, 3, 2, 16, 0)  # 08:00 PST
@@ -259,7 +262,8 @@ def test_a_mail_to_someone_asleep_waits_for_their_morning_and_holds_up_no_other(
         frozen.move_to(morning - timedelta(minutes=1))
         assert tick(ctx)["mail"]["sent"] == 0
         frozen.move_to(morning)
-        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 0}
+        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 0,
+                                     "skipped": 0}
     assert len(smtp_server.messages) == 4
 
 
@@ -306,7 +310,8 @@ def test_a_mail_another_tick_took_first_is_left_to_it_and_the_others_go(tmp_path
 
     monkeypatch.setattr(outbox, "claim", the_other_tick_was_faster)
     with freeze_time(NOON + timedelta(minutes=1), ignore=REAL_TIME_FOR):
-        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 0}
+        assert tick(ctx)["mail"] == {"sent": 2, "retry": 0, "failed": 0, "deferred": 0,
+                                     "skipped": 0}
     assert sorted(m["Message-ID"] for m in smtp_server.messages) == [
         "<race1@pbem>", "<race2@pbem>"]
     assert Outbox.get_by_id(rows[0].id).sent_at is None  # the other tick's to send
