@@ -8,7 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
+if [ ! -x .venv/bin/python ]; then
+    echo "run.sh: making a virtual environment in .venv ($PY)"
+    "$PY" -m venv .venv
+fi
+echo "run.sh: installing pbem and its dependencies into .venv (the first time takes a minute or two)"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e .
 # fail before the demo game is made if the port is taken (an earlier run.sh still
 # running, another server): the port and host as pbem will read them, --port/--host too
@@ -40,7 +44,9 @@ with socket.socket(socket.AF_INET6 if ":" in probe else socket.AF_INET) as s:
                  "  PBEM_SERVER_PORT=5001 PBEM_SERVER_BASE_URL=http://127.0.0.1:5001 ./run.sh\n"
                  "No demo game was made.")
 PY
+echo "run.sh: preparing the demo game (you against two bots) and delivering its first mail"
 .venv/bin/pbem demo
+echo "run.sh: starting the server (Ctrl-C stops it)"
 # deliver the mail of a move within seconds, not within the minute of production
 export PBEM_SCHEDULER_INTERVAL_SECONDS=${PBEM_SCHEDULER_INTERVAL_SECONDS:-5}
 exec .venv/bin/pbem serve "$@"

@@ -49,3 +49,17 @@ def test_a_busy_port_stops_run_sh_with_a_message_and_a_free_one_passes():
         free = probe.getsockname()[1]
     passed = _run(free, "--reload")
     assert passed.returncode == 0, passed.stderr
+
+
+def test_run_sh_says_what_it_does_before_each_slow_step():
+    """A fresh machine waits a minute or two for pip: a line says so before each step."""
+    lines = RUN_SH.read_text().splitlines()
+
+    def said_before(step: str) -> str:
+        at = next(i for i, line in enumerate(lines) if step in line and "echo" not in line)
+        return next(line for line in reversed(lines[:at]) if line.strip().startswith("echo"))
+
+    assert "virtual environment" in said_before("-m venv .venv")
+    assert "installing pbem" in said_before("pip install")
+    assert "demo game" in said_before(".venv/bin/pbem demo")
+    assert "starting the server" in said_before("exec .venv/bin/pbem serve")

@@ -74,6 +74,7 @@ def tick_cmd(force: bool, at: str | None, quiet: bool) -> None:
                                  "foreground: the deployment's one scheduler. While another "
                                  "one ticks, this one waits and takes over when it stops.")
 def scheduler_cmd() -> None:
+    from pbem.cli.server import warn_if_no_fonts  # the lifecycle's imports: `tick` needs none
     from pbem.time.scheduler import SchedulerLock, run_forever  # APScheduler: see `tick`
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -83,6 +84,7 @@ def scheduler_cmd() -> None:
     ctx = make_context()
     ctx.config.check_production()
     _open(ctx)
+    warn_if_no_fonts()
     click.echo(f"pbem scheduler: a tick every {ctx.config.getint('scheduler', 'interval_seconds')}"
                " s while it holds the deployment's lock; Ctrl-C or SIGTERM stops it")
     lock = SchedulerLock(ctx)

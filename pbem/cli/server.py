@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import socket
 import sys
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import click
 
@@ -18,6 +23,12 @@ from pbem.lifecycle import verify as checks
 from pbem.lifecycle.records import game_record, import_record
 from pbem.mail import compose
 from pbem.models import Game, Player, Seat, create_tables, db, open_database
+
+log = logging.getLogger(__name__)
+
+#: where a running ``pbem serve`` writes its address, in the instance folder: ``pbem demo``
+#: in another terminal prints links for that server, not for its own configuration
+RUNNING_FILE = "server.json"
 
 DEMO_EMAIL = "demo@localhost"
 # a name, not "You": the game's sentences name seats in the third person ("Alex chooses
@@ -52,6 +63,55 @@ def init_db() -> None:
     click.echo(f"database ready: {_shown(ctx.config.database_url)}")
 
 
+def warn_if_no_fonts() -> None:
+    """Say at start-up when the mails' pictures would have no words (they go without)."""
+    from pbem.mail.picture import font_warning
+
+    warning = font_warning()
+    if warning:
+        log.warning(warning)
+        click.echo(warning, err=True)
+
+
+def _running_path(ctx: Context) -> Path:
+    return ctx.config.instance_path / RUNNING_FILE
+
+
+def record_running(ctx: Context, host: str, port: int) -> None:
+    """Note where this server listens and what its links say, for ``pbem demo``."""
+    path = _running_path(ctx)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"base_url": ctx.base_url, "host": host, "port": port,
+                                "pid": os.getpid()}), encoding="utf-8")
+
+
+def running_server(ctx: Context) -> dict[str, Any] | None:
+    """What the ``pbem serve`` of this instance folder recorded, while it still listens."""
+    try:
+        found = json.loads(_running_path(ctx).read_text(encoding="utf-8"))
+        host, port = str(found["host"]), int(found["port"])
+        str(found["base_url"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    probe = "127.0.0.1" if host in ("", "0.0.0.0", "::") else host
+    try:
+        with socket.create_connection((probe, port), timeout=1):
+            return found
+    except OSError:
+        return None  # that server has stopped
+
+
+def _local_port(url: str) -> int | None:
+    """The port of a URL on this machine (loopback), else None."""
+    parts = urlsplit(url)
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    try:
+        return parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return None
+
+
 def scheduler_wanted(ctx: Context, use_reloader: bool, environ: dict[str, str]) -> bool:
     """Whether this process runs the scheduler: enabled, and not the reloader's watcher.
 
@@ -78,6 +138,11 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
     app = create_app(ctx)
     host = host or ctx.config.get("server", "host")
     port = port or ctx.config.getint("server", "port")
+    warn_if_no_fonts()
+    if _local_port(ctx.base_url) not in (None, port):
+        click.echo(f"warning: the links pbem mails say {ctx.base_url}, but it listens on port "
+                   f"{port}: set PBEM_SERVER_BASE_URL too, e.g. "
+                   f"PBEM_SERVER_BASE_URL=http://127.0.0.1:{port}", err=True)
     if scheduler_wanted(ctx, reload, dict(os.environ)):
         from pbem.time.scheduler import start_background  # APScheduler: see `demo`
 
@@ -87,6 +152,7 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
             click.echo(f"scheduler: waiting: {background.pbem_lock.holder()}; "
                        "this one takes over when it stops")
     if os.environ.get("WERKZEUG_RUN_MAIN") != "true":
+        record_running(ctx, host, port)
         click.echo(f"pbem on {ctx.base_url}/ (listening on {host}:{port})")
         if not ctx.config.getbool("server", "production"):
             click.echo(f"mails: {ctx.base_url}/dev/mail")
@@ -111,6 +177,7 @@ def demo(game_name: str, players: int, option_pairs: tuple[str, ...], force_new:
     from pbem.time.scheduler import tick
 
     ctx = _open(create=True)
+    _follow_running_server(ctx)
     # created directly: the service's address check wants a dot in the domain
     you = Player.get_or_none(Player.email == DEMO_EMAIL) or Player.create(
         email=DEMO_EMAIL, name=name, quiet_start="00:00", quiet_end="00:00")
@@ -140,6 +207,22 @@ def demo(game_name: str, players: int, option_pairs: tuple[str, ...], force_new:
         click.echo(f"your mails: {ctx.url('/dev/mail')}")
 
 
+
+
+def _follow_running_server(ctx: Context) -> None:
+    """Links for the server that runs on this instance folder: its base URL, where this
+    terminal's settings say another (``./run.sh`` with PBEM_SERVER_* in one terminal only)."""
+    running = running_server(ctx)
+    if running is None:  # none yet (./run.sh starts it after the demo): the settings' links
+        return
+    if _local_port(running["base_url"]) not in (None, int(running["port"])):
+        click.echo(f"warning: the running server listens on port {running['port']} but its "
+                   f"links say {running['base_url']}: restart it with PBEM_SERVER_BASE_URL "
+                   f"set to match", err=True)
+    if running["base_url"] != ctx.base_url:
+        click.echo(f"note: the running server's links say {running['base_url']} (this "
+                   f"terminal's settings: {ctx.base_url}); the links below are for it")
+        ctx.config.values["server"]["base_url"] = running["base_url"]
 
 
 #: ``pbem verify``'s exit status: every game agrees with the replay of its log (0); a

@@ -20,6 +20,9 @@ swapping renderers touches ``render_png`` alone.  resvg draws text with the syst
 fonts (it bundles none): Debian's ``fonts-dejavu-core`` is enough, and ``.ci/run``
 installs it where it is missing.  A picture that cannot be drawn (no renderer, a bad
 SVG) is logged and left out: the mail goes without it, its text table says the same.
+Without a font resvg would draw a picture with no words at all: ``fonts_usable`` finds
+that out once per process, ``pbem serve`` and ``pbem scheduler`` warn at start-up
+(``font_warning``), and the mails go without the picture.
 """
 
 from __future__ import annotations
@@ -50,6 +53,20 @@ IMAGE_TAG = re.compile(r'<img src="data:image/(png|svg\+xml);base64,([A-Za-z0-9+
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 _LABEL = re.compile(r'aria-label="([^"]*)"')
 
+#: the folders resvg reads fonts from: ``None`` for the system's (those fontconfig
+#: knows), else these alone (``use_font_dirs``; a test points it at an empty folder)
+_FONT_DIRS: list[str] | None = None
+#: whether words come out of the renderer here: probed once (``fonts_usable``)
+_FONTS_USABLE: bool | None = None
+#: a word as the games write theirs (``font-family`` ends in the generic sans-serif), and
+#: the same picture without it: with no usable font both render to the same PNG
+_PROBE = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="16">{}</svg>')
+_WORD = '<text x="1" y="13" font-family="system-ui, sans-serif" font-size="13">Ag</text>'
+
+
+class NoFonts(RuntimeError):
+    """resvg finds no font: a picture would have no words."""
+
 
 @dataclass(frozen=True)
 class Picture:
@@ -70,15 +87,55 @@ class Picture:
         return render_png(self.svg)
 
 
+def use_font_dirs(dirs: list[str] | None) -> None:
+    """Read fonts from ``dirs`` alone (``None``: the system's), and probe them anew."""
+    global _FONT_DIRS, _FONTS_USABLE
+    _FONT_DIRS, _FONTS_USABLE = (None if dirs is None else list(dirs)), None
+
+
+def _font_options() -> dict[str, Any]:
+    return {} if _FONT_DIRS is None else {"skip_system_fonts": True, "font_dirs": _FONT_DIRS}
+
+
+def fonts_usable() -> bool:
+    """Whether the renderer writes words here: a word drawn must change the picture."""
+    global _FONTS_USABLE
+    if _FONTS_USABLE is None:
+        try:
+            import resvg_py
+
+            word, blank = (bytes(resvg_py.svg_to_bytes(svg_string=_PROBE.format(inner),
+                                                       **_font_options()))
+                           for inner in (_WORD, ""))
+            _FONTS_USABLE = word != blank
+        except Exception:  # no renderer: render_png says so for each picture
+            log.exception("the renderer of the mails' pictures cannot be tried")
+            _FONTS_USABLE = True
+    return _FONTS_USABLE
+
+
+def font_warning() -> str | None:
+    """What ``pbem serve`` and ``pbem scheduler`` say at start-up when no font is found."""
+    if fonts_usable():
+        return None
+    where = ", ".join(_FONT_DIRS) if _FONT_DIRS is not None else "the system's fonts"
+    return ("warning: the mails' table pictures need a font and none was found in "
+            f"{where}; mails go without their picture until one is installed (Debian, "
+            "Ubuntu: apt install fonts-dejavu-core), then restart")
+
+
 def render_png(svg: str) -> bytes:
     """``svg`` as PNG bytes, at most ``MAX_BYTES`` where a smaller width gets there.
 
-    Raises on a missing renderer or an SVG it cannot read."""
+    Raises on a missing renderer, an SVG it cannot read, or no font to write with
+    (``NoFonts``: a picture without its words is no picture of the table)."""
     import resvg_py
 
+    if not fonts_usable():
+        raise NoFonts("no font to write the picture's words with")
     png = b""
     for width in PIXEL_WIDTHS:
-        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, **_font_options()))
         if not png.startswith(PNG_SIGNATURE):
             raise ValueError("the renderer returned no PNG")
         if len(png) <= MAX_BYTES:
@@ -173,6 +230,9 @@ def split_html(html: str, cid_of: Any) -> tuple[str, list[tuple[str, bytes]]]:
         try:
             raw = base64.b64decode(data)
             png = raw if kind == "png" else render_png(raw.decode("utf-8"))
+        except NoFonts:  # said at start-up (``font_warning``): once is enough
+            log.info("no font: the table's picture is left out of the mail")
+            return ""
         except Exception:
             log.exception("the table's picture could not be rendered; mail goes without it")
             return ""
