@@ -429,11 +429,6 @@ class Rules(ABC):
         to anyone but its author, in every language; ``EVERYTHING`` reads what the
         author reads.  The server writes the sentences once, when it records the
         move, in every language it speaks (``pbem.i18n.LANGUAGES``).
-
-        An empty sentence means the move is not told: pure navigation (Riga's
-        ``menu``, ``more``, ``back``) changes nothing at the table, and no history
-        shows it.  Histories join the sentences (``pbem.gamelog.tell``): one seat's
-        steps in one turn read as one line, so a sentence begins with its seat.
         """
 
     # -- server support ----------------------------------------------------

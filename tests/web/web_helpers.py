@@ -184,3 +184,29 @@ def hrefs(html: str) -> list[str]:
     import html as html_lib
 
     return [html_lib.unescape(h) for h in re.findall(r'href="([^"]*)"', html)]
+
+
+def mid_game(ctx, name: str, turns: int = 14) -> Game:
+    """Alice (English), Bob (German) and a bot, ``turns`` moves into a game of ``name``."""
+    import random
+
+    from pbem.games import get_game
+
+    alice = player("alice@example.org", "Alice")
+    bob = player("bob@example.org", "Bob")
+    Player.update(language="de").where(Player.id == bob.id).execute()
+    game = create.create_game(ctx, name, alice, [bob.email, None], seed=7)
+    create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1),
+                         Player.get_by_id(bob.id))
+    rules, rng = get_game(name), random.Random(3)
+    for _ in range(turns):
+        game = Game.get_by_id(game.id)
+        if game.status != Game.ACTIVE:
+            break
+        seat = min(rules.to_move(game.state))
+        menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
+        moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
+                   menu_seq=menu)
+    game = Game.get_by_id(game.id)
+    assert game.status == Game.ACTIVE, f"{name} ended too soon for the test"
+    return game

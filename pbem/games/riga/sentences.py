@@ -31,8 +31,6 @@ from pbem.games.riga.moves import (
     Give,
     Keep,
     Kloster,
-    Menu,
-    More,
     Move,
     Pay,
     School,
@@ -120,8 +118,6 @@ def describe(before: State, seat: int, move: Move, after: State, viewer: int | N
         return _discard(before, move, after, me, sees, w)
     if isinstance(move, Back) and (before["sub"] or {}).get("kind") == "kloster":
         return w["said no kloster"].format(me=me)
-    if isinstance(move, Menu | More | Back):  # navigation: never told (Rules.describe)
-        return ""
     return w["said menu"].format(me=me)
 
 
