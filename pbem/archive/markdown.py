@@ -38,8 +38,10 @@ from pbem.archive.text import (
     when,
 )
 from pbem.archive.visit import Visitor
+from pbem.gamelog import tell
 from pbem.gamelog.records import GameRecord
 from pbem.games.protocol import EVERYTHING, Rules, State
+from pbem.i18n import DEFAULT
 from pbem.models import Move
 
 CHART_TITLE = "Score of each player after each round"
@@ -95,6 +97,8 @@ class _Turn:
     ended: bool
     #: ``(index, line)`` of each step
     steps: list[tuple[int, str]] = field(default_factory=list)
+    #: each step's stored sentence (``{n}`` placeholders), for the turn's one sentence
+    said: list[str] = field(default_factory=list)
 
 
 class TurnList:
@@ -103,7 +107,9 @@ class TurnList:
     A step joins the item before it when the same seat played it in the same
     turn (``Move.turn_seq``) and the step before did not end that turn.  A
     turn of one step is one line, as every step was before; a longer one is
-    an item that names the seat and the moves, with its steps as a sub-list.
+    an item that names the seat and the moves and tells the turn in one sentence
+    (as pages and mails do, :func:`pbem.gamelog.tell.one_turn`), with its steps as a
+    sub-list, each with its permalink.
     """
 
     def __init__(self, md_names: Sequence[str]):
@@ -111,17 +117,26 @@ class TurnList:
         self._turns: list[_Turn] = []
 
     def add(self, index: int, seat: int, turn_seq: int | None, turn_end: bool,
-            line: str) -> None:
+            line: str, said: str = "") -> None:
         last = self._turns[-1] if self._turns else None
         if (last is None or last.ended or last.seat != seat or last.turn_seq != turn_seq):
             last = _Turn(seat, turn_seq, turn_end)
             self._turns.append(last)
         last.steps.append((index, line))
+        last.said.append(said)
         last.ended = turn_end
 
     def add_line(self, line: str) -> None:
         """A line of its own between the turns (table talk)."""
         self._turns.append(_Turn(-1, None, True, [(-1, line)]))
+
+    def _told(self, turn: _Turn) -> str:
+        """The turn in one sentence, without its seat (the item names it), or nothing
+        where a step has no stored sentence."""
+        if not all(turn.said):
+            return ""
+        told = tell.without_subject(turn.seat, tell.one_turn(turn.seat, turn.said, DEFAULT))
+        return f" {fill(told, self.md_names, name_escape=str)}" if told else ""
 
     def lines(self) -> list[str]:
         out = []
@@ -133,7 +148,7 @@ class TurnList:
                     else str(turn.seat + 1))
             first, last = turn.steps[0][0] + 1, turn.steps[-1][0] + 1
             # "Turn of" first: a name never starts the line, where "1. X" would be a list
-            out.append(f"- Turn of {name}, moves {first}–{last}:")
+            out.append(f"- Turn of {name}, moves {first}–{last}:{self._told(turn)}")
             out += [f"    {line}" for _index, line in turn.steps]
         return out
 
@@ -192,10 +207,12 @@ class GamePage(Visitor):
         else:  # no sentence stored: an older pbem's row, or a record without rows
             said = self.game.describe(before, seat, move, after, EVERYTHING)
             turn_seq, turn_end = None, self.game.turn_over(before, seat, move, after)
-        sentence = fill(said, self.md_names, name_escape=str)
         kind = row.kind if row is not None else Move.PLAYER
         self._add_talk(index)  # said before the first move
-        self._turns.add(index, seat, turn_seq, turn_end, move_line(index, sentence, kind))
+        if said:  # an empty sentence: the game does not tell the move (menu navigation)
+            sentence = fill(said, self.md_names, name_escape=str)
+            self._turns.add(index, seat, turn_seq, turn_end,
+                            move_line(index, sentence, kind), said)
         self._add_talk(index + 1)
 
     def _add_talk(self, upto_seq: int) -> None:
@@ -339,6 +356,6 @@ def degraded_document(summary: GameSummary, title: str, game: Rules | None,
                     else str(row.seat))
             sentence, turn_seq = f"{name}: {md_text(row.move)}", None
         turns.add(index, row.seat, turn_seq, row.turn_end or not row.said,
-                  move_line(index, sentence, row.kind))
+                  move_line(index, sentence, row.kind), row.said)
     parts.append("\n".join(["## Moves {#moves}", ""] + turns.lines()))
     return "\n\n".join(parts) + "\n"

@@ -18,6 +18,8 @@ from typing import Any
 
 import peewee as pw
 
+from pbem.gamelog import tell
+from pbem.games import UnknownGameError, get_game
 from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules, State
 from pbem.i18n import DEFAULT, LANGUAGES, Phrase, say
 from pbem.models import Game, Move, Notice, Talk
@@ -75,9 +77,19 @@ def sentences(rules: Rules, before: State, seat: int, move: str,
             "said_in": {lang: pair(lang) for lang in LANGUAGES if lang != DEFAULT}}
 
 
+def is_told(row: Move) -> bool:
+    """Whether a history tells the move: its game gave it no sentence (menu navigation,
+    ``Rules.describe``) when it was recorded.  A row from before sentences were stored
+    (no words in any language) is told, from its notation."""
+    return bool(row.said_author) or not (getattr(row, "said_in", None) or {})
+
+
 def said(row: Move, viewer: int | None, lang: str = DEFAULT) -> str:
     """The move's sentence as ``viewer`` may read it, in ``lang`` where the row has it,
-    else in English (``{0}`` placeholders kept)."""
+    else in English (``{0}`` placeholders kept).  A move not told (``is_told``) reads as
+    its notation, for the take-back that names it; histories leave it out."""
+    if not is_told(row):  # no history shows it; a take-back still names the step
+        return f"{{{row.seat}}}: {row.move}"
     author = viewer == row.seat or viewer == EVERYTHING
     text = ""
     if lang != DEFAULT:
@@ -225,7 +237,9 @@ def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earl
     turn_of: dict[int, int] = {}  # seat -> how many of its turns ended so far
     for row in rows:
         count = turn_of.get(row.seat, 0)
-        add(row.round, row.seat, (row.seat, row.turn_seq, count), said(row, viewer, lang))
+        if is_told(row):
+            add(row.round, row.seat, (row.seat, row.turn_seq, count),
+                said(row, viewer, lang))
         if row.turn_end:  # the next step of this seat is another turn, whatever its number
             turn_of[row.seat] = count + 1
         for text in notices.pop(row.seq, []):
@@ -236,6 +250,44 @@ def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earl
             add(None, None, ("notice", seq), text)
     for seq in sorted(talked):
         add_talk(None, seq)
+    plural = _plural_of(game)
+    for r in out.rounds:
+        r.turns = _in_sentences(r.turns, lang, plural)
+    return out
+
+
+def _plural_of(game: Game) -> tell.Plural | None:
+    """The game's words for alike moves of several seats (``Rules.together``)."""
+    try:
+        return get_game(game.game).together
+    except UnknownGameError:  # a game this pbem no longer has still reads its history
+        return None
+
+
+def _in_sentences(turns: list[Turn], lang: str, plural: tell.Plural | None) -> list[Turn]:
+    """Each seat's turn as one line, and alike lines of several seats as one
+    (:mod:`pbem.gamelog.tell`)."""
+    out: list[Turn] = []
+    run: list[Turn] = []  # consecutive turns of seats, between notices and talk
+
+    def flush() -> None:
+        joined = tell.together([(t.seat, t.lines[0]) for t in run], lang, plural)
+        position = 0
+        for seats, line in joined:
+            first = run[position]
+            mine = any(t.mine for t in run[position:position + len(seats)])
+            out.append(Turn(first.seat, [line], mine=mine, key=first.key))
+            position += len(seats)
+        run.clear()
+
+    for turn in turns:
+        if turn.seat is None or turn.talk:
+            flush()
+            out.append(turn)
+            continue
+        run.append(Turn(turn.seat, [tell.one_turn(turn.seat, turn.lines, lang)],
+                        mine=turn.mine, key=turn.key))
+    flush()
     return out
 
 

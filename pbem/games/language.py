@@ -43,6 +43,16 @@ def _merged(key: int, tables: Mapping[str, Words], lang: str) -> Words:
     return found[1]
 
 
+def together(w: Words, forms: Mapping[str, str], sentence: str,
+             field: str = "seat") -> str | None:
+    """``Rules.together`` from a words table: ``forms[key]`` (its seats ``{seats}``) for
+    the first entry ``key`` of ``w`` that tells ``sentence`` of the seat ``{n}``."""
+    for key, form in forms.items():
+        if w[key].format(**{field: "{n}"}) == sentence:
+            return form.format(seats="{n}")
+    return None
+
+
 def plural(w: Words, key: str, n: int) -> str:
     """The entry ``key`` of ``w`` for ``n``: a pair of templates (one, more), such as
     ``("{n} seal", "{n} seals")``, with ``n`` filled in."""

@@ -429,7 +429,22 @@ class Rules(ABC):
         to anyone but its author, in every language; ``EVERYTHING`` reads what the
         author reads.  The server writes the sentences once, when it records the
         move, in every language it speaks (``pbem.i18n.LANGUAGES``).
+
+        An empty sentence means the move is not told: pure navigation (Riga's
+        ``menu``, ``more``, ``back``) changes nothing at the table, and no history
+        shows it.  Histories join the sentences (``pbem.gamelog.tell``): one seat's
+        steps in one turn read as one line, so a sentence begins with its seat.
         """
+
+    def together(self, sentence: str, lang: str = "en") -> str | None:
+        """``sentence``, as ``describe`` told a move of one seat (that seat written
+        ``{n}``), told of several seats at once, ``{n}`` standing for them all:
+        ``"{n} chooses a card in secret"`` → ``"{n} choose a card in secret"``.
+
+        Optional: histories tell simultaneous alike moves in one line, and where the
+        game gives no such form (None) they say "…, and so does Bot 3".
+        """
+        return None
 
     # -- server support ----------------------------------------------------
 

@@ -31,6 +31,8 @@ from pbem.games.riga.moves import (
     Give,
     Keep,
     Kloster,
+    Menu,
+    More,
     Move,
     Pay,
     School,
@@ -118,6 +120,8 @@ def describe(before: State, seat: int, move: Move, after: State, viewer: int | N
         return _discard(before, move, after, me, sees, w)
     if isinstance(move, Back) and (before["sub"] or {}).get("kind") == "kloster":
         return w["said no kloster"].format(me=me)
+    if isinstance(move, Menu | More | Back):  # navigation: never told (Rules.describe)
+        return ""
     return w["said menu"].format(me=me)
 
 

@@ -14,11 +14,22 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.games.language import Retelling, Words, plural, retell
+from pbem.games import language
+from pbem.games.language import Retelling, Words, code, plural, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Legat, Move, NoTower, Play
 from pbem.games.tallinn.words import EN, card_name, estate, half_text, words
+
+#: the secret choices told of several seats at once (``Rules.together``), per language
+TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret",
+                   "said tower secret": "{seats} decide about a tower in secret"},
+            "de": {"said play secret": "{seats} wählen verdeckt eine Karte",
+                   "said tower secret": "{seats} entscheiden verdeckt über einen Turm"}}
+
+
+def together(sentence: str, lang: str = "en") -> str | None:
+    return language.together(words(lang), TOGETHER.get(code(lang), TOGETHER["en"]), sentence)
 
 
 def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,

@@ -139,6 +139,9 @@ class Visby(Rules):
     def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
         return picture.draw(view, names, lang)
 
+    def together(self, sentence: str, lang: str = "en") -> str | None:
+        return sentences.together(sentence, lang)
+
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)

@@ -13,11 +13,20 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.games.language import Retelling, Words, retell
+from pbem.games import language
+from pbem.games.language import Retelling, Words, code, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.visby import data
 from pbem.games.visby.moves import Move, Play, Trade
 from pbem.games.visby.words import count, words
+
+#: the secret choice told of several seats at once (``Rules.together``), per language
+TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret"},
+            "de": {"said play secret": "{seats} wählen verdeckt eine Karte"}}
+
+
+def together(sentence: str, lang: str = "en") -> str | None:
+    return language.together(words(lang), TOGETHER.get(code(lang), TOGETHER["en"]), sentence)
 
 
 def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,
