@@ -125,3 +125,16 @@ def test_steps_join_with_their_seat_once_and_repeats_counted():
     plural = get_game("visby").together
     assert tell.together([(2, "{2} chooses a card in secret"), (0, "{0} chooses a card in secret")],
                          "en", plural) == [([2, 0], "{2} and {0} choose a card in secret")]
+
+
+@pytest.mark.parametrize("lang, several", [("en", "choose 2 cards each in secret"),
+                                           ("de", "wählen verdeckt je 2 Karten")])
+def test_a_turns_secret_cards_are_counted_in_the_games_words(ctx, sqlite_database, lang,
+                                                             several):
+    game = _imported(ctx, "visby", 3, 5, bots=range(3))
+    names = [f"Bot {i + 1}" for i in range(3)]
+    lines = [seat_text(line, names) for line in history.history(game, None, lang=lang).lines]
+    # Visby's three players choose two cards each: "Bot 3, Bot 1 and Bot 2 choose 2 cards…"
+    assert any(re.fullmatch(rf"Bot \d(, Bot \d)* (and|und) Bot \d {several}", line)
+               for line in lines), lines[:4]
+    assert not any(re.search(r"(in secret|eine Karte) ×", line) for line in lines)

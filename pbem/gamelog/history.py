@@ -250,28 +250,29 @@ def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earl
             add(None, None, ("notice", seq), text)
     for seq in sorted(talked):
         add_talk(None, seq)
-    plural = _plural_of(game)
+    rules = _rules_of(game)
     for r in out.rounds:
-        r.turns = _in_sentences(r.turns, lang, plural)
+        r.turns = _in_sentences(r.turns, lang, rules)
     return out
 
 
-def _plural_of(game: Game) -> tell.Plural | None:
-    """The game's words for alike moves of several seats (``Rules.together``)."""
+def _rules_of(game: Game) -> Rules | None:
+    """The game's rules, for its own words of a turn or of alike moves (optional hooks)."""
     try:
-        return get_game(game.game).together
+        return get_game(game.game)
     except UnknownGameError:  # a game this pbem no longer has still reads its history
         return None
 
 
-def _in_sentences(turns: list[Turn], lang: str, plural: tell.Plural | None) -> list[Turn]:
+def _in_sentences(turns: list[Turn], lang: str, rules: Rules | None) -> list[Turn]:
     """Each seat's turn as one line, and alike lines of several seats as one
     (:mod:`pbem.gamelog.tell`)."""
     out: list[Turn] = []
     run: list[Turn] = []  # consecutive turns of seats, between notices and talk
 
     def flush() -> None:
-        joined = tell.together([(t.seat, t.lines[0]) for t in run], lang, plural)
+        joined = tell.together([(t.seat, t.lines[0]) for t in run], lang,
+                               rules.together if rules is not None else None)
         position = 0
         for seats, line in joined:
             first = run[position]
@@ -285,7 +286,8 @@ def _in_sentences(turns: list[Turn], lang: str, plural: tell.Plural | None) -> l
             flush()
             out.append(turn)
             continue
-        run.append(Turn(turn.seat, [tell.one_turn(turn.seat, turn.lines, lang)],
+        summary = rules.tell_turn if rules is not None else None
+        run.append(Turn(turn.seat, [tell.one_turn(turn.seat, turn.lines, lang, summary)],
                         mine=turn.mine, key=turn.key))
     flush()
     return out

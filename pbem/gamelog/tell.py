@@ -26,6 +26,8 @@ from pbem.i18n import phrase, say
 ANY_SEAT = "{n}"
 #: ``Rules.together``: a sentence about ``{n}`` said of several seats, in a language
 Plural = Callable[[str, str], str | None]
+#: ``Rules.tell_turn``: one seat's steps of one turn in one sentence, in a language
+Summary = Callable[[int, list[str], str], str | None]
 
 
 def _subject(seat: int) -> str:
@@ -53,11 +55,15 @@ def and_list(items: Sequence[str], lang: str) -> str:
                lang)
 
 
-def one_turn(seat: int, sentences: Sequence[str], lang: str) -> str:
-    """One seat's consecutive steps in one turn as one line (a single step as it is)."""
+def one_turn(seat: int, sentences: Sequence[str], lang: str,
+             summary: Summary | None = None) -> str:
+    """One seat's consecutive steps in one turn as one line (a single step as it is), in
+    the game's own words where it has them (``summary``, ``Rules.tell_turn``)."""
     told = [s for s in sentences if s]
     if len(told) <= 1:
         return "".join(told)
+    if summary is not None and (said := summary(seat, told, lang)):
+        return said
     counts: dict[str, int] = {}
     for sentence in told:
         step = without_subject(seat, sentence)

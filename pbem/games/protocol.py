@@ -446,6 +446,12 @@ class Rules(ABC):
         """
         return None
 
+    def tell_turn(self, seat: int, said: list[str], lang: str = "en") -> str | None:
+        """One sentence for the steps of one turn of ``seat`` (``said``, as
+        ``describe`` told them to one reader), or None: histories then join the steps
+        ("Bot 3: step one, step two and step three").  Optional."""
+        return None
+
     # -- server support ----------------------------------------------------
 
     @abstractmethod

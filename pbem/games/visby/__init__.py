@@ -142,6 +142,9 @@ class Visby(Rules):
     def together(self, sentence: str, lang: str = "en") -> str | None:
         return sentences.together(sentence, lang)
 
+    def tell_turn(self, seat: int, said: list[str], lang: str = "en") -> str | None:
+        return sentences.tell_turn(seat, said, lang)
+
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)

@@ -23,10 +23,28 @@ from pbem.games.visby.words import count, words
 #: the secret choice told of several seats at once (``Rules.together``), per language
 TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret"},
             "de": {"said play secret": "{seats} wählen verdeckt eine Karte"}}
+#: a turn's cards chosen in secret, of one seat and of several (``Rules.tell_turn``)
+CARDS = {"en": ("{seat} chooses {count} cards in secret",
+                "{seats} choose {count} cards each in secret"),
+         "de": ("{seat} wählt verdeckt {count} Karten",
+                "{seats} wählen verdeckt je {count} Karten")}
 
 
 def together(sentence: str, lang: str = "en") -> str | None:
+    one, several = CARDS.get(code(lang), CARDS["en"])
+    for n in range(2, 7):
+        if sentence == one.format(seat="{n}", count=n):
+            return several.format(seats="{n}", count=n)
     return language.together(words(lang), TOGETHER.get(code(lang), TOGETHER["en"]), sentence)
+
+
+def tell_turn(seat: int, said: list[str], lang: str = "en") -> str | None:
+    """Cards chosen in secret in one turn: "{2} chooses 2 cards in secret"."""
+    secret = words(lang)["said play secret"].format(seat=f"{{{seat}}}")
+    if len(said) > 1 and all(s == secret for s in said):
+        one, _several = CARDS.get(code(lang), CARDS["en"])
+        return one.format(seat=f"{{{seat}}}", count=len(said))
+    return None
 
 
 def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,
