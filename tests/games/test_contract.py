@@ -19,8 +19,8 @@ values the game accepts is played to the end a few times by its own bots
 * the seed shows in no view, text, picture, page, menu or sentence, and no
   view has a ``seed`` or ``draws`` key;
 * ``describe`` gives a sentence in "en" and "de" (and a language no game
-  speaks: English), reads the same for the author and ``EVERYTHING`` in each,
-  and names only seats of the game;
+  speaks: English), or none to anyone (a move not told), reads the same for
+  the author and ``EVERYTHING`` in each, and names only seats of the game;
 * during a secret choice with other seats still to choose, nothing another
   seat or a spectator sees or reads, in any language, depends on which move
   the mover made;
@@ -348,7 +348,10 @@ class Playout:
             sentences = {}
             for viewer in self.viewers:
                 text = game.describe(state, seat, move, after, viewer, lang)
-                assert isinstance(text, str) and text.strip(), f"empty describe ({lang}): {where}"
+                # empty: the move is not told (navigation), to nobody in no language
+                assert isinstance(text, str) and (text.strip() or not text) and (
+                    bool(text) == bool(game.describe(state, seat, move, after, seat))), \
+                    f"blank describe, or empty for some only ({lang}): {where}"
                 self.hidden(text, f"describe for {viewer} in {lang}")
                 for index in _PLACEHOLDER.findall(text):
                     assert int(index) < self.players, f"{text!r} names seat {index}: {where}"
