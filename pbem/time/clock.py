@@ -379,9 +379,17 @@ def describe_policy(policy: Policy) -> str:
     """The clock in one sentence, for pages and mails (in the language being written)."""
     value = ClockPolicy.of(policy)
     if value.bank:
-        return gettext("a time bank of %(initial)s days plus %(bonus)s per move",
-                       initial=_days(value.initial_days), bonus=_days(value.bonus_days))
-    return gettext("%(days)s days per move", days=_days(value.days))
+        return ngettext("a time bank of %(initial)s day plus %(bonus)s per move",
+                        "a time bank of %(initial)s days plus %(bonus)s per move",
+                        _plural(value.initial_days), initial=_days(value.initial_days),
+                        bonus=_days(value.bonus_days))
+    return ngettext("%(days)s day per move", "%(days)s days per move", _plural(value.days),
+                    days=_days(value.days))
+
+
+def _plural(days: Any) -> int:
+    """The count gettext chooses the form by: one day is "1 day", half a day "0.5 days"."""
+    return 1 if float(days) == 1 else 2
 
 
 def describe_ladder(policy: Policy) -> str:

@@ -13,7 +13,17 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 
 from pbem import i18n, links
 from pbem.games import UnknownGameError, all_games, get_game
@@ -27,12 +37,20 @@ from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.play import _field, _payload, chosen_language, path_of, seat_path
 from pbem.web.refusal import N_, Refusal, refusal_seconds
-from pbem.web.zones import timezones
+from pbem.web.zones import is_zone, timezones
 
 bp = Blueprint("lobby", __name__)
 
 #: what a seat field may say instead of an address
 BOT_WORDS = {"", "bot"}
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Any:
+    """Browsers ask for it whatever a page links (the archive's pages link none): the
+    site's SVG icon rather than a 404 in every log."""
+    return send_from_directory(current_app.static_folder, "favicon.svg",
+                               mimetype="image/svg+xml", max_age=86_400)
 
 
 @bp.get("/")
@@ -116,7 +134,7 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
         parsed["email"] = create.normalise_email(form["email"])
     except ValueError:
         errors.append(_("Please give your email address: your seat link is mailed there."))
-    if form["timezone"] not in timezones():
+    if not is_zone(form["timezone"]):
         errors.append(_("Please choose a time zone from the list."))
     try:
         players = int(form["players"])
@@ -379,7 +397,7 @@ def invite_post(token: str) -> Any:
     csrf.check(again_url=request.path)
     name = create.clean_name(request.form.get("name", "")[:300])
     tz = request.form.get("timezone", "UTC")
-    if tz not in timezones():
+    if not is_zone(tz):
         tz = "UTC"
     known = Player.get_or_none(Player.email == address)
     lang = chosen_language(known.language if known else DEFAULT, again_url=request.path)
@@ -399,7 +417,8 @@ def invite_post(token: str) -> Any:
     if game.status == Game.ACTIVE:
         flash(_("You have joined; the game has started."), "joined")
     else:
-        flash(_("You have joined; the game starts when every seat is taken."), "joined")
+        # the seat page's status says when the game starts: said once, not twice
+        flash(_("You have joined."), "joined")
     return redirect(seat_path(game, seat), code=303)
 
 

@@ -209,8 +209,11 @@ def rematch(token: str, game_id: int) -> Any:
     except moves.PlayError as exc:
         raise Refusal.from_play(exc, again_url=here, game_url=game_url) from exc
     seat = Seat.get_or_none(Seat.game == game, Seat.player == player.id)
-    flash(_("The rematch is %(game)s: the other players are invited; it starts when every "
-            "seat is taken.", game=compose.game_title(game)), "rematch")
+    # against bots alone it has started already: nobody to invite, nothing to wait for
+    flash(_("The rematch %(game)s has started.", game=compose.game_title(game))
+          if game.status == Game.ACTIVE
+          else _("The rematch is %(game)s: the other players are invited; it starts when "
+                 "every seat is taken.", game=compose.game_title(game)), "rematch")
     return redirect((seat_path(game, seat) if seat is not None else None) or here, code=303)
 
 

@@ -47,7 +47,7 @@ from pbem.sqlcache import Prepared
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.refusal import Refusal, refusal_seconds
-from pbem.web.zones import timezones
+from pbem.web.zones import is_zone, timezones
 
 bp = Blueprint("play", __name__)
 
@@ -237,7 +237,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         "game": game, "rules": rules, "seats": seats, "names": names,
         "title": compose.game_title(game), "view": None, "picture": None,
         "recent": history.History(), "to_move": [],
-        "result": game.result, "waiting_for": [],
+        "result": game.result, "waiting_for": [], "free_seats": [],
         "standing": None, "headline": "", "archive_url": None,
         # the page's language: a game's template that speaks it reads it as mails give it
         "lang": i18n.current(),
@@ -248,7 +248,11 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
     if game.status == Game.FINISHED:
         values["archive_url"] = compose.archive_url(context(), game)
     if game.state is None:
-        values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot]
+        # an invitation declined frees its seat: nobody is waited for there any more
+        values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot
+                                 and s.invite_email]
+        values["free_seats"] = [s for s in seats if s.player_id is None and not s.bot
+                                and not s.invite_email]
         return values
     values["view"] = rules.view(game.state, viewer)
     values["picture"] = picture.draw(rules, values["view"], names, values["lang"],
@@ -475,7 +479,7 @@ def seat_settings_post(token: str) -> Any:
     csrf.check(again_url=here)
     player = seat.player
     tz = request.form.get("timezone", player.timezone)
-    if tz not in timezones():
+    if not is_zone(tz):
         raise Refusal("bad-form", _("%(tz)s is not a time zone this server knows.",
                                     tz=repr(tz)),
                       seat_url=here)

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import pytest
 from time_helpers import BERLIN, utc
 
+from pbem import i18n
 from pbem.games.protocol import OptionError
 from pbem.time import clock
 
@@ -109,6 +110,12 @@ def test_a_game_created_before_these_settings_existed_keeps_its_old_clock():
 def test_the_clock_and_the_timeout_ladder_in_words():
     assert clock.describe_policy({"kind": "per_move", "days": 3}) == "3 days per move"
     assert clock.describe_policy({"kind": "per_move", "days": 1.5}) == "1.5 days per move"
+    assert clock.describe_policy({"kind": "per_move", "days": 1}) == "1 day per move"
+    assert clock.describe_policy({"kind": "bank", "initial_days": 1, "bonus_days": 1}) \
+        == "a time bank of 1 day plus 1 per move"
+    with i18n.in_language("de"):
+        assert clock.describe_policy({"kind": "per_move", "days": 1}) == "1 Tag pro Zug"
+        assert clock.describe_policy({"kind": "per_move", "days": 2}) == "2 Tage pro Zug"
     assert clock.describe_policy({"kind": "bank", "initial_days": 10, "bonus_days": 0.5}) \
         == "a time bank of 10 days plus 0.5 per move"
     assert clock.describe_ladder({"grace_hours": 6, "timeouts_before_bot": 2}) == (

@@ -49,7 +49,7 @@ EN: Words = {
         "Card game for 2-4 players: every round all choose an influence card in secret "
         "and which half is active; coins on the active halves start contests for the "
         "Kaufleute, Ritter or Mönche, and whoever held a contest may build a tower. The "
-        "final scoring compares every estate and the towers. " + DEFAULT_TIMEOUT_NOTE),
+        "final scoring compares every estate and the towers."),
     "default move": DEFAULT_TIMEOUT_NOTE,
     "option legat": (
         "Der Legat des Kaisers (expansion)",
@@ -137,7 +137,7 @@ DE: Words = {
         "Einflusskarte und welche Hälfte aktiv ist; Münzen auf den aktiven Hälften "
         "lösen Wettstreite um die Kaufleute, Ritter oder Mönche aus, und wer einen "
         "Wettstreit gehalten hat, darf einen Turm bauen. Die Schlusswertung "
-        "vergleicht jeden Stand und die Türme. " + DEFAULT_TIMEOUT_NOTE_DE),
+        "vergleicht jeden Stand und die Türme."),
     "default move": DEFAULT_TIMEOUT_NOTE_DE,
     "option legat": (
         "Der Legat des Kaisers (Erweiterung)",

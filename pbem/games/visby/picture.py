@@ -141,7 +141,8 @@ def draw(view: View, names: list[str], lang: str = "en") -> str:
     y = _track(svg, y, "Handelsfahrt", tracks["Handelsfahrt"],
                w["picture Handelsfahrt"].format(n=count(w, "good", tracks["Handelsfahrt"])))
     y = _track(svg, y, "Markt", view["kurs_feld"],
-               w["picture Markt"].format(n=view["kurs_feld"], kurs=view["kurs"] or w["no rate"]),
+               w["picture Markt" if view["kurs"] else "picture Markt no rate"].format(
+                   n=view["kurs_feld"], kurs=view["kurs"]),
                rates=True)
     y += 4
     finals = {f["seat"]: f["seals"] for f in view.get("final", [])}

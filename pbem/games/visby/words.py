@@ -42,8 +42,7 @@ EN: Words = {
     "description": (
         "Card game for 2-6 players: all choose action cards in secret, then the cards "
         "resolve in the printed order Truppen, Ritter, Schmied, Flotte, Schiff, Zöllner, "
-        "Kaufmann, Bettelmönch. First to the target of seals ends the round and the game. "
-        + DEFAULT_TIMEOUT_NOTE),
+        "Kaufmann, Bettelmönch. First to the target of seals ends the round and the game."),
     "default move": DEFAULT_TIMEOUT_NOTE,
     "option target": (
         "Seals that end the game",
@@ -83,7 +82,7 @@ EN: Words = {
     "round of events": "Round {round}:",
     "rates": "Rates at or below the purse: {rates}",
     "final": "Final seals (goods converted 3:1):",
-    "final line": "  {name}: {seals} ({rest} goods left over)",
+    "final line": "  {name}: {seals} ({rest_goods} left over)",
     # the lines a round's resolution writes ("event …", sentences.event): English reads
     # them as the rules wrote them, so only other languages have them
     # the picture (picture.py)
@@ -92,6 +91,7 @@ EN: Words = {
     "picture Feldzug": "Feldzug: {n} for Truppen, Ritter",
     "picture Handelsfahrt": "Handelsfahrt: {n} for Flotte, Schiff",
     "picture Markt": "Markt: purse on field {n}, rate {kurs} goods:seals",
+    "picture Markt no rate": "Markt: purse on field {n}, no exchange",
     "picture hand": "in hand",
     "you": "you",
     "picture choosing": "choosing ({k} of {n})",
@@ -113,8 +113,7 @@ DE: Words = {
         "Kartenspiel für 2-6 Personen: alle wählen verdeckt Aktionskarten, dann "
         "werden die Karten in der gedruckten Reihenfolge Truppen, Ritter, Schmied, "
         "Flotte, Schiff, Zöllner, Kaufmann, Bettelmönch ausgewertet. Wer zuerst die "
-        "Zielzahl an Siegeln erreicht, beendet den Durchgang und das Spiel. "
-        + DEFAULT_TIMEOUT_NOTE_DE),
+        "Zielzahl an Siegeln erreicht, beendet den Durchgang und das Spiel."),
     "default move": DEFAULT_TIMEOUT_NOTE_DE,
     "option target": (
         "Siegel, mit denen das Spiel endet",
@@ -168,6 +167,7 @@ DE: Words = {
     "picture Feldzug": "Feldzug: {n} für Truppen, Ritter",
     "picture Handelsfahrt": "Handelsfahrt: {n} für Flotte, Schiff",
     "picture Markt": "Markt: Geldbeutel auf {n}, Kurs {kurs} Waren:Siegel",
+    "picture Markt no rate": "Markt: Geldbeutel auf {n}, kein Tausch",
     "picture hand": "auf der Hand",
     "you": "du",
     "picture choosing": "wählt ({k} von {n})",
