@@ -147,8 +147,7 @@ EN: Words = {
         "Strategy game for 2-4 players over 12 rounds: each round everyone takes a card to "
         "their tableau and picks two of six dice, whose cubes arrive on the wind rose a few "
         "rounds later. Cubes activate cards, buy districts of the city, move you on the wall "
-        "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins. "
-        + DEFAULT_TIMEOUT_NOTE),
+        "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins."),
     "default move": DEFAULT_TIMEOUT_NOTE,
     "tiebreaks": ["place on the wall (higher is further ahead)"],
     # the final scoring (R "Spielende"), in the result and in the text view
@@ -217,8 +216,7 @@ DE: Words = {
         "in sein Tableau und wählt zwei von sechs Würfeln, deren Steine einige Runden "
         "später auf der Windrose ankommen. Mit den Steinen aktivierst du Karten, kaufst "
         "Stadtteile, rückst auf der Mauer vor (der Zugreihenfolge) und segelst dein "
-        "Schiff, um Waren in Europa abzuliefern. Das meiste Prestige gewinnt. "
-        + DEFAULT_TIMEOUT_NOTE_DE),
+        "Schiff, um Waren in Europa abzuliefern. Das meiste Prestige gewinnt."),
     "default move": DEFAULT_TIMEOUT_NOTE_DE,
     # the rulebook: "wer auf der Mauer weiter vorne ist"
     "tiebreaks": ["Platz auf der Mauer (höher ist weiter vorne)"],

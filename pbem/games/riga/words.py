@@ -46,8 +46,7 @@ EN: Words = {
         "building or a whole set of commodities from the table, then erect up to three "
         "buildings in Visby, Tallinn, Stockholm and Danzig, paying with commodities whose "
         "value depends on the city. Buildings give victory points, knights and merchants, "
-        "money and cheaper building; buildings left in hand cost 2 points each. "
-        + DEFAULT_TIMEOUT_NOTE),
+        "money and cheaper building; buildings left in hand cost 2 points each."),
     "default move": DEFAULT_TIMEOUT_NOTE,
     "option riga": (
         "Riga buildings (Riga-Gebäude)",
@@ -313,7 +312,7 @@ DE: Words = {
         "drei Gebäude in Visby, Tallinn, Stockholm und Danzig; Du bezahlst mit Waren, "
         "deren Wert von der Stadt abhängt. Gebäude bringen Siegpunkte, Ritter und "
         "Kaufleute, Geld und günstigeres Bauen; jedes Gebäude, das am Ende noch auf der "
-        "Hand ist, kostet 2 Siegpunkte. " + DEFAULT_TIMEOUT_NOTE_DE),
+        "Hand ist, kostet 2 Siegpunkte."),
     "default move": DEFAULT_TIMEOUT_NOTE_DE,
     "option riga": (
         "Riga-Gebäude",
