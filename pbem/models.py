@@ -307,6 +307,12 @@ class Outbox(BaseModel):
         indexes = ((("sent_at", "failed_at", "not_before"), False),)
 
 
+# PostgreSQL reads mail due in the order it is due and stops at a batch: through the
+# index of every mail's time it would walk all mail ever sent; this one holds mail to go
+Outbox.add_index(Outbox.index(Outbox.not_before, Outbox.id, name="outbox_to_send",
+                              where=Outbox.sent_at.is_null() & Outbox.failed_at.is_null()))
+
+
 class Blocked(BaseModel):
     """An address that asked never to be mailed again ("never mail me again" in a mail
     to an address that has not joined); every kind of mail heeds it."""
