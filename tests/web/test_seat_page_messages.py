@@ -62,7 +62,7 @@ def test_the_seat_and_the_public_page_show_a_picture_of_the_table(ctx, client):
     table(ctx)
     for path in (seat_path(latest_mail("alice@example.org")), "/g/1"):
         page = client.get(path).text
-        assert re.search(r'<figure class="table-picture"><svg[^>]*>.*</svg>', page, re.S), path
+        assert re.search(r'<figure class="table-picture"[^>]*><svg[^>]*>.*</svg>', page, re.S), path
 
 
 def test_the_public_page_retells_the_current_round_and_the_one_before(ctx, client):
