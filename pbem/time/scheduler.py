@@ -45,9 +45,9 @@ import peewee as pw
 
 from pbem.archive import build_if_needed
 from pbem.context import Context
-from pbem.lifecycle import moves, talk
+from pbem.lifecycle import create, moves, talk
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
-from pbem.models import utcnow
+from pbem.models import utcnow, write_transaction
 from pbem.time import digest, reminders, steps, timeouts, vacation
 
 JOB_ID = "pbem-tick"
@@ -81,9 +81,16 @@ def tick(ctx: Context, now: datetime | None = None,
     done["digests"] = _step("digests", lambda: digest.send_due(ctx, now))
     done["mail"] = _step("mail", lambda: deliver_due(
         ctx.config, transport or transport_from_config(ctx.config), now))
+    # held games nobody confirmed go even when nobody uses the open form again
+    done["held"] = _step("held", lambda: _discard_stale_held(now))
     # games that ended join the archive; a failing build must never stop the mail
     done["archive"] = _step("archive", lambda: build_if_needed(ctx))
     return done
+
+
+def _discard_stale_held(now: datetime) -> int:
+    with write_transaction():
+        return create.discard_stale_held(now)
 
 
 # -- one scheduler per deployment ---------------------------------------------------

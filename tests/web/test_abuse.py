@@ -267,6 +267,17 @@ def test_a_held_game_nobody_confirms_is_deleted_after_a_week(limited):
         assert Outbox.get(Outbox.to_address == "stranger@example.org").game_id is None
 
 
+def test_the_tick_deletes_a_held_game_nobody_confirms_though_nobody_uses_the_form(limited):
+    ctx, client = limited
+    with freeze_time(NOON) as frozen:
+        assert _create(client, "stranger@example.org", bots=1).status_code == 303
+        tick(ctx)
+        assert Game.select().count() == 1  # still within its week: it waits for the click
+        frozen.tick(timedelta(days=create.HELD_DAYS, seconds=1))
+        assert tick(ctx)["held"] == 1
+        assert not Game.select().exists() and not Seat.select().exists()
+
+
 # -- daily limits, Retry-After --------------------------------------------------------------
 
 
