@@ -4,6 +4,9 @@ browser; ``.ci/run`` installs Debian's package)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -28,3 +31,20 @@ def skip_reason() -> str | None:
 
 #: put on a browser test module as ``pytestmark = needs_browser``
 needs_browser = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
+
+
+@contextmanager
+def live_server(app) -> Iterator[str]:
+    """``app`` served over HTTP on loopback in a thread, for as long as the block runs;
+    yields its origin ("http://127.0.0.1:<port>").  A browser that taps links and posts
+    forms needs a server that answers its redirects too."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=False)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)

@@ -94,6 +94,7 @@ from __future__ import annotations
 import random
 import secrets
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -142,12 +143,19 @@ class Choice:
     of what it does, where the game has that.  Label and help may name seats by
     ``{0}``-style placeholders ("Make {1} start player"), which the server fills
     with the players' names (:func:`pbem.games.render.named_choices`).
+
+    ``region`` names what the move acts on in the game's picture (a card, a row, a
+    district: a region the picture draws with :meth:`pbem.games.svg.Canvas.region`), so
+    that tapping it on the seat page plays the move; several choices may share one
+    region (tapping it lists them), and ``""`` means the picture has no place for it
+    (the list of moves is always there).
     """
 
     move: str
     label: str
     group: str = ""
     help: str = ""
+    region: str = ""
 
 
 @dataclass(frozen=True)
@@ -409,11 +417,15 @@ class Rules(ABC):
         """A view as plain text for a mail (names already fit for plain text), in
         ``lang``; English where the game has no words in ``lang``."""
 
-    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
+    def picture(self, view: View, names: list[str], lang: str = "en",
+                links: Mapping[str, str] | None = None) -> str | None:
         """The table as a picture: an SVG document drawn from ``view`` alone (no I/O,
         no script), readable on a 390-pixel phone; ``None`` for a game that has none.
 
-        ``names`` are plain text; the picture escapes them itself.
+        ``names`` are plain text; the picture escapes them itself.  ``links`` (region
+        name to URL, from the seat page: the regions of the viewer's :class:`Choice`)
+        makes those regions links, marked as the places to tap; the game hands it to
+        its :class:`pbem.games.svg.Canvas` and names its regions as its menu does.
         """
         return None
 

@@ -21,12 +21,19 @@ escaped, every number written by the canvas's number format (``"g"``: ``12``, ``
 is a drawn element a move or a card acts on: it carries its name (``data-region``), a
 link (``href``, making it ``<a>``) and a help text (``<title>``, which browsers show on
 hover and screen readers read), so that a picture can be the board people play on.
+
+A canvas made with ``links`` (region name to URL: the seat page's, one per region a
+legal move of the viewer acts on) links each region so named by itself; the game names
+its regions as its menu names a :class:`~pbem.games.protocol.Choice`'s ``region`` and
+draws nothing else for it.  A linked region given its ``box`` is marked as a place to
+tap by a dashed frame (a shape, not a colour alone, tells it from the rest) that also
+makes the whole box the target of a finger, not only its strokes.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from html import escape
 from typing import Any
@@ -73,13 +80,21 @@ def _g(value: float) -> str:
 #: how a canvas writes numbers: ``"g"`` (shortest: 12, 3.5) or ``str`` (12, 12.0)
 NUMBER_FORMATS: dict[str, Callable[[float], str]] = {"g": _g, "str": str}
 
+#: the frame around a region one may tap: dashed, drawn over the region, transparent
+#: inside (a finger may land anywhere in it), never filled in a colour
+TARGET_MARK = {"fill": "#ffffff", "fill_opacity": 0, "stroke": "#0b57d0",
+               "stroke_width": 2.5, "stroke_dasharray": "6 3", "class_": "target-mark"}
+
 
 class Canvas:
     """The elements of one SVG picture, in drawing order (see the module's docstring)."""
 
-    def __init__(self, numbers: str = "g") -> None:
+    def __init__(self, numbers: str = "g", links: Mapping[str, str] | None = None) -> None:
         self.parts: list[str] = []
         self._number = NUMBER_FORMATS[numbers]
+        self.links = dict(links or {})
+        #: the regions drawn as links, in drawing order (a name twice if drawn twice)
+        self.linked: list[str] = []
 
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
@@ -127,15 +142,25 @@ class Canvas:
 
     @contextmanager
     def region(self, name: str, href: str | None = None, help: str | None = None,
+               box: tuple[float, float, float, float] | None = None,
                **attrs: Any) -> Iterator[Canvas]:
         """What is drawn inside the block is the region ``name`` (the move or the card
-        it stands for): a link to ``href`` when given, with ``help`` as its title."""
+        it stands for): a link to ``href``, or to the canvas's link for ``name``, with
+        ``help`` as its title.  ``box`` (x, y, width, height) is where it lies: a linked
+        region is framed there as a place to tap (``TARGET_MARK``)."""
+        href = href or self.links.get(name)
         tag = "a" if href else "g"
+        if href:
+            self.linked.append(name)
+            attrs["class_"] = " ".join(filter(None, (attrs.get("class_"), "target")))
         self.parts.append(f"<{tag}{self.attributes({'data_region': name, 'href': href})}"
                           f"{self.attributes(attrs)}>")
         if help:
             self.parts.append(f"<title>{xml_text(help)}</title>")
         yield self
+        if href and box:
+            x, y, width, height = box
+            self.rect(x - 2, y - 2, width + 4, height + 4, rx=4, **TARGET_MARK)
         self.parts.append(f"</{tag}>")
 
     def markup(self) -> str:
@@ -143,7 +168,13 @@ class Canvas:
         return "".join(self.parts)
 
     def document(self, width: float, height: float, title: str, /, **attrs: Any) -> str:
-        """The drawing as an SVG document of ``width`` by ``height`` units, titled."""
+        """The drawing as an SVG document of ``width`` by ``height`` units, titled.
+
+        A picture with links is no longer one image (``role="img"`` would hide its
+        links from screen readers): it keeps the SVG's own role, a document of graphics
+        named by its title, whose links are read with their titles."""
+        if self.linked and attrs.get("role") == "img":
+            del attrs["role"]
         size = self.attributes({"viewBox": f"0 0 {self._number(width)} "
                                            f"{self._number(height)}",
                                 "width": width, "height": height})

@@ -171,9 +171,12 @@ def picture_key(game: Any, seats: list[Any], viewer: int | None, names: list[str
 
 
 def _drawn(rules: Any, view: Any, names: list[str], lang: str,
-           key: tuple[Any, ...] | None, checked: bool) -> str:
+           key: tuple[Any, ...] | None, checked: bool,
+           links: dict[str, str] | None = None) -> str:
     """The SVG, from the cache where ``key`` has it; ``checked``: it must be XML (raises
-    if not, and is then not kept)."""
+    if not, and is then not kept); ``links``: the places to tap (the seat page's)."""
+    if key is not None and links:
+        key = (*key, tuple(sorted(links.items())))
     if key is not None:
         with _DRAWN_LOCK:
             svg, was_checked = _DRAWN.get(key, ("", False))
@@ -182,7 +185,8 @@ def _drawn(rules: Any, view: Any, names: list[str], lang: str,
     else:
         svg, was_checked = "", False
     if not svg:
-        svg = rules.picture(view, names, lang)
+        svg = rules.picture(view, names, lang, links) if links else rules.picture(
+            view, names, lang)
     if checked and svg and not was_checked:
         ET.fromstring(svg)  # an SVG that is not even XML is refused now, not at delivery
     if svg and key is not None:
@@ -194,10 +198,10 @@ def _drawn(rules: Any, view: Any, names: list[str], lang: str,
 
 
 def draw(rules: Any, view: Any, names: list[str], lang: str,
-         key: tuple[Any, ...] | None = None) -> str:
-    """``rules.picture(view, names, lang)``, drawn once per ``key`` (``picture_key``) in
-    this process."""
-    return _drawn(rules, view, names, lang, key, checked=False)
+         key: tuple[Any, ...] | None = None, links: dict[str, str] | None = None) -> str:
+    """``rules.picture(view, names, lang, links)``, drawn once per ``key``
+    (``picture_key``) and ``links`` in this process."""
+    return _drawn(rules, view, names, lang, key, checked=False, links=links)
 
 
 def table_picture(rules: Any, view: Any, names: list[str], lang: str,

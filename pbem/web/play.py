@@ -4,6 +4,8 @@
 ``/s/<token>``  the personal seat page: the table as this seat sees it, what
                 happened, the move menu (POST ``/s/<token>/play``), take-back
                 (POST ``/s/<token>/takeback``)
+``/s/<token>/at?r=<region>``  the moves one place of the picture stands for, when
+                it stands for several (``region_links``)
 ``/g/<id>``     the public page of a game: what a spectator may see
 
 Tokens are checked for authenticity and age by :mod:`pbem.links`; whether
@@ -226,16 +228,33 @@ def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choic
     return None
 
 
+def region_links(game: Game, seat: Seat, token: str, menu: list[Choice]) -> dict[str, str]:
+    """Where tapping each place of the picture leads: for a region one legal move acts
+    on, that move's confirm page (the link a turn mail carries); for a region several
+    act on, the short list of those (``seat_region``).  Regions come from the game's
+    menu (``Choice.region``); the picture draws and frames them (``svg.Canvas``)."""
+    regions: dict[str, list[Choice]] = {}
+    for choice in menu:
+        if choice.region:
+            regions.setdefault(choice.region, []).append(choice)
+    return {
+        region: (path_of(compose.move_url(context(), game, seat, choices[0].move))
+                 if len(choices) == 1
+                 else url_for("play.seat_region", token=token, r=region))
+        for region, choices in regions.items()}
+
+
 def table_values(game: Game, seats: list[Seat], viewer: int | None,
-                 since: int = 0, in_turn: bool | None = None) -> dict[str, Any]:
-    """What every game page shows: the view, its picture, names, what happened since
-    move ``since`` (with ``in_turn``: what seat ``viewer`` missed, ``seat_history``),
-    who is to move."""
+                 since: int = 0, in_turn: bool | None = None,
+                 links: dict[str, str] | None = None) -> dict[str, Any]:
+    """What every game page shows: the view, its picture (with ``links``: the places to
+    tap, ``region_links``), names, what happened since move ``since`` (with
+    ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move."""
     rules = get_game(game.game)
     names = compose.names_of(seats)
     values: dict[str, Any] = {
         "game": game, "rules": rules, "seats": seats, "names": names,
-        "title": compose.game_title(game), "view": None, "picture": None,
+        "title": compose.game_title(game), "view": None, "picture": None, "tappable": False,
         "recent": history.History(), "to_move": [],
         "result": game.result, "waiting_for": [], "free_seats": [],
         "standing": None, "headline": "", "archive_url": None,
@@ -257,7 +276,8 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
     values["view"] = rules.view(game.state, viewer)
     values["picture"] = picture.draw(rules, values["view"], names, values["lang"],
                                      picture.picture_key(game, seats, viewer, names,
-                                                         values["lang"]))
+                                                         values["lang"]), links)
+    values["tappable"] = bool(links) and 'class="target"' in (values["picture"] or "")
     values["view_text"] = rules.render_text(values["view"], names, values["lang"])
     values["recent"] = (
         history.history(game, viewer, since_seq=since, lang=values["lang"])
@@ -324,17 +344,24 @@ def confirm_post(token: str) -> Any:
     return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
 
 
+def _menu(game: Game, seat: Seat, seats: list[Seat]) -> list[Choice]:
+    """The seat's choices, names filled in (none when the game is not running)."""
+    if game.status != Game.ACTIVE:
+        return []
+    return named_choices(get_game(game.game).menu(game.state, seat.index,
+                                                  seat.player.language),
+                         compose.names_of(seats))
+
+
 @bp.get("/s/<token>")
 def seat_page(token: str) -> Any:
     game, seat = load_seat_link(token)
     seats = _seats(game)
-    values = table_values(game, seats, seat.index, in_turn=seat.in_turn)
-    menu: list[Choice] = []
+    menu = _menu(game, seat, seats)
+    values = table_values(game, seats, seat.index, in_turn=seat.in_turn,
+                          links=region_links(game, seat, token, menu))
     takeback = None
     if game.status == Game.ACTIVE:
-        rules = values["rules"]
-        menu = named_choices(rules.menu(game.state, seat.index, seat.player.language),
-                             values["names"])
         candidate = moves.takeback_candidate(game, seat.index)
         if candidate is not None:
             takeback = seat_text(history.said(candidate, seat.index, values["lang"]),
@@ -353,6 +380,25 @@ def seat_page(token: str) -> Any:
         games_url=path_of(compose.my_games_url(context(), seat.player)),
         talk_max=talk.MAX_LENGTH,
     )
+
+
+@bp.get("/s/<token>/at")
+def seat_region(token: str) -> Any:
+    """The moves one tapped place of the picture stands for: a short list to choose from,
+    with the table beside it; nothing to play there (any more) leads back to the seat."""
+    game, seat = load_seat_link(token)
+    seats = _seats(game)
+    region = request.args.get("r", "")[:200]
+    menu = _menu(game, seat, seats)
+    here = [choice for choice in menu if region and choice.region == region]
+    if not here:
+        flash(_("Nothing to play there now: choose on your seat page."), "refused")
+        return redirect(url_for("play.seat_page", token=token), code=303)
+    values = table_values(game, seats, seat.index, in_turn=seat.in_turn,
+                          links=region_links(game, seat, token, menu))
+    return render_template(
+        "pages/region.html", **values, seat=seat, me=seat.player, token=token,
+        choices=here, messages=get_flashed_messages(with_categories=True))
 
 
 def _grouped(menu: list[Choice]) -> list[tuple[str, list[Choice]]]:

@@ -12,6 +12,7 @@ seat sees, ``text`` and ``picture`` a view as plain text and as SVG, ``bot`` the
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
@@ -113,8 +114,9 @@ class Macao(Rules):
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
         return text.render(view, names, lang)
 
-    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return picture.draw(view, names, lang)
+    def picture(self, view: View, names: list[str], lang: str = "en",
+                links: Mapping[str, str] | None = None) -> str | None:
+        return picture.draw(view, names, lang, links)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:

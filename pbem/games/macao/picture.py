@@ -20,6 +20,7 @@ and style sheets can find them; they are inert.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.macao import data
@@ -111,12 +112,13 @@ def _pool(field: dict[str, int]) -> list[tuple[str, int]]:
     return [(c, field[c]) for c in data.COLOURS if field.get(c)]
 
 
-def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
+def draw(view: dict[str, Any], names: list[str], lang: str = "en",
+         links: Mapping[str, str] | None = None) -> str:
     t = words(lang)
     w, letters = {**t["picture"], "colour": t["colour"]}, t["letter"]
     players = len(view["seats"])
     marks = seat_letters(names, players)
-    svg = _Drawing()
+    svg = _Drawing(links=links)
     y = _header(svg, view, names, lang, w, letters)
     y = _scores(svg, view, names, marks, lang, w, y)
     y = _wall(svg, view, names, marks, w, y)

@@ -13,6 +13,7 @@ in English and German.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.protocol import (
@@ -139,8 +140,9 @@ class Riga(Rules):
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
         return text.render(view, names, lang)
 
-    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return picture.draw(view, names, lang)
+    def picture(self, view: View, names: list[str], lang: str = "en",
+                links: Mapping[str, str] | None = None) -> str | None:
+        return picture.draw(view, names, lang, links)
 
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:

@@ -32,6 +32,7 @@ commodity names stay German, as printed, in both.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games import language
@@ -638,10 +639,11 @@ def _final(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
     return y
 
 
-def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
+def draw(view: dict[str, Any], names: list[str], lang: str = "en",
+         links: Mapping[str, str] | None = None) -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
     lang, words = _words(lang)
-    svg = _Drawing()
+    svg = _Drawing(links=links)
     heading = _heading(view, words)
     svg.label(MARGIN, 18, heading, size=15, weight="bold")
     y = _to_move(svg, view, names, 24.0, words)

@@ -12,6 +12,7 @@ sources, ``moves`` the moves as values (``Play``, ``Legat``, ``Tower``, ``NoTowe
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.protocol import (
@@ -140,8 +141,9 @@ class Tallinn(Rules):
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
         return text.render(view, names, lang)
 
-    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return picture.draw(view, names, lang)
+    def picture(self, view: View, names: list[str], lang: str = "en",
+                links: Mapping[str, str] | None = None) -> str | None:
+        return picture.draw(view, names, lang, links)
 
     def together(self, sentence: str, lang: str = "en") -> str | None:
         return sentences.together(sentence, lang)

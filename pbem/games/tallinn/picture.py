@@ -10,6 +10,7 @@ escaped here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.svg import Canvas, xml_text
@@ -129,10 +130,11 @@ def _seat_block(svg: Canvas, entry: dict[str, Any], name: str, y: float,
     return y
 
 
-def draw(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
+def draw(view: dict[str, Any], names: list[str], lang: str = "en",
+         links: Mapping[str, str] | None = None) -> str:
     """The SVG document for ``view``; ``names`` are plain text (escaped here)."""
     words = words_for(lang)["picture"]
-    svg = Canvas(numbers="str")
+    svg = Canvas(numbers="str", links=links)
     y = 4.0
     heading = (f"Tallinn · {words['over']}" if view["phase"] == "over" else
                f"Tallinn · {words['round']} {view['round']} {words['of']} "

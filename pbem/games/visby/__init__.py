@@ -12,6 +12,7 @@ everything said, in English and German.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.protocol import (
@@ -136,8 +137,9 @@ class Visby(Rules):
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:
         return text.render(view, names, lang)
 
-    def picture(self, view: View, names: list[str], lang: str = "en") -> str | None:
-        return picture.draw(view, names, lang)
+    def picture(self, view: View, names: list[str], lang: str = "en",
+                links: Mapping[str, str] | None = None) -> str | None:
+        return picture.draw(view, names, lang, links)
 
     def together(self, sentence: str, lang: str = "en") -> str | None:
         return sentences.together(sentence, lang)

@@ -11,6 +11,7 @@ passes them as plain text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 from pbem.games.language import Words
@@ -127,10 +128,11 @@ def _seat(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[i
     return y + 58
 
 
-def draw(view: View, names: list[str], lang: str = "en") -> str:
+def draw(view: View, names: list[str], lang: str = "en",
+         links: Mapping[str, str] | None = None) -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
     w = words(lang)
-    svg = Canvas(numbers="str")
+    svg = Canvas(numbers="str", links=links)
     over = view["phase"] == "over"
     heading = w["picture over" if over else "picture round"].format(round=view["round"],
                                                                     target=view["target"])

@@ -28,6 +28,8 @@ EN: Words = {
     "seat": "{name}: {cards} cards{hand}",
     "title": "Ziehen · round {round} of {rounds}",
     "cards": "{n} cards",
+    "deck": "Deck: {n}",
+    "your row": "Your cards: take a step, or end your turn",
 }
 
 DE: Words = {
@@ -43,6 +45,8 @@ DE: Words = {
     "seat": "{name}: {cards} Karten{hand}",
     "title": "Ziehen · Runde {round} von {rounds}",
     "cards": "{n} Karten",
+    "deck": "Stapel: {n}",
+    "your row": "Deine Karten: einen Schritt gehen oder den Zug beenden",
 }
 
 TABLES = {"en": EN, "de": DE}
