@@ -48,3 +48,27 @@ def live_server(app) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=10)
+
+
+# -- the picture as the board: tapping its places (pbem.games.svg.Canvas.region) --
+
+
+def tap(page, region: str) -> None:
+    """Tap the framed place ``region`` of the picture, as a finger would: on its frame's
+    middle (the frame is transparent inside, so the whole box is the target)."""
+    link = page.locator(f'figure.table-picture a.target[data-region="{region}"]')
+    assert link.count() >= 1, f"nothing to tap at {region}: {targets(page)}"
+    with page.expect_navigation():
+        link.first.locator("rect.target-mark").click()
+
+
+def targets(page) -> list[str]:
+    """The places of the picture one may tap now, by region name, in drawing order."""
+    return page.eval_on_selector_all("figure.table-picture a.target",
+                                     "els => els.map(e => e.dataset.region)")
+
+
+def confirm(page) -> None:
+    """Press the confirm page's one button and wait for the seat page."""
+    with page.expect_navigation():
+        page.locator("section.confirm button.move").click()

@@ -94,6 +94,9 @@ MAX_MOVES = 5_000  # a random game longer than this hangs
 ORDER_PICTURES_EVERY = 3
 DEFAULT_SHARE = 0.15  # how often a playout plays the timeout default instead of the bot
 LANGS = ("en", "de")
+#: games whose menus name no places of their pictures yet (``Choice.region``); each
+#: leaves this set once its picture is the board one plays on, and it ends empty
+GAMES_WITHOUT_REGIONS_YET = {"riga", "visby", "tallinn", "macao"}
 #: a language no game speaks: it must read English, never fail
 UNSPOKEN = "xx"
 HOSTILE = "<script>alert('x')</script>"
@@ -238,6 +241,9 @@ class Playout:
         assert len(set(movers)) == len(movers) and set(movers) <= set(range(self.players))
         for seat in range(self.players):
             self.check_moves(state, seat, seat in movers)
+        for seat in movers:
+            if thorough is None or thorough % len(self.viewers) == seat:
+                self.check_regions(state, seat)
         for i, viewer in enumerate(self.viewers):
             self.check_view(state, viewer, thorough is None or thorough % len(self.viewers) == i)
         self.check_refusals(state, movers)
@@ -275,6 +281,29 @@ class Playout:
                 assert isinstance(c.label, str) and c.label.strip(), f"empty label {where}"
                 for text in (c.label, c.group, c.help):
                     self.hidden(text, f"a menu label ({lang})")
+
+    def check_regions(self, state: State, seat: int) -> None:
+        """Every choice names the place of the picture it acts on (``Choice.region``),
+        the same in every language, and the seat's picture, given a link for each such
+        place (as the seat page gives), draws each one as that link."""
+        game, where = self.game, f"seat {seat} ({self.where})"
+        if game.name in GAMES_WITHOUT_REGIONS_YET:
+            return
+        menus = {lang: game.menu(state, seat, lang) for lang in LANGS}
+        regions = [c.region for c in menus[LANGS[0]]]
+        assert all(regions), f"a choice names no place of the picture: " \
+            f"{[c.move for c in menus[LANGS[0]] if not c.region]} {where}"
+        for lang in LANGS[1:]:
+            assert [c.region for c in menus[lang]] == regions, \
+                f"the places of the menu differ in {lang} {where}"
+        links = {region: f"#tap-{i}" for i, region in enumerate(sorted(set(regions)))}
+        svg = game.picture(game.view(state, seat), self.names, LANGS[0], links)
+        if svg is None:
+            return
+        ET.fromstring(svg)
+        drawn = set(re.findall(r'<a data-region="[^"]*" href="(#tap-\d+)"', svg))
+        missing = sorted(r for r, href in links.items() if href not in drawn)
+        assert not missing, f"the picture draws no place for {missing} {where}"
 
     def check_view(self, state: State, viewer: int | None, thorough: bool = True) -> None:
         game, where = self.game, f"viewer {viewer} ({self.where})"
@@ -593,6 +622,24 @@ def test_setup_refuses_what_resolve_options_refuses(game):
                     game.setup(players, options, 7)
     with pytest.raises(OptionError):
         game.setup(game.min_players, {"no such option": 1}, 7)
+
+
+def test_the_region_check_catches_a_place_the_picture_does_not_draw(env, monkeypatch):
+    """A menu that names a place of the picture the picture never draws fails."""
+    from pbem.games.protocol import Choice
+    from pbem.games.ziehen import menu as ziehen_menu
+
+    monkeypatch.setattr(ZIEHEN, "menu", lambda state, seat, lang="en": [
+        Choice(c.move, c.label, c.group, c.help, region="nowhere")
+        for c in ziehen_menu.menu(state, seat, lang)])
+    playout = Playout(ZIEHEN, 2, {}, "regions", env)
+    with pytest.raises(AssertionError, match="draws no place for"):
+        playout.check_regions(ZIEHEN.setup(2, {}, "regions"), 0)
+
+
+def test_every_game_has_its_places_to_tap():
+    assert GAMES_WITHOUT_REGIONS_YET <= set(game_names())
+    assert not GAMES_WITHOUT_REGIONS_YET, "issue 22: the picture is the board one plays on"
 
 
 def test_the_static_facts_of_every_game():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import live_server, needs_browser
+from browser_support import confirm, live_server, needs_browser, tap, targets
 from web_helpers import latest_mail, player, seat_path
 
 from pbem.games import registered
@@ -22,19 +22,6 @@ from pbem.mail import compose
 from pbem.models import Game, Seat
 from pbem.web import create_app
 from pbem.web.play import path_of
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from browser_support import ARGS, CHROMIUM
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture
@@ -51,30 +38,12 @@ def _ziehen_table(ctx) -> tuple[Game, str]:
     return Game.get_by_id(game.id), seat_path(latest_mail("alice@example.org"))
 
 
-def _tap(page, region: str) -> None:
-    """Tap the framed place ``region`` of the picture, as a finger would: on its frame's
-    middle (the frame is transparent inside, so the whole box is the target)."""
-    link = page.locator(f'figure.table-picture a.target[data-region="{region}"]')
-    assert link.count() >= 1, f"nothing to tap at {region}: {_targets(page)}"
-    with page.expect_navigation():
-        link.first.locator("rect.target-mark").click()
-
-
-def _targets(page) -> list[str]:
-    return page.eval_on_selector_all("figure.table-picture a.target",
-                                     "els => els.map(e => e.dataset.region)")
-
-
-def _confirm(page) -> None:
-    with page.expect_navigation():
-        page.locator("section.confirm button.move").click()
-
-
 @needs_browser
-def test_a_whole_ziehen_turn_by_tapping_the_picture(ctx, sqlite_database, ziehen, browser):
+def test_a_whole_ziehen_turn_by_tapping_the_picture(ctx, sqlite_database, ziehen,
+                                                    tapping_browser):
     game, path = _ziehen_table(ctx)
     with live_server(create_app(ctx)) as origin:
-        _play_a_turn(browser, origin + path)
+        _play_a_turn(tapping_browser, origin + path)
     assert Game.get_by_id(game.id).seq == 4
     assert Seat.get(Seat.game == game, Seat.index == 0).in_turn is False
 
@@ -83,20 +52,20 @@ def _play_a_turn(browser, url: str) -> None:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(url)
     # the one thing to do is a step on her own row; the deck is no target yet
-    assert _targets(page) == ["you"]
+    assert targets(page) == ["you"]
     for region in ("you", "deck", "you", "you"):   # step, draw, step, end
-        assert region in _targets(page)
-        _tap(page, region)
+        assert region in targets(page)
+        tap(page, region)
         assert "/m/" in page.url, "one move there: its confirm page"
-        _confirm(page)
+        confirm(page)
         assert re.search(r"/s/[^/?]+$", page.url), "back on the seat page"
-    assert _targets(page) == [], "Bob's turn now: nothing to tap for Alice"
+    assert targets(page) == [], "Bob's turn now: nothing to tap for Alice"
     # the page still scrolls only downwards on a phone
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
 
 @needs_browser
-def test_a_place_for_several_moves_lists_them(ctx, sqlite_database, ziehen, browser,
+def test_a_place_for_several_moves_lists_them(ctx, sqlite_database, ziehen, tapping_browser,
                                              monkeypatch):
     """A region two moves act on opens a short list of both; choosing one plays it."""
     from pbem.games.protocol import Choice
@@ -111,14 +80,14 @@ def test_a_place_for_several_moves_lists_them(ctx, sqlite_database, ziehen, brow
     monkeypatch.setattr(ZIEHEN, "menu", both)
     game, path = _ziehen_table(ctx)
     with live_server(create_app(ctx)) as origin:
-        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page = tapping_browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(origin + path)
         _choose_from_the_list(page)
     assert Game.get_by_id(game.id).seq == 1
 
 
 def _choose_from_the_list(page) -> None:
-    _tap(page, "you")
+    tap(page, "you")
     assert "/at?r=you" in page.url
     buttons = page.locator("section.menu button.move").all_inner_texts()
     assert buttons == ["Take a step", "End your turn"]
