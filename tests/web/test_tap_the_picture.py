@@ -60,6 +60,12 @@ def _play_a_turn(browser, url: str) -> None:
         confirm(page)
         assert re.search(r"/s/[^/?]+$", page.url), "back on the seat page"
     assert targets(page) == [], "Bob's turn now: nothing to tap for Alice"
+    # a card is no move now, but tapping it tells what it is (its help, as on hover)
+    card = page.locator('figure.table-picture g[data-region]:has(> title)').first
+    help_text = card.locator("title").text_content()
+    assert page.locator(".card-help").is_hidden()
+    card.click()
+    assert page.locator(".card-help").inner_text() == help_text and ": " in help_text
     # the page still scrolls only downwards on a phone
     assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
 
