@@ -311,6 +311,12 @@ class Outbox(BaseModel):
 # index of every mail's time it would walk all mail ever sent; this one holds mail to go
 Outbox.add_index(Outbox.index(Outbox.not_before, Outbox.id, name="outbox_to_send",
                               where=Outbox.sent_at.is_null() & Outbox.failed_at.is_null()))
+# and mail held for digests by when its digest is due: without it PostgreSQL found the
+# digests due by walking all mail still to go, which grows with the games (a digest's mail
+# waits for its day), and an idle tick read 14,000 rows at 8,000 games (bench/tick.py)
+Outbox.add_index(Outbox.index(Outbox.not_before, name="outbox_digest_due",
+                              where=Outbox.sent_at.is_null() & Outbox.failed_at.is_null()
+                              & Outbox.digest))
 
 
 class Blocked(BaseModel):
