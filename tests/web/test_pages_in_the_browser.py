@@ -84,11 +84,13 @@ def _fits(page, what: str) -> None:
 
 
 def _words(page, what: str) -> list[str]:
-    """Every button's and link's text; each must be words, not a bare symbol or number."""
+    """Every button's and link's text; each must be words, not a bare symbol or number.
+    A link in the picture (a place to tap) is named by its title, its help."""
     # (a move's number that links to itself in the archive is its permalink, not a way on)
     labels = page.eval_on_selector_all(
         "button, a:not([href^='#'])", "els => els.filter(e => e.offsetParent !== null)"
-        ".map(e => (e.innerText || e.getAttribute('aria-label') || '').trim())")
+        ".map(e => (e.innerText || e.getAttribute('aria-label')"
+        " || (e.querySelector(':scope > title') || {}).textContent || '').trim())")
     assert labels, what
     bare = [lab for lab in labels if not re.search(r"[A-Za-zÄÖÜäöüß]{2}", lab)]
     assert not bare, f"{what}: buttons or links without words: {bare}"

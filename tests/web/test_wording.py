@@ -31,8 +31,11 @@ ALICE, BOB = "alice@example.org", "bob@example.org"
 
 
 def _words(html: str) -> str:
-    """A page's text as a reader sees it: tags, scripts and styles gone."""
+    """A page's text as a reader sees it: tags, scripts and styles gone; a title (a
+    picture's help, read on its own on hover or by a screen reader) apart from the
+    words drawn beside it."""
     html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r"</?title>", " ", html)
     return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
 
 

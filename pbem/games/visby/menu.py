@@ -4,6 +4,10 @@ The notation ("play Ritter", "trade 3:2", "done") stays the language of the log 
 of links; a label is what a player reads on a button or in a mail, in the words of
 the reader's language (``words``).  The help line says in a sentence what the card
 does.
+
+Each choice names the place of the picture it acts on (:func:`region_of`), so that the
+seat page can make that place a link: a card in the viewer's hand for playing it, the
+Markt track for a trade, the viewer's own row for stopping trading.
 """
 
 from __future__ import annotations
@@ -13,6 +17,20 @@ from pbem.games.visby import rules
 from pbem.games.visby.moves import Move, Play, Trade
 from pbem.games.visby.words import count, words
 
+#: the region of the picture (``picture.draw``) trades act on: the Markt track
+MARKT = "Markt"
+#: the region of the viewer's own row (name, seals, goods): where trading stops
+YOU = "you"
+
+
+def region_of(move: Move) -> str:
+    """The place of the picture ``move`` acts on: a card in hand is its printed name."""
+    if isinstance(move, Play):
+        return move.karte
+    if isinstance(move, Trade):
+        return MARKT
+    return YOU
+
 
 def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
     """One move of ``seat`` as a choice in ``lang``."""
@@ -20,15 +38,17 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
     if isinstance(move, Play):
         card = move.karte
         return Choice(move.notation(), w["play"].format(card=card, gloss=w["gloss"][card]),
-                      w["group play"], w["card help"][card])
+                      w["group play"], w["card help"][card], region=region_of(move))
     if isinstance(move, Trade):
         have = count(w, "good", state["goods"][seat])
         return Choice(move.notation(),
                       w["trade"].format(goods=count(w, "good", move.waren),
                                         seals=count(w, "seal", move.siegel)),
                       w["group trade"],
-                      w["trade help"].format(waren=move.waren, siegel=move.siegel, have=have))
-    return Choice(move.notation(), w["done"], w["group trade"], w["done help"])
+                      w["trade help"].format(waren=move.waren, siegel=move.siegel, have=have),
+                      region=region_of(move))
+    return Choice(move.notation(), w["done"], w["group trade"], w["done help"],
+                  region=region_of(move))
 
 
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:

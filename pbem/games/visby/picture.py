@@ -7,6 +7,13 @@ stays distinct for the common colour-vision deficiencies; nothing is told by
 colour alone: every marker is also drawn as a triangle over a bold number,
 and every bar carries its number.  Names are escaped here, since the caller
 passes them as plain text.
+
+The picture is the board one plays on: the places the moves act on are **regions**
+named as the menu names them (``menu.region_of``): each card of the viewer's hand
+(drawn below the viewer's row, a chosen card marked in words) by its printed name,
+the Markt track for a trade, the viewer's own row for stopping trading.  On the seat
+page the canvas makes those a link framed as a place to tap (``links``); every card
+drawn carries its help, and a row's revealed cards theirs.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from pbem.games.protocol import View
 from pbem.games.svg import Canvas, seat_name, wrap
 from pbem.games.svg import xml_text as _text
 from pbem.games.visby import data
+from pbem.games.visby.menu import MARKT, YOU
 from pbem.games.visby.words import count, words
 
 WIDTH = 390
@@ -31,6 +39,10 @@ TRACK_COLOUR = {"Feldzug": "#E69F00", "Handelsfahrt": "#56B4E9", "Markt": "#F0E4
 SEALS_COLOUR, GOODS_COLOUR = "#0072B2", "#D55E00"
 NAME_MAX = 22  # characters of a name that fit beside the numbers
 LINE_MAX = 52  # characters of a 12-unit line across the picture
+HAND_COLUMNS = 4  # cards of the viewer's hand in one line: "Bettelmönch" fits a quarter
+CARD_GAP = 6
+CARD_W = (WIDTH - 2 * MARGIN - (HAND_COLUMNS - 1) * CARD_GAP) // HAND_COLUMNS  # 87
+CARD_H = 28  # high enough for a finger
 
 def _name(names: list[str], seat: int) -> str:
     return seat_name(names, seat, NAME_MAX)
@@ -108,10 +120,39 @@ def _status(view: View, entry: dict, finals: dict[int, int], w: Words) -> str:
 
 def _seat(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[int, int],
           y: int, w: Words) -> int:
-    """One seat's row: name, status, seals and goods as bars, its cards; the y below."""
+    """One seat's row: name, status, seals and goods as bars, its cards; the y below.
+
+    The viewer's own name and bars are the region ``YOU`` (where trading stops), and
+    the viewer's hand follows the row as cards (``_hand``)."""
     seat = entry["seat"]
     you = seat == view["you"]
     _box(svg, 0, y, WIDTH, 1, LINE)
+    if you:
+        help = (f"{w['done']}: {w['done help']}" if entry["trading"]
+                else w["picture your row"])
+        with svg.region(YOU, help=help, box=(4, y + 3, WIDTH - 8, 33)):
+            _heading(svg, view, entry, names, finals, y, w)
+    else:
+        _heading(svg, view, entry, names, finals, y, w)
+    played = ", ".join(entry["played"]) or w["nothing"]
+    revealed = w["picture revealed"].format(r=view["events_round"] or "–", cards=played)
+    if entry["played"]:
+        with svg.region(f"revealed {seat}", help=_card_help(entry["played"], w)):
+            _label(svg, MARGIN, y + 50, revealed, size=10, fill=MUTED)
+    else:
+        _label(svg, MARGIN, y + 50, revealed, size=10, fill=MUTED)
+    _label(svg, WIDTH - MARGIN, y + 50, f"{entry['hand_count']} {w['picture hand']}", size=10,
+           fill=MUTED, anchor="end")
+    if you and "hand" in entry:
+        return _hand(svg, entry["hand"], entry.get("chosen", []), y + 58, w)
+    return y + 58
+
+
+def _heading(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[int, int],
+             y: int, w: Words) -> None:
+    """A row's name, status and bars."""
+    seat = entry["seat"]
+    you = seat == view["you"]
     name = _name(names, seat) + (f" ({w['you']})" if you else "")
     _label(svg, MARGIN, y + 17, name, size=12, weight="700" if you else "600")
     _label(svg, WIDTH - MARGIN, y + 17, _status(view, entry, finals, w), size=11,
@@ -120,12 +161,33 @@ def _seat(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[i
          count(w, "seal", entry["seals"]))
     _bar(svg, 200, y + 25, entry["goods"], data.GOODS_MAX, 90, GOODS_COLOUR,
          count(w, "good", entry["goods"]))
-    played = ", ".join(entry["played"]) or w["nothing"]
-    _label(svg, MARGIN, y + 50, w["picture revealed"].format(r=view["events_round"] or "–",
-                                                             cards=played), size=10, fill=MUTED)
-    _label(svg, WIDTH - MARGIN, y + 50, f"{entry['hand_count']} {w['picture hand']}", size=10,
-           fill=MUTED, anchor="end")
-    return y + 58
+
+
+def _card_help(cards: list[str], w: Words) -> str:
+    return " ".join(f"{card}: {w['card help'][card]}" for card in cards)
+
+
+def _hand(svg: Canvas, hand: list[str], chosen: list[str], y: int, w: Words) -> int:
+    """The viewer's cards, ``HAND_COLUMNS`` to a line, each the region of its name; a
+    card chosen this round (the viewer's own secret) says so in words.  The y below."""
+    for i, card in enumerate(hand):
+        x = MARGIN + (i % HAND_COLUMNS) * (CARD_W + CARD_GAP)
+        top = y + (i // HAND_COLUMNS) * (CARD_H + CARD_GAP)
+        mine = card in chosen
+        help = f"{card}: {w['card help'][card]}"
+        with svg.region(card, help=f"{w['picture chosen card']}: {help}" if mine else help,
+                        box=(x, top, CARD_W, CARD_H)):
+            svg.rect(x, top, CARD_W, CARD_H, rx=3, fill="#eaeef2" if mine else "#ffffff",
+                     stroke=INK, stroke_width=2 if mine else 1)
+            if mine:
+                _label(svg, x + CARD_W / 2, top + 13, card, size=11, weight="700",
+                       anchor="middle")
+                _label(svg, x + CARD_W / 2, top + 24, w["picture chosen card"], size=9,
+                       anchor="middle")
+            else:
+                _label(svg, x + CARD_W / 2, top + 18, card, size=11, anchor="middle")
+    lines = -(-len(hand) // HAND_COLUMNS)
+    return y + lines * (CARD_H + CARD_GAP) + (2 if lines else 0)
 
 
 def draw(view: View, names: list[str], lang: str = "en",
@@ -142,10 +204,12 @@ def draw(view: View, names: list[str], lang: str = "en",
                w["picture Feldzug"].format(n=count(w, "seal", tracks["Feldzug"])))
     y = _track(svg, y, "Handelsfahrt", tracks["Handelsfahrt"],
                w["picture Handelsfahrt"].format(n=count(w, "good", tracks["Handelsfahrt"])))
-    y = _track(svg, y, "Markt", view["kurs_feld"],
-               w["picture Markt" if view["kurs"] else "picture Markt no rate"].format(
-                   n=view["kurs_feld"], kurs=view["kurs"]),
-               rates=True)
+    markt = w["picture Markt" if view["kurs"] else "picture Markt no rate"].format(
+        n=view["kurs_feld"], kurs=view["kurs"])
+    help = markt + (f"; {w['rates'].format(rates=', '.join(view['rates']))}"
+                    if view.get("rates") else "")
+    with svg.region(MARKT, help=help, box=(4, y + 1, WIDTH - 8, 26 + CELL + 16 - 2)):
+        y = _track(svg, y, "Markt", view["kurs_feld"], markt, rates=True)
     y += 4
     finals = {f["seat"]: f["seals"] for f in view.get("final", [])}
     for entry in view["seats"]:
@@ -161,9 +225,11 @@ def draw(view: View, names: list[str], lang: str = "en",
     height = y + 6
     # the root by hand: its font list keeps its quotes as written (the canvas would
     # escape them, and the picture would change by a byte)
+    # a picture with links is no longer one image (see ``Canvas.document``)
+    role = "" if svg.linked else ' role="img"'
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="{WIDTH}" height="{height}" role="img" font-family="{FONT}">'
+        f'width="{WIDTH}" height="{height}"{role} font-family="{FONT}">'
         f"<title>{_text(heading)}</title>"
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>'
         + svg.markup()

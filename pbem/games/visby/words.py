@@ -102,6 +102,8 @@ EN: Words = {
     "waiting choose": "Still choosing: {names}",
     "waiting trade": "Still trading: {names}",
     "picture final": "final {n}",
+    "picture your row": "Your row: your seals and goods",
+    "picture chosen card": "chosen",
 }
 
 DE: Words = {
@@ -178,6 +180,8 @@ DE: Words = {
     "waiting choose": "Wählen noch: {names}",
     "waiting trade": "Handeln noch: {names}",
     "picture final": "Endstand {n}",
+    "picture your row": "Deine Zeile: deine Siegel und Waren",
+    "picture chosen card": "gewählt",
 }
 
 TABLES = {"en": EN, "de": DE}

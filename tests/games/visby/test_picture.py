@@ -78,8 +78,20 @@ def test_a_pending_choice_does_not_show_in_the_picture():
                                  ["A", "B", "C", "D"])
                     for card in ("Kaufmann", "Zöllner", "Bettelmönch")}
         assert len(pictures) == 1
-        seen = "".join(texts(pictures.pop()))
-        assert not any(card in seen for card in ("Kaufmann", "Zöllner", "Bettelmönch"))
+        lines = texts(pictures.pop())
+        if viewer == SPECTATOR:  # a seated viewer sees the cards of their own hand
+            seen = "".join(lines)
+            assert not any(card in seen for card in ("Kaufmann", "Zöllner", "Bettelmönch"))
+        assert "chosen" not in lines, "no card is marked as chosen"
+
+
+def test_the_viewer_sees_their_own_hand_and_their_own_choice_marked():
+    state = GAME.apply(GAME.setup(4, None, "picture"), 1, "play Zöllner")
+    own = GAME.picture(GAME.view(state, 1), ["A", "B", "C", "D"])
+    lines = texts(own)
+    assert lines.count("chosen") == 1 and lines[lines.index("chosen") - 1] == "Zöllner"
+    assert '<g data-region="Zöllner"><title>chosen: Zöllner: ' in own
+    assert '<g data-region="Ritter"><title>Ritter: ' in own
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
