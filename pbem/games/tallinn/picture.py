@@ -40,7 +40,8 @@ SYMBOL = 16
 TAP = 24  # the least height of a place to tap
 CARD_W = 3 * (SYMBOL + 2) + 8  # a hand card: its halves one above the other
 HALF_H = TAP + 4
-CARD_H = 12 + 2 * HALF_H + 2
+LABEL_H = 14  # the card's number above its halves
+CARD_H = LABEL_H + 2 * HALF_H + 2
 
 
 def _symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
@@ -123,7 +124,8 @@ def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
             svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
                      stroke="#555" if first else "#bbb", stroke_width=1.5 if first else 1)
             svg.raw(half.markup())
-        x = end + 6
+        # a place to tap keeps its frame clear of the next one's
+        x = end + (10 if roomy else 6)
     return y
 
 
@@ -148,10 +150,10 @@ def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) ->
         with svg.region(mine + hand_region(number), help=card_text(number, lang),
                         box=(x, y, CARD_W, CARD_H)):
             svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
-            svg.text(x + CARD_W / 2, y + 11, label, font_size=11, font_weight="bold",
+            svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
                      text_anchor="middle")
             for i, half in enumerate(card["halves"]):
-                top = y + 12 + i * HALF_H
+                top = y + LABEL_H + i * HALF_H
                 with svg.region(mine + hand_region(number, half["half"]),
                                 help=_half_help(number, half["half"], lang),
                                 box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
