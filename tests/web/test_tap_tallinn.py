@@ -66,11 +66,11 @@ def _quiet_half(state, seat: int) -> str:
     raise AssertionError(f"only coins in hand {state['hand'][seat]}")
 
 
-def _tallinn_table(ctx) -> tuple[Game, str, str]:
+def _tallinn_table(ctx, options: dict | None = None) -> tuple[Game, str, str]:
     """Alice (English) and Bob (German) at Tallinn; their seat pages' paths."""
     alice, bob = player("alice@example.org", "Alice"), player("bob@example.org", "Bob")
     Player.update(language="de").where(Player.id == bob.id).execute()
-    game = create.create_game(ctx, "tallinn", alice, [bob.email], seed="tap")
+    game = create.create_game(ctx, "tallinn", alice, [bob.email], options, seed="tap")
     create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1),
                          Player.get_by_id(bob.id))
     return (Game.get_by_id(game.id), seat_path(latest_mail("alice@example.org")),
@@ -120,6 +120,33 @@ def test_a_whole_tallinn_round_by_tapping_the_picture(ctx, sqlite_database, tapp
     assert state["round"] == 2 and state["phase"] == "choose"
     assert [t["card"] for t in state["towers"][0]] == [played]
     assert state["display"][1] == [[quiet[:-1], quiet[-1]]]
+
+
+@needs_browser
+def test_the_legat_and_no_tower_by_tapping(ctx, sqlite_database, tapping_browser):
+    """With the Legat: its Wappen half, then the estate of its contest on the Legat's
+    row, then "Build no tower"; Bob reads his places' help in German."""
+    game, alice_path, bob_path = _tallinn_table(ctx, {"legat": True})
+    quiet = _quiet_half(game.state, 1)
+    with live_server(create_app(ctx)) as origin:
+        alice = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        alice.goto(origin + alice_path)
+        _tap_and_confirm(alice, "hand Lb")
+        bob = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        bob.goto(origin + bob_path)
+        help = bob.eval_on_selector(f'figure.table-picture a.target[data-region="hand {quiet}"]',
+                                    "a => a.querySelector('title').textContent")
+        assert help.startswith("Karte ") and "Auslage" in help, help
+        _tap_and_confirm(bob, f"hand {quiet}")
+        alice.reload()
+        assert targets(alice) == ["legat K", "legat R", "legat M"]
+        _tap_and_confirm(alice, "legat R")
+        assert "no tower" in targets(alice)
+        _tap_and_confirm(alice, "no tower")
+    state = Game.get_by_id(game.id).state
+    assert state["round"] == 2 and state["phase"] == "choose"
+    assert state["towers"][0] == [] and state["display"][0] == [["L", "b"]]
+    assert state["points"][0] > state["points"][1]  # the Legat's contest for the Ritter
 
 
 # -- without a browser -------------------------------------------------------------------
