@@ -205,9 +205,13 @@ def test_no_hidden_card_becomes_a_place():
     assert not any(name.startswith("seat") and "hand" in name for name in _regions(bob))
     spectator = GAME.picture(GAME.view(state, None), NAMES, "en")
     assert not any("hand" in name for name in _regions(spectator))
-    # which card Bob chose changes nothing Alice's picture draws
+    # which card Bob chose changes nothing Alice's picture draws; his own marks it
     other = GAME.apply(_phases()["choose"], 1, "play 1a")
     assert _drawn_with_links(other, 0)[2] == svg
+    assert "chosen in secret" not in svg
+    assert re.search(r'<g data-region="hand 7b"><title>[^<]*\(chosen in secret this '
+                     r'round\)</title>', bob)
+    assert bob.count("chosen in secret") == 1
 
 
 def test_the_help_of_the_places_reads_the_readers_language():

@@ -138,8 +138,10 @@ def _half_help(card: str, side: str, lang: str) -> str:
 
 def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) -> float:
     """The hand, card beside card, each with its halves one above the other (the upper
-    half "a"): every card and every half a region; the y below it."""
+    half "a"): every card and every half a region; the half chosen in secret (the view
+    holds it for its owner only) framed solid.  The y below it."""
     x = 6.0
+    chosen = entry.get("chosen")
     for card in entry["hand"]:
         if x + CARD_W > WIDTH - 4:
             x = 6.0
@@ -154,11 +156,18 @@ def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) ->
                      text_anchor="middle")
             for i, half in enumerate(card["halves"]):
                 top = y + LABEL_H + i * HALF_H
-                with svg.region(mine + hand_region(number, half["half"]),
-                                help=_half_help(number, half["half"], lang),
+                picked = bool(chosen) and (chosen["card"], chosen["half"]) == (
+                    number, half["half"])
+                help = _half_help(number, half["half"], lang)
+                if picked:
+                    help += " " + words_for(lang)["picture"]["chosen"]
+                with svg.region(mine + hand_region(number, half["half"]), help=help,
                                 box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
                     if i:
                         svg.line(x + 4, top, x + CARD_W - 4, top, stroke="#ccc")
+                    if picked:
+                        svg.rect(x + 2, top + 2, CARD_W - 4, HALF_H - 4, rx=3,
+                                 fill="none", stroke="#2e7d32", stroke_width=2.5)
                     _half(svg, half["persons"], half["coin"], half["wappen"], x + 5,
                           top + (HALF_H - SYMBOL) / 2)
         x += CARD_W + 8

@@ -119,7 +119,8 @@ EN: Words = {
     # the picture (picture.py)
     "picture": {"round": "Round", "of": "of", "points": "pts", "hand": "hand", "pile": "pile",
                 "towers": "towers", "you": "you", "over": "Final", "start": "start",
-                "legat": "Legat", "legat row": "Your Legat holds a contest for:"},
+                "legat": "Legat", "legat row": "Your Legat holds a contest for:",
+                "chosen": "(chosen in secret this round)"},
 }
 
 DE: Words = {
@@ -238,7 +239,8 @@ DE: Words = {
     "picture": {"round": "Runde", "of": "von", "points": "SP", "hand": "Hand",
                 "pile": "Stapel", "towers": "Türme", "you": "Du", "over": "Schluss",
                 "start": "Start", "legat": "Legat",
-                "legat row": "Dein Legat hält einen Wettstreit um:"},
+                "legat row": "Dein Legat hält einen Wettstreit um:",
+                "chosen": "(in dieser Runde verdeckt gewählt)"},
 }
 
 TABLES = {"en": EN, "de": DE}
