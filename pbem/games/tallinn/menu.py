@@ -1,12 +1,52 @@
 """Tallinn's moves as choices for people: a label, a group and a line of help each, in
-the words of the reader's language (``words``).  Estate names stay as printed."""
+the words of the reader's language (``words``).  Estate names stay as printed.
+
+Each choice names the place of the picture (``picture.draw``) it acts on, so that the
+seat page can make that place a link: a half of a hand card for playing it with that
+half active (``hand 7a``), a hand card or a card of the display for a tower from it
+(``hand 7``, ``display 7``), an estate of the Legat's row for its contest (``legat
+R``), the place "Build no tower" for building none.  The picture computes the same
+names from the view alone.
+"""
 
 from __future__ import annotations
 
 from pbem.games.protocol import Choice, State
 from pbem.games.tallinn import data, rules
-from pbem.games.tallinn.moves import Legat, Move, NoTower, Play
+from pbem.games.tallinn.moves import Legat, Move, NoTower, Play, Tower
 from pbem.games.tallinn.words import card_name, card_text, estate, half_help, half_text, words
+
+#: the place of "Build no tower" in the viewer's own part of the picture
+NO_TOWER_REGION = "no tower"
+
+
+def hand_region(card: str, half: str = "") -> str:
+    """A card of the viewer's hand (a tower from it), or one of its halves ("a", "b":
+    playing the card with that half active)."""
+    return f"hand {card}{half}"
+
+
+def display_region(card: str) -> str:
+    """A card of the viewer's display (a tower from it)."""
+    return f"display {card}"
+
+
+def legat_region(code: str) -> str:
+    """An estate in the viewer's Legat row (the Wappen's contest for it)."""
+    return f"legat {code}"
+
+
+def region_of(state: State, seat: int, move: Move) -> str:
+    """The place of the picture ``move`` of ``seat`` acts on."""
+    if isinstance(move, Play):
+        return hand_region(move.card, move.half)
+    if isinstance(move, Legat):
+        return legat_region(move.stand)
+    if isinstance(move, Tower):
+        if move.card in state["hand"][seat]:
+            return hand_region(move.card)
+        return display_region(move.card)
+    return NO_TOWER_REGION
 
 
 def choice(state: State, seat: int, move: Move, lang: str) -> Choice:
@@ -20,21 +60,24 @@ def choice(state: State, seat: int, move: Move, lang: str) -> Choice:
             what += w["coin contest"].format(estate=estate(h.coin_estate() or "K", lang))
         name = card_name(move.card, lang)
         return Choice(move.notation(), w["play"].format(card=name, half=what), name,
-                      half_help(h, lang))
+                      half_help(h, lang), region=region_of(state, seat, move))
     if isinstance(move, Legat):
         mine = rules.display_counts(state, seat)[move.stand]
         return Choice(move.notation(),
                       w["legat contest"].format(estate=estate(move.stand, lang), mine=mine),
                       w["group legat"],
-                      lines["legat_estate"].format(estate=data.STAND_NAME[move.stand]))
+                      lines["legat_estate"].format(estate=data.STAND_NAME[move.stand]),
+                      region=region_of(state, seat, move))
     if isinstance(move, NoTower):
-        return Choice(move.notation(), w["no tower"], w["group tower"], lines["no_tower"])
+        return Choice(move.notation(), w["no tower"], w["group tower"], lines["no_tower"],
+                      region=NO_TOWER_REGION)
     card = data.karte(move.card)
     total = sum(h.total() for h in (card.a, card.b))
     source = rules.HAND if move.card in state["hand"][seat] else rules.DISPLAY
     group = w["tower from"][source]
     return Choice(move.notation(), f"{group}: {card_text(move.card, lang)}", group,
-                  lines[f"tower_{source}"].format(total=total))
+                  lines[f"tower_{source}"].format(total=total),
+                  region=region_of(state, seat, move))
 
 
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:

@@ -6,6 +6,16 @@ letter, so the picture reads without colour: Kaufleute a yellow circle "K",
 Ritter a red square "R", Mönche a blue triangle "M".  A coin is a ring
 around the person it stands on; the Legat's Wappen a shield "W".  Names are
 escaped here.
+
+The picture is the board one plays on (``links``): the places the viewer's moves act on
+are regions named as the menu names them (``menu.region_of``), drawn from the view
+alone: each half of a hand card (play it with that half active), a hand card or a
+display card (a tower from it), the estates of the Legat's row while the viewer's Wappen
+waits for its estate, and a place "Build no tower" while the viewer decides about a
+tower.  The viewer's hand is drawn for the viewer only (the view holds no other hand);
+every card or half the viewer sees carries its help as a title.  Another seat's places
+are named with its seat (``seat 2 display 7``), so that they never take the viewer's
+links.
 """
 
 from __future__ import annotations
@@ -15,11 +25,23 @@ from typing import Any
 
 from pbem.games.svg import Canvas, xml_text
 from pbem.games.tallinn import data
+from pbem.games.tallinn.menu import (
+    NO_TOWER_REGION,
+    display_region,
+    hand_region,
+    legat_region,
+)
+from pbem.games.tallinn.words import card_name, card_text, half_help, half_text
 from pbem.games.tallinn.words import words as words_for
 
 WIDTH = 390
 ROW = 22  # one line of symbols
 SYMBOL = 16
+TAP = 24  # the least height of a place to tap
+CARD_W = 3 * (SYMBOL + 2) + 8  # a hand card: its halves one above the other
+HALF_H = TAP + 4
+LABEL_H = 14  # the card's number above its halves
+CARD_H = LABEL_H + 2 * HALF_H + 2
 
 
 def _symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
@@ -68,30 +90,126 @@ def _text(svg: Canvas, x: float, y: float, text: str, size: int = 12, weight: st
     svg.text(x, y, text, font_size=size, font_weight=weight, text_anchor=anchor)
 
 
-def _display(svg: Canvas, entry: dict[str, Any], y: float) -> float:
+def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
+             roomy: bool) -> float:
     """The display: the start card first, then each active half, wrapping lines; the y
-    of its last line."""
+    of its last line.  Each half is a region (``mine``: the prefix of another seat's
+    region names); ``roomy`` spaces the lines for fingers (the viewer builds a tower from
+    one of them)."""
     x = 6.0
-    pieces = [(entry["start"]["persons"], None, False, True)] + [
-        (d["persons"], d["coin"], d["wappen"], False) for d in entry["display"]]
-    for persons, coin, wappen, start in pieces:
+    pitch = ROW + 6 if roomy else ROW
+    if roomy:
+        y += 3
+    start = entry["start"]
+    pieces = [(start["persons"], None, False, True, None, None)] + [
+        (d["persons"], d["coin"], d["wappen"], False, d["card"], d["half"])
+        for d in entry["display"]]
+    for persons, coin, wappen, first, card, side in pieces:
         need = (SYMBOL + 2) * max(1, sum(persons.values())) + 6
         if x + need > WIDTH - 4:
             x = 6.0
-            y += ROW
+            y += pitch
         half = Canvas(numbers="str")
         end = _half(half, persons, coin, wappen, x, y + 2)
-        # the frame goes first, but its width is known once the half is drawn
-        svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
-                 stroke="#555" if start else "#bbb", stroke_width=1.5 if start else 1)
-        svg.raw(half.markup())
-        x = end + 6
+        if first:
+            name = mine + "start"
+            words = words_for(lang)
+            help = f"{words['start card']}: {start[words['text field']]}"
+        else:
+            name = mine + display_region(card)
+            help = _half_help(card, side, lang)
+        box = (x - 2, y - 2, end - x + 2, TAP) if roomy else None
+        with svg.region(name, help=help, box=box):
+            # the frame goes first, but its width is known once the half is drawn
+            svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
+                     stroke="#555" if first else "#bbb", stroke_width=1.5 if first else 1)
+            svg.raw(half.markup())
+        # a place to tap keeps its frame clear of the next one's
+        x = end + (10 if roomy else 6)
     return y
 
 
-def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float) -> float:
-    """A grey tower per tower, its face only when the view holds it; the y of its last
-    line."""
+def _half_help(card: str, side: str, lang: str) -> str:
+    """A half's help: the card, what the half shows, what it does."""
+    half = data.karte(card).half(side)
+    return (f"{card_name(card, lang)}: {half_text(half, lang)}. "
+            f"{half_help(half, lang)}")
+
+
+def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) -> float:
+    """The hand, card beside card, each with its halves one above the other (the upper
+    half "a"): every card and every half a region; the half chosen in secret (the view
+    holds it for its owner only) framed solid.  The y below it."""
+    x = 6.0
+    chosen = entry.get("chosen")
+    for card in entry["hand"]:
+        if x + CARD_W > WIDTH - 4:
+            x = 6.0
+            y += CARD_H + 8
+        number = card["card"]
+        label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
+                 else number)
+        with svg.region(mine + hand_region(number), help=card_text(number, lang),
+                        box=(x, y, CARD_W, CARD_H)):
+            svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
+            svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
+                     text_anchor="middle")
+            for i, half in enumerate(card["halves"]):
+                top = y + LABEL_H + i * HALF_H
+                picked = bool(chosen) and (chosen["card"], chosen["half"]) == (
+                    number, half["half"])
+                help = _half_help(number, half["half"], lang)
+                if picked:
+                    help += " " + words_for(lang)["picture"]["chosen"]
+                with svg.region(mine + hand_region(number, half["half"]), help=help,
+                                box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
+                    if i:
+                        svg.line(x + 4, top, x + CARD_W - 4, top, stroke="#ccc")
+                    if picked:
+                        svg.rect(x + 2, top + 2, CARD_W - 4, HALF_H - 4, rx=3,
+                                 fill="none", stroke="#2e7d32", stroke_width=2.5)
+                    _half(svg, half["persons"], half["coin"], half["wappen"], x + 5,
+                          top + (HALF_H - SYMBOL) / 2)
+        x += CARD_W + 8
+    return y + CARD_H + 6
+
+
+def _legat_row(svg: Canvas, entry: dict[str, Any], y: float, lang: str) -> float:
+    """The viewer's Legat waits for its estate: a place per estate (its persons in the
+    display, and the Wappen's two); the y below it."""
+    words = words_for(lang)
+    _text(svg, 6, y + 11, words["picture"]["legat row"], 11, "bold")
+    y += 16
+    width = (WIDTH - 12 - 2 * 8) / 3
+    for i, code in enumerate(data.STAENDE):
+        x = 6 + i * (width + 8)
+        with svg.region(legat_region(code),
+                        help=words["help"]["legat_estate"].format(
+                            estate=data.STAND_NAME[code]),
+                        box=(x, y, width, TAP)):
+            svg.rect(x, y, width, TAP, rx=3, fill="#fff", stroke="#888")
+            _symbol(svg, code, x + 4, y + (TAP - SYMBOL) / 2)
+            _text(svg, x + SYMBOL + 8, y + 16,
+                  f"{data.STAND_NAME[code]} {entry['counts'][code]} + "
+                  f"{data.LEGAT_PERSONEN}", 11)
+    return y + TAP + 6
+
+
+def _no_tower(svg: Canvas, y: float, lang: str) -> float:
+    """The place to build no tower; the y below it."""
+    label = words_for(lang)["no tower"]
+    width = 12 + 6.5 * len(label)
+    with svg.region(NO_TOWER_REGION, help=words_for(lang)["help"]["no_tower"],
+                    box=(6, y, width, TAP)):
+        svg.rect(6, y, width, TAP, rx=3, fill="#fff", stroke="#888")
+        _text(svg, 6 + width / 2, y + 16, label, 11, anchor="middle")
+    return y + TAP + 6
+
+
+def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float, lang: str,
+            mine: str) -> float:
+    """A grey tower per tower, its face only when the view holds it (then a region with
+    the card's help); the y of its last line."""
     x = 6.0
     for tower in towers:
         halves = tower.get("halves", [])
@@ -100,17 +218,33 @@ def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float) -> float:
         if x > 6 and x + need > WIDTH - 4:
             x = 6.0
             y += ROW
-        svg.path(f"M{x},{y + 18} v-12 h3 v-4 h3 v4 h3 v-4 h3 v4 h3 v12 z", fill="#8d8d8d")
-        x += 20
-        for half in halves:
-            x = _half(svg, half["persons"], None, half["wappen"], x, y + 2) + 4
+        card = tower.get("card")
+        if card:
+            with svg.region(f"{mine}tower {card}", help=card_text(card, lang)):
+                x = _tower(svg, halves, x, y)
+        else:
+            x = _tower(svg, halves, x, y)
         x += 6
     return y
 
 
-def _seat_block(svg: Canvas, entry: dict[str, Any], name: str, y: float,
-                words: dict[str, str], you: bool) -> float:
-    """One seat: name, points and persons, cards, display, towers; the y below it."""
+def _tower(svg: Canvas, halves: list[dict[str, Any]], x: float, y: float) -> float:
+    """A grey tower and the halves of its face the view holds; the next free x."""
+    svg.path(f"M{x},{y + 18} v-12 h3 v-4 h3 v4 h3 v-4 h3 v4 h3 v12 z", fill="#8d8d8d")
+    x += 20
+    for half in halves:
+        x = _half(svg, half["persons"], None, half["wappen"], x, y + 2) + 4
+    return x
+
+
+def _seat_block(svg: Canvas, view: dict[str, Any], entry: dict[str, Any], name: str,
+                y: float, lang: str) -> float:
+    """One seat: name, points and persons, cards, hand (the viewer's), display, towers,
+    and the viewer's places for the Legat's estate or for no tower; the y below it."""
+    words = words_for(lang)["picture"]
+    you = entry["seat"] == view["you"]
+    deciding = you and entry["seat"] in view["to_move"]
+    mine = "" if you else f"seat {entry['seat'] + 1} "
     title = name + (f" ({words['you']})" if you else "")
     if len(title) > 26:
         title = title[:25] + "…"
@@ -124,9 +258,15 @@ def _seat_block(svg: Canvas, entry: dict[str, Any], name: str, y: float,
               f" · {words['towers']} {entry['tower_count']}")
     _text(svg, 6, y + 12, status, 11)
     y += ROW - 4
-    y = _display(svg, entry, y) + ROW + 2
+    if entry.get("hand"):
+        y = _hand(svg, entry, y + 2, lang, mine)
+    y = _display(svg, entry, y, lang, mine, deciding and view["phase"] == "tower") + ROW + 2
+    if deciding and view["phase"] == "legat":
+        y = _legat_row(svg, entry, y, lang)
     if entry["towers"]:
-        y = _towers(svg, entry["towers"], y) + ROW + 2
+        y = _towers(svg, entry["towers"], y, lang, mine) + ROW + 2
+    if deciding and view["phase"] == "tower":
+        y = _no_tower(svg, y, lang)
     return y
 
 
@@ -146,13 +286,15 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
         if entry["to_move"]:
             svg.rect(1, y, 3, ROW * 2, fill="#2e7d32")
-        y = _seat_block(svg, entry, name, y, words, seat == view["you"])
+        y = _seat_block(svg, view, entry, name, y, lang)
         svg.line(4, y, WIDTH - 4, y, stroke="#ddd")
         y += 4
     height = int(y + 4)
     title = xml_text(f"Tallinn, {words['round'].lower()} {view['round']}")
+    # a picture with links is no longer one image: its links must stay readable
+    role = "" if svg.linked else ' role="img"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-            f'width="100%" role="img" aria-label="{title}" '
+            f'width="100%"{role} aria-label="{title}" '
             f'font-family="sans-serif"><title>{title}</title>'
             f'<rect width="{WIDTH}" height="{height}" fill="#fffdf6"/>'
             + svg.markup() + "</svg>")

@@ -118,7 +118,9 @@ EN: Words = {
                   "({persons} persons)",
     # the picture (picture.py)
     "picture": {"round": "Round", "of": "of", "points": "pts", "hand": "hand", "pile": "pile",
-                "towers": "towers", "you": "you", "over": "Final", "start": "start"},
+                "towers": "towers", "you": "you", "over": "Final", "start": "start",
+                "legat": "Legat", "legat row": "Your Legat holds a contest for:",
+                "chosen": "(chosen in secret this round)"},
 }
 
 DE: Words = {
@@ -236,7 +238,9 @@ DE: Words = {
     "final paid": ", zahlt {n} an {seat} (mindestens {fewer} weniger)",
     "picture": {"round": "Runde", "of": "von", "points": "SP", "hand": "Hand",
                 "pile": "Stapel", "towers": "Türme", "you": "Du", "over": "Schluss",
-                "start": "Start"},
+                "start": "Start", "legat": "Legat",
+                "legat row": "Dein Legat hält einen Wettstreit um:",
+                "chosen": "(in dieser Runde verdeckt gewählt)"},
 }
 
 TABLES = {"en": EN, "de": DE}

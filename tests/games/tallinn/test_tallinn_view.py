@@ -171,7 +171,9 @@ def test_the_picture_marks_estates_by_shape_and_letter_not_colour_alone():
     assert "<circle" in svg and "<rect" in svg and "<polygon" in svg
     for letter in "KRM":
         assert re.search(rf">{letter}</text>", svg)
-    assert ">W</text>" not in svg  # nobody shows a Wappen yet
+    assert ">W</text>" in svg  # the Legat in the viewer's hand: its Wappen half
+    # but nobody's display shows a Wappen yet
+    assert ">W</text>" not in GAME.picture(GAME.view(mid_game(), SPECTATOR), NAMES)
     assert "Runde 2" in GAME.picture(GAME.view(mid_game(), 0), NAMES, "de")
 
 
