@@ -59,6 +59,8 @@ LINE_MAX = 62   # characters of a 10-unit line across the picture
 #: rows of cards on offer and in the viewer's tableau, and of the harbours, apart: a
 #: finger's place each (a framed box is 4 units taller than the row it frames)
 ROW = 22
+#: where the place to end the turn begins, beside the longest name (NAME_MAX + "(you)")
+END_X = 205
 
 
 def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
@@ -465,11 +467,13 @@ def _panel_title(svg: _Drawing, view: dict[str, Any], names: list[str], marks: l
         svg.disc(MARGIN + 7, y - 4, s, marks[s])
         svg.label(MARGIN + 18, y, title, size=12, weight="bold")
     if mine and view["phase"] == "actions" and s in view["to_move"]:
+        # left of the middle: on a phone the picture is wider than the screen and
+        # scrolls (templates/games/macao/style.css), its left part shows first
         end = w["end turn"]
-        box = (WIDTH - MARGIN - 96, y - 15, 96, 20)
+        box = (END_X, y - 15, 96, 20)
         with svg.region("end", help=end, box=box):
             svg.box(*box, "#f6f8fa", stroke=INK, rx=3)
-            svg.label(WIDTH - MARGIN - 48, y, end, size=11, weight="bold", anchor="middle")
+            svg.label(END_X + 48, y, end, size=11, weight="bold", anchor="middle")
     return y + 15
 
 
