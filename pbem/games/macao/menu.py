@@ -5,6 +5,9 @@ The notation (``take A7``, ``district 12``) stays the language of the log and of
 a label is what a player reads on a button or in a mail, in the words of the reader's
 language (``words``).  The action phase's long menus are split into steps by the rules
 (``show <group> <page>``, ``row <n>``), so that each fits in a mail.
+
+Each choice names the place of the picture it acts on (:func:`region`, drawn by
+``picture.draw``), so that the seat page can make that place a link to tap.
 """
 
 from __future__ import annotations
