@@ -16,15 +16,29 @@ Groups carry ``data-…`` attributes naming what they show (``data-district="7"`
 ``data-wall="3"``, ``data-field="Lisboa"``, ``data-harbour="Lisboa"``,
 ``data-score="0"``, ``data-panel="0"`` for a seat's wind rose and cards), so tests
 and style sheets can find them; they are inert.
+
+The places the moves act on are **regions** (``svg.Canvas.region``), named as
+``menu.region`` names a move's: a card on offer (``offer A7``) or in the viewer's
+tableau (``card A7``), a die (``die r``), a cube of the legend, the general supply
+(``cubes r``), a field of the viewer's wind rose (``rose 1``) and a cube place of its
+action supply (``supply r``), a wall field (``wall 5``), a row and a district of the
+city (``row 1``, ``district 12``), a sea field (``sea Lisboa``), a harbour
+(``harbour Lisboa``), the tribute, the viewer's jokers, the headings of the action
+menu's groups (``tableau``, ``activated``, ``city``, ``wall``, ``sea``), the viewer's
+name (``you``) and, while the viewer is to move in the action phase, a labelled place
+to end the turn (``end``).  On the seat page (``links``) those a legal move acts on
+are links, framed as places to tap, each framed box large enough for a finger; every
+card and place carries its help as a title in the reader's language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from pbem.games.macao import data
-from pbem.games.macao.words import card_name, words
+from pbem.games.macao.words import card_help, card_name, cubes, words
 from pbem.games.svg import Canvas, seat_name, wrap
 from pbem.games.svg import xml_text as _text
 
@@ -42,6 +56,11 @@ SEAT_FILL = ("#E69F00", "#FFFFFF", "#F0E442", "#8B5A2B")
 SEAT_INK = ("#000", "#000", "#000", "#fff")
 NAME_MAX = 18   # characters of a name beside the numbers of a score line
 LINE_MAX = 62   # characters of a 10-unit line across the picture
+#: rows of cards on offer and in the viewer's tableau, and of the harbours, apart: a
+#: finger's place each (a framed box is 4 units taller than the row it frames)
+ROW = 22
+#: where the place to end the turn begins, beside the longest name (NAME_MAX + "(you)")
+END_X = 205
 
 
 def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
@@ -59,6 +78,15 @@ def seat_letters(names: list[str], players: int) -> list[str]:
 
 def _wrap(line: str, limit: int = LINE_MAX) -> list[str]:
     return wrap(line, limit)
+
+
+def _width(text: str, size: float) -> float:
+    """About how wide ``text`` runs at ``size`` (for a frame around a heading)."""
+    return len(text) * size * 0.55
+
+
+def _card_help(c: str, lang: str) -> str:
+    return f"{card_name(c, lang)}: {card_help(c, lang)}"
 
 
 class _Drawing(Canvas):
@@ -84,6 +112,16 @@ class _Drawing(Canvas):
 
     def close(self) -> None:
         self.raw("</g>")
+
+    @contextmanager
+    def unlinked(self) -> Iterator[None]:
+        """Inside a linked region, the regions drawn are never links (no link in a
+        link)."""
+        links, self.links = self.links, {}
+        try:
+            yield
+        finally:
+            self.links = links
 
     def cube(self, x: float, y: float, colour: str, letters: dict[str, str],
              size: int = 13) -> None:
@@ -129,8 +167,10 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     # the title is the picture's alt text in mails (pbem.mail.picture.alt_text)
     title = (f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · "
              f"{t['picture phase'].get(view['phase'], view['phase'])}")
+    # a picture with links is no longer one image (role="img" would hide its links)
+    role = "" if svg.linked else ' role="img"'
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
-            f'viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{_text(title)}" '
+            f'viewBox="0 0 {WIDTH} {height}"{role} aria-label="{_text(title)}" '
             f'font-family="{FONT}"><title>{_text(title)}</title>'
             + svg.markup() + "</svg>")
 
@@ -143,8 +183,11 @@ def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
               size=15, weight="bold")
     y += 17
     gold, pp = view["tribute"]
-    svg.label(MARGIN, y, w["tribute"].format(g=gold, p=pp) + " · "
-              + w["deck"].format(n=view["deck_count"]), size=11)
+    tribute = w["tribute"].format(g=gold, p=pp)
+    with svg.region("tribute", help=w["tribute help"].format(g=gold, p=pp),
+                    box=(MARGIN - 2, y - 13, _width(tribute, 11) + 4, 17)):
+        svg.label(MARGIN, y, tribute + " · " + w["deck"].format(n=view["deck_count"]),
+                  size=11)
     if view["to_move"] and view["phase"] != "over":
         y += 15
         movers = ", ".join(_name(names, s) for s in view["to_move"])
@@ -154,24 +197,36 @@ def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
         svg.label(MARGIN, y + 11, w["dice"] + ":", size=10)
         x = MARGIN + 44
         for colour, value in view["dice"]:
-            svg.cube(x, y, colour, letters)
-            svg.label(x + 16, y + 11, str(value), size=11, weight="bold")
+            with svg.region(f"die {colour}", box=(x - 2, y - 2, 32, 18),
+                            help=w["die help"].format(colour=w["colour"][colour],
+                                                      value=value)):
+                svg.cube(x, y, colour, letters)
+                svg.label(x + 16, y + 11, str(value), size=11, weight="bold")
             x += 36
         y += 16
     if view["display"]:
         y += 16
         svg.label(MARGIN, y, w["offer"] + ":", size=11, weight="bold")
         for c in view["display"]:
-            y += 16
+            y += ROW
             x = MARGIN
-            for colour in data.CARDS[c].cost:
-                svg.cube(x, y - 11, colour, letters, size=12)
-                x += 14
-            svg.label(x + 4, y, card_name(c, lang), size=10)
-    # the cube legend: what each letter stands for
-    y += 16
-    legend = " · ".join(f"{letters[c]} {w['colour'][c]}" for c in data.COLOURS)
-    svg.label(MARGIN, y, f"{w['cubes']}: {legend}", size=9, fill=MUTED)
+            with svg.region(f"offer {c}", help=_card_help(c, lang),
+                            box=(MARGIN - 1, y - 14, WIDTH - 2 * MARGIN + 2, ROW - 4)):
+                for colour in data.CARDS[c].cost:
+                    svg.cube(x, y - 11, colour, letters, size=12)
+                    x += 14
+                svg.label(x + 4, y, card_name(c, lang), size=10)
+    # the cube legend: what each letter stands for, each colour a place (the general
+    # supply a cube of any colour is taken from)
+    y += 22
+    svg.label(MARGIN, y, f"{w['cubes']}:", size=9, fill=MUTED)
+    step = (WIDTH - 2 * MARGIN - 34) / len(data.COLOURS)
+    for i, colour in enumerate(data.COLOURS):
+        x = MARGIN + 34 + step * i
+        with svg.region(f"cubes {colour}", box=(x, y - 12, step - 4, 17),
+                        help=w["cube help"].format(colour=w["colour"][colour])):
+            svg.cube(x + 1, y - 10, colour, letters, size=12)
+            svg.label(x + 15, y, w["colour"][colour], size=9, fill=MUTED)
     return y
 
 
@@ -213,7 +268,8 @@ def _scores(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[s
 def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str],
           w: dict[str, Any], y: float) -> float:
     y += 24
-    svg.label(MARGIN, y, w["wall"], size=12, weight="bold")
+    with svg.region("wall", box=(MARGIN - 2, y - 15, _width(w["wall"], 12) + 4, 20)):
+        svg.label(MARGIN, y, w["wall"], size=12, weight="bold")
     y += 6
     cell = (WIDTH - 2 * MARGIN) / data.WALL_FIELDS
     rank = {s: i for i, s in enumerate(view["order"])}
@@ -221,13 +277,13 @@ def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str
     height = 14 + 16 * deepest
     for i, stack in enumerate(view["wall"]):
         x = MARGIN + i * cell
-        svg.open(wall=i + 1)
-        svg.box(x, y, cell - 1, height, "#e8e0d0")
-        svg.label(x + cell / 2, y + 10, str(i + 1), size=9, fill=MUTED, anchor="middle")
-        # top of the stack first, as the turn order reads it (a Turm's owner on top)
-        for k, s in enumerate(sorted(stack, key=lambda s: rank.get(s, 0))):
-            svg.disc(x + cell / 2, y + 20 + 16 * k, s, marks[s])
-        svg.close()
+        with svg.region(f"wall {i + 1}", help=w["wall help"].format(n=i + 1),
+                        box=(x + 1.5, y + 1.5, cell - 4, height - 3), data_wall=i + 1):
+            svg.box(x, y, cell - 1, height, "#e8e0d0")
+            svg.label(x + cell / 2, y + 10, str(i + 1), size=9, fill=MUTED, anchor="middle")
+            # top of the stack first, as the turn order reads it (a Turm's owner on top)
+            for k, s in enumerate(sorted(stack, key=lambda s: rank.get(s, 0))):
+                svg.disc(x + cell / 2, y + 20 + 16 * k, s, marks[s])
     y += height + 14
     order = ", ".join(f"{k + 1}. {_name(names, s, 12)}" for k, s in enumerate(view["order"]))
     for part in _wrap(w["order"].format(names=order), 66):
@@ -239,16 +295,33 @@ def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str
 def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
           letters: dict[str, str], y: float) -> float:
     y += 24
-    svg.label(MARGIN, y, w["city"], size=12, weight="bold")
+    with svg.region("city", box=(MARGIN - 2, y - 15, _width(w["city"], 12) + 4, 20)):
+        svg.label(MARGIN, y, w["city"], size=12, weight="bold")
     y += 6
     cols = data.CITY_COLUMNS
     rows = len(data.DISTRICT_COST) // cols
     cw, ch = (WIDTH - 2 * MARGIN) / cols, 48
-    for d, cost in data.DISTRICT_COST.items():
-        row, col = divmod(d - 1, cols)
-        x, top = MARGIN + col * cw, y + row * ch
-        dark = d in data.DARK_DISTRICTS
-        svg.open(district=d)
+    for row in range(rows):
+        top = y + row * ch
+        name = f"row {row}"
+        first, last = row * cols + 1, (row + 1) * cols
+        with svg.region(name, help=w["row help"].format(first=first, last=last),
+                        box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
+            with svg.unlinked() if name in svg.links else nullcontext():
+                for d in range(first, last + 1):
+                    _district(svg, view, marks, lang, w, letters, d,
+                              MARGIN + (d - first) * cw, top, cw, ch)
+    return y + rows * ch
+
+
+def _district(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str,
+              w: dict[str, Any], letters: dict[str, str], d: int, x: float, top: float,
+              cw: float, ch: float) -> None:
+    cost = data.DISTRICT_COST[d]
+    dark = d in data.DARK_DISTRICTS
+    help_ = w["district help"].format(n=d, cost=cubes({c: cost.count(c) for c in cost}, w))
+    with svg.region(f"district {d}", help=help_, box=(x + 1.5, top + 1.5, cw - 5, ch - 5),
+                    data_district=d):
         svg.box(x, top, cw - 2, ch - 2, "#c9b79c" if dark else "#f6f1e4", stroke="#6e5b3f")
         svg.label(x + 3, top + 11, str(d), size=9, fill=MUTED)
         owner = view["city"].get(str(d))
@@ -263,8 +336,6 @@ def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: d
             for colour in cost:
                 svg.cube(cx, top + 28, colour, letters, size=13)
                 cx += 14
-        svg.close()
-    return y + rows * ch
 
 
 #: the sea's two routes from the start field, drawn as two rows
@@ -285,7 +356,8 @@ def _routes() -> list[list[str]]:
 def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
          y: float) -> float:
     y += 24
-    svg.label(MARGIN, y, w["sea"], size=12, weight="bold")
+    with svg.region("sea", box=(MARGIN - 2, y - 15, _width(w["sea"], 12) + 4, 20)):
+        svg.label(MARGIN, y, w["sea"], size=12, weight="bold")
     routes = _routes()
     ships: dict[str, list[int]] = {}
     for me in view["seats"]:
@@ -300,45 +372,60 @@ def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: di
             where[field] = (MARGIN + 44 + step * i + step / 2, ry)
     for a, b in data.SEA_EDGES:
         svg.rule(*where[a], *where[b])
+    good_short = words(lang)["good short"]
     for field, (fx, fy) in where.items():
-        svg.open(field=field)
         if field in data.HARBOURS:
-            svg.box(fx - 8, fy - 8, 16, 16, "#dbe9f6", stroke="#1f4e79", rx=3)
-            svg.label(fx, fy + 20, field, size=9, anchor="middle")
-        elif field == data.START_FIELD:
-            svg.box(fx - 12, fy - 12, 24, 24, "#dbe9f6", stroke="#1f4e79", rx=12)
-            svg.label(fx, fy + 4, "⚓", size=12, anchor="middle")
-            svg.label(fx, fy + 24, field, size=9, anchor="middle")
+            good, values = data.HARBOURS[field]
+            help_ = w["harbour help"].format(harbour=field, good=good_short[good],
+                                             values="/".join(map(str, values)))
         else:
-            svg.circle(fx, fy, 5, fill="#dbe9f6", stroke="#1f4e79")
-        here = ships.get(field, [])
-        for k, s in enumerate(here):
-            if field == data.START_FIELD:     # room above and below the anchor
-                sx, sy = fx + 22 + 16 * (k // 2), fy - 8 + 16 * (k % 2)
-            else:
-                sx, sy = fx - 8 * (len(here) - 1) + 16 * k, fy - 17
-            svg.disc(sx, sy, s, marks[s], r=7)
-        svg.close()
+            help_ = w["sea help"].format(field=field)
+        box = ((fx - 13, fy - 14, 26, 42) if field == data.START_FIELD
+               else (fx - step / 2 + 2, fy - 27, step - 4, 50))
+        with svg.region(f"sea {field}", help=help_, box=box, data_field=field):
+            _sea_field(svg, field, fx, fy, ships.get(field, []), marks)
     y = rows_y[-1] + 34
     y += 18
     svg.label(MARGIN, y, w["harbours"], size=12, weight="bold")
     for harbour, (good, values) in data.HARBOURS.items():
-        y += 19
-        svg.open(harbour=harbour)
-        svg.label(MARGIN, y, harbour, size=10)
-        svg.label(MARGIN + 74, y, words(lang)["good short"][good], size=10, fill=MUTED)
-        spaces = view["harbours"].get(harbour, [])
-        for i, value in enumerate(values):
-            x = MARGIN + 150 + 50 * i
-            who = spaces[i] if i < len(spaces) else None
-            svg.box(x, y - 12, 46, 16, "#fff" if who is None else "#eef1f4", rx=2)
-            svg.label(x + 4, y, f"{value}", size=10, weight="bold")
-            if who is None:
-                svg.label(x + 43, y, w["free"], size=9, fill=MUTED, anchor="end")
-            else:
-                svg.disc(x + 35, y - 4, who, marks[who], r=6.5)
-        svg.close()
+        y += ROW
+        help_ = w["harbour help"].format(harbour=harbour, good=good_short[good],
+                                         values="/".join(map(str, values)))
+        with svg.region(f"harbour {harbour}", help=help_, data_harbour=harbour,
+                        box=(MARGIN - 2, y - 14, WIDTH - 2 * MARGIN + 4, ROW - 4)):
+            svg.label(MARGIN, y, harbour, size=10)
+            svg.label(MARGIN + 74, y, good_short[good], size=10, fill=MUTED)
+            spaces = view["harbours"].get(harbour, [])
+            for i, value in enumerate(values):
+                x = MARGIN + 150 + 50 * i
+                who = spaces[i] if i < len(spaces) else None
+                svg.box(x, y - 12, 46, 16, "#fff" if who is None else "#eef1f4", rx=2)
+                svg.label(x + 4, y, f"{value}", size=10, weight="bold")
+                if who is None:
+                    svg.label(x + 43, y, w["free"], size=9, fill=MUTED, anchor="end")
+                else:
+                    svg.disc(x + 35, y - 4, who, marks[who], r=6.5)
     return y
+
+
+def _sea_field(svg: _Drawing, field: str, fx: float, fy: float, here: list[int],
+               marks: list[str]) -> None:
+    """A sea field (a harbour, the anchor or open sea) with the ships on it."""
+    if field in data.HARBOURS:
+        svg.box(fx - 8, fy - 8, 16, 16, "#dbe9f6", stroke="#1f4e79", rx=3)
+        svg.label(fx, fy + 20, field, size=9, anchor="middle")
+    elif field == data.START_FIELD:
+        svg.box(fx - 12, fy - 12, 24, 24, "#dbe9f6", stroke="#1f4e79", rx=12)
+        svg.label(fx, fy + 4, "⚓", size=12, anchor="middle")
+        svg.label(fx, fy + 24, field, size=9, anchor="middle")
+    else:
+        svg.circle(fx, fy, 5, fill="#dbe9f6", stroke="#1f4e79")
+    for k, s in enumerate(here):
+        if field == data.START_FIELD:     # room above and below the anchor
+            sx, sy = fx + 22 + 16 * (k // 2), fy - 8 + 16 * (k % 2)
+        else:
+            sx, sy = fx - 8 * (len(here) - 1) + 16 * k, fy - 17
+        svg.disc(sx, sy, s, marks[s], r=7)
 
 
 def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
@@ -347,51 +434,111 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
     order = sorted(view["seats"], key=lambda me: (me["seat"] != you, me["seat"]))
     for me in order:
         s = me["seat"]
-        full = you is None or s == you     # the viewer's cards in full (all, for others)
+        mine = s == you
         y += 26
         svg.open(panel=s)
-        svg.disc(MARGIN + 7, y - 4, s, marks[s])
-        title = _name(names, s) + (f" ({w['you']})" if s == you else "")
-        svg.label(MARGIN + 18, y, title, size=12, weight="bold")
-        y += 15
+        y = _panel_title(svg, view, names, marks, w, s, mine, y)
         cargo = ", ".join(words(lang)["good short"][g] for g in me["goods"]) or w["none"]
         line = (f"{w['ship']}: {me['ship']} · {w['cargo']}: {cargo} · "
                 f"{w['jokers']}: {me['jokers']}")
-        for part in _wrap(line, 66):
-            svg.label(MARGIN, y, part, size=10)
-            y += 13
-        # the wind rose as seven fields in a row: the arrow (the action supply), then 1..6
-        y += 2
-        svg.label(MARGIN, y, w["rose"], size=9, fill=MUTED)
-        y += 4
-        col = (WIDTH - 2 * MARGIN) / 7
-        deepest = max([1] + [len(_pool(f)) for f in me["rose"]])
-        for i, field in enumerate(me["rose"]):
-            x = MARGIN + i * col
-            svg.box(x, y, col - 2, 16 + 15 * deepest, "#f3f0ff" if i == 0 else "#fafafa")
+        parts = _wrap(line, 66)
+        # the viewer's jokers are the line naming them (a joker is spent there)
+        with (svg.region("jokers", help=w["jokers help"].format(n=me["jokers"]),
+                         box=(MARGIN - 2, y - 12, WIDTH - 2 * MARGIN + 4, 13 * len(parts) + 2))
+              if mine else nullcontext()):
+            for part in parts:
+                svg.label(MARGIN, y, part, size=10)
+                y += 13
+        y = _rose(svg, me, w, letters, mine, y)
+        y = _cards(svg, me, lang, w, letters, you, y)
+        svg.close()
+    return y
+
+
+def _panel_title(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str],
+                 w: dict[str, Any], s: int, mine: bool, y: float) -> float:
+    """A seat's disc and name; the viewer's name is the place of the moves that act on
+    nothing else drawn, and beside it, while the viewer is to move in the action phase,
+    is the place to end the turn."""
+    title = _name(names, s) + (f" ({w['you']})" if mine else "")
+    with (svg.region("you", help=w["you help"].format(name=_name(names, s)),
+                     box=(MARGIN - 2, y - 15, _width(title, 12) + 24, 20))
+          if mine else nullcontext()):
+        svg.disc(MARGIN + 7, y - 4, s, marks[s])
+        svg.label(MARGIN + 18, y, title, size=12, weight="bold")
+    if mine and view["phase"] == "actions" and s in view["to_move"]:
+        # left of the middle: on a phone the picture is wider than the screen and
+        # scrolls (templates/games/macao/style.css), its left part shows first
+        end = w["end turn"]
+        box = (END_X, y - 15, 96, 20)
+        with svg.region("end", help=end, box=box):
+            svg.box(*box, "#f6f8fa", stroke=INK, rx=3)
+            svg.label(END_X + 48, y, end, size=11, weight="bold", anchor="middle")
+    return y + 15
+
+
+def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], letters: dict[str, str],
+          mine: bool, y: float) -> float:
+    """The wind rose as seven fields in a row: the arrow (the action supply), then 1..6;
+    the viewer's fields and the cube places of its supply are places to tap, a finger
+    apart."""
+    y += 2
+    svg.label(MARGIN, y, w["rose"], size=9, fill=MUTED)
+    y += 4
+    col = (WIDTH - 2 * MARGIN) / 7
+    pitch = 20 if mine else 15
+    deepest = max([1] + [len(_pool(f)) for f in me["rose"]])
+    height = 16 + pitch * deepest
+    for i, field in enumerate(me["rose"]):
+        x = MARGIN + i * col
+        with (svg.region(f"rose {i}", help=w["rose help"].format(n=i),
+                         box=(x + 1, y + 1, col - 4, height - 2))
+              if mine and i else nullcontext()):
+            svg.box(x, y, col - 2, height, "#f3f0ff" if i == 0 else "#fafafa")
             svg.label(x + 3, y + 11, w["arrow"] if i == 0 else str(i), size=9,
                       weight="bold" if i == 0 else "normal")
             for k, (colour, n) in enumerate(_pool(field)):
-                svg.cube(x + 3, y + 15 + 15 * k, colour, letters)
-                svg.label(x + 19, y + 26 + 15 * k, f"×{n}", size=10)
-        y += 16 + 15 * deepest + 4
-        for label, cards in ((w["tableau"], me["tableau"]), (w["active"], me["active"])):
-            if not cards:
-                continue
-            if full:
-                y += 15
-                svg.label(MARGIN, y, f"{label}:", size=10, weight="bold")
-                for c in cards:
-                    y += 16
+                with (svg.region(f"supply {colour}", box=(x + 1, y + 13 + pitch * k, col - 6,
+                                                          pitch - 3),
+                                 help=w["supply help"].format(n=n, colour=w["colour"][colour]))
+                      if mine and not i else nullcontext()):
+                    svg.cube(x + 3, y + 15 + pitch * k, colour, letters)
+                    svg.label(x + 19, y + 26 + pitch * k, f"×{n}", size=10)
+    return y + height + 4
+
+
+def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
+           letters: dict[str, str], you: int | None, y: float) -> float:
+    """A seat's tableau and activated cards, each with its help: the viewer's one a row
+    each, a finger's place (all seats' for a reader who sits at none), another seat's
+    as a line of names."""
+    s = me["seat"]
+    mine, full = s == you, you is None or s == you
+    for key, label, cards in (("tableau", w["tableau"], me["tableau"]),
+                              ("activated", w["active"], me["active"])):
+        if not cards:
+            continue
+        if full:
+            y += 15
+            heading = f"{label}:"
+            with (svg.region(key, box=(MARGIN - 2, y - 13, _width(heading, 10) + 4, 17))
+                  if mine else nullcontext()):
+                svg.label(MARGIN, y, heading, size=10, weight="bold")
+            for c in cards:
+                y += ROW if mine else 16
+                name = f"card {c}" if mine else f"seat {s} card {c}"
+                with svg.region(name, help=_card_help(c, lang),
+                                box=(MARGIN, y - 14, WIDTH - 2 * MARGIN, ROW - 4)):
                     x = MARGIN + 6
                     for colour in data.CARDS[c].cost:
                         svg.cube(x, y - 11, colour, letters, size=12)
                         x += 14
                     svg.label(max(x + 4, MARGIN + 66), y, card_name(c, lang), size=10)
-            else:
-                text = f"{label}: " + ", ".join(card_name(c, lang) for c in cards)
+        else:
+            text = f"{label}: " + ", ".join(card_name(c, lang) for c in cards)
+            with svg.region(f"seat {s} {key}",
+                            help="\n".join(_card_help(c, lang) for c in cards)):
                 for part in _wrap(text, 66):
                     y += 13
                     svg.label(MARGIN, y, part, size=10)
-        svg.close()
     return y

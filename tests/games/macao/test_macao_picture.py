@@ -117,10 +117,13 @@ def test_the_viewers_wind_rose_by_die_field_and_tableau():
 def test_the_round_tribute_dice_and_legends():
     s, seat, _ = table()
     s["tribute"] = [3, 6]
-    lines = texts(ET.fromstring(GAME.picture(GAME.view(s, seat), NAMES)))
+    root = ET.fromstring(GAME.picture(GAME.view(s, seat), NAMES))
+    lines = texts(root)
     assert "Macao · Round 1/12 · actions" in lines
     assert any(x.startswith("Tribute: 3 gold → 6 PP") for x in lines)
-    assert any("R red" in x and "Gy grey" in x for x in lines)
+    # the cube legend: each colour a lettered cube and its name
+    assert texts(group(root, "region", "cubes r")) == ["R", "red"]
+    assert texts(group(root, "region", "cubes y")) == ["Gy", "grey"]
     assert any(x.startswith("Players: H = Heike (") for x in lines)
 
 
