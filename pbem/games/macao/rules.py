@@ -81,6 +81,7 @@ Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCT
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -212,8 +213,14 @@ def _add(cubes: dict[str, int], colour: str, n: int = 1) -> None:
         del cubes[colour]
 
 
+@functools.lru_cache(maxsize=512)
+def _counts(cost: str) -> tuple[tuple[str, int], ...]:
+    """A cost ("rrb") as (colour, cubes) pairs, read once per cost."""
+    return tuple((c, cost.count(c)) for c in sorted(set(cost)))
+
+
 def _can_pay_exact(cubes: dict[str, int], cost: str) -> bool:
-    return all(cubes.get(c, 0) >= cost.count(c) for c in set(cost))
+    return all(cubes.get(c, 0) >= n for c, n in _counts(cost))
 
 
 def _pay_exact(cubes: dict[str, int], cost: str) -> None:
@@ -791,12 +798,17 @@ class _Draft:
 
 
 def _copied(value: Any) -> Any:
-    """A copy of a JSON value (a seat: a few small lists and dicts)."""
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    return value
+    """A copy of a seat: numbers, lists of card ids and goods, and the wind rose, a list
+    of dicts of numbers (one level deeper than the rest: copied one level deeper)."""
+    out = {}
+    for k, v in value.items():
+        if isinstance(v, list):
+            out[k] = [x.copy() if isinstance(x, dict) else x for x in v]
+        elif isinstance(v, dict):
+            out[k] = v.copy()
+        else:
+            out[k] = v
+    return out
 
 
 def apply(state: State, seat: int, move: Move) -> State:

@@ -197,3 +197,21 @@ def test_the_page_shows_what_is_still_owed_while_a_payment_is_open():
     paid = play(s, seat, "pay r:3,b:2")
     assert "Still owed" not in env.get_template(GAME.template).render(
         view=GAME.view(paid, seat), names=names)
+
+
+def test_the_page_shows_what_is_still_to_take_while_cubes_are_open():
+    templates = Path(__file__).resolve().parents[3] / "templates"
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True)
+    s, seat = at_actions(2)
+    s = play(with_pool(s, seat, "", jokers=1), seat, "joker cube")   # the old notation
+    assert s["pending"] == {"gain": 1}
+    names = ["Ann", "Bob"]
+    page = env.get_template(GAME.template).render(view=GAME.view(s, seat), names=names)
+    assert f"Still to take for {names[seat]}:</strong> 1 cube of any colour" in page
+    german = env.get_template(GAME.template).render(view=GAME.view(s, seat), names=names,
+                                                    lang="de")
+    assert f"Noch zu nehmen für {names[seat]}:</strong> 1 Stein beliebiger Farbe" in german
+    assert f"Still to take for {names[seat]}: 1 cube of any colour" in GAME.render_text(
+        GAME.view(s, seat), names)
