@@ -30,9 +30,10 @@ phase ``activate K7``, ``district 12``, ``row 2`` (narrows a long district menu)
 ``wall 3``, ``sail Lisboa``, ``deliver``, ``tribute``, ``use K7`` / ``use K7 2``,
 ``joker gold`` / ``joker cube``, then ``pay r:3,v:2`` / ``gain r`` / ``give r`` /
 ``done`` to settle a step, or the action and its payment in one (``wall 3 pay r:3,v:2``),
-and ``end`` (or ``finish``: the end that first uses the cards that only give).  ``legal`` lists them as values, ``apply`` takes one
-and copies only what it changes (``_Draft``); the action phase's moves act through the
-table ``_ACTIONS``, one function per kind.
+and ``end`` (or ``finish``: the end that first uses the cards that only give).
+``legal`` lists them as values, ``apply`` takes one and copies only what it changes
+(``_Draft``); the action phase's moves act through the table ``_ACTIONS``, one function
+per kind.
 
 Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
 
