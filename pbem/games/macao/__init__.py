@@ -122,6 +122,10 @@ class Macao(Rules):
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, moves.parse(move), after, lang)
 
+    def formality(self, state: State, seat: int) -> str | None:
+        move = rules.formality(state, seat)
+        return None if move is None else move.notation()
+
     def default_move(self, state: State, seat: int) -> str:
         return rules.timeout_move(state, seat).notation()
 

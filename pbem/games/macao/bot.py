@@ -51,8 +51,9 @@ def _action(state: dict[str, Any], seat: int, options: list[Move]) -> Move:
     me = state["seats"][seat]
     for kind in _EAGER:
         for m in options:
-            no_prestige = isinstance(m, moves.Tribute) and state["tribute"][1] == 0
-            if isinstance(m, kind) and not no_prestige:
+            action = moves.bare(m)
+            no_prestige = isinstance(action, moves.Tribute) and state["tribute"][1] == 0
+            if isinstance(action, kind) and not no_prestige:
                 return m
     for m in options:
         if isinstance(m, (moves.Gain, moves.Pay)):
@@ -61,25 +62,30 @@ def _action(state: dict[str, Any], seat: int, options: list[Move]) -> Move:
     if gives:
         return gives[0]
     target = _sail_target(state, seat)
-    if target and moves.Sail(target) in options:
-        return moves.Sail(target)
-    walls = [m for m in options if isinstance(m, moves.Wall)]
+    sails = [m for m in options if moves.bare(m) == moves.Sail(target or "")]
+    if target and sails:
+        return sails[0]
+    walls = [m for m in options if isinstance(moves.bare(m), moves.Wall)]
     if walls:
         return walls[0]
     if me["jokers"] and moves.Joker("gold") in options:
         return moves.Joker("gold")
-    return moves.END if moves.END in options else options[0]
+    for last in (moves.FINISH, moves.END):
+        if last in options:
+            return last
+    return options[0]
 
 
 def _cube(state: dict[str, Any], seat: int, options: list[Move], gain: bool) -> Move:
-    """Gain the colour the tableau needs most; pay with the colour it needs least."""
+    """Gain the colours the tableau needs most; pay with the colours it needs least."""
     need: dict[str, int] = {}
     for c in state["seats"][seat]["tableau"]:
         for col in data.CARDS[c].cost:
             need[col] = need.get(col, 0) + 1
 
-    def key(move: Move) -> int:
-        return need.get(getattr(move, "colour", ""), 0)
+    def key(move: Move) -> float:
+        cubes = getattr(move, "cubes", ())
+        return sum(need.get(c, 0) * n for c, n in cubes) / max(1, sum(n for _, n in cubes))
 
     return max(options, key=key) if gain else min(options, key=key)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.language import Words
-from pbem.games.macao import rules
+from pbem.games.macao import rules, steps
 from pbem.games.macao.moves import (
     Activate,
     Back,
@@ -25,6 +25,7 @@ from pbem.games.macao.moves import (
     District,
     Done,
     End,
+    Finish,
     Gain,
     Give,
     Joker,
@@ -40,8 +41,10 @@ from pbem.games.macao.moves import (
     Two,
     Use,
     Wall,
+    With,
+    cubes_count,
 )
-from pbem.games.macao.words import words
+from pbem.games.macao.words import count, cubes, listed, words
 from pbem.games.protocol import Choice, State
 
 _CARD_MOVES = (Take, Discard, Activate, Use)
@@ -66,10 +69,14 @@ def region(move: Move, state: State, seat: int) -> str:
         return f"rose {1 if isinstance(move, One) else 2}"
     if isinstance(move, Die):
         return f"die {move.colour}"
-    if isinstance(move, (Pay, Give)):
+    if isinstance(move, With):   # an action with its whole payment: where the action acts
+        return region(move.action, state, seat)
+    if isinstance(move, Pay):    # a payment lies on the first colour it pays with
+        return f"supply {move.cubes[0][0]}"
+    if isinstance(move, Give):
         return f"supply {move.colour}"
     if isinstance(move, Gain):
-        return f"cubes {move.colour}"
+        return f"cubes {move.cubes[0][0]}"
     if isinstance(move, District):
         return f"district {move.number}"
     if isinstance(move, Row):
@@ -86,7 +93,7 @@ def region(move: Move, state: State, seat: int) -> str:
         return "jokers"
     if isinstance(move, Show):
         return GROUP_REGION[move.group]
-    if isinstance(move, End):
+    if isinstance(move, (End, Finish)):
         return "end"
     assert isinstance(move, (Skip, Done, Back)), move
     return "you"
@@ -100,6 +107,8 @@ def _fields(move: Move, w: Words) -> dict[str, Any]:
         return {"group": w["group"][move.group], "page": move.page, "page_1": move.page + 1}
     if isinstance(move, (District, Row, Wall, Sail)):
         return vars(move)
+    if isinstance(move, (Pay, Gain)):
+        return {"cubes": cubes(dict(move.cubes), w)}
     colour = getattr(move, "colour", None)
     return {"colour": w["colour"][colour]} if colour else {}
 
@@ -107,6 +116,10 @@ def _fields(move: Move, w: Words) -> dict[str, Any]:
 def label(move: Move, lang: str = "en") -> str:
     """The move as a reader of ``lang`` reads it ("Take card: Turm (tower)")."""
     w = words(lang)
+    if isinstance(move, With):
+        key = "with pay" if isinstance(move.settle, Pay) else "with gain"
+        return w[key].format(action=label(move.action, lang),
+                             cubes=cubes(dict(move.settle.cubes), w))
     key = move.notation().split()[0]
     if isinstance(move, _CARD_MOVES):
         card = w["card name"][move.card]
@@ -116,17 +129,53 @@ def label(move: Move, lang: str = "en") -> str:
     return w[key].format(**_fields(move, w))
 
 
-def choice(move: Move, lang: str = "en", place: str = "") -> Choice:
+def choice(move: Move, lang: str = "en", note: str = "", place: str = "") -> Choice:
     """One move as a choice in ``lang``: a card's moves are grouped by the card;
-    ``place`` is the region of the picture it acts on (:func:`region`)."""
-    text = move.notation()
-    if isinstance(move, _CARD_MOVES):
+    ``note`` says what a payment leaves (``payment_help``); ``place`` is the region of
+    the picture it acts on (:func:`region`)."""
+    text, action = move.notation(), move.action if isinstance(move, With) else move
+    if isinstance(action, _CARD_MOVES):
         w = words(lang)
-        return Choice(text, label(move, lang), w["card name"][move.card],
-                      w["card help"][move.card], region=place)
-    return Choice(text, label(move, lang), region=place)
+        card_help = w["card help"][action.card]
+        return Choice(text, label(move, lang), w["card name"][action.card],
+                      f"{card_help} {note}" if note else card_help, region=place)
+    return Choice(text, label(move, lang), help=note, region=place)
+
+
+def payment_help(state: State, seat: int, move: Move, lang: str = "en") -> str:
+    """What a payment or a taking of cubes leaves: what is still owed (or to take), and
+    the supply after it; which cards the end of a turn uses (``finish``); empty for any
+    other move."""
+    w = words(lang)
+    step = steps.read(state["pending"])
+    if isinstance(move, Finish):
+        cards = [w["card name"][c] for c in rules.free_uses(state, seat)]
+        return w["finish help"].format(cards=listed(cards, w))
+    if isinstance(move, With):
+        left = dict(rules.pool(rules.opened(state, seat, move.action)[0], seat))
+        sign = -1 if isinstance(move.settle, Pay) else 1
+        for c, n in move.settle.cubes:
+            left[c] = left.get(c, 0) + sign * n
+        key = "with pay help" if isinstance(move.settle, Pay) else "with gain help"
+        return w[key].format(owed=count(cubes_count(move.settle.cubes), w),
+                             left=_left({c: n for c, n in left.items() if n > 0}, w))
+    if isinstance(move, (Pay, Gain)) and isinstance(step, (steps.Paying, steps.Gaining)):
+        rest = step.cubes - cubes_count(move.cubes)
+        key = "pay help" if isinstance(move, Pay) else "gain help"
+        left = dict(rules.pool(state, seat))
+        for c, n in move.cubes:
+            left[c] = left.get(c, 0) - n
+        return w[key].format(owed=count(step.cubes, w),
+                             rest=count(rest, w) if rest else w["nothing"],
+                             left=_left({c: n for c, n in left.items() if n > 0}, w))
+    return ""
+
+
+def _left(pool: dict[str, int], w: Words) -> str:
+    return cubes(pool, w) if pool else w["nothing"]
 
 
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
     """The legal moves of ``seat`` as choices, in the order of ``rules.legal``."""
-    return [choice(move, lang, region(move, state, seat)) for move in rules.legal(state, seat)]
+    return [choice(move, lang, payment_help(state, seat, move, lang), region(move, state, seat))
+            for move in rules.legal(state, seat)]

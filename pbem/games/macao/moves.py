@@ -168,24 +168,43 @@ class Joker:
         return f"joker {self.what}"
 
 
+Cubes = tuple[tuple[str, int], ...]
+
+
+def cubes_notation(cubes: Cubes) -> str:
+    """``r:3,v:2`` (a count of one is not written: ``r``, ``r:3,v``)."""
+    return ",".join(c if n == 1 else f"{c}:{n}" for c, n in cubes)
+
+
+def cubes_count(cubes: Cubes) -> int:
+    return sum(n for _, n in cubes)
+
+
+def cubes_of(pool: dict[str, int]) -> Cubes:
+    """A pool (colour -> cubes) as the value a move carries, colours in their order."""
+    return tuple((c, pool[c]) for c in data.COLOURS if pool.get(c))
+
+
 @dataclass(frozen=True)
 class Pay:
-    """Pay one cube of ``colour`` towards the open step."""
+    """Pay ``cubes`` (colour, count pairs, colours in ``data.COLOURS`` order) towards the
+    open step: the whole payment, or a part of it where the ways to pay are too many for
+    one menu.  ``pay r`` (one cube) is the notation of old logs, and means what it meant."""
 
-    colour: str
+    cubes: Cubes
 
     def notation(self) -> str:
-        return f"pay {self.colour}"
+        return f"pay {cubes_notation(self.cubes)}"
 
 
 @dataclass(frozen=True)
 class Gain:
-    """Take one cube of ``colour`` of the open step."""
+    """Take ``cubes`` of the open step (``gain r``: one red cube)."""
 
-    colour: str
+    cubes: Cubes
 
     def notation(self) -> str:
-        return f"gain {self.colour}"
+        return f"gain {cubes_notation(self.cubes)}"
 
 
 @dataclass(frozen=True)
@@ -233,14 +252,48 @@ class End:
         return "end"
 
 
-Move = (Take | Discard | Skip | One | Two | Die | Activate | District | Row | Wall | Sail
-        | Deliver | Tribute | Use | Joker | Pay | Gain | Give | Show | Done | Back | End)
-SKIP, DELIVER, TRIBUTE, DONE, BACK, END = Skip(), Deliver(), Tribute(), Done(), Back(), End()
+@dataclass(frozen=True)
+class Finish:
+    """End the turn after using every card that only gives prestige or gold and can be
+    used now (``rules.free_uses``): the end of a turn as the menu offers it where there
+    are such cards; ``end`` alone stays legal and means what it always meant."""
 
-_BARE: dict[str, Move] = {m.notation(): m for m in (SKIP, DELIVER, TRIBUTE, DONE, BACK, END)}
+    def notation(self) -> str:
+        return "finish"
+
+
+@dataclass(frozen=True)
+class With:
+    """An action and the whole payment (or the cubes taken) it opens, in one move:
+    ``wall 3 pay r:3,v:2``, ``sail Lisboa pay r``, ``tribute gain b``.  The menu offers it
+    where the payment has one sensible way (``rules``: the cubes are chosen for the
+    player); the action alone (``wall 3``) still opens the step it always opened."""
+
+    action: District | Wall | Sail | Tribute | Use | Joker
+    settle: Pay | Gain
+
+    def notation(self) -> str:
+        return f"{self.action.notation()} {self.settle.notation()}"
+
+
+Move = (Take | Discard | Skip | One | Two | Die | Activate | District | Row | Wall | Sail
+        | Deliver | Tribute | Use | Joker | Pay | Gain | Give | Show | Done | Back | End | Finish
+        | With)
+SKIP, DELIVER, TRIBUTE, DONE, BACK, END = Skip(), Deliver(), Tribute(), Done(), Back(), End()
+FINISH = Finish()
+
+_BARE: dict[str, Move] = {m.notation(): m
+                          for m in (SKIP, DELIVER, TRIBUTE, DONE, BACK, END, FINISH)}
 _CARD = {"take": Take, "discard": Discard, "activate": Activate}
-_COLOUR = {"one": One, "two": Two, "die": Die, "pay": Pay, "gain": Gain, "give": Give}
+_COLOUR = {"one": One, "two": Two, "die": Die, "give": Give}
+_CUBES = {"pay": Pay, "gain": Gain}
 _NUMBERED = {"district": District, "row": Row, "wall": Wall}
+_PART = re.compile(r"([a-z])(?::([2-9]|[1-9][0-9]+))?")
+
+
+def bare(move: Move) -> Move:
+    """The action of a move that carries its payment (``wall 3`` of ``wall 3 pay r:5``)."""
+    return move.action if isinstance(move, With) else move
 
 
 def _number(word: str, text: str) -> int:
@@ -255,11 +308,28 @@ def _card(word: str, text: str) -> str:
     return word
 
 
+def _cubes(word: str, text: str) -> Cubes:
+    """``r:3,v:2`` read back: colours in their order, each once, a count of one unwritten."""
+    out: list[tuple[str, int]] = []
+    for part in word.split(","):
+        m = _PART.fullmatch(part)
+        if not m or m.group(1) not in data.COLOURS:
+            raise MalformedMoveError(f"{text!r}: {part!r} is not a colour and a count")
+        out.append((m.group(1), int(m.group(2) or 1)))
+    order = [data.COLOURS.index(c) for c, _ in out]
+    if order != sorted(set(order)):
+        raise MalformedMoveError(f"{text!r}: the colours go in the order "
+                                 f"{','.join(data.COLOURS)}, each once")
+    return tuple(out)
+
+
 def _one_argument(verb: str, arg: str, text: str) -> Move:
     if verb in _CARD:
         return _CARD[verb](_card(arg, text))
     if verb in _COLOUR and arg in data.COLOURS:
         return _COLOUR[verb](arg)
+    if verb in _CUBES:
+        return _CUBES[verb](_cubes(arg, text))
     if verb in _NUMBERED:
         return _NUMBERED[verb](_number(arg, text))
     if verb == "sail" and arg in _SEA:
@@ -271,11 +341,7 @@ def _one_argument(verb: str, arg: str, text: str) -> Move:
     raise MalformedMoveError(f"{text!r} is not a Macao move")
 
 
-def parse(text: str) -> Move:
-    """The move written ``text``; ``MalformedMoveError`` if it is no Macao move."""
-    words = str(text).split()
-    if not words:
-        raise MalformedMoveError("an empty move")
+def _simple(words: list[str], text: str) -> Move:
     if len(words) == 1 and words[0] in _BARE:
         return _BARE[words[0]]
     if len(words) == 2:
@@ -285,3 +351,21 @@ def parse(text: str) -> Move:
     if len(words) == 3 and words[0] == "show" and words[1] in GROUPS:
         return Show(words[1], _number(words[2], text))
     raise MalformedMoveError(f"{text!r} is not a Macao move")
+
+
+#: the actions that may carry their payment
+_WITH = (District, Wall, Sail, Tribute, Use, Joker)
+
+
+def parse(text: str) -> Move:
+    """The move written ``text``; ``MalformedMoveError`` if it is no Macao move."""
+    words = str(text).split()
+    if not words:
+        raise MalformedMoveError("an empty move")
+    if len(words) >= 3 and words[-2] in _CUBES:
+        action = _simple(words[:-2], text)
+        if not isinstance(action, _WITH):
+            raise MalformedMoveError(f"{text!r}: {action.notation()!r} pays nothing")
+        settle = _CUBES[words[-2]](_cubes(words[-1], text))
+        return With(action, settle)
+    return _simple(words, text)

@@ -28,10 +28,12 @@ phase), ``discard K7`` (a sixth card), ``one r`` / ``two b`` (start cubes), ``di
 (a die, twice), and in the action
 phase ``activate K7``, ``district 12``, ``row 2`` (narrows a long district menu),
 ``wall 3``, ``sail Lisboa``, ``deliver``, ``tribute``, ``use K7`` / ``use K7 2``,
-``joker gold`` / ``joker cube``, then ``pay r`` / ``gain r`` / ``give r`` / ``done``
-to settle a step, and ``end``.  ``legal`` lists them as values, ``apply`` takes one
-and copies only what it changes (``_Draft``); the action phase's moves act through the
-table ``_ACTIONS``, one function per kind.
+``joker gold`` / ``joker cube``, then ``pay r:3,v:2`` / ``gain r`` / ``give r`` /
+``done`` to settle a step, or the action and its payment in one (``wall 3 pay r:3,v:2``),
+and ``end`` (or ``finish``: the end that first uses the cards that only give).
+``legal`` lists them as values, ``apply`` takes one and copies only what it changes
+(``_Draft``); the action phase's moves act through the table ``_ACTIONS``, one function
+per kind.
 
 Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
 
@@ -39,8 +41,17 @@ Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
   field first, a stack from the top; R 1.4, 2.2, 3).  Advancing on the wall during
   the action phase changes the order from the next phase on.
 * *Dice are chosen in wall order* (R 2.2: the simultaneous way is optional).
-* *Paying cubes of any colour* (wall, ship, Goldsucher) is a step of ``pay c``
-  moves, one cube each, so a menu never lists combinations.
+* *Paying cubes of any colour* (wall, ship, Herold, Goldsucher, Schiffsjunge) and
+  *taking cubes of any colour* (Gesandter, joker, Edler…) is one move: the action with
+  its whole payment (``wall 3 pay r:3,v:2``, ``tribute gain b``) where there is one
+  sensible way to pay, else the action opens a step whose menu lists the whole ways to
+  pay (``pay r:3,v:2``), or where they are more than a menu holds, parts of one colour
+  each.  A way is *sensible* (``sensible_payments``) if it pays with the colours nothing
+  this turn can still ask for (no card of the tableau, no district within reach, no
+  Kathedrale) before any other, and takes only colours something can ask for: a cube
+  of a colour asked for does all that one of another colour does, and more.  Any
+  payment that settles the step is legal, offered or not; ``pay r`` / ``gain r`` (one
+  cube, the notation of older logs) mean what they always meant.
 * *The last wall field*: a disc moving onto it goes on top of its stack, which is
   the logic R gives for passing it; moving "beyond" buys nothing more, so the
   menu stops at the last field.
@@ -49,6 +60,12 @@ Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
   spaces (R 3.4).  Free ship moves of Segelmacherei and Steuermann are spent before
   cubes, field by field, so a delivery can happen mid-move (R "Erläuterungen").
 * *Penalty markers* are unlimited (R "Limitierungen").
+* *Cards that only give* (an office's PP, Kapitän, Amtsstube; Pfandleihe and Soldat
+  give gold) are used by ``finish``, the end of a turn the menu offers where there are
+  any: using them last is never worse, since their conditions only grow in a turn.
+  Those that give prestige only are not offered one by one then; those that give gold
+  are, since the gold may still buy the tribute.  ``end`` alone stays legal, and an end
+  that is the seat's only move is a formality the server plays.
 
 Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCTED``):
 
@@ -65,6 +82,7 @@ Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCT
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +93,7 @@ from pbem.games.macao.moves import (
     DELIVER,
     DONE,
     END,
+    FINISH,
     SKIP,
     TRIBUTE,
     Activate,
@@ -85,6 +104,7 @@ from pbem.games.macao.moves import (
     District,
     Done,
     End,
+    Finish,
     Gain,
     Give,
     Joker,
@@ -100,6 +120,10 @@ from pbem.games.macao.moves import (
     Two,
     Use,
     Wall,
+    With,
+    bare,
+    cubes_count,
+    cubes_of,
 )
 from pbem.games.protocol import MENU_CAP, IllegalMoveError
 
@@ -190,8 +214,14 @@ def _add(cubes: dict[str, int], colour: str, n: int = 1) -> None:
         del cubes[colour]
 
 
+@functools.lru_cache(maxsize=512)
+def _counts(cost: str) -> tuple[tuple[str, int], ...]:
+    """A cost ("rrb") as (colour, cubes) pairs, read once per cost."""
+    return tuple((c, cost.count(c)) for c in sorted(set(cost)))
+
+
 def _can_pay_exact(cubes: dict[str, int], cost: str) -> bool:
-    return all(cubes.get(c, 0) >= cost.count(c) for c in set(cost))
+    return all(cubes.get(c, 0) >= n for c, n in _counts(cost))
 
 
 def _pay_exact(cubes: dict[str, int], cost: str) -> None:
@@ -232,33 +262,251 @@ def _action_moves(state: State, seat: int, step: steps.Step | None) -> list[Move
     if step is not None:
         return _step_moves(state, seat, step)
     groups = _action_groups(state, seat)
-    flat = [m for moves in groups.values() for m in moves] + [END]
+    last = FINISH if free_uses(state, seat) else END
+    if last == FINISH:   # the cards it uses that only give prestige are not offered
+        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
+        groups["use"] = [m for m in groups.get("use", []) if m not in prestige]
+        groups = {k: v for k, v in groups.items() if v}
+    flat = [m for moves in groups.values() for m in moves] + [last]
     if len(flat) <= MENU_CAP:
-        return flat
+        return _with_payments(state, seat, flat)
     out: list[Move] = []
     for name, moves in groups.items():
         if len(moves) == 1:
             out.append(moves[0])
         else:
             out += [Show(name, p) for p in range((len(moves) + PAGE - 1) // PAGE)]
-    return out + [END]
+    return out + [last]
+
+
+#: the kinds of cards that only give prestige or gold when used: ``finish`` uses them
+#: (those that give gold are offered on their own too: the gold may buy the tribute)
+_FREE = ("gain", "office_pp", "kapitaen", "amtsstube", "pfandleihe", "soldat")
+
+
+def _prestige_only(card: str) -> bool:
+    """A card whose use gives prestige and nothing else: using it later in the turn is
+    never worse, so ``finish`` uses it and the menu does not offer it on its own."""
+    kind, *params = data.CARDS[card].effect
+    return kind in ("office_pp", "kapitaen", "amtsstube") or kind == "gain" and set(
+        k for k, v in params[0].items() if v) == {"pp"}
+
+
+def _free_use_moves(state: State, seat: int) -> list[Use]:
+    me = state["seats"][seat]
+    return [Use(c) for c in me["active"] if c not in me["used"]
+            and data.CARDS[c].effect[0] in _FREE
+            and not (data.CARDS[c].effect[0] == "gain" and data.CARDS[c].effect[1].get("any"))
+            and _use_options(state, seat, c) == [1]]
+
+
+def free_uses(state: State, seat: int) -> list[str]:
+    """The cards ``finish`` uses, in the order it uses them: each card that only gives
+    prestige or gold and can be used now, and those that this makes usable (an
+    Amtsstube after an office card, a Pfandleihe after gold)."""
+    d = _Draft(state)
+    out: list[str] = []
+    while True:
+        usable = _free_use_moves(d.state, seat)
+        if not usable:
+            return out
+        _use(d, seat, usable[0], None)
+        out.append(usable[0].card)
+
+
+def _finish(d: _Draft, seat: int, move: Finish, step: None) -> None:
+    """Use every card that only gives (``free_uses``), then end the turn."""
+    while usable := _free_use_moves(d.state, seat):
+        _use(d, seat, usable[0], None)
+    _end(d, seat, END, None)
 
 
 def _step_moves(state: State, seat: int, step: steps.Step) -> list[Move]:
     """The moves that settle an open step, or a row or page of the action menu."""
     cubes = pool(state, seat)
     if isinstance(step, steps.Paying):
-        return [Pay(c) for c in data.COLOURS if cubes.get(c)]
+        return [Pay(cubes_of(way)) for way in payment_menu(state, seat, step)]
     if isinstance(step, steps.Gaining):
-        return [Gain(c) for c in data.COLOURS]
+        return [Gain(cubes_of(way)) for way in payment_menu(state, seat, step)]
     if isinstance(step, steps.Giving):
         return [Give(c) for c in data.COLOURS if cubes.get(c) and c not in step.given] + [DONE]
     if isinstance(step, steps.InRow):
-        return [District(d) for d in _affordable_districts(state, seat)
+        return [_offer(state, seat, District(d)) for d in _affordable_districts(state, seat)
                 if (d - 1) // data.CITY_COLUMNS == step.row] + [BACK]
     assert isinstance(step, steps.Showing), step
     group = _action_groups(state, seat)[step.group]
     return group[step.page * PAGE:(step.page + 1) * PAGE] + [BACK]
+
+
+# -- payments ----------------------------------------------------------------------------
+
+def needed_colours(state: State, seat: int) -> set[str]:
+    """The colours something can still ask for this turn (cubes are lost at its end): a
+    card of the tableau or a district within reach (any, where cubes may still arrive
+    this turn), all six with a Kathedrale to use.  A cube of another colour is good only
+    for what takes cubes of any colour (wall, ship, Goldsucher)."""
+    me, cubes = state["seats"][seat], pool(state, seat)
+    if any(data.CARDS[c].effect[0] == "colours_pp" and c not in me["used"]
+           for c in me["tableau"] + me["active"]):
+        return set(data.COLOURS)
+    more = _may_gain(state, seat)
+    costs = [data.CARDS[c].cost for c in me["tableau"]
+             if more or _can_pay_exact(cubes, activation_cost(state, seat, c))]
+    if not me["district"]:
+        swap = _swap_card(state, seat) is not None
+        costs += [cost for d, cost in data.DISTRICT_COST.items() if str(d) not in state["city"]
+                  and (more or _can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost))]
+    return set("".join(costs))
+
+
+def _may_gain(state: State, seat: int) -> bool:
+    """Whether cubes may still arrive in the supply this turn (a step of taking cubes,
+    a joker, a card that gives cubes, the tribute with a Gesandter)."""
+    me = state["seats"][seat]
+    if me["jokers"] or isinstance(steps.read(state["pending"]), steps.Gaining):
+        return True
+    for c in me["active"]:
+        kind, *params = data.CARDS[c].effect
+        if c in me["used"]:
+            continue
+        if kind == "gain" and params[0].get("any") or kind == "convert" and "gold" in params[0]:
+            return True
+    return bool(has_effect(state, seat, "gesandter")) and not me["bought"]
+
+
+def sensible_payments(state: State, seat: int, owed: int, gain: bool = False,
+                      most: int = MENU_CAP + 1) -> list[dict[str, int]]:
+    """The sensible ways (colour -> cubes) to pay ``owed`` cubes of any colour from the
+    supply, or with ``gain`` to take them, at most ``most`` of them: first the colours
+    nothing asks for (``needed_colours``), which are all alike, so chosen for the
+    player; then each way to pay the rest with the colours asked for."""
+    needed, cubes = needed_colours(state, seat), pool(state, seat)
+    if gain:
+        colours = [c for c in data.COLOURS if c in needed] or [data.COLOURS[0]]
+        return list(_multisets(colours, {c: owed for c in colours}, owed, most))
+    spare = sorted((c for c in data.COLOURS if cubes.get(c) and c not in needed),
+                   key=lambda c: -cubes[c])
+    base: dict[str, int] = {}
+    for c in spare:
+        k = min(cubes[c], owed - sum(base.values()))
+        if k:
+            base[c] = k
+    rest = owed - sum(base.values())
+    if not rest:
+        return [base]
+    colours = [c for c in data.COLOURS if cubes.get(c) and c in needed]
+    return [base | way for way in _multisets(colours, cubes, rest, most)]
+
+
+def _multisets(colours: list[str], have: dict[str, int], n: int, most: int):
+    """Each way to take ``n`` cubes of ``colours`` (at most ``have`` of each), the first
+    colour's most first; at most ``most`` ways."""
+    found = 0
+
+    def ways(i: int, n: int):
+        if n == 0:
+            yield {}
+            return
+        if i == len(colours):
+            return
+        c = colours[i]
+        for k in range(min(have.get(c, 0), n), -1, -1):
+            for rest in ways(i + 1, n - k):
+                yield ({c: k} if k else {}) | rest
+
+    for way in ways(0, n):
+        yield way
+        found += 1
+        if found >= most:
+            return
+
+
+def payment_menu(state: State, seat: int, step: steps.Paying | steps.Gaining
+                 ) -> list[dict[str, int]]:
+    """What the menu of an open payment (or taking) offers: the whole sensible ways
+    where they fit in a menu, else parts of it, each of one colour (one cube, or as many
+    as it can pay), after the colours nothing asks for."""
+    gain = isinstance(step, steps.Gaining)
+    ways = sensible_payments(state, seat, step.cubes, gain)
+    if len(ways) <= MENU_CAP:
+        return ways
+    cubes = {c: step.cubes for c in data.COLOURS} if gain else pool(state, seat)
+    needed = needed_colours(state, seat)
+    base = {} if gain else {c: n for c, n in ways[0].items() if c not in needed}
+    rest = step.cubes - sum(base.values())
+    out: list[dict[str, int]] = []
+    for c in data.COLOURS:
+        if c in needed and cubes.get(c) and c not in base:
+            for k in sorted({1, min(cubes[c], rest)}):
+                out.append(base | {c: k})
+    return out
+
+
+def _with_payments(state: State, seat: int, flat: list[Move]) -> list[Move]:
+    """A menu that has room for them: an action whose payment has a few sensible ways
+    offered once for each way (``sail Lisboa pay r``, ``sail Lisboa pay b``), so that
+    paying costs no click of its own, as long as the menu stays within ``MENU_CAP``."""
+    out = list(flat)
+    for move in flat:
+        if not isinstance(move, _PAYING) or not _may_open(state, seat, move):
+            continue
+        after, step = opened(state, seat, move)
+        if not isinstance(step, (steps.Paying, steps.Gaining)):
+            continue
+        gain = isinstance(step, steps.Gaining)
+        ways = sensible_payments(after, seat, step.cubes, gain, most=MENU_CAP)
+        if len(out) - 1 + len(ways) > MENU_CAP:
+            continue
+        at = out.index(move)
+        out[at:at + 1] = [With(move, (Gain if gain else Pay)(cubes_of(w))) for w in ways]
+    return out
+
+
+def _may_open(state: State, seat: int, action: Move) -> bool:
+    """Whether ``action`` may open a payment or a taking of cubes (a quick look, so that
+    the menu plays out only those actions)."""
+    me = state["seats"][seat]
+    if isinstance(action, District):
+        return not _can_pay_exact(pool(state, seat), data.DISTRICT_COST[action.number])
+    if isinstance(action, Sail):
+        return not me["free_moves"] and not (action.field in data.HARBOURS
+                                             and _free_harbour(state, seat))
+    if isinstance(action, Tribute):
+        return bool(has_effect(state, seat, "gesandter"))
+    if isinstance(action, Joker):
+        return action.what != "gold"
+    if isinstance(action, Use):
+        kind, *params = data.CARDS[action.card].effect
+        return (kind in ("convert", "free_move") or kind == "gain"
+                and bool(params[0].get("any")))
+    return isinstance(action, Wall)
+
+
+def opened(state: State, seat: int, action: Move) -> tuple[State, steps.Step | None]:
+    """The state after ``action`` alone, and the step it opens."""
+    d = _Draft(state)
+    d.state["pending"] = None
+    _ACTIONS[type(action)](d, seat, action, None)
+    return d.state, steps.read(d.state["pending"])
+
+
+#: the actions that may open a payment or a taking of cubes
+_PAYING = (District, Wall, Sail, Tribute, Use, Joker)
+
+
+def _offer(state: State, seat: int, action: Move) -> Move:
+    """``action`` as the menu offers it: with its payment where that has one sensible
+    way (no click for it), else alone (its step's menu comes next)."""
+    if not isinstance(action, _PAYING) or not _may_open(state, seat, action):
+        return action
+    after, step = opened(state, seat, action)
+    if not isinstance(step, (steps.Paying, steps.Gaining)):
+        return action
+    gain = isinstance(step, steps.Gaining)
+    ways = sensible_payments(after, seat, step.cubes, gain, most=2)
+    if len(ways) != 1:
+        return action
+    return With(action, (Gain if gain else Pay)(cubes_of(ways[0])))
 
 
 #: moves per page of a group when the action menu is too long for one step
@@ -291,7 +539,7 @@ def _action_groups(state: State, seat: int) -> dict[str, list[Move]]:
     if me["jokers"]:
         double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
         groups["joker"] = [Joker("gold"), Joker("cube")] + double
-    return {k: v for k, v in groups.items() if v}
+    return {k: [_offer(state, seat, m) for m in v] for k, v in groups.items() if v}
 
 
 def _ship_moves(state: State, seat: int) -> list[Move]:
@@ -309,12 +557,31 @@ def _ship_moves(state: State, seat: int) -> list[Move]:
 def _extra_legal(state: State, seat: int, move: Move) -> bool:
     """Moves legal but not listed, to keep menus short: any action move hidden behind
     ``show`` or ``row``, ``wall n`` for fewer fields and ``use K n`` for fewer
-    repetitions than the menu's maximum."""
+    repetitions than the menu's maximum, an action alone or with any payment (checked
+    as it is made), and any payment or taking of cubes in its step (``pay r``, one cube
+    at a time, as older logs have it); ``end`` where ``finish`` is offered, and a card
+    ``finish`` would use; a page or a row of the menu that exists, though the menu is
+    short enough to list it whole (older logs browsed menus that were longer)."""
     step = steps.read(state["pending"])
-    if state["phase"] != "actions" or step is not None and not isinstance(step, steps.BROWSING):
+    if state["phase"] != "actions":
         return False
+    if isinstance(step, steps.Paying):
+        return isinstance(move, Pay)
+    if isinstance(step, steps.Gaining):
+        return isinstance(move, Gain)
+    if step is not None and not isinstance(step, steps.BROWSING):
+        return False
+    move = bare(move)
     me = state["seats"][seat]
-    if any(move in group for group in _action_groups(state, seat).values()):
+    groups = _action_groups(state, seat)
+    if isinstance(move, Show):   # a page of a group, where a longer menu had it (old logs)
+        return move.group in groups and move.page * PAGE < len(groups[move.group])
+    if isinstance(move, Row):
+        return not me["district"] and any((d - 1) // data.CITY_COLUMNS == move.row
+                                          for d in _affordable_districts(state, seat))
+    if move == END or isinstance(move, Use) and move in _free_use_moves(state, seat):
+        return True   # ``end`` without the uses of ``finish``, or one of them on its own
+    if any(move == bare(m) for group in groups.values() for m in group):
         return True
     if isinstance(move, District):
         return not me["district"] and move.number in _affordable_districts(state, seat)
@@ -476,15 +743,25 @@ def _markers_in_city(state: State, seat: int) -> int:
 
 def timeout_move(state: State, seat: int) -> Move:
     """The move played when the seat's clock runs out (``words.DEFAULT_TIMEOUT_NOTE``):
-    in the action phase it ends the turn, in a step of giving it is done, else it takes
-    the first card, die or colour on offer."""
+    in the action phase it ends the turn (``finish``: using the cards that only give,
+    as the menu's end of a turn does), in a step of giving it is done, else it takes
+    the first card, die or way to pay on offer."""
     options = legal(state, seat)
     if not options:
         raise ValueError(f"seat {seat} is not to move")
-    for last in (END, DONE):
+    for last in (END, FINISH, DONE):
         if last in options:
             return last
     return options[0]
+
+
+def formality(state: State, seat: int) -> Move | None:
+    """The seat's only move where it is the end of its turn (nothing else is left to do
+    in the action phase): the server plays it at once."""
+    options = legal(state, seat)
+    if len(options) == 1 and options[0] in (END, FINISH):
+        return options[0]
+    return None
 
 
 # -- apply -----------------------------------------------------------------------------
@@ -522,12 +799,17 @@ class _Draft:
 
 
 def _copied(value: Any) -> Any:
-    """A copy of a JSON value (a seat: a few small lists and dicts)."""
-    if isinstance(value, dict):
-        return {k: _copied(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copied(v) for v in value]
-    return value
+    """A copy of a seat: numbers, lists of card ids and goods, and the wind rose, a list
+    of dicts of numbers (one level deeper than the rest: copied one level deeper)."""
+    out = {}
+    for k, v in value.items():
+        if isinstance(v, list):
+            out[k] = [x.copy() if isinstance(x, dict) else x for x in v]
+        elif isinstance(v, dict):
+            out[k] = v.copy()
+        else:
+            out[k] = v
+    return out
 
 
 def apply(state: State, seat: int, move: Move) -> State:
@@ -665,9 +947,16 @@ def _pending(d: _Draft, step: steps.Step | None) -> None:
 
 def _pay(d: _Draft, seat: int, move: Pay, step: steps.Paying) -> None:
     me = d.seat(seat)
-    _add(me["rose"][0], move.colour, -1)
-    if step.cubes > 1:
-        _pending(d, steps.Paying(step.cubes - 1, step.gold))
+    paid = cubes_count(move.cubes)
+    if paid > step.cubes:
+        raise IllegalMoveError(f"{move.notation()} pays {paid} cubes, {step.cubes} are owed")
+    for colour, n in move.cubes:
+        have = me["rose"][0].get(colour, 0)
+        if have < n:
+            raise IllegalMoveError(f"{move.notation()}: the supply has {have} of {colour}")
+        _add(me["rose"][0], colour, -n)
+    if step.cubes > paid:
+        _pending(d, steps.Paying(step.cubes - paid, step.gold))
         return
     _pending(d, None)
     if step.gold is not None:   # a card that converts cubes into gold: now the gold
@@ -675,8 +964,27 @@ def _pay(d: _Draft, seat: int, move: Pay, step: steps.Paying) -> None:
 
 
 def _gain(d: _Draft, seat: int, move: Gain, step: steps.Gaining) -> None:
-    _add(d.seat(seat)["rose"][0], move.colour)
-    _pending(d, steps.Gaining(step.cubes - 1) if step.cubes > 1 else None)
+    taken = cubes_count(move.cubes)
+    if taken > step.cubes:
+        raise IllegalMoveError(f"{move.notation()} takes {taken} cubes, {step.cubes} are open")
+    for colour, n in move.cubes:
+        _add(d.seat(seat)["rose"][0], colour, n)
+    _pending(d, steps.Gaining(step.cubes - taken) if step.cubes > taken else None)
+
+
+def _with(d: _Draft, seat: int, move: With, step: None) -> None:
+    """The action, then its whole payment (or the cubes it gives), which must settle
+    the step the action opens."""
+    _ACTIONS[type(move.action)](d, seat, move.action, None)
+    opened = steps.read(d.state["pending"])
+    kind = steps.Paying if isinstance(move.settle, Pay) else steps.Gaining
+    if not isinstance(opened, kind):
+        raise IllegalMoveError(f"{move.action.notation()} opens no {move.settle.notation()[:4]}"
+                               f" of cubes now")
+    if cubes_count(move.settle.cubes) != opened.cubes:
+        raise IllegalMoveError(f"{move.action.notation()} asks for {opened.cubes} cubes, "
+                               f"not {cubes_count(move.settle.cubes)}")
+    _ACTIONS[type(move.settle)](d, seat, move.settle, opened)
 
 
 def _give(d: _Draft, seat: int, move: Give, step: steps.Giving) -> None:
@@ -895,6 +1203,7 @@ _ACTIONS: dict[type, Callable[[_Draft, int, Any, Any], None]] = {
     Pay: _pay, Gain: _gain, Give: _give,
     Activate: _activate, District: _take_district, Wall: _wall, Sail: _sail,
     Deliver: _deliver, Tribute: _tribute, Joker: _joker, Use: _use, End: _end,
+    Finish: _finish, With: _with,
 }
 
 #: the phases' moves: each phase's handler

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.games.language import Words
 from pbem.games.macao import data
-from pbem.games.macao.words import cubes, final_terms, words
+from pbem.games.macao.words import count, cubes, final_terms, words
 from pbem.games.protocol import View
 
 
@@ -28,6 +28,10 @@ def _table(view: View, names: list[str], w: Words) -> list[str]:
     lines.append(w["tribute view"].format(g=gold, p=pp))
     if view["to_move"] and view["phase"] != "over":
         lines.append(f"{w['to move']}: " + ", ".join(names[s] for s in view["to_move"]))
+    owed = view.get("owed")
+    if owed:
+        key, n = ("owed view", owed["pay"]) if "pay" in owed else ("to take view", owed["gain"])
+        lines.append(w[key].format(name=names[owed["seat"]], owed=count(n, w)))
     if view["display"]:
         lines.append(f"{w['offer']}: " + "; ".join(_card_cost(c, w) for c in view["display"]))
     if view["dice"]:

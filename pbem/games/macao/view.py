@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.macao import data, rules
+from pbem.games.macao import data, rules, steps
 from pbem.games.macao.words import card_help, card_name, pool_text
 
 
@@ -39,7 +39,18 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         # the printed German names and texts
         "cards": {c: _card(c) for c in _cards_shown(state)},
         "you": seat if isinstance(seat, int) and seat >= 0 else None,
+        "owed": _owed(state),
     }
+
+
+def _owed(state: dict[str, Any]) -> dict[str, Any] | None:
+    """An open payment (or taking) of cubes of any colour: whose, and how many cubes are
+    still owed (``pay``) or still to take (``gain``); None when none is open."""
+    step = steps.read(state["pending"])
+    if not isinstance(step, (steps.Paying, steps.Gaining)) or not state["queue"]:
+        return None
+    kind = "pay" if isinstance(step, steps.Paying) else "gain"
+    return {"seat": state["queue"][0], kind: step.cubes}
 
 
 def _cards_shown(state: dict[str, Any]) -> list[str]:

@@ -17,14 +17,16 @@ from pbem.games.language import Words, table_for
 from pbem.games.macao import data
 
 DEFAULT_TIMEOUT_NOTE = (
-    "On timeout a seat takes the first card or die on offer, pays or takes cubes of the "
-    "first colour listed, and in the action phase ends its turn."
+    "On timeout a seat takes the first card or die on offer, pays or takes cubes the "
+    "first way listed, and in the action phase ends its turn (using the cards that only "
+    "give prestige or gold, as the menu's end of a turn does)."
 )
 
 DEFAULT_TIMEOUT_NOTE_DE = (
     "Läuft die Zeit ab, nimmt ein Spieler die erste angebotene Karte oder den ersten "
-    "angebotenen Würfel, gibt oder nimmt Steine der ersten aufgeführten Farbe und beendet "
-    "in der Aktionsphase seinen Zug."
+    "angebotenen Würfel, gibt oder nimmt Steine auf die erste aufgeführte Weise und beendet "
+    "in der Aktionsphase seinen Zug (und nutzt vorher die Karten, die nur Prestige oder GM "
+    "bringen, wie das Zugende im Menü)."
 )
 
 #: English names of the goods (S §1)
@@ -164,9 +166,20 @@ EN: Words = {
     "take": "Take card: {card}", "discard": "Discard: {card}",
     "activate": "Activate: {card}", "use": "Use: {card}", "use times": "Use: {card} x{times}",
     "one": "1 cube to the 1-field: {colour}", "two": "2 cubes to the 2-field: {colour}",
-    "die": "die: {colour}", "pay": "Pay: {colour}", "gain": "Take: {colour}",
+    "die": "die: {colour}", "pay": "Pay: {cubes}", "gain": "Take: {cubes}",
     "give": "Give: {colour}",
-    "end": "End turn", "deliver": "Deliver goods", "tribute": "Buy prestige", "done": "Done",
+    # an action with its payment (with), and what a payment's choice says
+    "with pay": "{action}, paying {cubes}", "with gain": "{action}, taking {cubes}",
+    "cubes n": ("{n} cube", "{n} cubes"), "and": " and ", "nothing": "nothing",
+    "pay help": "Still owed: {owed}. Then owed: {rest}; left in your supply: {left}.",
+    "gain help": "Still to take: {owed} of any colour. Then to take: {rest}.",
+    "with pay help": "Costs {owed} of any colour, chosen where colours make no "
+                     "difference; left in your supply: {left}.",
+    "with gain help": "Gives {owed} of any colour; your supply then: {left}.",
+    "end": "End turn", "finish": "End turn, first using the cards that give prestige or gold",
+    "finish help": "Uses {cards}, then ends the turn; unused cubes are lost.",
+    "said finish": "{seat} uses {cards} and ends the turn",
+    "deliver": "Deliver goods", "tribute": "Buy prestige", "done": "Done",
     "back": "Back", "skip": "No card (Müßiggänger, idler)",
     "joker": "Use joker: {what}", "joker use": {"gold": "gold", "cube": "cube", "mixed": "mixed"},
     "show": "Show: {group} {page}", "group": {g: g for g in (
@@ -175,6 +188,12 @@ EN: Words = {
     "wall": "Wall, fields on: {fields}", "sail": "Sail to: {field}",
     # the sentences (sentences.py)
     "said": "{seat}: {label}", "round begins": "; round {round} begins", "rolled": "; dice: ",
+    "said pay": "{seat} pays {cubes}", "said gain": "{seat} takes {cubes}",
+    "said wall": ("{seat} moves 1 field along the wall",
+                  "{seat} moves {fields} fields along the wall"),
+    "said with pay": "{said}, paying {cubes}", "said with gain": "{said}, taking {cubes}",
+    "owed view": "Still owed by {name}: {owed} of any colour",
+    "to take view": "Still to take for {name}: {owed} of any colour",
     # the text view (text.py)
     "title": "Macao, round {r} of {n}, phase {p}", "over": "Macao, game over",
     "phase": {p: p for p in _PHASES},
@@ -242,9 +261,20 @@ DE: Words = {
     "activate": "Aktivieren: {card}", "use": "Nutzen: {card}",
     "use times": "Nutzen: {card} x{times}",
     "one": "1 Stein aufs 1er-Feld: {colour}", "two": "2 Steine aufs 2er-Feld: {colour}",
-    "die": "Würfel: {colour}", "pay": "Abgeben: {colour}", "gain": "Nehmen: {colour}",
+    "die": "Würfel: {colour}", "pay": "Abgeben: {cubes}", "gain": "Nehmen: {cubes}",
     "give": "Abgeben: {colour}",
-    "end": "Zug beenden", "deliver": "Waren abliefern", "tribute": "Prestige erwerben",
+    "with pay": "{action}, bezahlt mit {cubes}", "with gain": "{action}, dazu {cubes} nehmen",
+    "cubes n": ("{n} Stein", "{n} Steine"), "and": " und ", "nothing": "nichts",
+    "pay help": "Noch zu zahlen: {owed}. Danach noch: {rest}; im Vorrat bleiben: {left}.",
+    "gain help": "Noch zu nehmen: {owed} beliebiger Farbe. Danach noch: {rest}.",
+    "with pay help": "Kostet {owed} beliebiger Farbe, gewählt, wo die Farbe keinen "
+                     "Unterschied macht; im Vorrat bleiben: {left}.",
+    "with gain help": "Bringt {owed} beliebiger Farbe; dein Vorrat danach: {left}.",
+    "end": "Zug beenden",
+    "finish": "Zug beenden, vorher die Karten nutzen, die Prestige oder GM bringen",
+    "finish help": "Nutzt {cards} und beendet dann den Zug; übrige Steine verfallen.",
+    "said finish": "{seat} nutzt {cards} und beendet den Zug",
+    "deliver": "Waren abliefern", "tribute": "Prestige erwerben",
     "done": "Fertig", "back": "Zurück", "skip": "Keine Karte (Müßiggänger)",
     "joker": "Joker nutzen: {what}",
     "joker use": {"gold": "GM", "cube": "Stein", "mixed": "GM und Stein"},
@@ -254,6 +284,12 @@ DE: Words = {
     "district": "Stadtteil: {number}", "row": "Stadtteile, Reihe: {row}",
     "wall": "Mauer, Felder vor: {fields}", "sail": "Segeln nach: {field}",
     "said": "{seat}: {label}", "round begins": "; Runde {round} beginnt", "rolled": "; Würfel: ",
+    "said pay": "{seat} zahlt {cubes}", "said gain": "{seat} nimmt {cubes}",
+    "said wall": ("{seat} rückt 1 Feld auf der Mauer vor",
+                  "{seat} rückt {fields} Felder auf der Mauer vor"),
+    "said with pay": "{said}, bezahlt mit {cubes}", "said with gain": "{said} und nimmt {cubes}",
+    "owed view": "Noch zu zahlen für {name}: {owed} beliebiger Farbe",
+    "to take view": "Noch zu nehmen für {name}: {owed} beliebiger Farbe",
     "title": "Macao, Runde {r} von {n}, Phase {p}", "over": "Macao, Spielende",
     "phase": {"draft": "Startkarten", "start": "Startsteine", "cards": "Karten",
               "dice": "Würfel", "actions": "Aktionen", "over": "Spielende"},
@@ -314,6 +350,24 @@ def cubes(pool: dict[str, int], w: Words) -> str:
     cost = "".join(c * n for c, n in pool.items())
     return ", ".join(f"{cost.count(c)} {w['colour'][c]}" for c in data.COLOURS
                      if c in cost) or "-"
+
+
+def count(n: int, w: Words) -> str:
+    """``1 cube``, ``5 cubes`` in the reader's words."""
+    one, many = w["cubes n"]
+    return (one if n == 1 else many).format(n=n)
+
+
+def cubes_said(pool: dict[str, int], w: Words) -> str:
+    """``3 red and 2 violet``: cubes as a sentence names them."""
+    return listed([f"{pool[c]} {w['colour'][c]}" for c in data.COLOURS if pool.get(c)], w)
+
+
+def listed(parts: list[str], w: Words) -> str:
+    """``a, b and c`` in the reader's words."""
+    if len(parts) <= 1:
+        return "".join(parts) or w["nothing"]
+    return ", ".join(parts[:-1]) + w["and"] + parts[-1]
 
 
 def pool_text(pool: dict[str, int], lang: str = "en") -> str:

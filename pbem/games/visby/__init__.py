@@ -93,9 +93,13 @@ class Visby(Rules):
         return state["phase"] == "choose"
 
     def formality(self, state: State, seat: int) -> str | None:
-        # a merchant without goods enough for any rate can only say "done"
-        if state["phase"] == "trade" and rules.legal(state, seat) == [moves.DONE]:
+        # a merchant without goods enough for any rate can only say "done"; a seat with
+        # one card left to choose from can only choose it (in secret, as any choice)
+        legal = rules.legal(state, seat)
+        if state["phase"] == "trade" and legal == [moves.DONE]:
             return moves.DONE.notation()
+        if state["phase"] == "choose" and len(legal) == 1:
+            return legal[0].notation()
         return None
 
     def apply(self, state: State, seat: int, move: str) -> State:

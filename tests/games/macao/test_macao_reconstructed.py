@@ -39,7 +39,8 @@ def test_brunnen_a_district_moves_the_disc_one_field_and_the_advance_stays():
     s = play(s, seat, f"district {LIGHT}")
     assert rules.wall_position(s, seat) == 1 and not s["seats"][seat]["walled"]
     assert rules.pool(s, seat) == {"r": 3}            # the step cost nothing
-    assert "wall 2" in GAME.legal_moves(s, seat)      # the turn's own advance is still there
+    # the turn's own advance is still there, with its one way to pay
+    assert "wall 2 pay r:3" in GAME.legal_moves(s, seat)
     s = play(s, seat, "wall 2", "pay r", "pay r", "pay r")
     assert rules.wall_position(s, seat) == 3
 
@@ -109,7 +110,9 @@ def test_wachposten_full_price_on_top_and_for_a_turm_owner():
 def test_tor_each_wall_field_costs_one_cube(fields):
     s, seat = _fresh("r" * fields, active=[card("Tor")])
     assert rules.wall_price(s, seat, fields) == fields
-    assert f"wall {fields}" in GAME.legal_moves(s, seat)      # the most it can afford
+    # the most it can afford, paid with all it has
+    assert f"wall {fields} pay r" + (f":{fields}" if fields > 1 else "") in GAME.legal_moves(
+        s, seat)
     s = play(s, seat, f"wall {fields}", *["pay r"] * fields)
     assert rules.wall_position(s, seat) == fields and rules.pool_size(s, seat) == 0
     assert not any(m.startswith("wall") for m in GAME.legal_moves(
@@ -120,8 +123,8 @@ def test_tor_each_wall_field_costs_one_cube(fields):
 
 def test_herold_one_cube_of_any_colour_once_per_round():
     s, seat = _fresh("br", active=[card("Herold")])             # district 1 wants b, k
-    assert f"district {LIGHT}" in GAME.legal_moves(s, seat)
-    s = play(s, seat, f"district {LIGHT}")
+    assert f"district {LIGHT} pay r" in GAME.legal_moves(s, seat)   # the red stands in
+    s = play(s, seat, f"district {LIGHT}")            # the district alone opens the step
     assert s["pending"] == {"pay": 1} and GAME.legal_moves(s, seat) == ["pay r"]
     s = play(s, seat, "pay r")
     assert s["city"][str(LIGHT)] == seat and rules.pool_size(s, seat) == 0

@@ -123,7 +123,7 @@ def test_the_last_wall_field_caps_the_move():
     s["wall"][0].remove(seat)
     s["wall"][14].append(seat)
     s = with_pool(s, seat, "r" * 9)
-    assert "wall 1" in GAME.legal_moves(s, seat)
+    assert "wall 1 pay r" in GAME.legal_moves(s, seat)
     with pytest.raises(IllegalMoveError):
         GAME.apply(s, seat, "wall 2")
 

@@ -347,3 +347,22 @@ def test_the_default_falls_back_to_zoellner_then_the_last_resort():
     state["discard"][0].append("Schmied")
     state = GAME.apply(state, 0, "play Bettelmönch")
     assert GAME.default_move(state, 0) == "play Zöllner"
+
+
+def test_the_last_card_to_choose_from_is_a_formality():
+    """A seat with one card left that it can choose must choose it: the server plays it
+    (issue 22: no click for a step with one sensible outcome)."""
+    import random
+
+    state, rng, seen = GAME.setup(3, None, 7), random.Random(7), 0
+    while not GAME.is_over(state):
+        seat = GAME.to_move(state)[0]
+        legal = GAME.legal_moves(state, seat)
+        if state["phase"] == "choose" and len(legal) == 1:
+            assert GAME.formality(state, seat) == legal[0]
+            assert GAME.is_secret(state)      # played in secret, like any choice
+            seen += 1
+        elif state["phase"] == "choose":
+            assert GAME.formality(state, seat) is None
+        state = GAME.apply(state, seat, GAME.bot_move(state, seat, rng))
+    assert seen
