@@ -96,7 +96,7 @@ DEFAULT_SHARE = 0.15  # how often a playout plays the timeout default instead of
 LANGS = ("en", "de")
 #: games whose menus name no places of their pictures yet (``Choice.region``); each
 #: leaves this set once its picture is the board one plays on, and it ends empty
-GAMES_WITHOUT_REGIONS_YET = {"riga"}
+GAMES_WITHOUT_REGIONS_YET: set[str] = set()
 #: a language no game speaks: it must read English, never fail
 UNSPOKEN = "xx"
 HOSTILE = "<script>alert('x')</script>"

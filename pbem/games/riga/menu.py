@@ -1,6 +1,17 @@
 """Riga's moves as choices for people: a label, a group and a line of help each, in
 the words of the reader's language (``words``).  Buildings and commodities keep their
-printed German names; a long menu is folded into steps by ``rules.legal``."""
+printed German names; a long menu is folded into steps by ``rules.legal``.
+
+Each choice names the place of the picture (``picture.draw``) it acts on
+(:func:`region_of`), so that the seat page makes that place a link: a building of the
+row, the keep offer, a draw or the hand (``row <id>``, ``keep <id>``, ``draw <id>``,
+``hand <id>``), a commodity set or one kind of card in it (``set 2``, ``set 2 Tuch``),
+a kind of commodity in the hand (``hand Tuch``: pay it, discard it), a building of the
+viewer's display by its art (``own Kloster``: use it, charge it, turn it), a seat's name
+(``seat 1``: the start player), the viewer's Riga buildings face down (``riga``), the
+project (``project``: erect it).  The steps that act on nothing drawn (end the turn,
+cancel, keep none, the menu's pages) are the small labelled places the picture draws
+for them (``STRIP``), so that every step of a turn can be tapped."""
 
 from __future__ import annotations
 
@@ -11,14 +22,20 @@ from pbem.games.protocol import Choice, State
 from pbem.games.riga import data, rules
 from pbem.games.riga.moves import (
     Add,
+    Back,
     Build,
     Cancel,
+    Charge,
     Choose,
     Discard,
+    End,
+    Finish,
     Get,
     Give,
     Keep,
+    Kloster,
     Menu,
+    More,
     Move,
     Pay,
     School,
@@ -34,6 +51,55 @@ from pbem.games.riga.words import building, building_facts, building_help, ware,
 #: the moves on a building, by kind: their entry in the words' "menu"
 _ON_BUILDING = {Keep: "keep", Take: "take", Build: "build", Add: "add"}
 
+#: the places of the picture that stand for a step rather than a card, in the order the
+#: picture draws them (a ``menu <group>`` place for each folded group comes first)
+STRIP = ("none", "more", "back", "cancel", "end")
+
+
+def region_of(state: State, seat: int, move: Move) -> str:
+    """The place of the picture ``move`` of ``seat`` acts on (see the module's
+    docstring); the picture draws the same names from the view alone."""
+    if isinstance(move, Start):
+        return f"seat {move.seat + 1}"
+    if isinstance(move, Keep):
+        return f"keep {move.building}"
+    if isinstance(move, Take):
+        return f"row {move.building}"
+    if isinstance(move, TakeSet | SwapFrom | SwapTo):
+        return f"set {move.index + 1}"
+    if isinstance(move, Give | Get):
+        sub = state["sub"] or {}
+        index = sub["from"] if isinstance(move, Give) else sub["to"]
+        return f"set {index + 1} {move.ware}"
+    if isinstance(move, Build | Add):
+        return "riga" if move.building in state["riga_left"][seat] else f"hand {move.building}"
+    if isinstance(move, Pay):
+        return f"hand {move.ware}"
+    if isinstance(move, Discard):
+        return f"hand {move.card}"
+    if isinstance(move, Choose):
+        return "none" if move.card is None else f"draw {move.card}"
+    if isinstance(move, Use):
+        return f"own {move.art}"
+    if isinstance(move, Kloster):
+        return "own Kloster"
+    if isinstance(move, Charge):
+        return "own Wechselstube"
+    if isinstance(move, School):
+        return "own Schule"
+    if isinstance(move, Finish):
+        return "project"
+    if isinstance(move, Menu):
+        return f"menu {move.group}"
+    if isinstance(move, More):
+        return "more"
+    if isinstance(move, Back):
+        return "back"
+    if isinstance(move, Cancel):
+        return "cancel"
+    assert isinstance(move, End), move
+    return "end"
+
 
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
     """The moves ``seat`` may choose now (``rules.legal``) as choices in ``lang``."""
@@ -47,12 +113,14 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
         label, help_line = w["use"][move.art]
         r, k = rules.persons(state, seat)
         amount = {"Bank": 2 * k, "Wirtshaus": 2 * r}.get(move.art, 0)
-        return Choice(move.notation(), label.format(money=amount), w["group"]["use"], help_line)
+        return Choice(move.notation(), label.format(money=amount), w["group"]["use"], help_line,
+                      region=region_of(state, seat, move))
     key, group, fields, building_id = _entry(state, seat, move, w, lang)
     label, help_line = w["menu"][key]
     if help_line is None:
         help_line = building_help(building_id, lang)
-    return Choice(move.notation(), label.format(**fields), group, help_line)
+    return Choice(move.notation(), label.format(**fields), group, help_line,
+                  region=region_of(state, seat, move))
 
 
 def _entry(state: State, seat: int, move: Move, w: Words,

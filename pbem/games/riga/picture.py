@@ -27,6 +27,17 @@ commodity worth more in a city than its regular value is bold and boxed, one
 that cannot pay there reads "–".  Names are escaped here: the caller passes
 them as plain text.  The labels follow ``lang`` ("en" or "de"); building and
 commodity names stay German, as printed, in both.
+
+The picture is the board one plays on (``links``, from the seat page): every card is a
+**region** carrying its help (a building its card's text, a commodity its regular
+value), named as the menu names the place a move acts on (``menu.region_of``): ``row
+<id>``, ``keep <id>``, ``draw <id>``, ``hand <id>``, ``hand <commodity>``, ``set <k>``
+and ``set <k> <commodity>``, ``own <art>`` (the viewer's display), ``seat <k>``,
+``riga`` and ``project``; another seat's cards (the archive's) carry their seat's
+number, so that no link of the viewer's can land on them.  The steps that act on no
+card (``menu.STRIP``: end the turn, cancel, keep none, a smaller menu and its pages) are
+a row of small labelled buttons under the heading, drawn only where linked: a mail's
+picture has none.
 """
 
 from __future__ import annotations
@@ -38,8 +49,9 @@ from typing import Any
 from pbem.games import language
 from pbem.games.riga import data
 from pbem.games.riga import words as riga_words
+from pbem.games.riga.menu import STRIP
 from pbem.games.riga.view import building_view
-from pbem.games.riga.words import building_name
+from pbem.games.riga.words import building_help, building_name
 from pbem.games.svg import Canvas, seat_name, shorten, wrap
 from pbem.games.svg import xml_text as _text
 
@@ -195,8 +207,31 @@ def _value_header(svg: _Drawing, y: float, lang: str, words: dict[str, str]) -> 
     return y + CHIP + 4
 
 
-def _building(svg: _Drawing, b: dict[str, Any], y: float, lang: str, faded: bool = False) -> float:
-    """One building as a line: badge, name (and its commodity), cost, points, values."""
+def _building_help(b: dict[str, Any] | str, lang: str) -> str:
+    """``Kran (Visby): halves …``: a building's name and its card's help, in ``lang``."""
+    ident = b.get("id", "") if isinstance(b, dict) else b
+    if not data.is_building(ident):
+        return building_name(b)
+    return f"{building_name(b)}: {building_help(ident, lang)}"
+
+
+def _ware_help(code: str, lang: str, words: dict[str, str]) -> str:
+    return words["ware help"].format(name=WARE_NAME[lang].get(code, code),
+                                     value=REGULAR.get(code, "?"))
+
+
+def _building(svg: _Drawing, b: dict[str, Any], y: float, lang: str, faded: bool = False,
+              region: str = "") -> float:
+    """One building as a line: badge, name (and its commodity), cost, points, values;
+    the region ``region`` (``row <id>``, ``hand <id>``…) with the card's help."""
+    with svg.region(region or f"building {b.get('id', '?')}", help=_building_help(b, lang),
+                    box=(MARGIN - 2, y + 1, WIDTH - 2 * MARGIN + 4, ROW_H - 2)):
+        _building_line(svg, b, y, lang, faded)
+    return y + ROW_H
+
+
+def _building_line(svg: _Drawing, b: dict[str, Any], y: float, lang: str,
+                   faded: bool) -> None:
     stadt = b.get("stadt")
     svg.badge(stadt, MARGIN, y + 2)
     name = shorten(b.get("name") or b.get("art") or b.get("id", "?"), 15)
@@ -219,13 +254,14 @@ def _building(svg: _Drawing, b: dict[str, Any], y: float, lang: str, faded: bool
             svg.box(x - 11, y + 2, 22, 18, "#ffffff", INK, 1.4, rx=3)
         svg.label(x, y + 15, value, size=12, weight="bold" if more else "normal",
                   anchor="middle")
-    return y + ROW_H
 
 
 def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
           words: dict[str, str]) -> float:
     """The commodity sets: number, cards as symbols, ducats; two sets share a line
-    where both fit in half of it."""
+    where both fit in half of it.  Set ``k`` is the region ``set k`` (take it, swap
+    with it), each of its cards the region ``set k <commodity>`` (the Kloster's swap
+    gives or gets one)."""
     step = CHIP + 7  # a triangle's foot is wider than its box
     half = WIDTH // 2
 
@@ -238,17 +274,30 @@ def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
         if col == 1 and not fits:
             y += CHIP + 8
             col = 0
-        x = MARGIN + col * half
-        # numbered by position, as the notation ``take set k`` counts them
-        svg.label(x, y + 13, f"{i + 1}.", size=12, weight="bold")
+        x = left = MARGIN + col * half
+        top = y
+        # where each card lies (a very long set wraps), then the set as one region
+        places = []
         x += 18
         for code in s.get("waren", []):
-            if x + step > WIDTH - MARGIN - 70:  # a very long set wraps
+            if x + step > WIDTH - MARGIN - 70:
                 x = MARGIN + 18
                 y += CHIP + 6
-            svg.ware(code, x, y + 1, lang)
+            places.append((code, x, y))
             x += step
-        svg.label(x + 2, y + 14, f"= {s.get('value', '?')}", size=12, weight="bold")
+        value = f"= {s.get('value', '?')}"
+        right = x + 2 + EM * 12 * len(value) if y == top else WIDTH - MARGIN
+        cards = ", ".join(WARE_NAME[lang].get(c, c) for c in s.get("waren", []))
+        with svg.region(f"set {i + 1}", help=words["set help"].format(
+                n=i + 1, cards=cards, value=s.get("value", "?")),
+                box=(left - 2, top - 2, right - left + 4, y - top + CHIP + 5)):
+            # numbered by position, as the notation ``take set k`` counts them
+            svg.label(left, top + 13, f"{i + 1}.", size=12, weight="bold")
+            for code, cx, cy in places:
+                with svg.region(f"set {i + 1} {code}", help=_ware_help(code, lang, words),
+                                box=(cx - 2, cy - 1, CHIP + 4, CHIP + 4)):
+                    svg.ware(code, cx, cy + 1, lang)
+            svg.label(x + 2, y + 14, value, size=12, weight="bold")
         nxt = sets[i + 1] if i + 1 < len(sets) else None
         if col == 0 and fits and nxt is not None and need(nxt) <= half - MARGIN:
             col = 1
@@ -259,8 +308,9 @@ def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
 
 
 def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
-                  words: dict[str, str]) -> float:
-    """A building in a display: badge and name; used struck through, new dashed."""
+                  words: dict[str, str], lang: str, region: str) -> float:
+    """A building in a display: badge and name; used struck through, new dashed; the
+    region ``region`` with the card's help."""
     name = shorten(d.get("name") or d.get("art") or d.get("id", "?"), 14)
     face = d.get("face")
     if face is not None and face != "":
@@ -273,6 +323,14 @@ def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
         marks.append(words["new"])
     label = name + (f" · {', '.join(marks)}" if marks else "")
     width = 14 + 4 + 6.2 * len(label) + 6
+    with svg.region(region, help=_building_help(d, lang), box=(x, y - 1, width, 20)):
+        _tile(svg, d, x, y, width, name, marks)
+    return x + width + 4
+
+
+def _tile(svg: _Drawing, d: dict[str, Any], x: float, y: float, width: float, name: str,
+          marks: list[str]) -> None:
+    new = bool(d.get("new"))
     svg.box(x, y, width, 18, "#f2f2f2" if d.get("used") else "#ffffff",
             MUTED if new else INK, 1, rx=3, dash="3 2" if new else "")
     svg.badge(d.get("stadt"), x + 2, y + 2, 14)
@@ -281,19 +339,11 @@ def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
     if marks:
         svg.label(x + 20 + 6.2 * len(name) + 2, y + 13, f"· {', '.join(marks)}", size=10,
                   fill=MUTED, weight="bold")
-    return x + width + 4
 
 
-def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: list[str],
-          y: float, lang: str, words: dict[str, str]) -> float:
-    seat = entry["seat"]
-    you = seat == view.get("you")
-    moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
-    top = y
-    start = seat == view.get("start") and view.get("phase") != "over"
-    # room for the marks and the points: a long name is cut short
-    room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
-    title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
+def _seat_title(svg: _Drawing, entry: dict[str, Any], y: float, title: str, start: bool,
+                moving: bool, words: dict[str, str]) -> None:
+    """A seat's name, its marks (start player, to move) and its points, on one line."""
     svg.label(MARGIN + 6, y + 15, title, size=13, weight="bold",
               class_="seat-name")
     x = MARGIN + 6 + 8.6 * len(title) + 6
@@ -306,6 +356,20 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
         svg.label(x, y + 15, f"◀ {words['to move']}", size=10, weight="bold", fill="#1b5e20")
     svg.label(WIDTH - MARGIN, y + 15, words["score"].format(n=entry.get("points", 0)),
               size=13, weight="bold", anchor="end")
+
+
+def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: list[str],
+          y: float, lang: str, words: dict[str, str]) -> float:
+    seat = entry["seat"]
+    you = seat == view.get("you")
+    moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
+    top = y
+    start = seat == view.get("start") and view.get("phase") != "over"
+    # room for the marks and the points: a long name is cut short
+    room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
+    title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
+    with svg.region(f"seat {seat + 1}", box=(MARGIN, y, WIDTH - 2 * MARGIN, 22)):
+        _seat_title(svg, entry, y, title, start, moving, words)
     y += 22
     status = [words["hand"].format(n=entry.get("hand_count", 0),
                                    w=_count(entry.get("waren_count", 0), "ware", words),
@@ -338,19 +402,31 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
             if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
                 x = MARGIN + 6
                 y += 22
-            x = _display_tile(svg, d, x, y, words)
+            # the viewer's own buildings by their art (the moves that use them name
+            # it), the others' by seat and card
+            region = (f"own {d.get('art')}" if you
+                      else f"display {seat + 1} {d.get('id', '?')}")
+            x = _display_tile(svg, d, x, y, words, lang, region)
         y += 24
     left = entry.get("riga_left") or []
     if left:
         parts = _wrap(words["riga"].format(ids=", ".join(map(str, left))), _room(MARGIN + 6, 10))
-        y = _paragraph(svg, parts, MARGIN + 6, y, 10, 11, 14, fill=MUTED) + 2
+        # the viewer's own Riga buildings are the place to build them
+        with svg.region("riga" if you else f"riga {seat + 1}",
+                        help=" · ".join(_building_help(b, lang) for b in left),
+                        box=(MARGIN + 2, y - 4, WIDTH - 2 * MARGIN - 4,
+                             max(22, 14 * len(parts) + 4))):
+            y = _paragraph(svg, parts, MARGIN + 6, y, 10, 11, 14, fill=MUTED) + 2
     if moving:  # a bar beside the block of whoever is to move (the words say it too)
         svg.box(0, top + 2, 4, y - top - 4, "#2e7d32")
     return y
 
 
 def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
-          words: dict[str, str], title: str) -> float:
+          words: dict[str, str], title: str, prefix: str = "hand") -> float:
+    """A hand: its commodities by kind (the region ``<prefix> <commodity>``: pay it,
+    discard it) and its buildings (``<prefix> <id>``: build it, discard it); ``prefix``
+    is "hand" for the viewer's own, "hand <seat>" for another's (the archive's)."""
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
     waren = hand.get("waren") or {}
@@ -361,10 +437,13 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
         if not k:
             continue
         shown = True
-        svg.ware(code, x, y, lang)
         label = f"× {k}"
-        svg.label(x + CHIP + 6, y + 13, label, size=12, weight="bold")
-        x += CHIP + 6 + 8 * len(label) + 14
+        width = CHIP + 6 + 8 * len(label)
+        with svg.region(f"{prefix} {code}", help=_ware_help(code, lang, words),
+                        box=(x - 3, y - 3, width + 6, CHIP + 6)):
+            svg.ware(code, x, y, lang)
+            svg.label(x + CHIP + 6, y + 13, label, size=12, weight="bold")
+        x += width + 14
     if not shown:
         svg.label(x, y + 12, words["no waren"], size=11, fill=MUTED)
     y += CHIP + 8
@@ -372,7 +451,7 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
     if buildings:
         y = _value_header(svg, y, lang, words)
         for b in buildings:
-            y = _building(svg, b, y, lang)
+            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
     else:
         svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
         y += 18
@@ -381,7 +460,19 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
 
 def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
              words: dict[str, str], view: dict[str, Any], names: list[str]) -> float:
-    """The project in progress (public: its paid cards lie on the table)."""
+    """The project in progress (public: its paid cards lie on the table), the region
+    ``project`` (erect it) with its buildings' help."""
+    inner = _Drawing()  # drawn apart first: its height frames the region
+    bottom = _project_lines(inner, project, y, lang, words, view, names)
+    helps = " · ".join(_building_help(b, lang) for b in project.get("buildings", []))
+    with svg.region("project", help=helps or None,
+                    box=(MARGIN - 2, y, WIDTH - 2 * MARGIN + 4, bottom - y - 2)):
+        svg.raw(inner.markup())
+    return bottom
+
+
+def _project_lines(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
+                   words: dict[str, str], view: dict[str, Any], names: list[str]) -> float:
     ids = [building_name(b) for b in project.get("buildings", [])]
     owner = view.get("current")
     who = (words["project you"] if owner is not None and owner == view.get("you")
@@ -411,9 +502,10 @@ def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
 
 
 def _pending(svg: _Drawing, pending: dict[str, Any], y: float, lang: str,
-             words: dict[str, str]) -> float:
+             words: dict[str, str], prefix: str = "draw") -> float:
     """The viewer's own Bauhof draw (buildings, with their numbers) or Schatzkammer draw
-    (commodities)."""
+    (commodities): each card the region ``<prefix> <card>`` (keep it); ``prefix`` is
+    "draw" for the viewer's own, "draw <seat>" for the archive's."""
     kind = pending.get("kind", "")
     cards = pending.get("cards") or []
     key = f"draw {kind}" if f"draw {kind}" in words else "draw Bauhof"
@@ -424,15 +516,19 @@ def _pending(svg: _Drawing, pending: dict[str, Any], y: float, lang: str,
                   weight="bold")
         y = _value_header(svg, y + 22, lang, words)
         for b in buildings:
-            y = _building(svg, b, y, lang)
+            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
         return y + 4
     svg.label(MARGIN, y + 15, words[key].format(cards="").rstrip(": "), size=12, weight="bold")
     y += 22
     x = MARGIN
     for code in cards:
-        svg.ware(code, x, y, lang)
-        svg.label(x + CHIP + 5, y + 13, WARE_NAME[lang].get(code, str(code)), size=12)
-        x += CHIP + 5 + 8 * len(WARE_NAME[lang].get(code, str(code))) + 14
+        name = WARE_NAME[lang].get(code, str(code))
+        width = CHIP + 5 + 8 * len(name)
+        with svg.region(f"{prefix} {code}", help=_ware_help(code, lang, words),
+                        box=(x - 3, y - 3, width + 6, CHIP + 6)):
+            svg.ware(code, x, y, lang)
+            svg.label(x + CHIP + 5, y + 13, name, size=12)
+        x += width + 14
     return y + CHIP + 10
 
 
@@ -526,7 +622,8 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
                 svg.label(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
                           class_="separation")
                 y += 20
-            y = _building(svg, b, y, lang, faded=i >= len(row) - below)
+            y = _building(svg, b, y, lang, faded=i >= len(row) - below,
+                          region=f"row {b.get('id', '?')}")
     return y + 2
 
 
@@ -557,7 +654,8 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
         if hand and entry["seat"] != view.get("you"):
             with svg.group(class_="hand"):
                 y = _hand(svg, hand, y, lang, words,
-                          words["their hand"].format(name=_name(names, entry["seat"])))
+                          words["their hand"].format(name=_name(names, entry["seat"])),
+                          prefix=f"hand {entry['seat'] + 1}")
     return y
 
 
@@ -594,7 +692,7 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
             svg.label(MARGIN, y + 16, words["keep offer"], size=13, weight="bold")
             y = _value_header(svg, y + 22, lang, words)
             for b in offer:
-                y = _building(svg, b, y, lang)
+                y = _building(svg, b, y, lang, region=f"keep {b.get('id', '?')}")
             if view.get("kept"):
                 svg.label(MARGIN, y + 13,
                           words["kept"].format(name=building_name(view["kept"])),
@@ -605,7 +703,10 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
             y = _project(svg, view["project"], y + 2, lang, words, view, names)
     if view.get("pending_draw"):
         with svg.group(class_="draw"):
-            y = _pending(svg, view["pending_draw"], y + 2, lang, words)
+            # the archive sees a draw too: not as its viewer's own
+            mine = view.get("you") is not None or view.get("current") is None
+            y = _pending(svg, view["pending_draw"], y + 2, lang, words,
+                         "draw" if mine else f"draw {view['current'] + 1}")
     elif view.get("drawing") and view.get("current") is not None:
         svg.label(MARGIN, y + 15, words["drawing"].format(name=_name(names, view["current"]),
                                                          kind=view["drawing"]),
@@ -639,6 +740,41 @@ def _final(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
     return y
 
 
+def _strip_label(region: str, lang: str, words: dict[str, str]) -> str:
+    """The words on a place of the strip: ``end``, ``more``… or ``menu <group>``."""
+    if region.startswith("menu "):
+        group = region.removeprefix("menu ")
+        menu_words = riga_words.words(lang)
+        name = (menu_words["build in"].format(stadt=group)
+                if group in STAEDTE or group == data.RIGA
+                else menu_words["groups"].get(group, group))
+        return words["place menu"].format(name=name)
+    return words[f"place {region}"]
+
+
+def _strip(svg: _Drawing, y: float, lang: str, words: dict[str, str]) -> float:
+    """The places of the steps that act on no card (end the turn, cancel, keep none,
+    a smaller menu, its next page, back): drawn where the seat page links them (only
+    the viewer's legal moves have links), as small labelled buttons in a row."""
+    # the smaller menus in the menu's order (the seat page's links keep it), then the steps
+    regions = [r for r in svg.links if r.startswith("menu ")] + [
+        r for r in STRIP if r in svg.links]
+    if not regions:
+        return y
+    x = MARGIN
+    for region in regions:
+        label = _strip_label(region, lang, words)
+        width = EM * 12 * len(label) + 16
+        if x > MARGIN and x + width > WIDTH - MARGIN:
+            x = MARGIN
+            y += 32
+        with svg.region(region, help=label, box=(x, y + 2, width, 24)):
+            svg.box(x, y + 2, width, 24, "#eef4ff", INK, 1, rx=5)
+            svg.label(x + width / 2, y + 19, label, size=12, weight="bold", anchor="middle")
+        x += width + 8
+    return y + 34
+
+
 def draw(view: dict[str, Any], names: list[str], lang: str = "en",
          links: Mapping[str, str] | None = None) -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
@@ -647,6 +783,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     heading = _heading(view, words)
     svg.label(MARGIN, 18, heading, size=15, weight="bold")
     y = _to_move(svg, view, names, 24.0, words)
+    y = _strip(svg, y, lang, words)
     y = _row(svg, view, y, lang, words)
     y = _sets_and_piles(svg, view, y, lang, words)
     for entry in view.get("seats") or []:
@@ -656,9 +793,11 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     y = _final(svg, view, names, y, words)
     height = int(y + 6)
     title = _text(heading)
+    # a picture with places to tap is no longer one image: role="img" would hide them
+    role = "" if svg.linked else ' role="img"'
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="{WIDTH}" height="{height}" role="img" font-family="{FONT}">'
+        f'width="{WIDTH}" height="{height}"{role} font-family="{FONT}">'
         f"<title>{title}</title>"
         f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
         + svg.markup()

@@ -301,6 +301,16 @@ EN: Words = {
         "final riga": "Riga not built {n:+d}", "final money": "money {n} (tie-break)",
         "start mark": "Start",
         "to move": "to move",
+        # the help of a card that is no building, and of a set (hover, screen readers)
+        "ware help": "{name}: regular value {value}",
+        "set help": "Set {n}: {cards} = {value} ducats",
+        # the places to tap for the steps that act on no card (seat page only)
+        "place end": "End turn",
+        "place cancel": "Cancel",
+        "place none": "Keep none",
+        "place more": "More…",
+        "place back": "Back",
+        "place menu": "{name}…",
     },
 }
 
@@ -586,6 +596,14 @@ DE: Words = {
         "final riga": "Riga nicht gebaut {n:+d}", "final money": "Geld {n} (Gleichstand)",
         "start mark": "Start",
         "to move": "am Zug",
+        "ware help": "{name}: Grundwert {value}",
+        "set help": "Reihe {n}: {cards} = {value} Dukaten",
+        "place end": "Zug beenden",
+        "place cancel": "Abbrechen",
+        "place none": "Keines behalten",
+        "place more": "Mehr…",
+        "place back": "Zurück",
+        "place menu": "{name}…",
     },
 }
 
