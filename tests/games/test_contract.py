@@ -94,9 +94,6 @@ MAX_MOVES = 5_000  # a random game longer than this hangs
 ORDER_PICTURES_EVERY = 3
 DEFAULT_SHARE = 0.15  # how often a playout plays the timeout default instead of the bot
 LANGS = ("en", "de")
-#: games whose menus name no places of their pictures yet (``Choice.region``); each
-#: leaves this set once its picture is the board one plays on, and it ends empty
-GAMES_WITHOUT_REGIONS_YET: set[str] = set()
 #: a language no game speaks: it must read English, never fail
 UNSPOKEN = "xx"
 HOSTILE = "<script>alert('x')</script>"
@@ -287,8 +284,6 @@ class Playout:
         the same in every language, and the seat's picture, given a link for each such
         place (as the seat page gives), draws each one as that link."""
         game, where = self.game, f"seat {seat} ({self.where})"
-        if game.name in GAMES_WITHOUT_REGIONS_YET:
-            return
         menus = {lang: game.menu(state, seat, lang) for lang in LANGS}
         regions = [c.region for c in menus[LANGS[0]]]
         assert all(regions), f"a choice names no place of the picture: " \
@@ -635,11 +630,6 @@ def test_the_region_check_catches_a_place_the_picture_does_not_draw(env, monkeyp
     playout = Playout(ZIEHEN, 2, {}, "regions", env)
     with pytest.raises(AssertionError, match="draws no place for"):
         playout.check_regions(ZIEHEN.setup(2, {}, "regions"), 0)
-
-
-def test_every_game_has_its_places_to_tap():
-    assert GAMES_WITHOUT_REGIONS_YET <= set(game_names())
-    assert not GAMES_WITHOUT_REGIONS_YET, "issue 22: the picture is the board one plays on"
 
 
 def test_the_static_facts_of_every_game():

@@ -145,10 +145,12 @@ def _a_whole_action_turn(page, game: Game) -> None:
     assert _serious_violations(page.context.browser, page.content()) == [], \
         "the seat page with its places to tap"
     _tap_and_confirm(page, "sea S1")
-    # sailing costs a cube: the cubes of the action supply are the places to pay with
+    # sailing costs a cube; where the colour makes no difference the sail pays it at
+    # once (one move), else the cubes of the action supply are the places to pay with
     paying = targets(page)
-    assert paying and all(t.startswith("supply ") for t in paying), paying
-    _tap_and_confirm(page, paying[0])
+    if any(t.startswith("supply ") for t in paying):
+        assert all(t.startswith("supply ") for t in paying), paying
+        _tap_and_confirm(page, paying[0])
     after = _state(game)["seats"][ALICE]
     assert after["ship"] == "S1" and sum(after["rose"][0].values()) == supply - 1
     assert "end" in targets(page)
@@ -176,7 +178,10 @@ def _links(svg: str) -> dict[str, str]:
 #: the kinds of places a game's first rounds reach: a card on offer, the rose's fields,
 #: a die, a card of the tableau, a cube of the supply, a sea field, a wall field, a
 #: district, the end of the turn
-KINDS = {"offer", "rose", "die", "card", "supply", "sea", "wall", "district", "end"}
+#: the kinds of place a random game reaches soon; a payment step's cube places
+#: ("supply") are rare since a payment is mostly one move with its action, and the
+#: contract test checks every place a menu names in every game it plays
+KINDS = {"offer", "rose", "die", "card", "sea", "wall", "district", "end"}
 
 
 def test_every_place_a_menu_names_is_drawn_as_its_link():
