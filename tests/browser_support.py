@@ -72,3 +72,43 @@ def confirm(page) -> None:
     """Press the confirm page's one button and wait for the seat page."""
     with page.expect_navigation():
         page.locator("section.confirm button.move").click()
+
+
+#: the table in words (``pre.view-text``), its folded ``<details>`` opened first: how
+#: many of its words the browser set, and every word whose letters it set on more than one
+#: line.  A word is a run of letters and digits (between punctuation, as in a name's
+#: brackets, the browser may break where the writer left no space).  A page without the
+#: table in words, or one whose words are not drawn, measures no word: a test asserts it
+#: measured some.
+WORDS_OF_THE_TABLE_IN_WORDS = r"""() => {
+  for (const d of document.querySelectorAll('details')) {
+    if (d.querySelector('pre.view-text')) d.open = true;
+  }
+  let measured = 0;
+  const broken = [];
+  for (const pre of document.querySelectorAll('pre.view-text')) {
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent;
+      for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+        if (m[0].length < 2) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+        if (!rects.length) continue;
+        measured += 1;
+        if (new Set(rects.map(r => Math.round(r.top / 4))).size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return [measured, broken];
+}"""
+
+
+def table_in_words_unbroken(page, what: str) -> None:
+    """The page shows the table in words (opened where it is folded) and the browser
+    broke none of its words across lines."""
+    measured, broken = page.evaluate(WORDS_OF_THE_TABLE_IN_WORDS)
+    assert measured, f"{what}: no word of the table in words is drawn"
+    assert not broken, f"{what}: words of the table in words broken across lines: {broken}"

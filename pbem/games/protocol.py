@@ -26,7 +26,7 @@ Conventions shared by every game:
   in a view) name seats by ``str.format`` placeholders ``{0}``, ``{1}``…, which
   the caller fills with display names, escaped for the medium it writes to.
 * **Languages.**  What a game says to people (``menu``, ``render_text``,
-  ``describe``, ``picture``, its page template, and ``texts`` for the lobby)
+  ``describe``, ``picture``, and ``texts`` for the lobby)
   takes the reader's language as ``lang`` (``"en"``, ``"de"``…, the codes of
   ``pbem.i18n.LANGUAGES``).  A game says what it has no words for in English,
   and never fails for a language it does not speak.  Its words live in its own
@@ -273,8 +273,6 @@ class Rules(ABC):
     #: public sources give, and which pbem reconstructed (plain text, paragraphs split
     #: by blank lines). Shown on the game's "about this game's data" page only.
     about_data: str = ""
-    #: Jinja template (under ``templates/``) that renders a view on a page
-    template: str = ""
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
     default_move_note: str = ""
     #: the game's own styles for its template (under ``templates/``), e.g.

@@ -10,7 +10,7 @@ gettext and rendered inside ``i18n.in_language`` (``render_mail``); subjects and
 dates go through ``pbem.i18n``.  The
 game's content is the game's own: the text of a view (``render_text``), the
 sentences of moves (stored per language when the move was recorded, read by
-``history`` in the reader's language) and the game's page template come in the
+``history`` in the reader's language) and its picture come in the
 reader's language where the game has it, English where not; card names stay as
 printed.  The lines of the game log that notices retell are said in each reader's
 language too (``steps.tell_table`` takes a ``Phrase``).

@@ -12,11 +12,11 @@ values the game accepts is played to the end a few times by its own bots
   ``default_move`` and ``bot_move``, and a ``formality`` that is ``None`` or its
   only move; ``menu`` lists exactly ``legal_moves`` in "en" and "de" with a
   label for each; the notation is canonical; a seat not to move has no moves;
-* ``view``, ``render_text``, ``picture`` (``None`` or an SVG document without
-  script) and the page template work for every seat, a spectator and
-  ``EVERYTHING``, in "en" and "de" (and a language no game speaks, which reads
-  English); views are JSON; names are escaped;
-* the seed shows in no view, text, picture, page, menu or sentence, and no
+* ``view``, ``render_text`` (the table in words of pages and mails) and
+  ``picture`` (``None`` or an SVG document without script, names escaped) work
+  for every seat, a spectator and ``EVERYTHING``, in "en" and "de" (and a
+  language no game speaks, which reads English); views are JSON;
+* the seed shows in no view, text, picture, menu or sentence, and no
   view has a ``seed`` or ``draws`` key;
 * ``describe`` gives a sentence in "en" and "de" (and a language no game
   speaks: English), or none to anyone (a move not told), reads the same for
@@ -34,8 +34,8 @@ values the game accepts is played to the end a few times by its own bots
   commit point, the same views, menus, default and bot moves (the same bot move
   from the same random generator, which it leaves in the same state) and result,
   and for one viewer in turn (every viewer at the start and the end) the same text,
-  and at every third state picture and page, each drawn from the view with its
-  keys sorted or reversed.
+  and at every third state the picture, drawn from the view with its keys
+  sorted or reversed.
   The server stores states as sorted JSON and replays logs from states that
   never saw the database, so a game whose rules iterate a dict in key order
   would play differently from its record (issue 28).
@@ -65,7 +65,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import jinja2
 import pytest
 
 # tests/ is on the import path (its conftest.py), as for the server's tests of Ziehen
@@ -82,14 +81,13 @@ from pbem.games.protocol import (
     State,
     new_seed,
 )
-from pbem.games.render import seat_filter
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 #: playouts per case and moves per case after which no new playout starts, so a
 #: long game gets fewer playouts than a short one
 PLAYOUTS, MOVE_BUDGET = (1, 250) if os.environ.get("CI") else (3, 400)
 MAX_MOVES = 5_000  # a random game longer than this hangs
-#: the key-order check compares a picture and page at every this many states (they cost
+#: the key-order check compares the pictures at every this many states (they cost
 #: more than the rest of the check together; every state's view is compared)
 ORDER_PICTURES_EVERY = 3
 DEFAULT_SHARE = 0.15  # how often a playout plays the timeout default instead of the bot
@@ -142,16 +140,6 @@ def cases() -> list[Any]:
 def ziehen_registered() -> Iterator[None]:
     with registered(ZIEHEN):
         yield
-
-
-@pytest.fixture(scope="module")
-def env() -> jinja2.Environment:
-    # as the pages render a game's template (pbem.context.Context.html)
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True)
-    env.filters["seats"] = seat_filter
-    return env
 
 
 def as_json(value: Any) -> str:
@@ -210,10 +198,8 @@ def first_difference(expected: str, got: str, context: int = 70) -> str:
 class Playout:
     """One random game of ``game`` and the checks at each of its states and moves."""
 
-    def __init__(self, game: Rules, players: int, options: dict[str, Any], seed: str,
-                 env: jinja2.Environment) -> None:
+    def __init__(self, game: Rules, players: int, options: dict[str, Any], seed: str) -> None:
         self.game, self.players, self.options, self.seed = game, players, options, seed
-        self.env = env
         self.names = NAMES[:players]
         self.viewers: list[int | None] = [*range(players), SPECTATOR, EVERYTHING]
         self.where = f"{game.name}, {players} players, {options}, PBEM_CONTRACT_SEED={seed}"
@@ -226,7 +212,7 @@ class Playout:
     # -- per state -------------------------------------------------------------------
 
     def check_state(self, state: State, thorough: int | None = None) -> None:
-        """Checks at one state.  The page template is rendered and the picture parsed
+        """Checks at one state.  The German text is rendered and the picture parsed
         as XML for the viewer ``thorough`` (all viewers when ``None``): they take
         most of the time, and both are drawn from the view, which every viewer's
         check covers."""
@@ -321,16 +307,6 @@ class Playout:
         for lang in LANGS:
             self.check_picture(game.picture(view, self.names, lang), where,
                                thorough and lang == LANGS[0])
-        if game.template and thorough:
-            page = self.env.get_template(game.template).render(view=view, names=self.names)
-            self.hidden(page, f"the page of {viewer}")
-            assert HOSTILE not in page, f"a name is not escaped on the page {where}"
-            for lang in LANGS:
-                page = self.env.get_template(game.template).render(view=view,
-                                                                   names=self.names,
-                                                                   lang=lang)
-                self.hidden(page, f"the page of {viewer} in {lang}")
-                assert HOSTILE not in page, f"a name is not escaped on the {lang} page {where}"
 
     def check_picture(self, svg: str | None, where: str, parse: bool = True) -> None:
         if svg is None:
@@ -394,8 +370,8 @@ class Playout:
         """Whatever ``seat`` chooses, the others see and read the same (the choice
         cannot end the secret phase: other seats still have to choose).
 
-        Views and sentences suffice: ``render_text``, ``picture`` and the page
-        are drawn from the view alone.
+        Views and sentences suffice: ``render_text`` (the table in words) and
+        ``picture`` are drawn from the view alone.
         """
         game = self.game
         moves = game.legal_moves(state, seat)
@@ -416,7 +392,7 @@ class Playout:
     def check_order(self, state: State, told: list[int | None],
                     drawn: list[int | None]) -> None:
         """``state`` in every key order reads the same; the texts of the viewers ``told``
-        and the pictures and pages of those ``drawn`` are compared too (they take most
+        and the pictures of those ``drawn`` are compared too (they take most
         of the time, and are drawn from the view, which is compared for every viewer)."""
         expected = self.state_readings(state, as_built, told, drawn)
         for order, reorder in KEY_ORDERS:
@@ -460,9 +436,6 @@ class Playout:
             if viewer not in drawn:
                 continue
             out[f"the picture of {viewer}"] = canonical(game.picture(shown, self.names))
-            if game.template:
-                out[f"the page of {viewer}"] = self.env.get_template(game.template).render(
-                    view=shown, names=self.names, lang=LANGS[0])
         if not movers:
             out["the result"] = canonical(game.result(state).to_json())
         return out
@@ -586,12 +559,12 @@ def _seats_and_numbers(line: str) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize("playout", range(PLAYOUTS), ids=lambda i: f"playout{i + 1}")
 @pytest.mark.parametrize("game, players, options", cases())
-def test_random_playouts_keep_the_contract(game, players, options, playout, env):
+def test_random_playouts_keep_the_contract(game, players, options, playout):
     fixed = os.environ.get("PBEM_CONTRACT_SEED")
     if fixed and playout:
         pytest.skip("PBEM_CONTRACT_SEED replays one playout per case: the first")
     seed = fixed or new_seed()
-    run = Playout(game, players, options, seed, env)
+    run = Playout(game, players, options, seed)
     # the case's earlier playouts, as long as this one, would have spent its budget
     if playout and playout * run.length(random.Random(seed)) >= MOVE_BUDGET:
         pytest.skip(f"a long game: {MOVE_BUDGET} moves per case leave no room for this playout")
@@ -619,7 +592,7 @@ def test_setup_refuses_what_resolve_options_refuses(game):
         game.setup(game.min_players, {"no such option": 1}, 7)
 
 
-def test_the_region_check_catches_a_place_the_picture_does_not_draw(env, monkeypatch):
+def test_the_region_check_catches_a_place_the_picture_does_not_draw(monkeypatch):
     """A menu that names a place of the picture the picture never draws fails."""
     from pbem.games.protocol import Choice
     from pbem.games.ziehen import menu as ziehen_menu
@@ -627,7 +600,7 @@ def test_the_region_check_catches_a_place_the_picture_does_not_draw(env, monkeyp
     monkeypatch.setattr(ZIEHEN, "menu", lambda state, seat, lang="en": [
         Choice(c.move, c.label, c.group, c.help, region="nowhere")
         for c in ziehen_menu.menu(state, seat, lang)])
-    playout = Playout(ZIEHEN, 2, {}, "regions", env)
+    playout = Playout(ZIEHEN, 2, {}, "regions")
     with pytest.raises(AssertionError, match="draws no place for"):
         playout.check_regions(ZIEHEN.setup(2, {}, "regions"), 0)
 
@@ -637,8 +610,6 @@ def test_the_static_facts_of_every_game():
         assert game.name and game.title and game.rules_version
         assert 1 <= game.min_players <= game.max_players
         assert game.default_move_note, f"{game.name} documents no default move"
-        if game.template:
-            assert (TEMPLATES / game.template).is_file(), game.template
         if game.stylesheet:
             assert (TEMPLATES / game.stylesheet).is_file(), game.stylesheet
         for option in game.options:
@@ -658,10 +629,10 @@ def test_the_static_facts_of_every_game():
 # -- the checks can fail ------------------------------------------------------------------
 
 
-def test_the_secrecy_check_catches_a_leaky_view(env, monkeypatch):
+def test_the_secrecy_check_catches_a_leaky_view(monkeypatch):
     """A view that shows a rival's pending choice, or a sentence naming it, is caught."""
     game = get_game("visby")
-    playout = Playout(game, 3, {"target": 30}, new_seed(), env)
+    playout = Playout(game, 3, {"target": 30}, new_seed())
     state = game.setup(3, None, playout.seed)
     playout.check_secret(state, 0)  # as it is: no leak
     real_view = type(game).view
@@ -676,9 +647,9 @@ def test_the_secrecy_check_catches_a_leaky_view(env, monkeypatch):
         playout.check_secret(state, 0)
 
 
-def test_the_seed_check_catches_a_seed_in_a_view(env, monkeypatch):
+def test_the_seed_check_catches_a_seed_in_a_view(monkeypatch):
     game = get_game("visby")
-    playout = Playout(game, 2, {"target": 30}, new_seed(), env)
+    playout = Playout(game, 2, {"target": 30}, new_seed())
     state = game.setup(2, None, playout.seed)
     real_view = type(game).view
     monkeypatch.setattr(type(game), "view",
@@ -691,9 +662,9 @@ def test_the_seed_check_catches_a_seed_in_a_view(env, monkeypatch):
         playout.check_view(state, 0)
 
 
-def test_the_mutation_check_catches_an_apply_that_changes_its_input(env, monkeypatch):
+def test_the_mutation_check_catches_an_apply_that_changes_its_input(monkeypatch):
     game = ZIEHEN
-    playout = Playout(game, 2, {}, new_seed(), env)
+    playout = Playout(game, 2, {}, new_seed())
     state = game.setup(2, None, playout.seed)
     real_apply = type(game).apply
 
@@ -735,14 +706,14 @@ def _planted(real: Any, where: str) -> Any:
 
 
 @pytest.mark.parametrize("where", ["apply", "describe", "view", "render_text", "bot_move"])
-def test_the_order_check_catches_a_rule_that_follows_key_order(where, env, monkeypatch):
+def test_the_order_check_catches_a_rule_that_follows_key_order(where, monkeypatch):
     """A game that iterates a dict in its key order plays, says or shows something else
     for a state read back from the database: the playout fails, naming what differs."""
     seed = new_seed()
-    Playout(ZIEHEN, 2, {}, seed, env).play(random.Random(seed))  # as it is: no dependence
+    Playout(ZIEHEN, 2, {}, seed).play(random.Random(seed))  # as it is: no dependence
     monkeypatch.setattr(type(ZIEHEN), where, _planted(getattr(type(ZIEHEN), where), where))
     with pytest.raises(AssertionError, match="key order decides"):
-        Playout(ZIEHEN, 2, {}, seed, env).play(random.Random(seed))
+        Playout(ZIEHEN, 2, {}, seed).play(random.Random(seed))
 
 
 def test_reversed_keys_reverses_every_level():

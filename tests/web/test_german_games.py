@@ -1,6 +1,7 @@
 """The games' own words in the reader's language: a German player reads Visby and
-Tallinn in German (the sentences of the moves, the text view of a mail, the game's
-part of a page), an English player in English, card and estate names as printed.
+Tallinn in German (the sentences of the moves, the text view of a mail, the table in
+words of the HTML mail and the seat page), an English player in English, card and
+estate names as printed.
 
 The sentences are written once, when a move is recorded, in every language
 (``Move.said_in``); a row recorded before that reads English.
@@ -8,6 +9,7 @@ The sentences are written once, when a move is recorded, in every language
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from datetime import datetime, timedelta
@@ -24,13 +26,13 @@ from pbem.time.scheduler import tick
 ALICE, BOB = "alice@example.org", "bob@example.org"
 START = datetime(2026, 3, 2, 12, 0)
 
-#: per game: German words its text view, sentences and page show, and English words
-#: of the game (not ours) that must not reach a German reader
+#: per game: German words its text view (in the plain-text mail, and as the table in
+#: words of pages and HTML mails) and sentences show, and English words of the game (not
+#: ours) that must not reach a German reader
 WORDS = {
     "visby": {
         "text": ("Deine Hand:", "Spielplan: Feldzug", "Durchgang"),
         "said": (" wählt ", " tauscht ", " beendet den Handel"),
-        "page": ("Spielplan", "Deine Karten", "Ablagestapel"),
         "english": ("Your hand", "Board:", "chooses", "cards in hand", "discard",
                     "Your cards", "trades", "seals", " goods", "round ", "Round ",
                     "Players", "is done trading", "reveals", "takes "),
@@ -39,7 +41,6 @@ WORDS = {
     "tallinn": {
         "text": ("Deine Hand:", "Personen:", "Auslage:", "Durchgang"),
         "said": (" wählt ", " entscheidet ", " baut ", " hält "),
-        "page": ("Auslagen", "Deine Hand", "Karten und Türme"),
         "english": ("Your hand", "chooses", "in hand", "on the pile", "display:",
                     "persons", "Points", "builds", "plays ", "Round ", "round ",
                     "Players", "Displays", "card in secret", "tower"),
@@ -85,12 +86,11 @@ def _mail_of(address: str, game: Game, heading: str) -> Outbox:
     return next(m for m in mails if heading in m.text_body)
 
 
-def _game_part(html: str) -> str:
-    """The game's own part of a page or mail: its template's section, as text (without
-    its tags, whose classes are no reader's words)."""
-    found = re.search(r'<section class="(visby|tallinn)".*?</section>', html, re.S)
-    assert found, "no game template on the page"
-    return re.sub(r"<[^>]*>", " ", found.group(0))
+def _game_part(page: str) -> str:
+    """The game's own part of a page or mail: the table in words, as its reader reads it."""
+    found = re.findall(r'<pre class="view-text"[^>]*>(.*?)</pre>', page, re.S)
+    assert len(found) == 1, "no table in words on the page"
+    return html.unescape(found[0])
 
 
 @pytest.mark.parametrize("name", ["visby", "tallinn"])
@@ -108,18 +108,18 @@ def test_a_german_players_turn_mail_and_seat_page_speak_the_games_german(ctx, cl
     assert any(w in recent for w in words["said"]), recent
     left = [w for w in words["english"] if w in bob.text_body]
     assert not left, left
-    # the HTML mail: the game's template in German
+    # the HTML mail: the table in words in German
     part = _game_part(bob.html_body)
-    for word in words["page"]:
+    for word in words["text"]:
         assert word in part, word
     left = [w for w in words["english"] if w in part]
     assert not left, left
 
-    # the seat page: the template, the history
+    # the seat page: the table in words, the history
     page = client.get(seat_path(latest_mail(BOB))).text
     assert '<html lang="de">' in page
     part = _game_part(page)
-    for word in words["page"]:
+    for word in words["text"]:
         assert word in part, word
     recent = page[page.index('<section class="recent"'):]
     recent = re.sub(r"<[^>]*>", " ", recent[:recent.index("</section>")])

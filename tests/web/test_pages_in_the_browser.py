@@ -3,7 +3,8 @@ driven by playwright.
 
 Seat, confirm, public, my-games, invitation, the game's data page and the archive's game
 page and index: none scrolls sideways, the table's picture is there with Visby's markers
-on the fields the view says, and every button and link reads as words.  The pages come
+on the fields the view says, the table in words (opened where it is folded) breaks no
+word, and every button and link reads as words.  The pages come
 from the Flask test client (the archive from its build) and reach the browser with their
 stylesheets inlined, so no server runs.  Skips, saying why, where chromium or playwright
 is missing; never downloads a browser.
@@ -15,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import ARGS, CHROMIUM, needs_browser
+from browser_support import ARGS, CHROMIUM, needs_browser, table_in_words_unbroken
 from web_helpers import finish, latest_mail, move_paths, paths_in, seat_path, table
 
 from pbem.archive import build
@@ -73,10 +74,12 @@ def _fits(page, what: str) -> None:
         .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5)
         .map(e => e.tagName + '.' + e.className + ': ' + (e.innerText || '').slice(0, 40))""")
     assert scroll <= inner, f"{what} scrolls sideways: {scroll}px in {inner}px, {wide}"
-    # nor does a table hide its last columns inside a scrolling box of its own (the
-    # picture may: on a phone it is drawn wider, so that its words stay readable)
+    # nor does a table or the table in words hide its ends inside a scrolling box of its
+    # own (the picture may: on a phone it is drawn wider, so that its words stay readable;
+    # and the archive's other preformatted texts may)
     hidden = page.evaluate("""[...document.querySelectorAll('body *')]
-        .filter(e => e.tagName !== 'PRE' && !e.matches('figure.table-picture')
+        .filter(e => (e.tagName !== 'PRE' || e.matches('pre.view-text'))
+                && !e.matches('figure.table-picture')
                 && e.scrollWidth > e.clientWidth + 1
                 && ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX))
         .map(e => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth)""")
@@ -170,11 +173,12 @@ def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
     for what in ("seat page", "public page"):  # the game's pages link its data note
         assert "/games/visby/data" in pages[what][0], what
     for width in WIDTHS:
-        # the HTML mail has no stylesheet at all: its players table must fit as it is
+        # the HTML mail has no stylesheet at all: its table in words must fit as it is
         page = _open(browser, mail.html_body, width)
         try:
+            assert page.locator("pre.view-text").count() == 1
+            table_in_words_unbroken(page, f"the turn mail at {width}px")
             _fits(page, f"the turn mail at {width}px")
-            assert page.locator("table.visby-players").count() == 1
             assert page.get_by_text(LONG).first.is_visible()
         finally:
             page.close()
@@ -194,6 +198,8 @@ def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
         for what, (html, view) in pages.items():
             page = _open(browser, _inline_app_css(html), width)
             try:
+                if view is not None:  # measured open, then the page must fit
+                    table_in_words_unbroken(page, f"{what} at {width}px")
                 _fits(page, f"{what} at {width}px")
                 labels = _words(page, f"{what} at {width}px")
                 if view is not None:
@@ -236,6 +242,7 @@ def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, 
     for width in WIDTHS:
         page = _open(browser, _inline_app_css(ended_html), width)
         try:
+            table_in_words_unbroken(page, f"a finished game's page at {width}px")
             _fits(page, f"a finished game's page at {width}px")
             labels = _words(page, f"a finished game's page at {width}px")
             assert "This game in the archive" in labels and "About the data of Visby" in labels
@@ -312,13 +319,15 @@ def test_a_tallinn_table_fits_too(ctx, sqlite_client, browser):
     pages = {"Tallinn seat page": _inline_app_css(sqlite_client.get(seat_path(mail)).text),
              "Tallinn public page": _inline_app_css(sqlite_client.get(f"/g/{game.id}").text),
              "Tallinn turn mail": mail.html_body}
-    finish(ctx, game)  # and the final scoring, with its table, at the end
+    finish(ctx, game)  # and the final scoring, in the table in words, at the end
     pages["Tallinn's end"] = _inline_app_css(sqlite_client.get(f"/g/{game.id}").text)
-    assert "tallinn-final" in pages["Tallinn's end"]
+    assert "\nFinal scoring:\n" in pages["Tallinn's end"]
     for width in WIDTHS:
         for what, html in pages.items():
             page = _open(browser, html, width)
             try:
+                assert page.locator("pre.view-text").count() == 1, what
+                table_in_words_unbroken(page, f"{what} at {width}px")
                 _fits(page, f"{what} at {width}px")
                 _words(page, f"{what} at {width}px")
                 if what in ("Tallinn seat page", "Tallinn public page"):
@@ -344,6 +353,7 @@ def test_a_german_players_seat_and_confirm_pages_at_390_pixels(ctx, sqlite_clien
         page = _open(browser, _inline_app_css(response.text), 390)
         try:
             assert page.evaluate("document.documentElement.lang") == "de", what
+            table_in_words_unbroken(page, f"German {what} page at 390px")
             _fits(page, f"German {what} page at 390px")
             labels = _words(page, f"German {what} page")
             assert "Alle deine Spiele" in labels or what == "confirm", labels

@@ -74,7 +74,9 @@ def test_others_see_that_a_card_was_chosen_never_which(ctx, client, app):
         assert "chooses Zöllner" not in text and "You have chosen" not in text
     public = bob.get("/g/1").text
     assert "Zöllner" not in public and "Your hand" not in public
-    assert "You have chosen: <strong>Zöllner" in client.get(alice_seat).text
+    # Alice's own table in words says her choice
+    assert "\nYou have chosen: Zöllner (secret until all have chosen)" \
+        in client.get(alice_seat).text
 
 
 def test_deadlines_show_in_the_readers_time_zone_and_settings_change_it(ctx, client):

@@ -30,7 +30,6 @@ class Macao(Rules):
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
     default_move_note = DEFAULT_TIMEOUT_NOTE
-    template = "games/macao/view.html"
     stylesheet = "games/macao/style.css"
     description = EN["description"]
     translations = {"de": {"description": DE["description"],

@@ -40,7 +40,6 @@ class Riga(Rules):
     max_players = 4
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
-    template = "games/riga/view.html"
     stylesheet = "games/riga/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
     options = (Option("riga", EN["option riga"][0], (False, True), False,

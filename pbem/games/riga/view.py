@@ -19,7 +19,6 @@ from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
 from pbem.games.riga import data, rules
-from pbem.games.riga.sentences import event
 
 
 def building_view(ident: str) -> dict[str, Any]:
@@ -106,8 +105,6 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
         "sub": dict(sub) if sub and sub.get("kind") in ("kloster", "kloster_take", "school")
         else None,
         "events": list(state["log"]),
-        # the same events in German, for the page template (which cannot translate)
-        "events_de": [event(e, "de") for e in state["log"]],
         "final": [dict(f) for f in state["final"]] if state["final"] else None,
         "data_version": state.get("data_version", data.DATA_VERSION),
     }

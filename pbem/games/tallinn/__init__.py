@@ -47,7 +47,6 @@ class Tallinn(Rules):
     max_players = 4
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
-    template = "games/tallinn/view.html"
     stylesheet = "games/tallinn/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
     options = tuple(Option(name, EN[f"option {name}"][0], (False, True), False,

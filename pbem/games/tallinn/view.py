@@ -16,7 +16,6 @@ from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
 from pbem.games.tallinn import data, rules
-from pbem.games.tallinn.sentences import event
 from pbem.games.tallinn.words import DE, card_name, card_text, half_text
 
 
@@ -120,8 +119,6 @@ def build(state: dict[str, Any], seat: int | None) -> View:
         "tower_queue": list(state["tower_queue"]) if state["options"]["tower_order"] else [],
         "seats": seats,
         "events": list(state["events"]),
-        # the same lines in German, for a German page (the template reads no Python)
-        "events_de": [event(e, "de") for e in state["events"]],
         "events_round": state["events_round"],
         "data_version": state.get("data_version", data.DATA_VERSION),
     }

@@ -38,7 +38,6 @@ class Visby(Rules):
     max_players = 6
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
-    template = "games/visby/view.html"
     stylesheet = "games/visby/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
     options = (Option("target", EN["option target"][0], (30, 45), 30, EN["option target"][1]),)

@@ -13,7 +13,6 @@ from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
 from pbem.games.visby import data, rules
-from pbem.games.visby.sentences import event
 
 
 def build(state: dict[str, Any], seat: int | None) -> View:
@@ -54,8 +53,6 @@ def build(state: dict[str, Any], seat: int | None) -> View:
         "to_move": moving,
         "seats": seats,
         "events": list(state["events"]),
-        # the same lines in German, for a German page (the template reads no Python)
-        "events_de": [event(e, "de") for e in state["events"]],
         "events_round": state["events_round"],
     }
     if state["phase"] == "trade":

@@ -1,5 +1,5 @@
-"""Macao in German: the mail text, the sentences of every kind of move, the page
-template and the lobby's words, for a reader whose language is "de".
+"""Macao in German: the mail text, the sentences of every kind of move, the table in
+words of pages and HTML mails and the lobby's words, for a reader whose language is "de".
 
 Cards, harbours and goods keep their printed names ("Reislager", "Lisboa", "Reis");
 everything else reads German.  Everything in Macao lies open on the table (the
@@ -13,15 +13,13 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
-import jinja2
+from table_words import table_in_words, words_read
 
 from pbem.games.macao import GAME, data
 from pbem.games.macao.words import colour
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 NAMES = ["Heike", "<script>alert('x')</script>", "Malte", "Jule"]
 
 #: English words none of the German texts may hold (whole words, case as written)
@@ -66,18 +64,9 @@ def playout(players: int, seed: int):
         state = after
 
 
-def env() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True,
-                              lstrip_blocks=True)
-
-
-def page(state, viewer, lang=None) -> str:
-    context = {"view": GAME.view(state, viewer), "names": NAMES[:state["players"]]}
-    if lang is not None:
-        context["lang"] = lang
-    html = env().get_template(GAME.template).render(**context)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+def page(state, viewer, lang="en") -> str:
+    """The table in words of a page or an HTML mail in ``lang`` (HTML)."""
+    return table_in_words(GAME, GAME.view(state, viewer), NAMES[:state["players"]], lang)
 
 
 def text(state, viewer, lang="de") -> str:
@@ -178,15 +167,18 @@ def test_the_rarer_labels_read_german():
     assert GAME.describe(state, 0, "joker gold", state, None) == "{0}: Use joker: gold"
 
 
-def test_the_page_reads_german_in_every_phase_for_every_viewer():
+def test_the_table_in_words_reads_german_in_every_phase_for_every_viewer():
     for state in states_along(3, 7, every=53):
         for viewer in (0, SPECTATOR, EVERYTHING):
-            german = page(state, viewer, "de")
+            german = words_read(page(state, viewer, "de"))
+            assert german == text(state, viewer)
             assert english_in(german) == [], (state["phase"], english_in(german))
             english = page(state, viewer)
             assert page(state, viewer, "en") == english == page(state, viewer, "fr")
+            assert words_read(english) == text(state, viewer, "en") != german
     end = page(state, SPECTATOR, "de")
-    assert "Endwertung" in end and "Spielende-Karten" in end
+    assert words_read(end).startswith("Macao, Spielende\n")
+    assert end.count("  Endstand: ") == 3 and "Spielende-Karten" in end
     assert "&lt;script&gt;" in end and "<script>" not in end
 
 

@@ -1,5 +1,5 @@
-"""Riga in German: the mail text, the sentences of every kind of move, the page
-template and the lobby's words, for a reader whose language is "de".
+"""Riga in German: the mail text, the sentences of every kind of move, the table in
+words of pages and HTML mails and the lobby's words, for a reader whose language is "de".
 
 Buildings, cities and commodities keep their printed names ("Korn", "Loge in
 Stockholm", "Kloster (Riga)"); everything else reads German.  German says no more
@@ -13,19 +13,15 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from pathlib import Path
 
-import jinja2
 import pytest
 from riga_helpers import NAMES, give_display, play, random_steps, set_sets, started
+from table_words import table_in_words, words_read
 from test_riga_picture import arranged, drawing, played_out
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
-from pbem.games.render import seat_filter
 from pbem.games.riga import GAME, data, words
 from pbem.games.riga import sentences as riga_sentences
-
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 #: English words none of the German texts may hold (whole words, case as written)
 ENGLISH = ("takes", "take", "builds", "erects", "keeps", "keep", "uses", "draws", "pays",
@@ -58,22 +54,11 @@ def named(text: str) -> Counter:
     return +found
 
 
-def env() -> jinja2.Environment:
-    e = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                           undefined=jinja2.StrictUndefined, trim_blocks=True,
-                           lstrip_blocks=True)
-    e.filters["seats"] = seat_filter
-    return e
-
-
-def page(state, viewer, lang=None) -> str:
-    """The page template's words for ``viewer``, tags and inline styles stripped."""
+def page(state, viewer, lang="en") -> str:
+    """What ``viewer`` reads in the table in words of a page or HTML mail in ``lang``,
+    its line breaks as single spaces."""
     view = GAME.view(state, viewer)
-    context = {"view": view, "names": NAMES[:state["players"]]}
-    if lang is not None:
-        context["lang"] = lang
-    html = env().get_template(GAME.template).render(**context)
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return flat(words_read(table_in_words(GAME, view, NAMES[:state["players"]], lang)))
 
 
 def text(state, viewer, lang="de") -> str:
@@ -216,7 +201,7 @@ def test_the_kloster_swap_in_progress_reads_german():
     state = GAME.apply(*steps[5])  # "from 1", "give Tuch" made
     assert "Du nutzt das Kloster: eine Karte aus Reihe 1 (Tuch)." in flat(text(state, 0))
     assert "Malte nutzt das Kloster: eine Karte aus Reihe 1 (Tuch)." in flat(text(state, 1))
-    assert "Malte nutzt das Kloster: eine Karte aus Reihe 1 ( Tuch)." in page(state, 1, "de")
+    assert "Malte nutzt das Kloster: eine Karte aus Reihe 1 (Tuch)." in page(state, 1, "de")
     state = GAME.apply(*steps[7])
     assert ("Malte hat mit dem Kloster zwei Karten getauscht und nimmt Reihe 1 oder Reihe 2."
             in page(state, 1, "de"))
@@ -256,7 +241,7 @@ def test_a_private_draw_reads_as_such_to_the_others_in_german(art):
         assert f"Malte zieht mit {words.DE['art the'][art]}." in german
         assert "gezogen" not in german
         assert f"Malte zieht mit {words.DE['art the'][art]}." in page(after, viewer, "de")
-    assert "gezogen" in text(after, 0) and "gezogen, wähle eines" in page(after, 0, "de")
+    assert f"Mit {words.DE['art the'][art]} gezogen" in page(after, 0, "de")
     pick = f"choose {cards[-1]}"
     done = play(after, 0, pick)
     kept = (riga_sentences.sentence_building(cards[-1]) if art == "Bauhof"
@@ -288,28 +273,29 @@ def test_the_setup_keep_and_a_winter_building_stay_secret_in_german():
         "{1} wirft Loge in Visby ab")
 
 
-# -- the page template ----------------------------------------------------------------------------
+# -- the table in words, as pages and HTML mails show it --------------------------------------
 
 
-def test_the_page_reads_german_where_lang_is_de():
+def test_the_table_in_words_reads_german_where_lang_is_de():
     state = arranged()
     german = page(state, 0, "de")
+    assert german == flat(text(state, 0))
     assert english_in(german) == [], english_in(german)
-    for words_ in ("Riga · Jahr 1 von 9, Sommer", "Gespielt mit den Riga-Gebäuden.",
-                   "Malte (Du) : Gebäude bauen.", "Startspieler: Malte.",
+    for words_ in ("Riga, Jahr 1 von 9, Sommer.", "Mit den Riga-Gebäuden.",
+                   "Am Zug: Du – Gebäude bauen", "Startspieler: Malte.",
                    "Waren und ihr Grundwert:", "Gebäude in der Auslage, neueste zuerst",
-                   "Trenn-Karte:", "Warenreihen", "Dukaten", "Spieler", "Auslagen",
-                   "Deine Hand", "Gebäude auf Deiner Hand", "Dieses Jahr", "Ritter 3, Kaufleute 1",
-                   "noch keine Gebäude", "genutzt", "neu, zählt ab dem nächsten Zug"):
+                   "Trenn-Karte:", "Warenreihen", "Dukaten", "Deine Hand:", "Dieses Jahr:",
+                   "Ritter 3, Kaufleute 1", "noch keine Gebäude", "genutzt",
+                   "neu: zählt ab dem nächsten Zug"):
         assert words_ in german, words_
     assert "(cloth)" not in german and data.help_line("Festung-Visby", "de") in german
-    # English where lang is missing, "en" or anything else
+    # English where lang is "en" or anything else
     english = page(state, 0)
-    assert "Riga · year 1 of 9, summer" in english and "Your hand" in english
-    assert page(state, 0, "en") == english == page(state, 0, "fr")
+    assert english.startswith("Riga, year 1 of 9, summer.") and "Your hand:" in english
+    assert page(state, 0, "fr") == english
 
 
-def test_the_page_reads_german_at_every_stage_and_for_every_viewer():
+def test_the_table_in_words_reads_german_at_every_stage_and_for_every_viewer():
     setup = GAME.setup(3, {"riga": True}, "face")
     states = [setup, GAME.apply(setup, GAME.to_move(setup)[0], "start 1"), arranged(),
               drawing("Bauhof"), played_out()]
@@ -321,16 +307,16 @@ def test_the_page_reads_german_at_every_stage_and_for_every_viewer():
             german = page(state, viewer, "de")
             assert english_in(german) == [], (state["phase"], viewer, english_in(german))
     end = page(played_out(), SPECTATOR, "de")
-    assert "Schlusswertung" in end and "Geld bei Gleichstand" in end
-    assert "Spielende nach 8 Jahren" in end
+    assert end.startswith("Riga, nach 8 Jahren: das Spiel ist zu Ende.")
+    assert "Schlusswertung:" in end and "bei Gleichstand" in end
 
 
-def test_names_stay_escaped_in_the_german_page():
+def test_names_stay_escaped_in_the_german_table_in_words():
     state = arranged()
     view = GAME.view(state, 1)
     hostile = ["<script>alert('x')</script>", "Heike", "Jule"]
-    html = env().get_template(GAME.template).render(view=view, names=hostile, lang="de")
-    assert "<script>" not in html and "&lt;script&gt;" in html
+    html = table_in_words(GAME, view, hostile, "de")
+    assert "<script>" not in html and "&lt;script&gt;alert(&#39;x&#39;)" in html
 
 
 # -- the lobby's words ----------------------------------------------------------------------------

@@ -1,22 +1,20 @@
-"""Tallinn in German: its sentences, text view, events and page template (estate names
-as printed); English stays the default, and a language Tallinn lacks reads English."""
+"""Tallinn in German: its sentences, text view (the table in words, as pages and HTML
+mails show it), events and lobby texts (estate names as printed); English stays the
+default, and a language Tallinn lacks reads English."""
 
 from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
-import jinja2
 import pytest
+from table_words import table_in_words, words_read
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
-from pbem.games.render import seat_filter
 from pbem.games.tallinn import GAME
 from pbem.games.tallinn.sentences import event
 
 NAMES = ["Anna", "Bert", "Carl"]
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 #: English words of Tallinn's that a German reader must not meet
 ENGLISH = re.compile(r"\b(chooses|plays|holds|builds|tower|towers|decides|round|Round|hand|"
                      r"pile|display|points|persons|card|coin|Contest|contest|scores|draws?|"
@@ -65,20 +63,18 @@ def test_sentences_in_german_keep_the_secret():
 
 
 @pytest.mark.parametrize("viewer", [0, SPECTATOR, EVERYTHING])
-def test_the_text_view_and_the_page_read_german(viewer):
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
-    env.filters["seats"] = seat_filter
-    template = env.get_template(GAME.template)
+def test_the_text_view_and_the_table_in_words_read_german(viewer):
     for _before, _seat, _move, after in _games(range(3)):
         view = GAME.view(after, viewer)
         text = GAME.render_text(view, NAMES, "de")
         assert not ENGLISH.search(text), ENGLISH.search(text)
         assert GAME.render_text(view, NAMES, "xx") == GAME.render_text(view, NAMES)
-        page = re.sub(r"<[^>]*>", " ", template.render(view=view, names=NAMES, lang="de"))
-        assert not ENGLISH.search(page), ENGLISH.search(page)
-        english = template.render(view=view, names=NAMES, lang="en")
-        assert english == template.render(view=view, names=NAMES)
+        # the table in words, as the seat page and the HTML mail show it
+        page = words_read(table_in_words(GAME, view, NAMES, "de"))
+        assert page == text and page.startswith("Tallinn, Durchgang ")
+        english = words_read(table_in_words(GAME, view, NAMES, "en"))
+        assert english == GAME.render_text(view, NAMES)
+        assert english.startswith("Tallinn, round ")
 
 
 def test_the_lobby_reads_german():

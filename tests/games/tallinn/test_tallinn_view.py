@@ -1,42 +1,35 @@
-"""How a view reads: plain text for mails, the page template, the picture (SVG)."""
+"""How a view reads: plain text for mails, the same words as the table in words of pages
+and HTML mails (``templates/games/_text.html``), and the picture (SVG)."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
-from pathlib import Path
 from xml.etree import ElementTree
 
-import jinja2
 import pytest
-from markupsafe import Markup
+from table_words import table_in_words, words_read
 from tallinn_helpers import NAMES, new_game, play_round, stack
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
-from pbem.games.render import seat_filter
 from pbem.games.tallinn import GAME
 
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 HOSTILE = NAMES[3]
+ESCAPED = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"
 
 
-@pytest.fixture(scope="module")
-def env() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True,
-                             lstrip_blocks=True)
-    env.filters["seats"] = seat_filter
-    return env
+def round_two():
+    """Round 2 of four players with the Legat: nobody has chosen yet."""
+    state = new_game(4, legat=True)
+    for seat, start in enumerate(["S1", "S2", "S3", "S4"]):
+        stack(state, seat, start, ["1", "7", "2", "3", "4", "5", "6", "8", "9", "10"])
+    return play_round(state, {0: "1b", 1: "7a", 2: "2a", 3: "La"}, {0: ("hand", "7")})
 
 
 def mid_game():
     """Round 2 of four players with the Legat: seat 0 has chosen, the others not yet."""
-    state = new_game(4, legat=True)
-    for seat, start in enumerate(["S1", "S2", "S3", "S4"]):
-        stack(state, seat, start, ["1", "7", "2", "3", "4", "5", "6", "8", "9", "10"])
-    state = play_round(state, {0: "1b", 1: "7a", 2: "2a", 3: "La"}, {0: ("hand", "7")})
-    return GAME.apply(state, 0, "play 2b")
+    return GAME.apply(round_two(), 0, "play 2b")
 
 
 def finished(options=None, players=2, seed=1):
@@ -50,11 +43,9 @@ def finished(options=None, players=2, seed=1):
     return state
 
 
-def render(env, state, seat, picture=True):
-    view = GAME.view(state, seat)
-    names = NAMES[:state["players"]]
-    extra = {"picture": Markup(GAME.picture(view, names))} if picture else {}
-    return env.get_template(GAME.template).render(view=view, names=names, **extra)
+def render(state, seat) -> str:
+    """The table in words of ``seat`` as a page or an HTML mail shows it (HTML)."""
+    return table_in_words(GAME, GAME.view(state, seat), NAMES[:state["players"]])
 
 
 # -- plain text ----------------------------------------------------------------------
@@ -102,52 +93,51 @@ def test_the_text_of_a_finished_game_has_the_final_scoring():
                 f"{f['gain'][s]} = {state['points'][s]}; ") in text
 
 
-# -- the template --------------------------------------------------------------------
+# -- the table in words -----------------------------------------------------------------
 
 
-def test_the_template_and_stylesheet_are_the_games():
-    assert (TEMPLATES / GAME.template).is_file()
-    assert (TEMPLATES / GAME.stylesheet).is_file()
+def test_the_table_in_words_shows_own_hand_and_choice_but_no_other():
+    words = words_read(render(mid_game(), 0))
+    assert "Malte (you): 8 points;" in words
+    assert "\n  card 3: 2 Ritter | 1 Kaufmann + coin\n" in words
+    assert "You have chosen card 2 with 1 Mönch + coin active" in words
+    for viewer in (1, SPECTATOR):
+        other = words_read(render(mid_game(), viewer))
+        assert "You have chosen" not in other and "card 2 with" not in other
+        assert "1 tower: face down (from the hand)" in other
+        assert "Malte: 8 points; 3 in hand, 6 on the pile; has chosen" in other
+    # which card seat 0 chose changes nothing that seat 1 or a spectator see
+    before = round_two()
+    for viewer in (1, SPECTATOR):
+        pages = {render(GAME.apply(before, 0, move), viewer)
+                 for move in GAME.legal_moves(before, 0)}
+        assert len(pages) == 1, viewer
 
 
-def test_the_page_shows_own_hand_and_choice_but_no_other(env):
-    html = render(env, mid_game(), 0)
-    assert "Malte (you)" in html
-    assert "<li>card 3: 2 Ritter | 1 Kaufmann + coin</li>" in html
-    assert "You have chosen card 2 with <strong>1 Mönch + coin</strong> active" in html
-    other = render(env, mid_game(), 1)
-    assert "You have chosen card 2" not in other and "face down (from the hand" in other
-
-
-def test_names_are_escaped_in_page_text_and_picture(env):
+def test_names_are_escaped_in_the_table_in_words_and_the_picture():
     for seat in (0, 3, SPECTATOR, EVERYTHING):
-        html = render(env, mid_game(), seat)
-        assert HOSTILE not in html
-        assert "&lt;script&gt;" in html
+        html = render(mid_game(), seat)
+        assert HOSTILE not in html and "<script" not in html
+        assert re.search(rf"\n{re.escape(ESCAPED)}( \(you\))?: 4 points;", html)
         assert "Anne &amp; Bob" in html
-
-
-def test_the_page_reads_without_the_picture(env):
-    """The picture stands above the template on pages (``pages/_table.html``), never in it
-    twice; the template alone reads fully."""
-    html = render(env, mid_game(), 0, picture=False)
-    assert "<svg" not in html and "Displays" in html and "Your hand" in html
-    assert "<svg" not in render(env, mid_game(), 0)
+        svg = GAME.picture(GAME.view(mid_game(), seat), NAMES)
+        assert HOSTILE not in svg and "&lt;script&gt;" in svg
 
 
 @pytest.mark.parametrize("options", [{}, {"legat": True, "tower_order": True}])
-def test_every_state_of_a_game_renders(env, options):
+def test_every_state_of_a_game_reads(options):
     rng = random.Random(3)
     state = GAME.setup(3, options, 3)
     while True:
         for seat in (0, SPECTATOR, EVERYTHING):
-            render(env, state, seat)
+            assert words_read(render(state, seat)).startswith("Tallinn, ")
         if GAME.is_over(state):
             break
         seat = rng.choice(GAME.to_move(state))
         state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
-    html = render(env, state, SPECTATOR)
-    assert "Final scoring" in html and "persons)" in html
+    words = words_read(render(state, SPECTATOR))
+    final = words[words.index("\nFinal scoring:\n"):].splitlines()[2:]
+    assert len(final) == 3 and all(line.endswith(" persons)") for line in final), final
 
 
 # -- the picture -----------------------------------------------------------------------

@@ -1,22 +1,20 @@
-"""Visby in German: its sentences, text view, events and page template (card and track
-names as printed); English stays the default, and a language Visby lacks reads English."""
+"""Visby in German: its sentences, text view (the table in words, as pages and HTML
+mails show it), events and lobby texts (card and track names as printed); English stays
+the default, and a language Visby lacks reads English."""
 
 from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
-import jinja2
 import pytest
+from table_words import table_in_words, words_read
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
-from pbem.games.render import seat_filter
 from pbem.games.visby import GAME
 from pbem.games.visby.sentences import event
 
 NAMES = ["Anna", "Bert", "Carl"]
-TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 #: English words of Visby's that a German reader must not meet
 ENGLISH = re.compile(r"\b(chooses|trades|done trading|seals?|goods?|round|Round|hand|"
                      r"discard|Board|field|rate|reveals|takes|gets|supply|purse|lost above|"
@@ -64,22 +62,18 @@ def test_sentences_in_german_keep_the_secret():
 
 
 @pytest.mark.parametrize("viewer", [0, SPECTATOR, EVERYTHING])
-def test_the_text_view_and_the_page_read_german(viewer):
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
-    env.filters["seats"] = seat_filter
-    template = env.get_template(GAME.template)
+def test_the_text_view_and_the_table_in_words_read_german(viewer):
     for _before, _seat, _move, after in _games(range(2)):
         view = GAME.view(after, viewer)
         text = GAME.render_text(view, NAMES, "de")
         assert not ENGLISH.search(text), ENGLISH.search(text)
         assert GAME.render_text(view, NAMES, "xx") == GAME.render_text(view, NAMES)
-        page = re.sub(r"<[^>]*>", " ", template.render(view=view, names=NAMES, lang="de"))
-        assert not ENGLISH.search(page), ENGLISH.search(page)
-        assert "Durchgang" in page
-        english = template.render(view=view, names=NAMES, lang="en")
-        assert english == template.render(view=view, names=NAMES)
-        assert "Durchgang" not in english
+        # the table in words, as the seat page and the HTML mail show it
+        page = words_read(table_in_words(GAME, view, NAMES, "de"))
+        assert page == text and "Durchgang" in page
+        english = words_read(table_in_words(GAME, view, NAMES, "en"))
+        assert english == GAME.render_text(view, NAMES)
+        assert "Durchgang" not in english and "Visby, round " in english
 
 
 def test_the_lobby_reads_german():
