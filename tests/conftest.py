@@ -1,4 +1,5 @@
-"""Shared fixtures: a context on a temporary instance, a database, a real SMTP server.
+"""Shared fixtures: a context on a temporary instance, a database, a real SMTP server,
+a browser.
 
 ``database`` runs every test that uses it on SQLite, and again on PostgreSQL
 when ``PBEM_TEST_DATABASE_URL`` names one that answers; otherwise the
@@ -107,6 +108,32 @@ def sqlite_database(ctx: Context) -> Iterator[str]:
     create_tables()
     yield "sqlite"
     db.close()
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[object]:
+    """One chromium for this test process (one per pytest-xdist worker), started when a
+    test first asks for it: starting one costs about a second on a busy machine."""
+    import browser_support
+
+    reason = browser_support.skip_reason()
+    if reason:
+        pytest.skip(reason)
+    with browser_support.launched() as chromium:
+        yield chromium
+
+
+@pytest.fixture
+def browser(_chromium) -> Iterator[object]:
+    """Debian's chromium for a browser test (see tests/browser_support.py).  Each
+    ``browser.new_page`` has a context of its own; what the test leaves open is closed
+    after it, so nothing carries over to the next test."""
+    import browser_support
+
+    try:
+        yield _chromium
+    finally:
+        browser_support.close_pages(_chromium)
 
 
 @dataclass

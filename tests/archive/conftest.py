@@ -1,7 +1,9 @@
 """The ``archive`` fixtures: a database of finished bot games and a folder for the site.
 
 The games are played once per test run (the first worker to need them plays them,
-the others read its snapshot) and copied into each test's own fresh database.
+the others read its snapshot) and copied into each test's own fresh database.  The
+site a first build makes of them is built once per test process and kind of database,
+and copied into each test that needs it (``built_site``).
 """
 
 from __future__ import annotations
@@ -9,11 +11,13 @@ from __future__ import annotations
 import fcntl
 import os
 import pickle
+import shutil
 from pathlib import Path
 
 import pytest
 from archive_data import NAMES, Archive, Snapshot, fill, restore, snapshot
 
+from pbem.archive import build
 from pbem.archive.sample import add_player
 from pbem.models import create_tables, db, open_database
 
@@ -57,3 +61,29 @@ def archive(archive_games, database, tmp_path) -> Archive:
 def sqlite_archive(archive_games, sqlite_database, tmp_path) -> Archive:
     """The same on SQLite only, for tests about the pages rather than the database."""
     return restore(archive_games, tmp_path / "site")
+
+
+@pytest.fixture(scope="session")
+def _first_builds() -> dict[str, Path]:
+    """The site ``build`` made of the untouched games, per kind of database, in this process."""
+    return {}
+
+
+@pytest.fixture
+def built_site(archive: Archive, database: str, _first_builds: dict[str, Path],
+               tmp_path_factory) -> Path:
+    """``archive.site`` as ``build(archive.site)`` leaves it, for a test about what comes
+    after (an incremental build, the pages' contents): every test's database holds the
+    same rows with the same ids, and two builds of them are byte for byte the same
+    (``test_two_builds_of_one_database_are_byte_identical``), so the first test of this
+    process on each kind of database builds the site and the others get a copy of it,
+    manifest and all.  A test that changes the games before its first build, or about
+    the first build itself, calls ``build`` instead."""
+    if database not in _first_builds:
+        build(archive.site)
+        kept = tmp_path_factory.mktemp(f"first-build-{database}") / "site"
+        shutil.copytree(archive.site, kept)
+        _first_builds[database] = kept
+    else:
+        shutil.copytree(_first_builds[database], archive.site, dirs_exist_ok=True)
+    return archive.site

@@ -10,9 +10,8 @@ import shutil
 import struct
 import zlib
 
-import pytest
 from archive_data import HOSTILE, Archive
-from browser_support import ARGS, CHROMIUM, needs_browser
+from browser_support import needs_browser
 
 from pbem.archive import build
 from pbem.archive import chart as chart_module
@@ -61,16 +60,6 @@ def png_pixels(data: bytes) -> list[list[tuple[int, int, int]]]:
 def near(pixel: tuple[int, int, int], colour: str, slack: int = 24) -> bool:
     rgb = tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return all(abs(p - q) <= slack for p, q in zip(pixel, rgb, strict=True))
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def test_game_page_shows_the_chart_and_the_moves(sqlite_archive: Archive, browser, tmp_path):

@@ -66,8 +66,7 @@ def finished_games() -> list[Game]:
 # -- links ------------------------------------------------------------------
 
 
-def test_every_internal_link_resolves(archive: Archive):
-    build(archive.site)
+def test_every_internal_link_resolves(archive: Archive, built_site):
     site = archive.site
     pages = {p.relative_to(site).as_posix(): parse(p) for p in site.rglob("*.html")}
     assert "index.html" in pages
@@ -111,8 +110,7 @@ def test_an_empty_archive_is_a_site_too(sqlite_database, tmp_path):
     assert (tmp_path / "site" / ".nojekyll").is_file()
 
 
-def test_feed_is_atom_with_links_into_the_site(archive: Archive):
-    build(archive.site)
+def test_feed_is_atom_with_links_into_the_site(archive: Archive, built_site):
     feed = ET.parse(archive.site / "feed.xml").getroot()
     assert feed.tag == f"{ATOM}feed"
     entries = feed.findall(f"{ATOM}entry")
@@ -141,8 +139,7 @@ def _result_rows(path: Path) -> list[list[str]]:
     return rows
 
 
-def test_each_game_page_shows_the_scores_the_engine_computed(archive: Archive):
-    build(archive.site)
+def test_each_game_page_shows_the_scores_the_engine_computed(archive: Archive, built_site):
     games = finished_games()
     assert len(games) == len(archive.games) >= 10
     for game in games:
@@ -157,8 +154,7 @@ def test_each_game_page_shows_the_scores_the_engine_computed(archive: Archive):
         assert [int(r[0]) for r in rows] == sorted(engine.ranks)
 
 
-def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(archive):
-    build(archive.site)
+def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(archive, built_site):
     game = archive.games[0]
     page = parse(archive.site / f"games/{game.id}.html")
     moves = [i for i in page.ids if re.fullmatch(r"m\d+", i)]
@@ -172,14 +168,13 @@ def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(a
     assert (archive.site / f"games/{game.id}.svg").read_text().startswith("<svg")
 
 
-def test_the_page_shows_everything_once_the_game_is_over(archive: Archive):
+def test_the_page_shows_everything_once_the_game_is_over(archive: Archive, built_site):
     """Secret choices in the moves, and every hand in the state after each round."""
     from pbem.archive.text import code_block, fill, md_name
     from pbem.gamelog.records import replay_steps
     from pbem.games.protocol import EVERYTHING, SPECTATOR
     from pbem.models import Move
 
-    build(archive.site)
     hidden = 0
     for game in archive.games:
         rules = get_game(game.game)
@@ -217,8 +212,7 @@ def test_a_move_played_on_timeout_says_so(archive: Archive):
     assert text.count("after a timeout") == 1
 
 
-def test_json_record_replays_to_the_same_result(archive: Archive):
-    build(archive.site)
+def test_json_record_replays_to_the_same_result(archive: Archive, built_site):
     runner = CliRunner()
     for game in finished_games():
         path = archive.site / f"games/{game.id}.json"
@@ -267,8 +261,7 @@ def test_pages_rendered_by_several_processes_are_the_same(archive: Archive, tmp_
     assert site_files(parallel) == site_files(archive.site)
 
 
-def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: Archive):
-    build(archive.site)
+def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: Archive, built_site):
     heike, malte = archive.players[0], archive.players[1]
     last = max(g.finished_at for g in archive.games)
     game = archive.add("visby", [heike, malte, None], seed=4242, finished_at=last)
@@ -289,8 +282,7 @@ def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: A
     assert report.removed == []
 
 
-def test_a_game_that_is_no_longer_finished_leaves_the_archive(archive: Archive):
-    build(archive.site)
+def test_a_game_that_is_no_longer_finished_leaves_the_archive(archive: Archive, built_site):
     gone = archive.games[3]
     Game.update(status=Game.ABORTED).where(Game.id == gone.id).execute()
     report = build(archive.site)
@@ -301,8 +293,7 @@ def test_a_game_that_is_no_longer_finished_leaves_the_archive(archive: Archive):
     assert f"games/{gone.id}.html" not in (archive.site / "index.html").read_text()
 
 
-def test_a_full_build_also_removes_the_pages_of_games_that_are_gone(archive: Archive):
-    build(archive.site)
+def test_a_full_build_also_removes_the_pages_of_games_that_are_gone(archive: Archive, built_site):
     gone = archive.games[3]
     Game.update(status=Game.ABORTED).where(Game.id == gone.id).execute()
     report = build(archive.site, full=True)
@@ -327,10 +318,9 @@ def _full_build_elsewhere(site: Path) -> Path:
     return other
 
 
-def test_an_incremental_build_after_new_games_equals_a_full_build(archive: Archive):
+def test_an_incremental_build_after_new_games_equals_a_full_build(archive: Archive, built_site):
     from pbem.archive.sample import add_player
 
-    build(archive.site)
     heike, newcomer = archive.players[0], add_player("Newcomer", email="new@example.org")
     last = max(g.finished_at for g in archive.games)
     first = min(g.finished_at for g in archive.games)
@@ -360,8 +350,7 @@ def test_incremental_equals_full_with_lists_split_into_blocks(archive: Archive, 
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
-def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Archive):
-    build(archive.site)
+def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Archive, built_site):
     heike = archive.players[0]
     heike.name = "Heike Renamed"
     heike.save()
@@ -372,9 +361,8 @@ def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Ar
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
-def test_a_changed_game_row_is_read_again(archive: Archive):
+def test_a_changed_game_row_is_read_again(archive: Archive, built_site):
     """A finished game whose end or length changed (closed again, say) is read and rendered."""
-    build(archive.site)
     game = archive.games[5]
     Game.update(finished_at=game.finished_at.replace(year=2025)).where(
         Game.id == game.id).execute()
@@ -398,8 +386,7 @@ def test_new_code_for_a_game_renders_its_pages_and_every_index(archive: Archive,
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
-def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive):
-    build(archive.site)
+def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive, built_site):
     full = site_files(_full_build_elsewhere(archive.site))
     for manifest in ["not json", '{"format": 1, "pages": {}}',
                      '{"format": 2, "code": {"": "x"}, "pages": {}, '
@@ -429,8 +416,7 @@ def test_the_fingerprint_covers_every_module_a_page_is_made_with(archive: Archiv
     assert used - covered == set()
 
 
-def test_a_renamed_player_rewrites_the_pages_that_show_the_name(archive: Archive):
-    build(archive.site)
+def test_a_renamed_player_rewrites_the_pages_that_show_the_name(archive: Archive, built_site):
     heike = archive.players[0]
     heike.name = "Heike Renamed"
     heike.save()
@@ -455,8 +441,7 @@ def test_unfinished_games_never_appear(archive: Archive):
 # -- escaping ---------------------------------------------------------------------
 
 
-def test_names_with_markup_are_escaped_everywhere(archive: Archive):
-    build(archive.site)
+def test_names_with_markup_are_escaped_everywhere(archive: Archive, built_site):
     hostile = next(p for p in archive.players if p.name == HOSTILE)
     for path in archive.site.rglob("*"):
         if not path.is_file() or path.suffix not in {".html", ".xml", ".json", ".svg"}:

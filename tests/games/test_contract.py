@@ -45,11 +45,13 @@ secret outside a secret choice (a private draw: the suite's game and each
 game's own tests do), that the default move is neutral, that scores follow the
 rulebook, or that a commit point falls where hidden information was revealed.
 
-Each case (game, player count, options) is split into one test per playout, so that
-pytest-xdist spreads them; a long game plays fewer playouts than a short one (the
-move budget), so a playout whose case would have spent its budget already is
-skipped.  ``PBEM_CONTRACT_SEED`` replays the playout of a failure (its message
-names the seed; the first playout of each case plays it); ``CI`` plays fewer.
+Each case (game, player count, options) plays one playout, a new random game each
+run: the suite (the README's test command, and CI) stays within its minutes, and the
+playouts add up over the runs.  ``PBEM_CONTRACT_PLAYOUTS=3`` plays more per case, each
+a test of its own, so that pytest-xdist spreads them; a long game plays fewer playouts
+than a short one (the move budget), so a playout whose case would have spent its
+budget already is skipped.  ``PBEM_CONTRACT_SEED`` replays the playout of a failure
+(its message names the seed; the first playout of each case plays it).
 """
 
 from __future__ import annotations
@@ -83,9 +85,12 @@ from pbem.games.protocol import (
 )
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-#: playouts per case and moves per case after which no new playout starts, so a
-#: long game gets fewer playouts than a short one
-PLAYOUTS, MOVE_BUDGET = (1, 250) if os.environ.get("CI") else (3, 400)
+#: playouts per case (one by default: a playout checks every state of a whole game in
+#: every view, language and key order, and three per case cost the suite minutes of
+#: CPU) and moves per case after which no new playout starts, so that a long game
+#: gets fewer playouts than a short one
+PLAYOUTS = int(os.environ.get("PBEM_CONTRACT_PLAYOUTS", "1"))
+MOVE_BUDGET = 400
 MAX_MOVES = 5_000  # a random game longer than this hangs
 #: the key-order check compares the pictures at every this many states (they cost
 #: more than the rest of the check together; every state's view is compared)

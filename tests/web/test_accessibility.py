@@ -11,11 +11,10 @@ inlined.  Skips, saying why, where chromium or playwright is missing.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from browser_support import ARGS, CHROMIUM, needs_browser
+from browser_support import inline_app_css, inline_site_css, needs_browser
 from web_helpers import finish, mid_game, paths_in, player
 
 from pbem.archive import build
@@ -23,40 +22,13 @@ from pbem.games import get_game
 from pbem.lifecycle import create
 from pbem.mail.compose import move_url
 from pbem.models import Game, Outbox, Seat
-from pbem.web import STATIC_DIR
 
 pytestmark = needs_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
-SITE_CSS = ROOT / "site" / "style.css"
 GAMES = ("riga", "visby", "tallinn", "macao")
 SEVERE = ("serious", "critical")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def _inline_app_css(html: str) -> str:
-    link = '<link rel="stylesheet" href="/static/style.css">'
-    assert link in html
-    return html.replace(link, f"<style>{(STATIC_DIR / 'style.css').read_text()}</style>")
-
-
-def _inline_site_css(html: str) -> str:
-    inlined, n = re.subn(r'<link rel="stylesheet" href="(\.\./)*style\.css">',
-                         lambda _m: f"<style>{SITE_CSS.read_text()}</style>", html)
-    assert n == 1
-    return inlined
 
 
 def _violations(browser, html: str) -> list[str]:
@@ -107,7 +79,7 @@ def _app_pages(ctx, client, name: str) -> tuple[Game, dict[str, str]]:
     for what, path in pages.items():
         response = client.get(path)
         assert response.status_code == 200, (what, path, response.status_code)
-        htmls[what] = _inline_app_css(response.text)
+        htmls[what] = inline_app_css(response.text)
     return game, htmls
 
 
@@ -117,9 +89,9 @@ def test_no_serious_violation_on_the_pages_of(ctx, sqlite_client, browser, name)
     finish(ctx, game)
     site = Path(ctx.config.get("archive", "site_dir"))
     build(site, full=True)
-    pages[f"{name} archive game page"] = _inline_site_css(
+    pages[f"{name} archive game page"] = inline_site_css(
         (site / "games" / f"{game.id}.html").read_text())
-    pages["archive index"] = _inline_site_css((site / "index.html").read_text())
+    pages["archive index"] = inline_site_css((site / "index.html").read_text())
     found = {what: _violations(browser, html) for what, html in pages.items()}
     found = {what: v for what, v in found.items() if v}
     assert not found, "\n".join(f"{what}: {line}" for what, lines in found.items()

@@ -128,17 +128,28 @@ def test_serve_runs_one_scheduler(enabled, reloader, run_main, wanted):
     ("riga", ("-o", "riga=yes"), "Riga #1", {"riga": True}, 2500),
 ])
 def test_a_demo_plays_to_the_end_from_the_mails_and_the_seat_page(
-        run, tmp_path, name, options, title, resolved, most_clicks):
+        run, tmp_path, monkeypatch, name, options, title, resolved, most_clicks):
     """``pbem demo --game NAME``: you against bots, every move from a link of the
-    latest mail in the mail folder, or from the seat page that link leads to."""
+    latest mail in the mail folder, or from the seat page that link leads to.
+
+    Tallinn's short game goes with the table's picture in each HTML mail, drawn and
+    rendered as delivery does; Macao's and Riga's long ones (hundreds of clicks, a
+    picture drawn and rendered for nearly each) without it: the test reads the mails'
+    text, a picture that cannot be drawn never stops a mail, and the pictures have
+    tests of their own (tests/mail/test_mail_picture.py, each game's picture tests)."""
     import email
     import email.policy
     import random
 
     from web_helpers import forms_in, move_forms, paths_in, post_form
 
+    from pbem.mail import compose
+    from pbem.mail.picture import fonts_usable
     from pbem.time.scheduler import tick
     from pbem.web import create_app
+
+    if name != "tallinn":
+        monkeypatch.setattr(compose, "table_picture", lambda *args, **kwargs: None)
 
     created = run("demo", "--game", name, "-n", "3", *options)
     assert created.exit_code == 0 and title in created.output, created.output
@@ -148,13 +159,18 @@ def test_a_demo_plays_to_the_end_from_the_mails_and_the_seat_page(
     seen: set[str] = set()
     rng = random.Random(5)
 
+    pictured = 0  # mails that carry the table's picture
+
     def new_mails() -> list[email.message.EmailMessage]:
+        nonlocal pictured
         out = []
         for path in sorted(folder.glob("*.eml")):
             if path.name not in seen:
                 seen.add(path.name)
                 out.append(email.message_from_bytes(path.read_bytes(),
                                                     policy=email.policy.default))
+                pictured += any(part.get_content_type() == "image/png"
+                                for part in out[-1].walk())
         return out
 
     def text(msg) -> str:
@@ -186,3 +202,7 @@ def test_a_demo_plays_to_the_end_from_the_mails_and_the_seat_page(
     assert game.status == Game.FINISHED and game.game == name
     assert game.options == resolved
     assert title in client.get(f"/g/{game.id}").text
+    if name == "tallinn" and fonts_usable():
+        assert pictured >= from_mail  # every turn mail came with the table's picture
+    elif name != "tallinn":
+        assert pictured == 0

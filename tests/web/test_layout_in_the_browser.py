@@ -17,11 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import ARGS, CHROMIUM, needs_browser, table_in_words_unbroken
+from browser_support import inline_app_css, needs_browser, open_page, table_in_words_unbroken
 from web_helpers import mid_game
 
 from pbem.models import Outbox
-from pbem.web import STATIC_DIR
 
 pytestmark = needs_browser
 
@@ -74,24 +73,6 @@ SMALLEST_TEXT = r"""() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def _inline_app_css(html: str) -> str:
-    link = '<link rel="stylesheet" href="/static/style.css">'
-    assert link in html
-    return html.replace(link, f"<style>{(STATIC_DIR / 'style.css').read_text()}</style>")
-
-
 def _mails(address: str, kind: str) -> list[Outbox]:
     return list(Outbox.select().where(Outbox.to_address == address, Outbox.kind == kind)
                 .order_by(Outbox.id.desc()))
@@ -103,12 +84,6 @@ def _seat_path(address: str) -> str:
             if "/s/" in word:
                 return word[word.index("/s/"):].rstrip(".,)>")
     raise AssertionError(f"no seat link mailed to {address}")
-
-
-def _open(browser, html: str, width: int):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.set_content(html)
-    return page
 
 
 def _shot(page, name: str) -> None:
@@ -152,7 +127,7 @@ def test_the_table_on_a_phone_and_at_a_desk(ctx, sqlite_client, browser, name):
         [mail, *_] = _mails(address, "turn") or _mails(address, "started")
         for width in (390, 1280):
             what = f"{name}'s seat page in {lang} at {width}px"
-            page = _open(browser, _inline_app_css(seat_html), width)
+            page = open_page(browser, inline_app_css(seat_html), width)
             try:
                 _shot(page, f"{name}-{lang}-{width}")
                 _no_broken_words(page, what)
@@ -170,7 +145,7 @@ def test_the_table_on_a_phone_and_at_a_desk(ctx, sqlite_client, browser, name):
             finally:
                 page.close()
         what = f"{name}'s {mail.kind} mail in {lang} at 390px"
-        page = _open(browser, mail.html_body, 390)
+        page = open_page(browser, mail.html_body, 390)
         try:
             _shot(page, f"{name}-{lang}-mail-390")
             assert page.locator("pre.view-text").count() == 1, f"{what} has no table in words"

@@ -7,20 +7,17 @@ is missing; never downloads a browser.
 
 from __future__ import annotations
 
-from browser_support import ARGS, CHROMIUM, needs_browser
+from browser_support import inline_app_css, needs_browser
 from web_helpers import finish, latest_mail, paths_in, player, table
 
 from pbem.lifecycle import create
-from pbem.web import STATIC_DIR
 
 pytestmark = needs_browser
 
 LONG = "Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen-Lauenburg"
 
 
-def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client):
-    from playwright.sync_api import sync_playwright
-
+def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client, browser):
     client = sqlite_client
     finished = table(ctx, humans=3, bots=1)
     finish(ctx, finished)
@@ -36,25 +33,17 @@ def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client):
               if p.startswith("/me/")}
     html = client.get(path).text
     assert "Running" in html and "Finished" in html and "Waiting to start" in html
-    css = (STATIC_DIR / "style.css").read_text()
-    html = html.replace('<link rel="stylesheet" href="/static/style.css">',
-                        f"<style>{css}</style>")
-    assert "<style>" in html
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 800})
-            page.set_content(html)
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= 390, f"the page scrolls sideways: {width}px"
-            # every button is a readable label, not a bare symbol
-            labels = page.eval_on_selector_all("button, a.button",
-                                               "els => els.map(e => e.innerText.trim())")
-            assert "Rematch: play again with the same players" in labels
-            assert all(len(label) > 3 for label in labels), labels
-            assert page.get_by_text(LONG).first.is_visible()
-        finally:
-            browser.close()
+    html = inline_app_css(html)
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page.set_content(html)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways: {width}px"
+    # every button is a readable label, not a bare symbol
+    labels = page.eval_on_selector_all("button, a.button",
+                                       "els => els.map(e => e.innerText.trim())")
+    assert "Rematch: play again with the same players" in labels
+    assert all(len(label) > 3 for label in labels), labels
+    assert page.get_by_text(LONG).first.is_visible()
 
 
 def _serve(page, app) -> None:
@@ -87,76 +76,62 @@ def _fits(page) -> None:
     assert width <= 390, f"{page.url} scrolls sideways: {width}px"
 
 
-def test_a_game_started_from_my_games_in_a_phone(ctx, sqlite_database):
+def test_a_game_started_from_my_games_in_a_phone(ctx, sqlite_database, browser):
     """From the all-your-games page to the new game's table, clicking as a player would
     on a 390-pixel phone: no confirmation asked, no page wider than the screen."""
-    from playwright.sync_api import sync_playwright
-
     from pbem.mail import compose
     from pbem.models import Game, Outbox
     from pbem.web import create_app
 
     alice = player("alice@example.org", "Alice")
     mine = compose.my_games_url(ctx, alice)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 800})
-            _serve(page, create_app(ctx))
-            page.goto(mine)
-            _fits(page)
-            page.get_by_role("link", name="New game of Visby").click()
-            page.wait_for_url("**/new/visby")
-            _fits(page)
-            assert page.get_by_text("needs no confirmation").first.is_visible()
-            assert page.locator("#email").count() == 0  # the link says who she is
-            page.select_option("#players", "3")
-            page.fill("#seat-1", "bot")
-            page.get_by_role("button", name="Create the game").click()
-            page.wait_for_url("**/s/**")
-            _fits(page)
-            assert page.get_by_text("has started").first.is_visible()
-            game = Game.get()
-            assert game.status == Game.ACTIVE and game.creator_id == alice.id
-            assert not Outbox.select().where(Outbox.kind == "confirm").exists()
-            # her move is on the page she landed on
-            assert page.locator("form[action$='/play'] button").count() > 0
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    _serve(page, create_app(ctx))
+    page.goto(mine)
+    _fits(page)
+    page.get_by_role("link", name="New game of Visby").click()
+    page.wait_for_url("**/new/visby")
+    _fits(page)
+    assert page.get_by_text("needs no confirmation").first.is_visible()
+    assert page.locator("#email").count() == 0  # the link says who she is
+    page.select_option("#players", "3")
+    page.fill("#seat-1", "bot")
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url("**/s/**")
+    _fits(page)
+    assert page.get_by_text("has started").first.is_visible()
+    game = Game.get()
+    assert game.status == Game.ACTIVE and game.creator_id == alice.id
+    assert not Outbox.select().where(Outbox.kind == "confirm").exists()
+    # her move is on the page she landed on
+    assert page.locator("form[action$='/play'] button").count() > 0
 
 
-def test_a_newcomer_confirms_a_game_in_a_phone(ctx, sqlite_database):
+def test_a_newcomer_confirms_a_game_in_a_phone(ctx, sqlite_database, browser):
     """The home page's form, the page that says to confirm, the confirmation opened from
     the mail and the seat it leads to, at 390 pixels."""
-    from playwright.sync_api import sync_playwright
-
     from pbem.models import Game, Outbox
     from pbem.web import create_app
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 800})
-            _serve(page, create_app(ctx))
-            page.goto("http://pbem.test/new/visby")
-            _fits(page)
-            page.fill("#name", LONG)
-            page.fill("#email", "nora@example.org")
-            page.get_by_role("button", name="Create the game").click()
-            page.wait_for_url("**/created/**")
-            _fits(page)
-            assert page.get_by_text("Please confirm your address first.").is_visible()
-            assert Game.get().status == Game.HELD
-            [mail] = Outbox.select().where(Outbox.kind == "confirm")
-            [confirm] = [u for u in mail.text_body.split() if "/c/" in u]
-            page.goto(confirm)
-            _fits(page)
-            page.get_by_role("button", name="Yes, this address is mine: start Visby #1").click()
-            _fits(page)
-            page.get_by_role("link", name="Open your seat").click()
-            page.wait_for_url("**/s/**")
-            _fits(page)
-            assert Game.get().status == Game.ACTIVE
-            assert page.locator("form[action$='/play'] button").count() > 0
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    _serve(page, create_app(ctx))
+    page.goto("http://pbem.test/new/visby")
+    _fits(page)
+    page.fill("#name", LONG)
+    page.fill("#email", "nora@example.org")
+    page.get_by_role("button", name="Create the game").click()
+    page.wait_for_url("**/created/**")
+    _fits(page)
+    assert page.get_by_text("Please confirm your address first.").is_visible()
+    assert Game.get().status == Game.HELD
+    [mail] = Outbox.select().where(Outbox.kind == "confirm")
+    [confirm] = [u for u in mail.text_body.split() if "/c/" in u]
+    page.goto(confirm)
+    _fits(page)
+    page.get_by_role("button", name="Yes, this address is mine: start Visby #1").click()
+    _fits(page)
+    page.get_by_role("link", name="Open your seat").click()
+    page.wait_for_url("**/s/**")
+    _fits(page)
+    assert Game.get().status == Game.ACTIVE
+    assert page.locator("form[action$='/play'] button").count() > 0

@@ -15,8 +15,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-from browser_support import ARGS, CHROMIUM, needs_browser, table_in_words_unbroken
+from browser_support import (
+    inline_app_css,
+    inline_site_css,
+    needs_browser,
+    open_page,
+    table_in_words_unbroken,
+)
 from web_helpers import finish, latest_mail, move_paths, paths_in, seat_path, table
 
 from pbem.archive import build
@@ -24,46 +29,13 @@ from pbem.games import get_game
 from pbem.games.visby import picture as visby_picture
 from pbem.lifecycle import create, moves
 from pbem.models import Game, Player, Seat
-from pbem.web import STATIC_DIR
 
-SITE_CSS = Path(__file__).resolve().parents[2] / "site" / "style.css"
 WIDTHS = (390, 1280)
 #: a long name, as people have them, in the players table and the lists
 LONG = "Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen"
 
 
 pytestmark = needs_browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-def _inline_app_css(html: str) -> str:
-    link = '<link rel="stylesheet" href="/static/style.css">'
-    assert link in html
-    return html.replace(link, f"<style>{(STATIC_DIR / 'style.css').read_text()}</style>")
-
-
-def _inline_site_css(html: str) -> str:
-    inlined, n = re.subn(r'<link rel="stylesheet" href="(\.\./)*style\.css">',
-                         lambda _m: f"<style>{SITE_CSS.read_text()}</style>", html)
-    assert n == 1
-    return inlined
-
-
-def _open(browser, html: str, width: int):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    page.set_content(html)
-    return page
 
 
 def _fits(page, what: str) -> None:
@@ -174,7 +146,7 @@ def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
         assert "/games/visby/data" in pages[what][0], what
     for width in WIDTHS:
         # the HTML mail has no stylesheet at all: its table in words must fit as it is
-        page = _open(browser, mail.html_body, width)
+        page = open_page(browser, mail.html_body, width)
         try:
             assert page.locator("pre.view-text").count() == 1
             table_in_words_unbroken(page, f"the turn mail at {width}px")
@@ -182,7 +154,7 @@ def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
             assert page.get_by_text(LONG).first.is_visible()
         finally:
             page.close()
-        page = _open(browser, _inline_app_css(waiting_html), width)
+        page = open_page(browser, inline_app_css(waiting_html), width)
         try:
             _fits(page, f"a waiting seat's page at {width}px")
             mine = page.eval_on_selector_all("ul.recent li.mine", "els => els.map(e => "
@@ -196,7 +168,7 @@ def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
         finally:
             page.close()
         for what, (html, view) in pages.items():
-            page = _open(browser, _inline_app_css(html), width)
+            page = open_page(browser, inline_app_css(html), width)
             try:
                 if view is not None:  # measured open, then the page must fit
                     table_in_words_unbroken(page, f"{what} at {width}px")
@@ -240,7 +212,7 @@ def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, 
     ended_html = client.get(f"/g/{done.id}").text  # the result, its table and the links
     assert "Final result" in ended_html
     for width in WIDTHS:
-        page = _open(browser, _inline_app_css(ended_html), width)
+        page = open_page(browser, inline_app_css(ended_html), width)
         try:
             table_in_words_unbroken(page, f"a finished game's page at {width}px")
             _fits(page, f"a finished game's page at {width}px")
@@ -248,7 +220,7 @@ def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, 
             assert "This game in the archive" in labels and "About the data of Visby" in labels
         finally:
             page.close()
-        page = _open(browser, _inline_app_css(mine_html), width)
+        page = open_page(browser, inline_app_css(mine_html), width)
         try:
             _fits(page, f"my games at {width}px")
             labels = _words(page, f"my games at {width}px")
@@ -256,7 +228,7 @@ def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, 
             assert any(lab.startswith("This game in the archive") for lab in labels), labels
         finally:
             page.close()
-        page = _open(browser, _inline_app_css(invite_html), width)
+        page = open_page(browser, inline_app_css(invite_html), width)
         try:
             _fits(page, f"invitation at {width}px")
             labels = _words(page, f"invitation at {width}px")
@@ -284,13 +256,13 @@ def test_the_archive_at_390_and_1280_pixels(ctx, sqlite_database, browser):
              "archive data page": site / "games" / "visby-data.html",
              "archive game list": site / "by-game" / "visby.html"}
     for what, path in pages.items():
-        html = _inline_site_css(path.read_text())
+        html = inline_site_css(path.read_text())
         if what == "archive game page":
             assert 'href="visby-data.html"' in html
         if what == "archive game list":
             assert 'href="../games/visby-data.html"' in html
         for width in WIDTHS:
-            page = _open(browser, html, width)
+            page = open_page(browser, html, width)
             try:
                 _fits(page, f"{what} at {width}px")
                 _words(page, f"{what} at {width}px")
@@ -316,15 +288,15 @@ def test_a_tallinn_table_fits_too(ctx, sqlite_client, browser):
                               options={"legat": True}, seed=3)
     create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), people[1])
     mail = latest_mail("bob@example.org")
-    pages = {"Tallinn seat page": _inline_app_css(sqlite_client.get(seat_path(mail)).text),
-             "Tallinn public page": _inline_app_css(sqlite_client.get(f"/g/{game.id}").text),
+    pages = {"Tallinn seat page": inline_app_css(sqlite_client.get(seat_path(mail)).text),
+             "Tallinn public page": inline_app_css(sqlite_client.get(f"/g/{game.id}").text),
              "Tallinn turn mail": mail.html_body}
     finish(ctx, game)  # and the final scoring, in the table in words, at the end
-    pages["Tallinn's end"] = _inline_app_css(sqlite_client.get(f"/g/{game.id}").text)
+    pages["Tallinn's end"] = inline_app_css(sqlite_client.get(f"/g/{game.id}").text)
     assert "\nFinal scoring:\n" in pages["Tallinn's end"]
     for width in WIDTHS:
         for what, html in pages.items():
-            page = _open(browser, html, width)
+            page = open_page(browser, html, width)
             try:
                 assert page.locator("pre.view-text").count() == 1, what
                 table_in_words_unbroken(page, f"{what} at {width}px")
@@ -350,7 +322,7 @@ def test_a_german_players_seat_and_confirm_pages_at_390_pixels(ctx, sqlite_clien
         response = sqlite_client.get(path)
         if response.status_code != 200:  # a move link of an earlier decision
             continue
-        page = _open(browser, _inline_app_css(response.text), 390)
+        page = open_page(browser, inline_app_css(response.text), 390)
         try:
             assert page.evaluate("document.documentElement.lang") == "de", what
             table_in_words_unbroken(page, f"German {what} page at 390px")

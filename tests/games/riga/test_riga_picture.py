@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from browser_support import ARGS, CHROMIUM, needs_browser
+from browser_support import needs_browser
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.riga import GAME, data
@@ -351,42 +351,35 @@ def test_names_are_escaped_shortened_and_stripped_of_what_xml_forbids(lang):
 
 @needs_browser
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_picture_fits_390_pixels_and_no_text_overlaps_another(lang):
-    from playwright.sync_api import sync_playwright
-
+def test_the_picture_fits_390_pixels_and_no_text_overlaps_another(lang, browser):
     long_names = ["Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen",
                   "Bartholomäus Friedrichsen", "Jo"]
     svgs = [picture(arranged(), viewer, long_names, lang) for viewer in (0, 1, EVERYTHING)]
     svgs.append(picture(played_out(), SPECTATOR, long_names, lang))
     svgs.append(picture(GAME.setup(4, {"riga": True}, "four"), 2, long_names + ["Ann"], lang))
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 800})
-            for svg in svgs:
-                page.set_content(f"<body style='margin:0'>{svg}</body>")
-                found = page.evaluate("""() => {
-                    const boxes = [...document.querySelectorAll('svg text')].map(t => {
-                        const r = t.getBoundingClientRect();
-                        return [t.textContent, r.left, r.top, r.right, r.bottom];
-                    });
-                    const outside = boxes.filter(b => b[1] < 0 || b[3] > 390);
-                    const over = [];
-                    for (let i = 0; i < boxes.length; i++)
-                        for (let j = i + 1; j < boxes.length; j++) {
-                            const a = boxes[i], b = boxes[j];
-                            const w = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
-                            const h = Math.min(a[4], b[4]) - Math.max(a[2], b[2]);
-                            if (w > 1.5 && h > 3) over.push([a[0], b[0]]);
-                        }
-                    return {outside, over, width: document.querySelector('svg')
-                        .getBoundingClientRect().width};
-                }""")
-                assert found["width"] <= 390
-                assert not found["outside"], found["outside"]
-                assert not found["over"], found["over"]
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 390, "height": 800})
+    for svg in svgs:
+        page.set_content(f"<body style='margin:0'>{svg}</body>")
+        found = page.evaluate("""() => {
+            const boxes = [...document.querySelectorAll('svg text')].map(t => {
+                const r = t.getBoundingClientRect();
+                return [t.textContent, r.left, r.top, r.right, r.bottom];
+            });
+            const outside = boxes.filter(b => b[1] < 0 || b[3] > 390);
+            const over = [];
+            for (let i = 0; i < boxes.length; i++)
+                for (let j = i + 1; j < boxes.length; j++) {
+                    const a = boxes[i], b = boxes[j];
+                    const w = Math.min(a[3], b[3]) - Math.max(a[1], b[1]);
+                    const h = Math.min(a[4], b[4]) - Math.max(a[2], b[2]);
+                    if (w > 1.5 && h > 3) over.push([a[0], b[0]]);
+                }
+            return {outside, over, width: document.querySelector('svg')
+                .getBoundingClientRect().width};
+        }""")
+        assert found["width"] <= 390
+        assert not found["outside"], found["outside"]
+        assert not found["over"], found["over"]
 
 
 def test_no_text_in_the_picture_is_wider_than_a_line_allows():

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import ARGS, CHROMIUM, needs_browser, table_in_words_unbroken
+from browser_support import inline_app_css, needs_browser, table_in_words_unbroken
 from table_words import table_in_words, words_read
 from test_riga_picture import NAMES, SETS, arranged, played_out
 
@@ -215,9 +215,7 @@ def test_the_archive_text_shows_every_hand_and_the_final_scoring():
 
 
 @needs_browser
-def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page():
-    from playwright.sync_api import sync_playwright
-
+def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page(browser):
     names = [LONG, "Bartholomäus Friedrichsen", HOSTILE]
     css = ((TEMPLATES / GAME.stylesheet).read_text(encoding="utf-8")
            + (ROOT / "pbem" / "web" / "static" / "style.css").read_text(encoding="utf-8"))
@@ -237,41 +235,28 @@ def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page():
                           f'<style>{css}</style></head><body><main><figure '
                           f'class="table-picture">{picture}</figure>{body}</main></body>'
                           "</html>"))
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            for width in (390, 1280):
-                page = browser.new_page(viewport={"width": width, "height": 900})
-                for kind, html in htmls:
-                    page.set_content(html)
-                    scroll, inner = page.evaluate(
-                        "[document.scrollingElement.scrollWidth, window.innerWidth]")
-                    assert scroll <= inner, f"{kind} at {width}px: {scroll} > {inner}"
-                    hidden = page.evaluate("""[...document.querySelectorAll('body *')]
-                        .filter(e => e.scrollWidth > e.clientWidth + 1 &&
-                            ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX))
-                        .map(e => e.tagName + '.' + e.className)""")
-                    assert not hidden, f"{kind} at {width}px: {hidden}"
-                    assert page.get_by_text(LONG).first.is_visible()
-                    table_in_words_unbroken(page, f"{kind} at {width}px")
-                page.close()
-        finally:
-            browser.close()
+    for width in (390, 1280):
+        page = browser.new_page(viewport={"width": width, "height": 900})
+        for kind, html in htmls:
+            page.set_content(html)
+            scroll, inner = page.evaluate(
+                "[document.scrollingElement.scrollWidth, window.innerWidth]")
+            assert scroll <= inner, f"{kind} at {width}px: {scroll} > {inner}"
+            hidden = page.evaluate("""[...document.querySelectorAll('body *')]
+                .filter(e => e.scrollWidth > e.clientWidth + 1 &&
+                    ['auto', 'scroll', 'hidden'].includes(getComputedStyle(e).overflowX))
+                .map(e => e.tagName + '.' + e.className)""")
+            assert not hidden, f"{kind} at {width}px: {hidden}"
+            assert page.get_by_text(LONG).first.is_visible()
+            table_in_words_unbroken(page, f"{kind} at {width}px")
+        page.close()
 
 
 # -- the real pages, through the service: seat, public page, turn mail, the end ------------
 
 
-def _inline_app_css(html: str) -> str:
-    from pbem.web import STATIC_DIR
-
-    link = '<link rel="stylesheet" href="/static/style.css">'
-    assert link in html
-    return html.replace(link, f"<style>{(STATIC_DIR / 'style.css').read_text()}</style>")
-
-
 @needs_browser
-def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatch):
+def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatch, browser):
     """As the web tests do for Visby and Tallinn: a Riga game of two people and a bot,
     with the Riga buildings, its pages at a phone's width and a desktop's.
 
@@ -282,8 +267,6 @@ def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatc
     from pbem.mail import compose
 
     monkeypatch.setattr(compose, "table_picture", lambda *args, **kwargs: None)
-
-    from playwright.sync_api import sync_playwright
 
     from pbem.games import get_game
     from pbem.lifecycle import create, moves
@@ -316,7 +299,7 @@ def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatc
 
     def seat_page(mail: Outbox) -> str:
         path = next(p for p in re.findall(r"https?://[^/\s]+(/s/[^\s\"<>]+)", mail.text_body))
-        return _inline_app_css(client.get(path).text)
+        return inline_app_css(client.get(path).text)
 
     pages = {}
     # a building phase some turns in, so displays and the row have something to show
@@ -325,31 +308,26 @@ def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatc
     mover = ("alice@example.org", "bob@example.org")[current.state["current"]]
     pages["Riga seat page"] = seat_page(mail_to(mover))
     pages["Riga turn mail"] = mail_to(mover).html_body
-    pages["Riga public page"] = _inline_app_css(client.get(f"/g/{game.id}").text)
+    pages["Riga public page"] = inline_app_css(client.get(f"/g/{game.id}").text)
     play_until(lambda g: False, quick=True)
-    pages["Riga's end"] = _inline_app_css(client.get(f"/g/{game.id}").text)
+    pages["Riga's end"] = inline_app_css(client.get(f"/g/{game.id}").text)
     assert "Final scoring" in pages["Riga's end"]
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            for width in (390, 1280):
-                for what, html in pages.items():
-                    page = browser.new_page(viewport={"width": width, "height": 900})
-                    try:
-                        page.set_content(html)
-                        scroll, inner = page.evaluate(
-                            "[document.scrollingElement.scrollWidth, window.innerWidth]")
-                        assert scroll <= inner, f"{what} at {width}px: {scroll} > {inner}"
-                        assert page.locator("pre.view-text").count() == 1, what
-                        table_in_words_unbroken(page, f"{what} at {width}px")
-                        assert page.get_by_text(LONG).first.is_visible(), what
-                        if what != "Riga turn mail":
-                            assert page.locator("figure.table-picture svg").count() == 1
-                            assert "About the data of Riga" in page.inner_text("main")
-                    finally:
-                        page.close()
-        finally:
-            browser.close()
+    for width in (390, 1280):
+        for what, html in pages.items():
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            try:
+                page.set_content(html)
+                scroll, inner = page.evaluate(
+                    "[document.scrollingElement.scrollWidth, window.innerWidth]")
+                assert scroll <= inner, f"{what} at {width}px: {scroll} > {inner}"
+                assert page.locator("pre.view-text").count() == 1, what
+                table_in_words_unbroken(page, f"{what} at {width}px")
+                assert page.get_by_text(LONG).first.is_visible(), what
+                if what != "Riga turn mail":
+                    assert page.locator("figure.table-picture svg").count() == 1
+                    assert "About the data of Riga" in page.inner_text("main")
+            finally:
+                page.close()
 
 
 def test_a_private_draw_is_shown_to_its_drawer_alone():
