@@ -13,6 +13,10 @@ set +e
 # on every core (pytest-xdist; an idle worker takes tests from a busy one): the suite
 # keeps one core busy for about ten minutes, both finish it in about half that.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
+# pytest keeps each test module with its asserts rewritten in __pycache__, unless Python
+# is told to write no bytecode (some machines set that): then every run, in every
+# worker, rewrites them all again
+unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m pytest -n auto --dist worksteal "$@"
 status=$?
 set -e

@@ -47,17 +47,3 @@ def sqlite_client(ctx, sqlite_database):
     """A client on SQLite only, for tests about pages rather than the database."""
     return create_app(ctx).test_client()
 
-
-@pytest.fixture(scope="module")
-def tapping_browser():
-    """Debian's chromium through playwright, one per test module, for the tests that
-    play by tapping the picture (``browser_support.tap``); they carry ``needs_browser``."""
-    from browser_support import ARGS, CHROMIUM
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()

@@ -75,11 +75,11 @@ def _tap_and_choose(page, region: str, label: str) -> None:
 
 
 @needs_browser
-def test_alices_first_round_by_tapping_the_picture(ctx, sqlite_database, tapping_browser):
+def test_alices_first_round_by_tapping_the_picture(ctx, sqlite_database, browser):
     game, path = _macao_table(ctx)
     game = _bob_plays(ctx, game)                       # Bob drafts first
     with live_server(create_app(ctx)) as origin:
-        page = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(origin + path)
         # the draft: the cards on offer, nothing else
         offer = _state(game)["display"]

@@ -60,12 +60,12 @@ def _tap_and_confirm(page, region: str) -> None:
 
 
 @needs_browser
-def test_a_whole_riga_turn_by_tapping_the_picture(ctx, sqlite_database, tapping_browser):
+def test_a_whole_riga_turn_by_tapping_the_picture(ctx, sqlite_database, browser):
     game, path = _riga_table(ctx)
     assert RIGA.to_move(game.state) == [0], "seed 'tap': Alice names the start player"
     offer = game.state["keep_offer"][0]
     with live_server(create_app(ctx)) as origin:
-        page = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(origin + path)
         assert targets(page) == ["seat 1", "seat 2"]
         _tap_and_confirm(page, "seat 1")                 # Alice starts

@@ -86,20 +86,20 @@ def _tap_and_confirm(page, region: str) -> None:
 
 
 @needs_browser
-def test_a_whole_tallinn_round_by_tapping_the_picture(ctx, sqlite_database, tapping_browser):
+def test_a_whole_tallinn_round_by_tapping_the_picture(ctx, sqlite_database, browser):
     game, alice_path, bob_path = _tallinn_table(ctx)
     state = game.state
     coin, quiet = _coin_half(state, 0), _quiet_half(state, 1)
     hand = list(state["hand"][0])
     with live_server(create_app(ctx)) as origin:
-        alice = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        alice = browser.new_page(viewport={"width": 390, "height": 844})
         alice.goto(origin + alice_path)
         # her hand, half by half: each half plays its card with that half active
         assert targets(alice) == [f"hand {c}{h}" for c in hand for h in "ab"]
         _tap_and_confirm(alice, f"hand {coin}")
         assert targets(alice) == [], "chosen in secret: she waits for Bob"
 
-        bob = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        bob = browser.new_page(viewport={"width": 390, "height": 844})
         bob.goto(origin + bob_path)
         _tap_and_confirm(bob, f"hand {quiet}")
         assert targets(bob) == [], "Bob's half held no contest: no tower for him"
@@ -123,16 +123,16 @@ def test_a_whole_tallinn_round_by_tapping_the_picture(ctx, sqlite_database, tapp
 
 
 @needs_browser
-def test_the_legat_and_no_tower_by_tapping(ctx, sqlite_database, tapping_browser):
+def test_the_legat_and_no_tower_by_tapping(ctx, sqlite_database, browser):
     """With the Legat: its Wappen half, then the estate of its contest on the Legat's
     row, then "Build no tower"; Bob reads his places' help in German."""
     game, alice_path, bob_path = _tallinn_table(ctx, {"legat": True})
     quiet = _quiet_half(game.state, 1)
     with live_server(create_app(ctx)) as origin:
-        alice = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        alice = browser.new_page(viewport={"width": 390, "height": 844})
         alice.goto(origin + alice_path)
         _tap_and_confirm(alice, "hand Lb")
-        bob = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        bob = browser.new_page(viewport={"width": 390, "height": 844})
         bob.goto(origin + bob_path)
         help = bob.eval_on_selector(f'figure.table-picture a.target[data-region="hand {quiet}"]',
                                     "a => a.querySelector('title').textContent")

@@ -40,10 +40,10 @@ def _ziehen_table(ctx) -> tuple[Game, str]:
 
 @needs_browser
 def test_a_whole_ziehen_turn_by_tapping_the_picture(ctx, sqlite_database, ziehen,
-                                                    tapping_browser):
+                                                    browser):
     game, path = _ziehen_table(ctx)
     with live_server(create_app(ctx)) as origin:
-        _play_a_turn(tapping_browser, origin + path)
+        _play_a_turn(browser, origin + path)
     assert Game.get_by_id(game.id).seq == 4
     assert Seat.get(Seat.game == game, Seat.index == 0).in_turn is False
 
@@ -71,7 +71,7 @@ def _play_a_turn(browser, url: str) -> None:
 
 
 @needs_browser
-def test_a_place_for_several_moves_lists_them(ctx, sqlite_database, ziehen, tapping_browser,
+def test_a_place_for_several_moves_lists_them(ctx, sqlite_database, ziehen, browser,
                                              monkeypatch):
     """A region two moves act on opens a short list of both; choosing one plays it."""
     from pbem.games.protocol import Choice
@@ -86,7 +86,7 @@ def test_a_place_for_several_moves_lists_them(ctx, sqlite_database, ziehen, tapp
     monkeypatch.setattr(ZIEHEN, "menu", both)
     game, path = _ziehen_table(ctx)
     with live_server(create_app(ctx)) as origin:
-        page = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(origin + path)
         _choose_from_the_list(page)
     assert Game.get_by_id(game.id).seq == 1

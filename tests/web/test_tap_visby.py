@@ -52,10 +52,10 @@ def _regions(svg: str) -> dict[str, str]:
 
 
 @needs_browser
-def test_a_whole_visby_round_by_tapping_the_picture(ctx, sqlite_database, tapping_browser):
+def test_a_whole_visby_round_by_tapping_the_picture(ctx, sqlite_database, browser):
     game, alice, _ = _visby_table(ctx)
     with live_server(create_app(ctx)) as origin:
-        page = tapping_browser.new_page(viewport={"width": 390, "height": 844})
+        page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(origin + alice)
         assert targets(page) == list(KARTEN), "her eight cards, nothing else yet"
         for card in ("Kaufmann", "Schiff"):
