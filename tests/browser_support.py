@@ -132,6 +132,9 @@ def table_in_words_unbroken(page, what: str) -> None:
     measured, broken = page.evaluate(WORDS_OF_THE_TABLE_IN_WORDS)
     assert measured, f"{what}: no word of the table in words is drawn"
     assert not broken, f"{what}: words of the table in words broken across lines: {broken}"
+
+
+@contextmanager
 def launched() -> Iterator[object]:
     """Debian's chromium, headless, closed when the block ends."""
     from playwright.sync_api import sync_playwright
