@@ -361,6 +361,8 @@ def open_database(url: str) -> pw.Database:
     if isinstance(db.obj, PooledSqliteDatabase | PooledPostgresqlDatabase):
         db.obj.close_all()  # a database opened again (tests, commands): drop the old pool
     global _writer
+    if _writer is not None:  # a database opened again: its old lock file is let go
+        _writer.close()
     if url.startswith("sqlite:"):
         from pathlib import Path
 
@@ -416,6 +418,14 @@ class _SqliteWriter:
                 self.depth -= 1
                 if self.depth == 0 and self.fd is not None:
                     fcntl.flock(self.fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Let go of the lock file, unless a writer holds it now (then it stays open
+        with its holder, as a file of a process that ends does)."""
+        with self.lock:
+            if self.depth == 0 and self.fd is not None:
+                os.close(self.fd)
+                self.fd = None
 
 
 _writer: _SqliteWriter | None = None
