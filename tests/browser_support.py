@@ -172,3 +172,28 @@ def open_page(browser, html: str, width: int, height: int = 900):
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_content(html)
     return page
+
+
+#: axe-core, vendored (tests/vendor/axe-core): the accessibility rules pages must keep
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+#: the impacts of an axe finding that fail a test
+SEVERE = ("serious", "critical")
+
+
+def axe_violations(browser, html: str) -> list[str]:
+    """axe-core's serious and critical findings on ``html`` (stylesheets inlined: a
+    served page allows no script to be added), one line each, at 390 pixels."""
+    page = browser.new_page(viewport={"width": 390, "height": 900})
+    try:
+        page.set_content(html)
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+        found = page.evaluate("""async () => {
+            const r = await axe.run(document, {resultTypes: ['violations']});
+            return r.violations.map(v => [v.id, v.impact, v.help,
+                v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' +
+                    (n.failureSummary || '').split('\\n').slice(0, 2).join(' '))]);
+        }""")
+    finally:
+        page.close()
+    return [f"{rule} ({impact}): {what}: {nodes}" for rule, impact, what, nodes in found
+            if impact in SEVERE]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import inline_app_css, inline_site_css, needs_browser
+from browser_support import axe_violations, inline_app_css, inline_site_css, needs_browser
 from web_helpers import finish, mid_game, paths_in, player
 
 from pbem.archive import build
@@ -25,28 +25,7 @@ from pbem.models import Game, Outbox, Seat
 
 pytestmark = needs_browser
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
 GAMES = ("riga", "visby", "tallinn", "macao")
-SEVERE = ("serious", "critical")
-
-
-def _violations(browser, html: str) -> list[str]:
-    """axe-core's serious and critical findings on ``html``, one line each."""
-    page = browser.new_page(viewport={"width": 390, "height": 900})
-    try:
-        page.set_content(html)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-        found = page.evaluate("""async () => {
-            const r = await axe.run(document, {resultTypes: ['violations']});
-            return r.violations.map(v => [v.id, v.impact, v.help,
-                v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' +
-                    (n.failureSummary || '').split('\\n').slice(0, 2).join(' '))]);
-        }""")
-    finally:
-        page.close()
-    return [f"{rule} ({impact}): {what}: {nodes}" for rule, impact, what, nodes in found
-            if impact in SEVERE]
 
 
 def _link(address: str, prefix: str, kind: str | None = None) -> str:
@@ -92,7 +71,7 @@ def test_no_serious_violation_on_the_pages_of(ctx, sqlite_client, browser, name)
     pages[f"{name} archive game page"] = inline_site_css(
         (site / "games" / f"{game.id}.html").read_text())
     pages["archive index"] = inline_site_css((site / "index.html").read_text())
-    found = {what: _violations(browser, html) for what, html in pages.items()}
+    found = {what: axe_violations(browser, html) for what, html in pages.items()}
     found = {what: v for what, v in found.items() if v}
     assert not found, "\n".join(f"{what}: {line}" for what, lines in found.items()
                                 for line in lines)

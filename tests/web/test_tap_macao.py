@@ -16,9 +16,16 @@ from __future__ import annotations
 import random
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
-from browser_support import confirm, live_server, needs_browser, tap, targets
+from browser_support import (
+    axe_violations,
+    confirm,
+    inline_app_css,
+    live_server,
+    needs_browser,
+    tap,
+    targets,
+)
 from web_helpers import player
 
 from pbem.games.macao import GAME, data
@@ -26,11 +33,10 @@ from pbem.games.macao.words import card_help, card_name
 from pbem.lifecycle import create, moves
 from pbem.mail import compose
 from pbem.models import Game, Seat
-from pbem.web import STATIC_DIR, create_app
+from pbem.web import create_app
 from pbem.web.play import path_of
 
 SVG = "{http://www.w3.org/2000/svg}"
-AXE = Path(__file__).resolve().parents[2] / "tests" / "vendor" / "axe-core" / "axe.min.js"
 NAMES = ["Alice", "Bob"]
 ALICE, BOB = 0, 1
 
@@ -115,34 +121,13 @@ def test_alices_first_round_by_tapping_the_picture(ctx, sqlite_database, browser
     assert GAME.to_move(state) == [BOB] and state["phase"] == "actions"
 
 
-def _serious_violations(browser, html: str) -> list[str]:
-    """axe-core's serious and critical findings on the seat page ``html`` (with its
-    links), its style sheet inlined (the served page allows no script to be added)."""
-    link = '<link rel="stylesheet" href="/static/style.css">'
-    assert link in html
-    html = html.replace(link, f"<style>{(STATIC_DIR / 'style.css').read_text()}</style>")
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    try:
-        page.set_content(html)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-        found = page.evaluate("""async () => {
-            const r = await axe.run(document, {resultTypes: ['violations']});
-            return r.violations.map(v => [v.id, v.impact, v.nodes.slice(0, 3).map(
-                n => n.target.join(' '))]);
-        }""")
-    finally:
-        page.close()
-    return [f"{rule} ({impact}): {nodes}" for rule, impact, nodes in found
-            if impact in ("serious", "critical")]
-
-
 def _a_whole_action_turn(page, game: Game) -> None:
     before = _state(game)
     assert before["phase"] == "actions" and GAME.to_move(before) == [ALICE]
     supply = sum(before["seats"][ALICE]["rose"][0].values())
     assert supply >= 1 and before["seats"][ALICE]["ship"] == data.START_FIELD
     assert {"sea S1", "sea N1", "end"} <= set(targets(page))
-    assert _serious_violations(page.context.browser, page.content()) == [], \
+    assert axe_violations(page.context.browser, inline_app_css(page.content())) == [], \
         "the seat page with its places to tap"
     _tap_and_confirm(page, "sea S1")
     # sailing costs a cube; where the colour makes no difference the sail pays it at
