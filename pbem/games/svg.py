@@ -35,17 +35,30 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import cache
 from html import escape
 from typing import Any
 
 #: characters XML 1.0 does not allow in a document, even escaped
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: what ``xml_text`` changes: without any of these a text goes as it is (most do, and a
+#: picture writes tens of thousands of them: the search is a third of the escaping)
+_TOUCHED = re.compile("[&<>\"'\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def xml_text(value: Any) -> str:
     """``value`` as SVG character data or attribute value: escaped (quotes too), without
     the characters XML forbids."""
-    return escape(NOT_XML.sub("", str(value)), quote=True)
+    text = value if type(value) is str else str(value)
+    if _TOUCHED.search(text) is None:
+        return text
+    return escape(NOT_XML.sub("", text), quote=True)
+
+
+@cache
+def _attribute_name(name: str) -> str:
+    """``font_size`` as ``font-size``, ``class_`` as ``class`` (the keywords' spelling)."""
+    return name.rstrip("_").replace("_", "-")
 
 
 def shorten(text: str, limit: int) -> str:
@@ -74,6 +87,9 @@ def wrap(line: str, limit: int) -> list[str]:
 
 
 def _g(value: float) -> str:
+    # a whole number of up to six digits reads the same by ``str``, which is faster
+    if type(value) is int and -1_000_000 < value < 1_000_000:
+        return str(value)
     return f"{value:g}"
 
 
@@ -99,12 +115,17 @@ class Canvas:
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
         out = []
+        number = self._number
         for name, value in attrs.items():
             if value is None:
                 continue
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                value = self._number(value)
-            out.append(f' {name.rstrip("_").replace("_", "-")}="{xml_text(value)}"')
+            kind = type(value)
+            # a number needs no escaping; ``bool`` is no number here (a subclass of int)
+            text = (number(value) if kind is int or kind is float
+                    else xml_text(value) if kind is str
+                    else number(value) if isinstance(value, (int, float))
+                    and not isinstance(value, bool) else xml_text(value))
+            out.append(f' {_attribute_name(name)}="{text}"')
         return "".join(out)
 
     def element(self, tag: str, content: Any = None, /, **attrs: Any) -> None:

@@ -23,6 +23,23 @@ def test_attributes_come_in_the_order_given_escaped_and_numbers_in_the_canvas_fo
     assert kept.markup() == '<line x1="1" y1="2.0" x2="3" y2="4.5" stroke="#000"/>'
 
 
+def test_the_fast_paths_write_what_the_general_ones_would():
+    """Whole numbers by ``str`` and untouched text as it is are shortcuts: the markup is
+    what ``f"{v:g}"`` and escaping every value would write, at their edges too."""
+    from html import escape
+
+    from pbem.games.svg import NOT_XML, xml_text
+
+    for value in (0, -1, 7, 999_999, -999_999, 1_000_000, -1_000_000, 12_345_678, 0.5,
+                  -0.0, 1e-7, 2.0, True):
+        svg = Canvas()
+        svg.rect(0, 0, 1, 1, width_hint=value)
+        want = (escape(str(value)) if isinstance(value, bool) else f"{value:g}")
+        assert svg.markup().endswith(f'width-hint="{want}"/>'), value
+    for text in ("plain", "", "a'b", 'a"b', "a&b", "<", "Salz\x01", "\ufffe", "ü ß ·", 7):
+        assert xml_text(text) == escape(NOT_XML.sub("", str(text)), quote=True)
+
+
 def test_a_region_carries_its_name_link_and_help():
     svg = Canvas()
     with svg.region("play Ritter", href="/m/abc?x=1&y=2", help="Ritter: up to 5 seals"):
