@@ -105,6 +105,10 @@ class Game(BaseModel):
     clock = JSONField(default=dict)  # see pbem.time.clock
     creator = pw.ForeignKeyField(Player, null=True, backref="created_games")
     seq = pw.IntegerField(default=0)  # moves applied; the snapshot is after move ``seq``
+    #: the latest move after which a notice or table talk was written (-1: none yet), so
+    #: that a history after it asks for neither (``pbem.gamelog.history``): most pages
+    #: and turn mails of a game come after its last aside, and ask two statements less
+    aside_seq = pw.IntegerField(default=-1)
     state = JSONField(null=True)
     result = JSONField(null=True)
     created_at = pw.DateTimeField(default=utcnow)
@@ -114,6 +118,13 @@ class Game(BaseModel):
     #: the finished game this one is the rematch of (one rematch per game: a double
     #: click on "rematch" starts one game)
     rematch_of = pw.IntegerField(null=True, unique=True)
+
+    def aside_after(self, seq: int) -> None:
+        """A notice or table talk was written after move ``seq`` (``aside_seq``)."""
+        known = self.__data__.get("aside_seq")  # None: a row read without it
+        if known is None or seq > known:
+            self.aside_seq = seq
+            Game.update(aside_seq=seq).where(Game.id == self.id, Game.aside_seq < seq).execute()
 
     class Meta:
         # the tick's questions, each answered from an index of its own rather than from
@@ -437,12 +448,30 @@ def create_tables() -> None:
     Only additions: a column is never dropped or renamed here (but for the seed,
     which was an integer and is text now), so an older pbem's data stays readable.
     """
-    from playhouse.migrate import PostgresqlMigrator, SqliteMigrator, migrate
+    from playhouse.migrate import PostgresqlMigrator, SqliteMigrator
 
     database = db.obj
     migrator = (SqliteMigrator(database) if isinstance(database, pw.SqliteDatabase)
                 else PostgresqlMigrator(database))
     existing = set(database.get_tables())
+    sqlite = isinstance(database, pw.SqliteDatabase)
+    if sqlite and not database.in_transaction():
+        # SQLite adds a NOT NULL column by making the table anew and dropping the old
+        # one, and dropping a table deletes its rows first: with foreign keys on, that
+        # would delete every seat, move and mail of every game through their ON DELETE
+        # CASCADE. SQLite's own advice for such changes: foreign keys off meanwhile.
+        database.pragma("foreign_keys", 0)
+        try:
+            _bring_up_to_date(database, migrator, existing)
+        finally:
+            database.pragma("foreign_keys", 1)
+        return
+    _bring_up_to_date(database, migrator, existing)
+
+
+def _bring_up_to_date(database: pw.Database, migrator: Any, existing: set[str]) -> None:
+    from playhouse.migrate import migrate
+
     for model in MODELS:
         table = model._meta.table_name
         if table not in existing:
@@ -461,6 +490,8 @@ def create_tables() -> None:
                     Game.update(thread_key=uuid.uuid4().hex).where(Game.id == row.id).execute()
             if field is Seat.talk_waiting_since and Talk._meta.table_name in existing:
                 talk_waiting_from_log()
+            if field is Game.aside_seq:
+                asides_from_log(existing)
         model._schema.create_indexes(safe=True)
 
 
@@ -478,6 +509,18 @@ def talk_waiting_from_log(*where: Any) -> int:
         return (Seat.update(talk_waiting_since=oldest)
                 .where(Seat.player.is_null(False), Seat.bot == False, *where)  # noqa: E712
                 .execute())
+
+
+def asides_from_log(tables: set[str]) -> None:
+    """``Game.aside_seq`` of every game from its notices and talk (for a database from
+    before the column, whose default would say "none")."""
+    with db.atomic():
+        for model, seq in ((Notice, Notice.seq), (Talk, Talk.after_move_seq)):
+            if model._meta.table_name not in tables:
+                continue
+            latest = model.select(pw.fn.MAX(seq)).where(model.game == Game.id)
+            (Game.update(aside_seq=latest)
+             .where(Game.aside_seq < latest).execute())
 
 
 def _seed_to_text(database: pw.Database, migrator: Any) -> None:

@@ -13,7 +13,17 @@ import peewee as pw
 import pytest
 
 from pbem.gamelog import history
-from pbem.models import Game, Move, Notice, Player, create_tables, db, drop_tables, open_database
+from pbem.models import (
+    Game,
+    Move,
+    Notice,
+    Player,
+    Seat,
+    create_tables,
+    db,
+    drop_tables,
+    open_database,
+)
 
 _OLD_GAME = """CREATE TABLE "game" ("id" INTEGER NOT NULL PRIMARY KEY, "game" VARCHAR(32) NOT NULL,
  "options" TEXT NOT NULL, "seed" BIGINT NOT NULL, "rules_version" VARCHAR(16) NOT NULL,
@@ -87,7 +97,8 @@ def test_sentences_stored_in_english_only_read_english(tmp_path, request, kind):
     try:
         Player.create_table()
         Game.create_table()
-        Game.create(game="visby", seed="7", rules_version="1", data_version="1")
+        # today's game table (its notice below written as today's pbem would: after move 1)
+        Game.create(game="visby", seed="7", rules_version="1", data_version="1", aside_seq=1)
         database.execute_sql(_ENGLISH_ONLY_MOVE.format(**types))
         database.execute_sql(_ENGLISH_ONLY_NOTICE.format(**types))
         database.execute_sql(
@@ -119,4 +130,38 @@ def test_sentences_stored_in_english_only_read_english(tmp_path, request, kind):
     finally:
         if kind == "postgresql":
             drop_tables()
+        db.close()
+
+
+def test_a_database_from_before_aside_seq_counts_its_notices_and_talk(tmp_path):
+    """``Game.aside_seq`` lets a history skip asking for notices and talk after it: a
+    database from before the column gets it from the rows themselves, or its old talk
+    and notices would vanish from every history.  And adding a column to the games
+    keeps every row that refers to them: SQLite makes such a table anew, and with
+    foreign keys on, dropping the old one deleted all seats, moves, notices, talk and
+    mail of every game (ON DELETE CASCADE)."""
+    from playhouse.migrate import SqliteMigrator, migrate
+
+    from pbem.models import Talk
+
+    database = open_database(f"sqlite:///{tmp_path / 'before.db'}")
+    try:
+        create_tables()
+        for _ in range(3):
+            Game.create(game="visby", seed="7", rules_version="1", data_version="1", seq=9)
+        Notice.create(game=1, seq=4, seat=0, text="{0} took back a step")
+        Talk.create(game=1, seat=1, text="hm", after_move_seq=6)
+        Talk.create(game=2, seat=0, text="hello", after_move_seq=0)
+        Notice.create(game=2, seq=3, seat=0, text="{0} took back a step")
+        Seat.create(game=1, index=0)
+        Move.create(game=1, seq=1, seat=0, move="play Ritter")
+        migrate(SqliteMigrator(database).drop_column("game", "aside_seq"))
+        create_tables()
+        assert (Seat.select().count(), Move.select().count(), Notice.select().count(),
+                Talk.select().count()) == (1, 1, 2, 2)
+        assert database.execute_sql("PRAGMA foreign_keys").fetchone() == (1,)
+        assert [g.aside_seq for g in Game.select().order_by(Game.id)] == [6, 3, -1]
+        game = Game.get_by_id(1)
+        assert history.history(game, 0, since_seq=5).lines[-1] == "{1}: hm"
+    finally:
         db.close()

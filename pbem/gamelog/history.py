@@ -207,13 +207,18 @@ def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earl
     """``rows`` of the log after ``since_seq`` with the notices and talk among them."""
     first_seq = rows[0].seq if rows else game.seq + 1
     notices: dict[int, list[str]] = {}
-    for notice in _NOTICES.rows(game.id, first_seq - 1, since_seq):
+    # nothing was said after ``aside_seq``: a history after it needs to ask for no notice
+    # or talk (unknown on a game row read without that column: then ask)
+    aside_seq = game.__data__.get("aside_seq") if isinstance(game, Game) else None
+    asides = aside_seq is None or aside_seq >= since_seq
+    for notice in _NOTICES.rows(game.id, first_seq - 1, since_seq) if asides else ():
         notices.setdefault(notice.seq, []).append(notice_text(notice, lang))
     out = History(earlier=earlier)
     current_round = rows[0].round if rows else None
 
     # table talk stands after the move it followed, like notices (each message a line)
-    talked = said_after(game, max(since_seq, first_seq - 1) if rows else since_seq)
+    talked = said_after(game, max(since_seq, first_seq - 1) if rows else since_seq) if (
+        asides) else {}
 
     def add(round_number: int | None, seat: int | None, key: object, line: str,
             is_talk: bool = False) -> None:

@@ -392,6 +392,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         Notice.create(game=game, seq=game.seq, seat=seat_index,
                       **history.notice_columns(phrase("{seat} took back a step",
                                                       seat=f"{{{seat_index}}}")))
+        game.aside_after(game.seq)
         after_change(ctx, game, rules, seats, state, [])
         return last
 

@@ -84,6 +84,7 @@ def post(ctx: Context, game: Game, seat: Seat, raw: str, now: datetime | None = 
     _check_rate(ctx, game, seat, now)
     row = Talk.create(game=game, seat=seat.index, text=text, after_move_seq=game.seq,
                       created_at=now)
+    game.aside_after(game.seq)
     # its readers wait from now, unless an older message waits for them already
     (Seat.update(talk_waiting_since=now)
      .where(Seat.game == game, Seat.index != seat.index, Seat.player.is_null(False),

@@ -88,8 +88,10 @@ def release(game_id: int) -> bool:
 def note(game: Game, seat: int | None, text: str | Phrase, seq: int | None = None) -> Notice:
     """A line in the game's log (``{0}``-style seat placeholders); a ``Phrase`` is written
     in every language pbem speaks, and each reader reads it in theirs."""
-    return Notice.create(game=game, seq=game.seq if seq is None else seq, seat=seat,
-                         **history.notice_columns(text))
+    row = Notice.create(game=game, seq=game.seq if seq is None else seq, seat=seat,
+                        **history.notice_columns(text))
+    game.aside_after(row.seq)
+    return row
 
 
 def tell_table(ctx: Context, game: Game, seats: list[Seat], line: str | Phrase,
