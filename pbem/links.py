@@ -33,7 +33,8 @@ FIELDS: dict[str, dict[str, tuple[str, type]]] = {
            "move": ("m", str), "player": ("p", int), "version": ("v", int)},
     SEAT: {"game": ("g", int), "seat": ("s", int), "player": ("p", int), "version": ("v", int)},
     INVITE: {"game": ("g", int), "seat": ("s", int), "email": ("e", str)},
-    UNSUBSCRIBE: {"player": ("p", int)},
+    #: without a kind: all mail ("stop all mail"); with one: that kind (``mail.kinds``)
+    UNSUBSCRIBE: {"player": ("p", int), "kind": ("k", str)},
     CALENDAR: {"player": ("p", int), "version": ("v", int)},
     CONFIRM: {"player": ("p", int)},
     NEVER: {"email": ("e", str)},

@@ -58,7 +58,11 @@ class Player(BaseModel):
     quiet_start = pw.CharField(max_length=5, default="22:00")  # local HH:MM
     quiet_end = pw.CharField(max_length=5, default="08:00")
     digest = pw.BooleanField(default=False)  # one mail a day instead of one per turn
-    mail_enabled = pw.BooleanField(default=True)  # false after List-Unsubscribe
+    mail_enabled = pw.BooleanField(default=True)  # false after "stop all mail"
+    #: the kinds of mail (``pbem.mail.kinds.SWITCHABLE``) the player switched off, one by
+    #: one (the one-click unsubscribe of a mail of that kind, the settings page): a
+    #: space-separated list, so a kind added later is on for everyone
+    mail_off = pw.CharField(max_length=120, default="")
     vacation_until = pw.DateTimeField(null=True, index=True)
     vacation_days_used = pw.IntegerField(default=0)
     vacation_year = pw.IntegerField(default=0)
@@ -72,6 +76,10 @@ class Player(BaseModel):
     @property
     def display(self) -> str:
         return self.name
+
+    def takes(self, mail_list: str) -> bool:
+        """Whether the player takes mail of ``mail_list`` (a kind they may switch off)."""
+        return self.mail_enabled and mail_list not in self.mail_off.split()
 
 
 class Game(BaseModel):

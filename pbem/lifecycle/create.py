@@ -396,7 +396,8 @@ def renew_links(ctx: Context, player_id: int) -> None:
             ctx, "links", lang, player=player, title="pbem",
             seats=[(compose.game_title(s.game), compose.seat_url(ctx, s.game, s)) for s in seats],
             calendar_url=compose.calendar_url(ctx, player))  # and "all your games" below
-        compose.queue(ctx, kind="notice", to=player, text=text, html=html,
+        # asked for: not news of a game, which the player may have switched off
+        compose.queue(ctx, kind="links", to=player, text=text, html=html,
                       subject=say(phrase("pbem: your new links"), lang))
 
 
