@@ -231,7 +231,7 @@ def _grow_pool(fx: Fixture, games: int) -> None:
     start = _next_id("player")
     people = [dict(id=start + k, email=f"p{start + k}@bench.example", name=f"Player {start + k}",
                    timezone="UTC", language="de" if k % 5 == 0 else "en", quiet_start="00:00",
-                   quiet_end="00:00", digest=False, mail_enabled=True,
+                   quiet_end="00:00", digest=False, mail_enabled=True, mail_off="",
                    vacation_until=fx.now + timedelta(days=5) if k % 100 == 7 else None,
                    vacation_days_used=0, vacation_year=0, link_version=1,
                    confirmed_at=fx.now, created_at=fx.now)

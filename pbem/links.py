@@ -23,7 +23,9 @@ MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR = "move", "seat", "invite", "unsubscri
 CONFIRM, NEVER = "confirm", "never"
 #: a player's own list of all their games ("my games")
 GAMES = "games"
-PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES)
+#: an address following a game (its confirmation, its unfollow)
+FOLLOW = "follow"
+PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES, FOLLOW)
 
 
 #: what each purpose's token carries, by name: the key it has in the token (one letter:
@@ -39,6 +41,7 @@ FIELDS: dict[str, dict[str, tuple[str, type]]] = {
     CONFIRM: {"player": ("p", int)},
     NEVER: {"email": ("e", str)},
     GAMES: {"player": ("p", int), "version": ("v", int)},
+    FOLLOW: {"follower": ("f", int), "key": ("k", str)},
 }
 
 

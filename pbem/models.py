@@ -339,11 +339,37 @@ class Blocked(BaseModel):
         return cls.select().where(cls.email == email.lower()).exists()
 
 
+class Follower(BaseModel):
+    """An address that follows a running game by mail (``pbem.lifecycle.follow``): once
+    confirmed from that mailbox, at most one digest a day of the game's public moves."""
+
+    game = pw.ForeignKeyField(Game, backref="followers", on_delete="CASCADE")
+    email = pw.CharField(max_length=254)
+    #: in the follower's links, so that a link of an unfollowed (deleted) row never
+    #: works for a later one that got its id
+    key = pw.CharField(max_length=32, default=lambda: uuid.uuid4().hex)
+    language = pw.CharField(max_length=8, default="en")
+    #: who asked: a keyed hash of the client's address, for the daily limit
+    client_key = pw.CharField(max_length=32, null=True, index=True)
+    #: when a click from the mailbox confirmed it; nothing but the request goes out before
+    confirmed_at = pw.DateTimeField(null=True)
+    #: the moves (``Game.seq``) the follower has been told of
+    told_seq = pw.IntegerField(default=0)
+    #: when the next digest is due; ``None`` before the confirmation and after the game
+    #: ended (its last digest told the result).  The tick finds digests by it alone
+    digest_due = pw.DateTimeField(null=True, index=True)
+    created_at = pw.DateTimeField(default=utcnow, index=True)
+
+    class Meta:
+        indexes = ((("game", "email"), True),)
+
+
 _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked,
+                                  Follower]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)
