@@ -23,9 +23,9 @@ MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR = "move", "seat", "invite", "unsubscri
 CONFIRM, NEVER = "confirm", "never"
 #: a player's own list of all their games ("my games")
 GAMES = "games"
-#: an address following a game (its confirmation, its unfollow)
-FOLLOW = "follow"
-PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES, FOLLOW)
+#: an address following a game (its confirmation, its unfollow); one joining an open game
+FOLLOW, JOIN = "follow", "join"
+PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES, FOLLOW, JOIN)
 
 
 #: what each purpose's token carries, by name: the key it has in the token (one letter:
@@ -42,6 +42,7 @@ FIELDS: dict[str, dict[str, tuple[str, type]]] = {
     NEVER: {"email": ("e", str)},
     GAMES: {"player": ("p", int), "version": ("v", int)},
     FOLLOW: {"follower": ("f", int), "key": ("k", str)},
+    JOIN: {"game": ("g", int), "email": ("e", str)},
 }
 
 

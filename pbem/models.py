@@ -155,6 +155,9 @@ class Seat(BaseModel):
     #: when the invitation was queued; None while the creator has not confirmed
     invited_at = pw.DateTimeField(null=True)
     bot = pw.BooleanField(default=False)
+    #: left open by the creator for anyone: the lobby's list of open games offers it, and
+    #: whoever confirms their address takes it (``pbem.lifecycle.join``)
+    open_to_all = pw.BooleanField(default=False)
     #: the seat was human and a bot took over after timeouts; the owner can reclaim it
     bot_replaced = pw.BooleanField(default=False)
     #: version of this seat's menu, raised by each of its moves and each new turn:
@@ -203,6 +206,8 @@ class Seat(BaseModel):
             return self.player.name + suffix
         if self.bot:
             return f"Bot {self.index + 1}"
+        if self.open_to_all:
+            return f"(open: seat {self.index + 1})"
         return f"(invited: seat {self.index + 1})"
 
 
@@ -364,12 +369,32 @@ class Follower(BaseModel):
         indexes = ((("game", "email"), True),)
 
 
+class JoinAsk(BaseModel):
+    """Someone asked for an open seat of a game under an address (``pbem.lifecycle.join``):
+    kept for the daily limit of the client that asked."""
+
+    game = pw.ForeignKeyField(Game, backref="join_asks", on_delete="CASCADE")
+    email = pw.CharField(max_length=254)
+    #: a keyed hash of the client's address
+    client_key = pw.CharField(max_length=32, null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("client_key", "created_at"), False),)
+
+
+# the lobby's open games: the few seats still open to anyone, whatever the seats of all games
+# (``Seat.index`` is the seat's column, so the index is made from its fields)
+Seat.add_index(Seat.game, name="seat_open_to_all",
+               where=Seat.open_to_all & Seat.player.is_null())
+
+
 _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked,
-                                  Follower]
+                                  Follower, JoinAsk]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

@@ -43,6 +43,8 @@ bp = Blueprint("lobby", __name__)
 
 #: what a seat field may say instead of an address
 BOT_WORDS = {"", "bot"}
+#: what a seat field says for a seat open to anyone (in either language of the form)
+OPEN_WORDS = {"open", "offen"}
 
 
 @bp.get("/favicon.ico")
@@ -150,13 +152,16 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
         if raw.lower() in BOT_WORDS:
             seats.append(None)
             continue
+        if raw.lower() in OPEN_WORDS:  # anyone may take it from the lobby's open games
+            seats.append(create.OPEN_SEAT)
+            continue
         try:
             seats.append(create.normalise_email(raw))
         except ValueError:
             errors.append(_("Seat %(number)s: enter an email address, or 'bot' (or leave it "
                             "empty) for a computer player.", number=i + 1))
     parsed["seats"] = seats
-    addresses = [a for a in seats if a is not None] + [parsed.get("email")]
+    addresses = [a for a in seats if a not in (None, create.OPEN_SEAT)] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):
         errors.append(_("Each player can take only one seat: an address appears twice."))
     options = {}

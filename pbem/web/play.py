@@ -256,7 +256,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         "game": game, "rules": rules, "seats": seats, "names": names,
         "title": compose.game_title(game), "view": None, "picture": None, "tappable": False,
         "recent": history.History(), "to_move": [],
-        "result": game.result, "waiting_for": [], "free_seats": [],
+        "result": game.result, "waiting_for": [], "free_seats": [], "open_seats": [],
         "standing": None, "headline": "", "archive_url": None,
         # the page's language: a game's template that speaks it reads it as mails give it
         "lang": i18n.current(),
@@ -271,7 +271,8 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot
                                  and s.invite_email]
         values["free_seats"] = [s for s in seats if s.player_id is None and not s.bot
-                                and not s.invite_email]
+                                and not s.invite_email and not s.open_to_all]
+        values["open_seats"] = [s for s in seats if s.player_id is None and s.open_to_all]
         return values
     values["view"] = rules.view(game.state, viewer)
     values["picture"] = picture.draw(rules, values["view"], names, values["lang"],

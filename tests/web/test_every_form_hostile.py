@@ -22,7 +22,7 @@ from web_helpers import (
 )
 
 from pbem import links
-from pbem.lifecycle import create, follow
+from pbem.lifecycle import create, follow, join
 from pbem.mail import compose
 from pbem.models import Follower, Game, Player, Seat
 
@@ -64,6 +64,8 @@ GOOD: dict[str, dict[str, str]] = {
     "follow.follow_post": {"email": "fan@example.net"},
     "follow.confirm_post": {},
     "follow.stop_post": {"List-Unsubscribe": "One-Click"},
+    "open_games.ask": {"email": "dora@example.net"},
+    "open_games.join_post": {"name": "Dora", "timezone": "UTC", "language": "en"},
 }
 
 
@@ -123,6 +125,8 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
     games = paths_in(compose.my_games_url(ctx, alice))[0]
     finished = Game.get(Game.status == Game.FINISHED)
     fan = Follower.create(game=seat.game_id, email="fan@example.net")
+    open_seats = create.create_game(ctx, "visby", alice, [create.OPEN_SEAT, create.OPEN_SEAT],
+                                    seed=8)
     return {
         "play.confirm_post": move_paths(mail)[0],
         "play.seat_play": f"{seat_url}/play",
@@ -146,6 +150,8 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
         "follow.follow_post": f"/g/{seat.game_id}/follow",
         "follow.confirm_post": paths_in(follow.link(ctx, fan))[0],
         "follow.stop_post": paths_in(follow.link(ctx, fan, "stop"))[0],
+        "open_games.ask": f"/open/{open_seats.id}",
+        "open_games.join_post": paths_in(join.link(ctx, open_seats, "dora@example.net"))[0],
     }
 
 

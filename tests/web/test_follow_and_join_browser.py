@@ -52,3 +52,38 @@ def test_follow_a_game_and_receive_its_digest_in_a_phone(ctx, smtp_ctx, sqlite_d
     assert digest["List-Unsubscribe"].endswith("/stop>")
     assert Game.get_by_id(game.id).status == Game.ACTIVE
     assert Seat.select().count() == 2
+
+
+def test_join_an_open_game_from_the_lobby_in_a_phone(ctx, sqlite_database, browser):
+    from web_helpers import player
+
+    from pbem.lifecycle import create, join
+    from pbem.models import Player
+
+    alice = player("alice@example.org", "Alice")
+    game = create.create_game(ctx, "visby", alice, [create.OPEN_SEAT], seed=5)
+    with live_server(create_app(ctx)) as origin:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(origin + "/")
+        page.get_by_role("link", name="Join an open game").click()
+        page.wait_for_url("**/open")
+        _fits(page)
+        assert page.get_by_text("2 players, 1 seat open.").is_visible()
+        page.get_by_label("Your email address").fill("dora@example.net")
+        page.get_by_role("button", name=f"Join Visby #{game.id}").click()
+        page.wait_for_url(f"**/open/{game.id}")
+        _fits(page)
+        assert page.get_by_text("a mail is on its way").is_visible()
+        [path] = [p for p in paths_in(latest_mail("dora@example.net",
+                                                  join.REQUEST_KIND).text_body)
+                  if p.startswith("/join/")]
+        page.goto(origin + path)
+        _fits(page)
+        page.get_by_label("Your name, as the others will see it").fill("Dora")
+        page.get_by_role("button", name="Take my seat").click()
+        page.wait_for_url("**/s/**")
+        _fits(page)
+        assert page.get_by_text("You have joined; the game has started.").is_visible()
+    dora = Player.get(Player.email == "dora@example.net")
+    assert Seat.get(Seat.game == game, Seat.index == 1).player_id == dora.id
+    assert Game.get_by_id(game.id).status == Game.ACTIVE

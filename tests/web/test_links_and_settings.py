@@ -20,7 +20,7 @@ from web_helpers import (
 
 from pbem import links
 from pbem.context import make_context
-from pbem.lifecycle import create, follow
+from pbem.lifecycle import create, follow, join
 from pbem.mail import compose
 from pbem.models import Follower, Move, Player, Seat
 from pbem.web import create_app
@@ -156,6 +156,8 @@ def _genuine_links(ctx) -> dict[str, str]:
         "never": _path(compose.never_url(ctx, "carol@example.org")),
         "games": _path(compose.my_games_url(ctx, alice)),
         "follow": _path(follow.link(ctx, Follower.create(game=game, email="fan@example.net"))),
+        "join": _path(join.link(ctx, create.create_game(ctx, "visby", alice, [create.OPEN_SEAT],
+                                                        seed=4), "dora@example.net")),
     }
 
 
@@ -163,7 +165,7 @@ def _genuine_links(ctx) -> dict[str, str]:
 NOT_OURS = "<p>This link is not valid: it was not made by this server or it was changed.</p>"
 _ROUTE = {"move": "/m/{}", "seat": "/s/{}", "invite": "/i/{}", "unsubscribe": "/u/{}",
           "calendar": "/calendar/{}.ics", "confirm": "/c/{}", "never": "/never/{}",
-          "games": "/me/{}", "follow": "/follow/{}"}
+          "games": "/me/{}", "follow": "/follow/{}", "join": "/join/{}"}
 
 
 def _token(path: str) -> str:
