@@ -18,7 +18,16 @@ from pbem.i18n import gettext, phrase, say, supported
 from pbem.lifecycle.create import LimitError, normalise_email
 from pbem.lifecycle.moves import PlayError
 from pbem.mail import compose
-from pbem.models import Blocked, Follower, Game, Outbox, lock_row, utcnow, write_transaction
+from pbem.models import (
+    Blocked,
+    Follower,
+    Game,
+    Outbox,
+    Player,
+    lock_row,
+    utcnow,
+    write_transaction,
+)
 
 #: the outbox kind of the request to confirm a follow
 REQUEST_KIND = "follow-ask"
@@ -75,7 +84,9 @@ def _queue_request(ctx: Context, game: Game, follower: Follower, now: datetime) 
     text, html = compose.render_mail(
         ctx, "follow_ask", follower.language, title=title, url=link(ctx, follower),
         game_url=ctx.url(f"/g/{game.id}"), never_url=compose.never_url(ctx, follower.email))
-    compose.queue(ctx, kind=REQUEST_KIND, to=follower.email, text=text, html=html,
+    # to a player's address, the request is that player's mail: it heeds "stop all mail"
+    known = Player.get_or_none(Player.email == follower.email)
+    compose.queue(ctx, kind=REQUEST_KIND, to=known or follower.email, text=text, html=html,
                   subject=say(phrase("{title}: confirm that you follow it", title=title),
                               follower.language), now=now)
 

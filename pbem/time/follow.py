@@ -19,7 +19,7 @@ from pbem.games.protocol import SPECTATOR
 from pbem.games.render import seat_text
 from pbem.i18n import phrase, say
 from pbem.lifecycle.follow import DIGEST_EVERY, link
-from pbem.mail import compose, kinds
+from pbem.mail import compose
 from pbem.models import Follower, Game, Player, Seat, write_transaction
 from pbem.time import steps
 
@@ -53,11 +53,10 @@ def digest_one(ctx: Context, follower_id: int, now: datetime) -> bool:
             raise steps.Lost(follower_id)
         if game.seq <= follower.told_seq and game.status != Game.FINISHED:
             return False  # nothing happened: nothing to tell
+        # to a player's address, the digest is that player's mail: it heeds their switch
+        # of digests of followed games, their "stop all mail" and their quiet hours
         player = Player.get_or_none(Player.email == follower.email)
-        if player is not None and not player.takes(kinds.FOLLOWED):
-            return False  # they switched digests of followed games off
-        _queue(ctx, follower, game, now)
-        return True
+        return _queue(ctx, follower, player, game, now)
 
 
 def lines_since(game: Game, since_seq: int, lang: str, names: list[str]) -> list[str]:
@@ -67,7 +66,8 @@ def lines_since(game: Game, since_seq: int, lang: str, names: list[str]) -> list
             for line in t.lines]
 
 
-def _queue(ctx: Context, follower: Follower, game: Game, now: datetime) -> None:
+def _queue(ctx: Context, follower: Follower, player: Player | None, game: Game,
+           now: datetime) -> bool:
     lang = follower.language
     names = compose.names_of(Seat.of(game))
     title = compose.game_title(game)
@@ -82,5 +82,6 @@ def _queue(ctx: Context, follower: Follower, game: Game, now: datetime) -> None:
     subject = say(phrase("{title}: the day's moves", title=title), lang)
     if said:
         subject = f"{title}: {said}"
-    compose.queue(ctx, kind=KIND, to=follower.email, subject=subject, text=text, html=html,
-                  now=now, unsubscribe=link(ctx, follower, "stop"))
+    return compose.queue(ctx, kind=KIND, to=player or follower.email, subject=subject,
+                         text=text, html=html, now=now,
+                         unsubscribe=link(ctx, follower, "stop")) is not None

@@ -190,3 +190,25 @@ def test_follow_in_german(ctx, client):
     _play(ctx, game, 2)
     done = tick(ctx, now=utcnow() + timedelta(days=2, minutes=2))
     assert done["follow"] == 1
+
+
+def test_a_player_who_switched_digests_of_followed_games_off_gets_none(ctx, client):
+    from web_helpers import player
+
+    from pbem.lifecycle import follow
+    from pbem.models import Player
+
+    game = table(ctx)
+    carol = player("carol@example.org", "Carol")
+    assert follow.ask(ctx, game.id, "carol@example.org", None, "en")
+    request = latest_mail("carol@example.org", "follow-ask")
+    assert request.player_id == carol.id  # her mail: it heeds her "stop all mail" too
+    fan = follow.confirm(Follower.get().id, Follower.get().key)
+    Player.update(mail_off="followed").where(Player.id == carol.id).execute()
+    _play(ctx, game, 4)
+    assert follow_step.send_due(ctx, utcnow() + timedelta(days=1, minutes=1)) == 0
+    assert not Outbox.select().where(Outbox.kind == "follow").exists()
+    Player.update(mail_off="").where(Player.id == carol.id).execute()
+    _play(ctx, game, 2)
+    assert follow_step.send_due(ctx, utcnow() + timedelta(days=2, minutes=2)) == 1
+    assert Follower.get_by_id(fan.id).told_seq == Game.get_by_id(game.id).seq
