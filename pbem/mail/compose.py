@@ -185,6 +185,14 @@ def unsubscribe_url(ctx: Context, player: Player, mail_list: str | None = None) 
     return ctx.url(f"/u/{token}")
 
 
+def list_unsubscribe(ctx: Context, to: Player | str, kind: str) -> str:
+    """A mail's one-click unsubscribe: a player's stops the mail's kind (its list,
+    ``kinds.list_of``); an address that has not joined gets "never mail me again"."""
+    if isinstance(to, Player):
+        return unsubscribe_url(ctx, to, kinds.list_of(kind))
+    return never_url(ctx, str(to))
+
+
 def queue(
     ctx: Context,
     *,
@@ -208,13 +216,11 @@ def queue(
     to confirm an address, an invitation declined keep their own subjects.)  The first
     such mail to the player is the thread's root (its Message-ID is ``Game.thread_id``
     for the player); every later one refers to it.
-    A mail to an address that has not joined (a plain string) carries "never mail
-    me again" as its List-Unsubscribe.  ``seats``: the game's seats with their players,
-    where the caller has them (else they are read).  ``turn_of``: the seat whose current
-    turn a "your move" mail asks for; the mail is not sent once that turn is over.
-    A player's mail carries the one-click unsubscribe of its kind's list
-    (``kinds.list_of``), and is not queued when they switched that kind off;
-    ``unsubscribe``: another List-Unsubscribe URL (a followed game's own).
+    Its List-Unsubscribe: ``list_unsubscribe``, or ``unsubscribe`` (a followed game's
+    own); a player who switched the mail's kind off gets none.  ``seats``: the game's
+    seats with their players, where the caller has them (else they are read).
+    ``turn_of``: the seat whose current turn a "your move" mail asks for; the mail is
+    not sent once that turn is over.
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
@@ -248,9 +254,7 @@ def queue(
         html_body=html,
         message_id=_message_id(ctx, game),
         in_reply_to=root,
-        unsubscribe_url=(unsubscribe or (
-            unsubscribe_url(ctx, player, kinds.list_of(kind)) if player is not None
-            else never_url(ctx, str(to)))),
+        unsubscribe_url=unsubscribe or list_unsubscribe(ctx, to, kind),
         created_at=now,
         not_before=not_before,
         digest=digest,
