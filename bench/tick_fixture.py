@@ -10,8 +10,9 @@ them, written with bulk inserts under new ids, with its players drawn from a
 pool: seats in turn with deadlines and reminders ahead, its move log, notices,
 talk, and its mails as sent (bodies cut short: a tick never reads a sent mail).
 A share of the copies is finished and archived, a few mails failed for good,
-some players are on vacation, digest readers have mail held for tomorrow, and
-a few games are parked with a deadline past.
+some players are on vacation, digest readers have mail held for tomorrow, a third
+of the running games have a follower whose digest is due later, and a few games are
+parked with a deadline past.
 
 At ``fixture.now`` nothing is due: a tick then is the idle tick.  ``arm``
 makes a given amount of work due on games not used before (default moves after
@@ -193,6 +194,12 @@ def _copy(fx: Fixture, n: int, game_id: int, talk_id: int, rows: dict[str, list]
         if k == 0 and n % 100 == 0:  # given up on after its attempts: never due again
             mail.update(sent_at=None, failed_at=fx.now - timedelta(days=1), attempts=5)
         rows["outbox"].append(mail)
+    if not finished and n % 3 == 0:  # a visitor follows it: a digest due later today
+        rows["follower"].append(dict(
+            game_id=game_id, email=f"fan{game_id}@bench.example", key=uuid.uuid4().hex,
+            language="en", client_key=None, confirmed_at=fx.now - timedelta(days=1),
+            told_seq=game["seq"], digest_due=fx.now + timedelta(hours=1 + n % 20),
+            created_at=fx.now - timedelta(days=1)))
     return len(template.rows["talk"])
 
 
@@ -207,13 +214,13 @@ def grow(fx: Fixture, games: int) -> None:
     n = fx.games
     while n < games:
         rows: dict[str, list] = {t: [] for t in ("game", "seat", "move", "notice", "talk",
-                                                 "outbox")}
+                                                 "outbox", "follower")}
         for _ in range(min(CHUNK // 4, games - n)):
             talk_id += _copy(fx, n, game_id, talk_id, rows)
             game_id += 1
             n += 1
         with db.atomic():
-            for table in ("game", "talk", "seat", "move", "notice", "outbox"):
+            for table in ("game", "talk", "seat", "move", "notice", "outbox", "follower"):
                 for start in range(0, len(rows[table]), CHUNK):
                     _insert(table, rows[table][start:start + CHUNK])
     fx.games = games
@@ -231,7 +238,7 @@ def _grow_pool(fx: Fixture, games: int) -> None:
     start = _next_id("player")
     people = [dict(id=start + k, email=f"p{start + k}@bench.example", name=f"Player {start + k}",
                    timezone="UTC", language="de" if k % 5 == 0 else "en", quiet_start="00:00",
-                   quiet_end="00:00", digest=False, mail_enabled=True,
+                   quiet_end="00:00", digest=False, mail_enabled=True, mail_off="",
                    vacation_until=fx.now + timedelta(days=5) if k % 100 == 7 else None,
                    vacation_days_used=0, vacation_year=0, link_version=1,
                    confirmed_at=fx.now, created_at=fx.now)

@@ -53,6 +53,8 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "invitations_per_creator": "30",
         "games_per_client": "30",
         "invitations_per_invitee": "3",
+        "follows_per_client": "10",
+        "joins_per_client": "10",
         "talk_per_seat_hour": "10",
         "talk_per_game_day": "100",
         "talk_mail_after_minutes": "60",

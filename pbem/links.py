@@ -23,7 +23,9 @@ MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR = "move", "seat", "invite", "unsubscri
 CONFIRM, NEVER = "confirm", "never"
 #: a player's own list of all their games ("my games")
 GAMES = "games"
-PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES)
+#: an address following a game (its confirmation, its unfollow); one joining an open game
+FOLLOW, JOIN = "follow", "join"
+PURPOSES = (MOVE, SEAT, INVITE, UNSUBSCRIBE, CALENDAR, CONFIRM, NEVER, GAMES, FOLLOW, JOIN)
 
 
 #: what each purpose's token carries, by name: the key it has in the token (one letter:
@@ -33,11 +35,14 @@ FIELDS: dict[str, dict[str, tuple[str, type]]] = {
            "move": ("m", str), "player": ("p", int), "version": ("v", int)},
     SEAT: {"game": ("g", int), "seat": ("s", int), "player": ("p", int), "version": ("v", int)},
     INVITE: {"game": ("g", int), "seat": ("s", int), "email": ("e", str)},
-    UNSUBSCRIBE: {"player": ("p", int)},
+    #: without a kind: all mail ("stop all mail"); with one: that kind (``mail.kinds``)
+    UNSUBSCRIBE: {"player": ("p", int), "kind": ("k", str)},
     CALENDAR: {"player": ("p", int), "version": ("v", int)},
     CONFIRM: {"player": ("p", int)},
     NEVER: {"email": ("e", str)},
     GAMES: {"player": ("p", int), "version": ("v", int)},
+    FOLLOW: {"follower": ("f", int), "key": ("k", str)},
+    JOIN: {"game": ("g", int), "email": ("e", str)},
 }
 
 

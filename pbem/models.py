@@ -58,7 +58,11 @@ class Player(BaseModel):
     quiet_start = pw.CharField(max_length=5, default="22:00")  # local HH:MM
     quiet_end = pw.CharField(max_length=5, default="08:00")
     digest = pw.BooleanField(default=False)  # one mail a day instead of one per turn
-    mail_enabled = pw.BooleanField(default=True)  # false after List-Unsubscribe
+    mail_enabled = pw.BooleanField(default=True)  # false after "stop all mail"
+    #: the kinds of mail (``pbem.mail.kinds.SWITCHABLE``) the player switched off, one by
+    #: one (the one-click unsubscribe of a mail of that kind, the settings page): a
+    #: space-separated list, so a kind added later is on for everyone
+    mail_off = pw.CharField(max_length=120, default="")
     vacation_until = pw.DateTimeField(null=True, index=True)
     vacation_days_used = pw.IntegerField(default=0)
     vacation_year = pw.IntegerField(default=0)
@@ -72,6 +76,10 @@ class Player(BaseModel):
     @property
     def display(self) -> str:
         return self.name
+
+    def takes(self, mail_list: str) -> bool:
+        """Whether the player takes mail of ``mail_list`` (a kind they may switch off)."""
+        return self.mail_enabled and mail_list not in self.mail_off.split()
 
 
 class Game(BaseModel):
@@ -158,6 +166,9 @@ class Seat(BaseModel):
     #: when the invitation was queued; None while the creator has not confirmed
     invited_at = pw.DateTimeField(null=True)
     bot = pw.BooleanField(default=False)
+    #: left open by the creator for anyone: the lobby's list of open games offers it, and
+    #: whoever confirms their address takes it (``pbem.lifecycle.join``)
+    open_to_all = pw.BooleanField(default=False)
     #: the seat was human and a bot took over after timeouts; the owner can reclaim it
     bot_replaced = pw.BooleanField(default=False)
     #: version of this seat's menu, raised by each of its moves and each new turn:
@@ -206,6 +217,8 @@ class Seat(BaseModel):
             return self.player.name + suffix
         if self.bot:
             return f"Bot {self.index + 1}"
+        if self.open_to_all:
+            return f"(open: seat {self.index + 1})"
         return f"(invited: seat {self.index + 1})"
 
 
@@ -342,11 +355,57 @@ class Blocked(BaseModel):
         return cls.select().where(cls.email == email.lower()).exists()
 
 
+class Follower(BaseModel):
+    """An address that follows a running game by mail (``pbem.lifecycle.follow``): once
+    confirmed from that mailbox, at most one digest a day of the game's public moves."""
+
+    game = pw.ForeignKeyField(Game, backref="followers", on_delete="CASCADE")
+    email = pw.CharField(max_length=254)
+    #: in the follower's links, so that a link of an unfollowed (deleted) row never
+    #: works for a later one that got its id
+    key = pw.CharField(max_length=32, default=lambda: uuid.uuid4().hex)
+    language = pw.CharField(max_length=8, default="en")
+    #: who asked: a keyed hash of the client's address, for the daily limit
+    client_key = pw.CharField(max_length=32, null=True, index=True)
+    #: when a click from the mailbox confirmed it; nothing but the request goes out before
+    confirmed_at = pw.DateTimeField(null=True)
+    #: the moves (``Game.seq``) the follower has been told of
+    told_seq = pw.IntegerField(default=0)
+    #: when the next digest is due; ``None`` before the confirmation and after the game
+    #: ended (its last digest told the result).  The tick finds digests by it alone
+    digest_due = pw.DateTimeField(null=True, index=True)
+    created_at = pw.DateTimeField(default=utcnow, index=True)
+
+    class Meta:
+        indexes = ((("game", "email"), True),)
+
+
+class JoinAsk(BaseModel):
+    """Someone asked for an open seat of a game under an address (``pbem.lifecycle.join``):
+    kept for the daily limit of the client that asked."""
+
+    game = pw.ForeignKeyField(Game, backref="join_asks", on_delete="CASCADE")
+    email = pw.CharField(max_length=254)
+    #: a keyed hash of the client's address
+    client_key = pw.CharField(max_length=32, null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("client_key", "created_at"), False),)
+
+
+# the lobby's open games: the few seats still open to anyone, whatever the seats of all games
+# (``Seat.index`` is the seat's column, so the index is made from its fields)
+Seat.add_index(Seat.game, name="seat_open_to_all",
+               where=Seat.open_to_all & Seat.player.is_null())
+
+
 _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked,
+                                  Follower, JoinAsk]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

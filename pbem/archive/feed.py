@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import uuid
 from collections.abc import Sequence
+from datetime import datetime
 
 from pbem.archive import paths
 from pbem.archive.collect import GameSummary
@@ -71,6 +72,38 @@ def atom(summaries: Sequence[GameSummary], site_key: str = "pbem") -> str:
             f"<published>{iso(s.finished_at)}</published>",
             f"<updated>{iso(s.finished_at)}</updated>",
             f"<summary>{xml_text(entry_summary(s))}</summary>",
+            "</entry>",
+        ]
+    out.append("</feed>")
+    return "\n".join(out) + "\n"
+
+
+def moves_atom(title: str, key: str, page_url: str, feed_url: str,
+               entries: Sequence[tuple[int, datetime, str]]) -> str:
+    """The feed of a running game's public moves (``entries``: move number, when, its
+    sentence as a spectator reads it, newest first), written as the archive's feed is:
+    ids derived from ``key`` (the game's page) and the move number, so a reader sees each
+    move once, and times of the moves, never of the request."""
+    updated = iso(entries[0][1]) if entries else "1970-01-01T00:00:00Z"
+    page, feed = html.escape(page_url, quote=True), html.escape(feed_url, quote=True)
+    out = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        '<feed xmlns="http://www.w3.org/2005/Atom">',
+        f"<title>{xml_text(title)}</title>",
+        f"<id>{_urn(key)}</id>",
+        f"<updated>{updated}</updated>",
+        f'<link rel="self" href="{feed}"/>',
+        f'<link rel="alternate" type="text/html" href="{page}"/>',
+        "<author><name>pbem</name></author>",
+    ]
+    for seq, moment, sentence in entries:
+        out += [
+            "<entry>",
+            f"<title>{xml_text(f'{seq}. {one_line(sentence)}')}</title>",
+            f'<link rel="alternate" type="text/html" href="{page}"/>',
+            f"<id>{_urn(f'{key}/moves/{seq}')}</id>",
+            f"<updated>{iso(moment)}</updated>",
+            f"<summary>{xml_text(one_line(sentence))}</summary>",
             "</entry>",
         ]
     out.append("</feed>")

@@ -83,6 +83,8 @@ def get_or_create_player(email: str, name: str | None = None, **fields: Any) -> 
 
 #: days a held game waits for its creator's click before it is deleted
 HELD_DAYS = 7
+#: what ``create_game`` takes for a seat left open to anyone (the lobby's open games)
+OPEN_SEAT = "open"
 
 
 class LimitError(OptionError):
@@ -183,9 +185,10 @@ def create_game(
 ) -> Game:
     """A new game with ``creator`` on seat 0.
 
-    ``seats`` lists the other seats: an email address (invited) or ``None`` (a
-    bot).  The game starts as soon as every seat is taken.  Invitations go out
-    only once the creator has confirmed their address (``confirm``): until then
+    ``seats`` lists the other seats: an email address (invited), ``None`` (a
+    bot) or ``OPEN_SEAT`` (open to anyone who joins from the lobby's open games:
+    ``pbem.lifecycle.join``).  The game starts as soon as every seat is taken.
+    Invitations go out only once the creator has confirmed their address (``confirm``): until then
     they are held, and a mail asks the creator to confirm.  Beyond the day's
     limits (``check_limits``) the game is refused.
 
@@ -200,7 +203,7 @@ def create_game(
     policy = clock.resolve_policy(ctx, clock_policy)
     invited = []
     for address in seats:
-        if address is not None:
+        if address is not None and address != OPEN_SEAT:
             invited.append(normalise_email(address))
     if creator.email in invited or len(set(invited)) != len(invited):
         raise OptionError(gettext("each player can take only one seat"))
@@ -226,7 +229,10 @@ def create_game(
         )
         Seat.create(game=game, index=0, player=creator)
         for index, address in enumerate(seats, start=1):
-            Seat.create(game=game, index=index, bot=address is None, invite_email=address)
+            if address == OPEN_SEAT:
+                Seat.create(game=game, index=index, open_to_all=True)
+            else:
+                Seat.create(game=game, index=index, bot=address is None, invite_email=address)
         if held:
             _ask_to_confirm(ctx, creator, game)
         elif invited and creator.confirmed_at is None:
@@ -396,7 +402,8 @@ def renew_links(ctx: Context, player_id: int) -> None:
             ctx, "links", lang, player=player, title="pbem",
             seats=[(compose.game_title(s.game), compose.seat_url(ctx, s.game, s)) for s in seats],
             calendar_url=compose.calendar_url(ctx, player))  # and "all your games" below
-        compose.queue(ctx, kind="notice", to=player, text=text, html=html,
+        # asked for: not news of a game, which the player may have switched off
+        compose.queue(ctx, kind="links", to=player, text=text, html=html,
                       subject=say(phrase("pbem: your new links"), lang))
 
 
@@ -467,6 +474,7 @@ def replace_invitee(ctx: Context, game_id: int, creator_id: int, index: int, add
         check_limits(ctx, creator, [address], client_key)
         seat.invite_email = address
         seat.invited_at = None
+        seat.open_to_all = False  # an open seat given to one invitee leaves the lobby
         seat.save()
         if creator.confirmed_at is not None:
             _send_invitations(ctx, game, creator)
@@ -482,6 +490,7 @@ def seat_to_bot(ctx: Context, game_id: int, creator_id: int, index: int) -> Game
         seat.bot = True
         seat.invite_email = None
         seat.invited_at = None
+        seat.open_to_all = False
         seat.save()
         _start_if_full(ctx, game)
         return Game.get_by_id(game.id)

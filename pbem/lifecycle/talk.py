@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem.context import Context
 from pbem.i18n import N_, gettext
-from pbem.mail import compose
+from pbem.mail import compose, kinds
 from pbem.mail.talk import unmailed
 from pbem.models import (
     Game,
@@ -149,7 +149,7 @@ def mail_waiting(ctx: Context, game_id: int, player_id: int, now: datetime) -> b
             return False  # another tick, or another mail, took the messages meanwhile
         ids = [s.id for s in seats]
         humans = [s for s in seats if not s.bot]
-        if not humans or not player.mail_enabled or not unmailed(game, humans).exists():
+        if not humans or not player.takes(kinds.TALK) or not unmailed(game, humans).exists():
             _wait_from(ids, None)  # a bot plays, or mail is off: ``rewait`` when it changes
             return False
         # the reader's few talk mails of this game, by its index: asked for "not sent" in

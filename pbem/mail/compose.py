@@ -22,7 +22,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import peewee as pw
 from markupsafe import escape
@@ -36,6 +35,7 @@ from pbem.games import get_game
 from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
+from pbem.mail import kinds
 from pbem.mail.picture import Picture, picture_key, table_picture
 from pbem.mail.talk import take_unmailed
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
@@ -48,11 +48,7 @@ DIGEST_KINDS = ("turn", "notice", "talk")
 def mail_domain(ctx: Context) -> str:
     """The domain of our Message-IDs: the sender's (``[mail] from_address``), as RFC 5322
     advises, else the server's host name."""
-    address = ctx.config.get("mail", "from_address")
-    domain = address.rpartition("@")[2].strip().strip(">").lower()
-    if domain and all(c.isalnum() or c in ".-" for c in domain):
-        return domain
-    return urlsplit(ctx.base_url).hostname or "pbem.invalid"
+    return kinds.domain_of(ctx.config)
 
 
 def _message_id(ctx: Context, game: Game | None) -> str:
@@ -101,6 +97,8 @@ def with_talk(ctx: Context, game: Game, player: Player, text: str,
               html: str | None) -> tuple[str, str | None]:
     """The mail with the table talk ``player`` has not been mailed yet at its top (and
     that talk marked mailed): each message reaches each reader once, in their next mail."""
+    if not player.takes(kinds.TALK):  # the player switched table talk off
+        return text, html
     said = take_unmailed(game, player)
     if not said:
         return text, html
@@ -177,8 +175,22 @@ def confirm_url(ctx: Context, player: Player) -> str:
     return ctx.url(f"/c/{ctx.signer.sign_link(links.CONFIRM, player=player.id)}")
 
 
-def unsubscribe_url(ctx: Context, player: Player) -> str:
-    return ctx.url(f"/u/{ctx.signer.sign_link(links.UNSUBSCRIBE, player=player.id)}")
+def unsubscribe_url(ctx: Context, player: Player, mail_list: str | None = None) -> str:
+    """The one-click unsubscribe of ``player``'s mail of ``mail_list`` (one of
+    ``kinds.SWITCHABLE``), or of all their mail (without)."""
+    if mail_list in kinds.SWITCHABLE:
+        token = ctx.signer.sign_link(links.UNSUBSCRIBE, player=player.id, kind=mail_list)
+    else:
+        token = ctx.signer.sign_link(links.UNSUBSCRIBE, player=player.id)
+    return ctx.url(f"/u/{token}")
+
+
+def list_unsubscribe(ctx: Context, to: Player | str, kind: str) -> str:
+    """A mail's one-click unsubscribe: a player's stops the mail's kind (its list,
+    ``kinds.list_of``); an address that has not joined gets "never mail me again"."""
+    if isinstance(to, Player):
+        return unsubscribe_url(ctx, to, kinds.list_of(kind))
+    return never_url(ctx, str(to))
 
 
 def queue(
@@ -193,6 +205,7 @@ def queue(
     now: datetime | None = None,
     seats: list[Seat] | None = None,
     turn_of: Seat | None = None,
+    unsubscribe: str | None = None,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -203,14 +216,15 @@ def queue(
     to confirm an address, an invitation declined keep their own subjects.)  The first
     such mail to the player is the thread's root (its Message-ID is ``Game.thread_id``
     for the player); every later one refers to it.
-    A mail to an address that has not joined (a plain string) carries "never mail
-    me again" as its List-Unsubscribe.  ``seats``: the game's seats with their players,
-    where the caller has them (else they are read).  ``turn_of``: the seat whose current
-    turn a "your move" mail asks for; the mail is not sent once that turn is over.
+    Its List-Unsubscribe: ``list_unsubscribe``, or ``unsubscribe`` (a followed game's
+    own); a player who switched the mail's kind off gets none.  ``seats``: the game's
+    seats with their players, where the caller has them (else they are read).
+    ``turn_of``: the seat whose current turn a "your move" mail asks for; the mail is
+    not sent once that turn is over.
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
-    if player is not None and not player.mail_enabled:
+    if player is not None and not player.takes(kinds.list_of(kind)):
         return None
     if Blocked.has(player.email if player is not None else str(to)):
         return None
@@ -240,8 +254,7 @@ def queue(
         html_body=html,
         message_id=_message_id(ctx, game),
         in_reply_to=root,
-        unsubscribe_url=(unsubscribe_url(ctx, player) if player is not None
-                         else never_url(ctx, str(to))),
+        unsubscribe_url=unsubscribe or list_unsubscribe(ctx, to, kind),
         created_at=now,
         not_before=not_before,
         digest=digest,

@@ -28,6 +28,7 @@ from typing import Protocol
 
 from pbem.config import Config
 from pbem.i18n import DEFAULT, supported
+from pbem.mail.kinds import list_id
 from pbem.mail.picture import split_html
 from pbem.models import Outbox, Player, Seat, utcnow
 from pbem.time import quiet
@@ -83,7 +84,7 @@ class _Verbatim(UnstructuredHeader):
 
 
 _HEADERS = HeaderRegistry()
-for _name in ("List-Unsubscribe", "In-Reply-To", "References"):
+for _name in ("List-Unsubscribe", "List-Id", "In-Reply-To", "References"):
     _HEADERS.map_to_type(_name, _Verbatim)
 #: the default policy, but with our own tokens written verbatim
 POLICY = email.policy.default.clone(header_factory=_HEADERS)
@@ -105,6 +106,9 @@ def build_message(mail: Outbox, config: Config, sent_at: datetime | None = None)
     if mail.in_reply_to:
         msg["In-Reply-To"] = mail.in_reply_to
         msg["References"] = mail.in_reply_to
+    # each kind of mail is a list of its own, with its own one-click unsubscribe (RFC 2919,
+    # RFC 8058): a reader, or their provider, stops one kind and keeps the others
+    msg["List-Id"] = list_id(mail.kind, config)
     if mail.unsubscribe_url:
         msg["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -7,7 +7,8 @@ A tick, in order:
                   (``pbem.lifecycle.moves.continue_bots``);
 2. ``timeouts``   the timeout ladder for seats past their deadline (``pbem.time.timeouts``);
 3. ``reminders``  reminders that are due (``pbem.time.reminders``);
-4. ``digests``    daily digests whose morning has come (``pbem.time.digest``);
+4. ``digests``    daily digests whose morning has come (``pbem.time.digest``), and
+                  those of followed games (``pbem.time.follow``);
 5. ``mail``       deliver the outbox, with backoff on SMTP failures (``pbem.mail.outbox``);
 6. ``archive``    render games that ended since the last build (``pbem.archive``).
 
@@ -48,7 +49,7 @@ from pbem.context import Context
 from pbem.lifecycle import create, moves, talk
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
 from pbem.models import utcnow, write_transaction
-from pbem.time import digest, reminders, steps, timeouts, vacation
+from pbem.time import digest, follow, reminders, steps, timeouts, vacation
 
 JOB_ID = "pbem-tick"
 LOCK_JOB_ID = "pbem-scheduler-lock"
@@ -79,6 +80,7 @@ def tick(ctx: Context, now: datetime | None = None,
     done["reminders"] = _step("reminders", lambda: reminders.send_due(ctx, now))
     done["talk"] = _step("talk", lambda: talk.send_due(ctx, now))
     done["digests"] = _step("digests", lambda: digest.send_due(ctx, now))
+    done["follow"] = _step("follow", lambda: follow.send_due(ctx, now))
     done["mail"] = _step("mail", lambda: deliver_due(
         ctx.config, transport or transport_from_config(ctx.config), now))
     # held games nobody confirmed go even when nobody uses the open form again

@@ -31,7 +31,7 @@ from pbem.games.protocol import OptionError, Rules
 from pbem.i18n import DEFAULT, LANGUAGES
 from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves, talk
-from pbem.mail import compose
+from pbem.mail import compose, kinds
 from pbem.models import Game, Player, Seat, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
@@ -43,6 +43,8 @@ bp = Blueprint("lobby", __name__)
 
 #: what a seat field may say instead of an address
 BOT_WORDS = {"", "bot"}
+#: what a seat field says for a seat open to anyone (in either language of the form)
+OPEN_WORDS = {"open", "offen"}
 
 
 @bp.get("/favicon.ico")
@@ -150,13 +152,16 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
         if raw.lower() in BOT_WORDS:
             seats.append(None)
             continue
+        if raw.lower() in OPEN_WORDS:  # anyone may take it from the lobby's open games
+            seats.append(create.OPEN_SEAT)
+            continue
         try:
             seats.append(create.normalise_email(raw))
         except ValueError:
             errors.append(_("Seat %(number)s: enter an email address, or 'bot' (or leave it "
                             "empty) for a computer player.", number=i + 1))
     parsed["seats"] = seats
-    addresses = [a for a in seats if a is not None] + [parsed.get("email")]
+    addresses = [a for a in seats if a not in (None, create.OPEN_SEAT)] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):
         errors.append(_("Each player can take only one seat: an address appears twice."))
     options = {}
@@ -450,30 +455,52 @@ def _one_click_or_form() -> bool:
     return one_click
 
 
-def _player(token: str) -> Player:
+def _player(token: str) -> tuple[Player, str | None]:
+    """The player an unsubscribe link names, and the kind of mail it stops (``None``:
+    all mail; a link mailed before kinds had lists of their own)."""
     payload = _payload(links.UNSUBSCRIBE, token)
     player = Player.get_or_none(Player.id == _field(payload, "player"))
     if player is None:
         raise Refusal("forged", _("This link names no player of this server."))
     i18n.reader(player.language)
-    return player
+    kind = payload.get("kind")
+    return player, kind if kind in kinds.SWITCHABLE else None
+
+
+def _unsubscribe_page(player: Player, kind: str | None, done: str | None) -> Any:
+    return render_template("pages/unsubscribe.html", player=player, kind=kind, done=done,
+                           label=_(kinds.LABELS[kind]) if kind else None,
+                           on=player.takes(kind) if kind else player.mail_enabled)
 
 
 @bp.get("/u/<token>")
 def unsubscribe(token: str) -> Any:
-    return render_template("pages/unsubscribe.html", player=_player(token), done=None)
+    return _unsubscribe_page(*_player(token), done=None)
 
 
 @bp.post("/u/<token>")
 def unsubscribe_post(token: str) -> Any:
-    player = _player(token)
+    """Stop (or start again) the kind of mail the link names, or all mail: a mail
+    provider's one-click POST needs no login and no cookie (RFC 8058)."""
+    player, kind = _player(token)
     one_click = _one_click_or_form()
     enable = not one_click and request.form.get("action") == "resubscribe"
-    Player.update(mail_enabled=enable).where(Player.id == player.id).execute()
-    if enable:
+    if kind is None:
+        Player.update(mail_enabled=enable).where(Player.id == player.id).execute()
+    else:
+        switch_kind(player.id, kind, enable)
+    if enable and kind in (None, kinds.TALK):
         talk.rewait(Seat.player == player.id)  # table talk that waited while mail was off
     if one_click:
         return _("Unsubscribed.") + "\n", 200, {"Content-Type": "text/plain; charset=utf-8"}
-    player = Player.get_by_id(player.id)
-    return render_template("pages/unsubscribe.html", player=player,
-                           done="on" if enable else "off")
+    return _unsubscribe_page(Player.get_by_id(player.id), kind, "on" if enable else "off")
+
+
+def switch_kind(player_id: int, kind: str, on: bool) -> None:
+    """Switch one kind of mail on or off for the player, in one write."""
+    with write_transaction():
+        player = Player.get_by_id(player_id)
+        off = [k for k in player.mail_off.split() if k != kind and k in kinds.SWITCHABLE]
+        if not on:
+            off.append(kind)
+        Player.update(mail_off=" ".join(off)).where(Player.id == player_id).execute()

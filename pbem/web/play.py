@@ -43,7 +43,7 @@ from pbem.games.render import named_choices, seat_text
 from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves, talk
-from pbem.mail import compose, picture
+from pbem.mail import compose, kinds, picture
 from pbem.models import Game, Move, Seat, utcnow, write_transaction
 from pbem.sqlcache import Prepared
 from pbem.time import clock
@@ -256,7 +256,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         "game": game, "rules": rules, "seats": seats, "names": names,
         "title": compose.game_title(game), "view": None, "picture": None, "tappable": False,
         "recent": history.History(), "to_move": [],
-        "result": game.result, "waiting_for": [], "free_seats": [],
+        "result": game.result, "waiting_for": [], "free_seats": [], "open_seats": [],
         "standing": None, "headline": "", "archive_url": None,
         # the page's language: a game's template that speaks it reads it as mails give it
         "lang": i18n.current(),
@@ -271,7 +271,8 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         values["waiting_for"] = [s for s in seats if s.player_id is None and not s.bot
                                  and s.invite_email]
         values["free_seats"] = [s for s in seats if s.player_id is None and not s.bot
-                                and not s.invite_email]
+                                and not s.invite_email and not s.open_to_all]
+        values["open_seats"] = [s for s in seats if s.player_id is None and s.open_to_all]
         return values
     values["view"] = rules.view(game.state, viewer)
     values["picture"] = picture.draw(rules, values["view"], names, values["lang"],
@@ -499,7 +500,8 @@ def seat_settings(token: str) -> Any:
     game, seat = load_seat_link(token)
     return render_template("pages/settings.html", game=game, seat=seat, me=seat.player,
                            token=token, title=compose.game_title(game), timezones=timezones(),
-                           languages=LANGUAGES)
+                           languages=LANGUAGES, mail_kinds=[(k, _(kinds.LABELS[k]))
+                                                            for k in kinds.SWITCHABLE])
 
 
 def chosen_language(current: str, **links: str | None) -> str:
@@ -531,10 +533,15 @@ def seat_settings_post(token: str) -> Any:
                       seat_url=here)
     player.language = chosen_language(player.language, seat_url=here)
     player.timezone = tz
-    mail_was_on = player.mail_enabled
+    talk_was_on = player.takes(kinds.TALK)
     player.mail_enabled = request.form.get("mail") == "on"
+    # each kind of mail has its switch (``mail.kinds``); "mail" above stops them all.
+    # An unticked box sends nothing: the form says that it lists them ("kinds")
+    if request.form.get("kinds") == "listed":
+        player.mail_off = " ".join(k for k in kinds.SWITCHABLE
+                                   if request.form.get(f"mail-{k}") != "on")
     player.save()
-    if player.mail_enabled and not mail_was_on:
+    if player.takes(kinds.TALK) and not talk_was_on:
         talk.rewait(Seat.player == player.id)  # table talk that waited while mail was off
     i18n.reader(player.language)  # the message reads in the language just chosen
     flash(_("Your settings are saved."), "saved")

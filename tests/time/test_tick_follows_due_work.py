@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import tick_fixture  # noqa: E402
 
 #: tables that grow with games: no tick may read them whole
-GROWING = {"seat", "game", "move", "notice", "talk", "outbox", "player"}
+GROWING = {"seat", "game", "move", "notice", "talk", "outbox", "player", "follower"}
 #: two templates are enough for every kind of row; the test runs in seconds
 TEMPLATES = [tick_fixture.TEMPLATES[0], tick_fixture.TEMPLATES[1]]
 SMALL, LARGE = 400, 1_600

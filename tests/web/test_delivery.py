@@ -138,9 +138,12 @@ def test_each_game_is_one_thread_and_every_player_mail_can_unsubscribe(smtp_ctx,
 
     alice = next(m for m in smtp_server.messages if "alice@" in str(m["To"]))
     url = alice["List-Unsubscribe"].strip("<>").removeprefix("http://pbem.test")
+    assert alice["List-Id"] == "pbem turns <turns.play.example.org>"
     response = app.test_client().post(url, data={"List-Unsubscribe": "One-Click"})
     assert response.status_code == 200
-    assert not Player.get(Player.email == "alice@example.org").mail_enabled
+    # the one click stops the kind of mail it came with, and only that kind
+    alice_now = Player.get(Player.email == "alice@example.org")
+    assert alice_now.mail_enabled and alice_now.mail_off == "turns"
 
 
 def test_a_long_unsubscribe_url_is_sent_as_it_is_not_as_encoded_words(tmp_path, smtp_server,
@@ -157,11 +160,12 @@ def test_a_long_unsubscribe_url_is_sent_as_it_is_not_as_encoded_words(tmp_path, 
     with freeze_time(NOON, ignore=["asyncio", "aiosmtpd"]):
         table(ctx, humans=2)
         tick(ctx)
-    urls = {o.to_address: o.unsubscribe_url for o in Outbox.select() if o.unsubscribe_url}
+    # each kind of mail has its own URL: found by the mail's Message-ID
+    urls = {o.message_id: o.unsubscribe_url for o in Outbox.select() if o.unsubscribe_url}
     assert urls and smtp_server.raw
     for raw in smtp_server.raw:
         head = raw.split(b"\r\n\r\n", 1)[0].decode("ascii")
-        to = next(line for line in head.splitlines() if line.startswith("To:"))
-        url = next(u for address, u in urls.items() if address in to)
+        ident = next(line for line in head.splitlines() if line.startswith("Message-ID:"))
+        url = urls[ident.split(":", 1)[1].strip()]
         assert len(url) > 100
         assert f"\r\nList-Unsubscribe: <{url}>\r\n" in head, head

@@ -22,9 +22,9 @@ from web_helpers import (
 )
 
 from pbem import links
-from pbem.lifecycle import create
+from pbem.lifecycle import create, follow, join
 from pbem.mail import compose
-from pbem.models import Game, Player, Seat
+from pbem.models import Follower, Game, Player, Seat
 
 HOSTILE: list[str | bytes | list[str]] = [
     "99999999999999999999999", str(2**63), "-1", "-99999999999999999999", "nan", "inf",
@@ -39,7 +39,8 @@ GOOD: dict[str, dict[str, str]] = {
     "play.seat_takeback": {"n": ""},
     "play.seat_new_links": {},
     "play.seat_talk": {"text": "Good luck, everyone"},
-    "play.seat_settings_post": {"timezone": "UTC", "language": "en", "mail": "on"},
+    "play.seat_settings_post": {"timezone": "UTC", "language": "en", "mail": "on",
+                                "kinds": "listed", "mail-talk": "on"},
     "lobby.new_game_post": {
         "name": "Zed", "email": "zed@example.org", "timezone": "UTC", "players": "2",
         "seat-1": "bot", "opt-target": "30", "clock": "per_move", "days": "3",
@@ -60,6 +61,11 @@ GOOD: dict[str, dict[str, str]] = {
     "mine.rematch": {},
     "mine.seat_invite": {"email": "dan@example.org"},
     "mine.seat_bot": {},
+    "follow.follow_post": {"email": "fan@example.net"},
+    "follow.confirm_post": {},
+    "follow.stop_post": {"List-Unsubscribe": "One-Click"},
+    "open_games.ask": {"email": "dora@example.net"},
+    "open_games.join_post": {"name": "Dora", "timezone": "UTC", "language": "en"},
 }
 
 
@@ -118,6 +124,9 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
                                                                 Seat.index == 0)))[0]
     games = paths_in(compose.my_games_url(ctx, alice))[0]
     finished = Game.get(Game.status == Game.FINISHED)
+    fan = Follower.create(game=seat.game_id, email="fan@example.net")
+    open_seats = create.create_game(ctx, "visby", alice, [create.OPEN_SEAT, create.OPEN_SEAT],
+                                    seed=8)
     return {
         "play.confirm_post": move_paths(mail)[0],
         "play.seat_play": f"{seat_url}/play",
@@ -138,6 +147,11 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
         "mine.new_game_post": f"{games}/new/visby",
         "mine.seat_invite": f"{creator_url}/seat/1/invite",
         "mine.seat_bot": f"{creator_url}/seat/1/bot",
+        "follow.follow_post": f"/g/{seat.game_id}/follow",
+        "follow.confirm_post": paths_in(follow.link(ctx, fan))[0],
+        "follow.stop_post": paths_in(follow.link(ctx, fan, "stop"))[0],
+        "open_games.ask": f"/open/{open_seats.id}",
+        "open_games.join_post": paths_in(join.link(ctx, open_seats, "dora@example.net"))[0],
     }
 
 

@@ -20,9 +20,9 @@ from web_helpers import (
 
 from pbem import links
 from pbem.context import make_context
-from pbem.lifecycle import create
+from pbem.lifecycle import create, follow, join
 from pbem.mail import compose
-from pbem.models import Move, Player, Seat
+from pbem.models import Follower, Move, Player, Seat
 from pbem.web import create_app
 
 
@@ -155,6 +155,9 @@ def _genuine_links(ctx) -> dict[str, str]:
         "confirm": _path(compose.confirm_url(ctx, alice)),
         "never": _path(compose.never_url(ctx, "carol@example.org")),
         "games": _path(compose.my_games_url(ctx, alice)),
+        "follow": _path(follow.link(ctx, Follower.create(game=game, email="fan@example.net"))),
+        "join": _path(join.link(ctx, create.create_game(ctx, "visby", alice, [create.OPEN_SEAT],
+                                                        seed=4), "dora@example.net")),
     }
 
 
@@ -162,7 +165,7 @@ def _genuine_links(ctx) -> dict[str, str]:
 NOT_OURS = "<p>This link is not valid: it was not made by this server or it was changed.</p>"
 _ROUTE = {"move": "/m/{}", "seat": "/s/{}", "invite": "/i/{}", "unsubscribe": "/u/{}",
           "calendar": "/calendar/{}.ics", "confirm": "/c/{}", "never": "/never/{}",
-          "games": "/me/{}"}
+          "games": "/me/{}", "follow": "/follow/{}", "join": "/join/{}"}
 
 
 def _token(path: str) -> str:
@@ -190,7 +193,7 @@ def test_a_calendar_or_seat_link_posted_as_one_click_unsubscribe_changes_nothing
     genuine = _genuine_links(ctx)
     before = snapshot()
     for kind in ("calendar", "games", "seat", "confirm", "move"):
-        for route in ("/u/{}", "/never/{}"):
+        for route in ("/u/{}", "/never/{}", "/follow/{}/stop"):
             response = client.post(route.format(_token(genuine[kind])),
                                     data={"List-Unsubscribe": "One-Click"})
             assert (response.status_code, _reason(response)) == (400, "forged"), (kind, route)

@@ -97,7 +97,7 @@ def test_new_links_revoke_the_games_link_and_mail_a_new_one(ctx, client):
     old = _games_path(latest_mail(ALICE))
     create.renew_links(ctx, Player.get(Player.email == ALICE).id)
     assert client.get(old).status_code == 410
-    new = _games_path(latest_mail(ALICE, "notice"))
+    new = _games_path(latest_mail(ALICE, "links"))
     assert new != old and client.get(new).status_code == 200
 
 
