@@ -151,6 +151,11 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
         if background is not None and not background.pbem_standby.holding:
             click.echo(f"scheduler: waiting: {background.pbem_lock.holder()}; "
                        "this one takes over when it stops")
+    if not reload or os.environ.get("WERKZEUG_RUN_MAIN") == "true":
+        # replies to mails come in here (one listener: the reloader's child has it)
+        from pbem.cli.lmtp import start_listener
+
+        start_listener(ctx)
     if os.environ.get("WERKZEUG_RUN_MAIN") != "true":
         record_running(ctx, host, port)
         click.echo(f"pbem on {ctx.base_url}/ (listening on {host}:{port})")
