@@ -168,7 +168,7 @@ def mail_answer(name: str) -> Any:
     return render_template("pages/dev_answered.html", name=name, lmtp=f"{host}:{port}",
                            sent=sent, problem=problem,
                            outcome=row.outcome if row is not None else "ignored"), \
-        200 if sent else 503
+        200 if sent else 409
 
 
 @bp.get("/mail/<name>/html")

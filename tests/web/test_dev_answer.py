@@ -61,5 +61,5 @@ def test_answering_without_a_listener_says_so_and_changes_nothing(tmp_path, sqli
     newest = next(h for h in hrefs(client.get("/dev/mail").text) if h.startswith("/dev/mail/"))
     [form] = [f for f in forms_in(client.get(newest).text) if f.action.endswith("/answer")]
     answered = post_form(client, form, text="2")
-    assert answered.status_code == 503 and "pbem serve" in answered.text
+    assert answered.status_code == 409 and "pbem serve" in answered.text
     assert not Move.select().where(Move.kind == Move.PLAYER).exists()
