@@ -21,8 +21,9 @@ from typing import Any
 
 import click
 
-from pbem.context import Context
+from pbem.context import Context, make_context
 from pbem.lifecycle import replies
+from pbem.models import db, open_database
 
 log = logging.getLogger("pbem.lmtp")
 
@@ -62,8 +63,6 @@ class ReplyHandler:
         return "\r\n".join([status] * max(1, len(envelope.rcpt_tos)))
 
     def receive(self, raw: bytes, recipients: list[str]) -> replies.Result:
-        from pbem.models import db
-
         with self.lock:
             try:
                 return replies.receive(self.ctx, raw, recipients)
@@ -73,6 +72,7 @@ class ReplyHandler:
 
 def controller(ctx: Context, host: str | None = None, port: int | None = None) -> Any:
     """An (unstarted) aiosmtpd controller of the LMTP listener."""
+    # aiosmtpd (and its asyncio machinery): only a process that listens pays for it
     from aiosmtpd.controller import Controller
     from aiosmtpd.lmtp import LMTP
 
@@ -111,12 +111,9 @@ def start_listener(ctx: Context) -> Any:
 @click.option("--host", default=None, help="address (default: [inbound] lmtp_host)")
 @click.option("--port", type=int, default=None, help="port (default: [inbound] lmtp_port)")
 def lmtp_cmd(host: str | None, port: int | None) -> None:
-    from pbem.cli.server import _open
-
-    ctx = _open()
-    from pbem.models import db
-
-    db.close()
+    ctx = make_context()
+    open_database(ctx.config.database_url)
+    db.close()  # the listener's thread opens its own connection
     listener = controller(ctx, host, port)
     listener.start()
     click.echo(f"replies: LMTP on {listener.hostname}:{listener.port} (Ctrl-C stops it)")

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import click
 
+from pbem.cli.lmtp import start_listener
 from pbem.cli.play import parse_options
 from pbem.context import Context, make_context
 from pbem.gamelog.records import GameRecord, RecordError
@@ -153,8 +154,6 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
                        "this one takes over when it stops")
     if not reload or os.environ.get("WERKZEUG_RUN_MAIN") == "true":
         # replies to mails come in here (one listener: the reloader's child has it)
-        from pbem.cli.lmtp import start_listener
-
         start_listener(ctx)
     if os.environ.get("WERKZEUG_RUN_MAIN") != "true":
         record_running(ctx, host, port)
