@@ -229,3 +229,16 @@ def test_a_player_with_new_links_must_answer_the_latest_mail(ctx, database):
     alice.save()
     assert replies.receive(ctx, reply_to(mail, "1")).outcome == "refused"
     assert _played() == []
+
+
+def test_a_reminder_lists_the_same_choices_and_a_reply_to_it_plays(ctx, database):
+    from pbem.time import reminders
+
+    game = table(ctx)
+    seat = Seat.get(Seat.game == game, Seat.index == 0)
+    reminders._queue_reminder(ctx, game, seat, game.created_at)
+    reminder = latest_mail(ALICE, "reminder")
+    assert reminder.reply_to and "Or answer this mail" in reminder.text_body
+    numbered = json.loads(reminder.choices)["moves"]
+    assert replies.receive(ctx, reply_to(reminder, "4")).outcome == "played"
+    assert _played() == [(0, numbered[3])]
