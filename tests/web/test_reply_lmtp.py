@@ -90,3 +90,64 @@ def test_a_whole_riga_turn_by_replies_through_lmtp(reply_ctx, smtp_server, by_lm
         assert sum(p.sent for p in players) < 80, "no turn of several steps"
     assert Inbound.select().where(Inbound.outcome == "played").count() == humans()
     assert humans() == sum(p.sent for p in players)
+
+
+def _lmtp_send(listener: Any, raw: bytes, to: str = "pbem+1-0-1-1-1-1-aaaaaaaaaaaaaaaa@localhost"
+               ) -> tuple[int, bytes]:
+    """Deliver ``raw`` as it is (lines as sent) by LMTP; the listener's answer."""
+    with smtplib.LMTP(listener.hostname, listener.port) as client:
+        client.ehlo_or_helo_if_needed()
+        client.mail("someone@example.org")
+        client.rcpt(to)
+        return client.data(raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+
+
+@pytest.fixture
+def listener(reply_ctx: Context) -> Iterator[Any]:
+    lmtp = controller(reply_ctx)
+    lmtp.start()
+    try:
+        yield lmtp
+    finally:
+        lmtp.stop()
+
+
+def test_hostile_mail_by_lmtp_is_taken_and_ignored_and_the_listener_stays_up(
+        reply_ctx, smtp_server, listener, database, monkeypatch):
+    from reply_helpers import reply_to
+    from web_helpers import latest_mail, snapshot
+
+    start_table(reply_ctx, "tallinn", "hostile")
+    mail = latest_mail("alice@example.org")
+    nested = b"Content-Type: multipart/mixed; boundary=b\n\n" + (
+        b"--b\nContent-Type: multipart/mixed; boundary=b\n\n" * 3000)
+    before = snapshot()
+    hostile = [
+        b"\x00\xff\xfe garbage",
+        # above [inbound] max_bytes, below what the listener reads at all
+        b"From: alice@example.org\nTo: " + mail.reply_to.encode() + b"\n\n1\n"
+        + (b"x" * 70 + b"\n") * 20_000,
+        nested,
+        reply_to(mail, "1", sender="mallory@evil.example"),
+        reply_to(mail, "1", X_Autoreply="yes"),
+        b"Subject: no sender\n\n1\n",
+    ]
+    for raw in hostile:
+        code, _said = _lmtp_send(listener, raw, to=mail.reply_to)
+        assert code == 250, raw[:60]
+    assert snapshot() == before
+    # the database is away for a moment: the listener says "try again", nothing is kept,
+    # and the mail server's next attempt plays once
+    raw = reply_to(mail, "1")
+
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the database is away")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("pbem.lifecycle.replies.receive", down)
+        code, _said = _lmtp_send(listener, raw, to=mail.reply_to)
+        assert code == 451
+    assert snapshot() == before
+    assert _lmtp_send(listener, raw, to=mail.reply_to)[0] == 250
+    assert _lmtp_send(listener, raw, to=mail.reply_to)[0] == 250
+    assert humans() == 1
