@@ -74,6 +74,8 @@ class _Target:
     turn: int
     menu: int
     numbered: list[str]
+    #: the player's link version the address was made with ("new links" revokes it)
+    version: int
 
 
 def receive(ctx: Context, raw: bytes, recipients: list[str] | tuple[str, ...] = (),
@@ -102,7 +104,8 @@ def receive(ctx: Context, raw: bytes, recipients: list[str] | tuple[str, ...] = 
         if own is None:
             return Result("ignored", "stranger")
         theirs = _Target(mail=target.mail, game=target.game, seat=own, player=own.player,
-                         turn=own.turn_seq, menu=own.menu_seq, numbered=[])
+                         turn=own.turn_seq, menu=own.menu_seq, numbered=[],
+                         version=own.player.link_version)
         with i18n.in_language(compose.language_of(own.player)):
             return _act(ctx, mail, theirs, now, refusal=gettext(
                 "That mail was sent to another seat: a reply plays only for the player "
@@ -133,7 +136,8 @@ def _target(ctx: Context, tokens: list[str]) -> _Target | None:
             continue
         return _Target(mail=mail, game=Game.get_by_id(values["game"]), seat=seat,
                        player=seat.player, turn=values["turn"], menu=values["menu"],
-                       numbered=[m for m in numbered.get("moves", []) if isinstance(m, str)])
+                       numbered=[m for m in numbered.get("moves", []) if isinstance(m, str)],
+                       version=values["version"])
     return None
 
 
@@ -182,8 +186,7 @@ def _problem(ctx: Context, mail: inbound.Inbound, target: _Target, now: datetime
     if mail.problem is not None:
         return gettext("We could not find the text of your reply: please answer in plain "
                        "text, or use the links of the mail.")
-    if target.player.link_version != links.load_reply(
-            ctx.signer, _token_of(target.mail))["version"]:
+    if target.player.link_version != target.version:
         return gettext("Newer links have been mailed to you since this mail; please "
                        "answer your latest mail.")
     days = ctx.config.getint("links", "move_link_days")
@@ -191,10 +194,6 @@ def _problem(ctx: Context, mail: inbound.Inbound, target: _Target, now: datetime
         return gettext("This mail is too old to be answered; please answer your latest "
                        "mail.")
     return ""
-
-
-def _token_of(mail: Outbox) -> str:
-    return mail.reply_to.partition("+")[2].partition("@")[0]
 
 
 def _talk(ctx: Context, mail: inbound.Inbound, target: _Target,
