@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install pbem into .venv and start it on its embedded defaults: SQLite in
 # instance/pbem.db, mail written into instance/mail/ and shown at /dev/mail,
-# with a demo game (you against two bots) in it. This is the README's first
+# with a demo game (you against two bots) in it. Its mails can be answered by reply
+# from /dev/mail too ("2" plays the second choice): `pbem serve` listens for replies by
+# LMTP on [inbound] lmtp_port (8025). This is the README's first
 # command. Stop it with Ctrl-C; run it again to carry on where you were.
 # Arguments go to `pbem serve` (e.g. --reload). For another port set both
 # PBEM_SERVER_PORT and PBEM_SERVER_BASE_URL, so that the mailed links match.

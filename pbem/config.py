@@ -44,6 +44,26 @@ DEFAULTS: dict[str, dict[str, str]] = {
         "max_attempts": "8",
         "backoff_seconds": "60",
     },
+    "inbound": {
+        # replies to mails play and talk (README "Replies"): false, and mails carry no
+        # personal Reply-To (where nothing routes replies to pbem)
+        "replies": "true",
+        # the LMTP listener ``pbem serve`` starts (port 0: none)
+        "lmtp_host": "127.0.0.1",
+        "lmtp_port": "8025",
+        # the largest mail taken, in bytes; answers one address gets per hour at most
+        "max_bytes": "1000000",
+        "answers_per_hour": "10",
+        # POST /inbound/mail takes raw MIME with this secret (empty: the endpoint is off)
+        "webhook_secret": "",
+        # IMAP polling of a mailbox at every tick (empty host: off)
+        "imap_host": "",
+        "imap_port": "993",
+        "imap_ssl": "true",
+        "imap_user": "",
+        "imap_password": "",
+        "imap_mailbox": "INBOX",
+    },
     "links": {
         "move_link_days": "30",
         "invite_link_days": "30",

@@ -10,6 +10,9 @@ name (``Signer.sign_link``) and the pages read them by name (``Signer.load_link`
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -88,6 +91,40 @@ class Signer:
         if not isinstance(payload, dict):
             raise LinkError("forged", gettext("This link is not valid."))
         return payload
+
+
+#: the numbers a reply address's token carries, in order: the game, the seat's index,
+#: the seat's turn and menu version the mail was sent for, the mail (``Outbox`` row) and
+#: the player's link version
+REPLY_FIELDS = ("game", "seat", "turn", "menu", "mail", "version")
+_REPLY_SIG_CHARS = 16
+
+
+def _reply_mac(key: str, numbers: str) -> str:
+    digest = hmac.new(key.encode(), f"pbem-reply:{numbers}".encode(), hashlib.sha256).digest()
+    # base32 in lower case: a mail server may fold the case of an address's local part
+    return base64.b32encode(digest).decode().lower()[:_REPLY_SIG_CHARS]
+
+
+def sign_reply(signer: Signer, **values: int) -> str:
+    """The token of a personal reply address: short, for an address's local part may
+    be 64 characters long (RFC 5321), hence not an itsdangerous token but its numbers
+    and an HMAC of them with the newest key, e.g. ``12-0-3-5-77-1-k3j4h5g6f7d8s9a0``."""
+    numbers = "-".join(str(int(values[name])) for name in REPLY_FIELDS)
+    return f"{numbers}-{_reply_mac(signer.secret_keys[-1], numbers)}"
+
+
+def load_reply(signer: Signer, token: str) -> dict[str, int] | None:
+    """The numbers of a reply token made by ``sign_reply`` with any of our keys, or None."""
+    numbers, _sep, mac = token.lower().rpartition("-")
+    parts = numbers.split("-")
+    if len(parts) != len(REPLY_FIELDS) or not all(p.isascii() and p.isdigit()
+                                                    and len(p) <= 10 for p in parts):
+        return None
+    if not any(hmac.compare_digest(_reply_mac(key, numbers), mac)
+               for key in signer.secret_keys):
+        return None
+    return dict(zip(REPLY_FIELDS, map(int, parts), strict=True))
 
 
 @dataclass(frozen=True)

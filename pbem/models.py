@@ -324,6 +324,12 @@ class Outbox(BaseModel):
     #: for; delivery leaves the mail unsent once that turn is over (``outbox.stale_turn``)
     seat_index = pw.IntegerField(null=True)
     turn_seq = pw.IntegerField(null=True)
+    #: the mail's personal reply address (``Reply-To``), where a reply plays or talks
+    #: (``pbem.lifecycle.replies``); its token names this row
+    reply_to = pw.CharField(max_length=200, null=True)
+    #: what a reply to it may name (JSON): the decision it was sent for (turn, menu
+    #: version) and its choices' notations in the order the mail numbered them
+    choices = pw.TextField(null=True)
 
     class Meta:
         # mail still to go (neither sent nor given up) by when it may go: the tick's
@@ -398,6 +404,19 @@ class JoinAsk(BaseModel):
 # (``Seat.index`` is the seat's column, so the index is made from its fields)
 Seat.add_index(Seat.game, name="seat_open_to_all",
                where=Seat.open_to_all & Seat.player.is_null())
+class Inbound(BaseModel):
+    """A mail that came in and was acted on (played, talked or answered): its key is
+    written in the same transaction as what it did, so it is processed once however
+    often it arrives (a retrying mail server, a crash before the mailbox was told)."""
+
+    #: its Message-ID, or a digest of the whole message where it has none
+    key = pw.CharField(max_length=200, unique=True)
+    sender = pw.CharField(max_length=254, index=True)
+    received_at = pw.DateTimeField(default=utcnow)
+    #: played, talked, refused
+    outcome = pw.CharField(max_length=16)
+    #: whether an answer was queued (answers to one address are bounded per hour)
+    answered = pw.BooleanField(default=False)
 
 
 _SEATS_OF = Prepared(Seat, lambda game_id: (
@@ -405,7 +424,7 @@ _SEATS_OF = Prepared(Seat, lambda game_id: (
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked,
-                                  Follower, JoinAsk]
+                                  Follower, JoinAsk, Inbound]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

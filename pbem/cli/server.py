@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import click
 
+from pbem.cli.lmtp import start_listener
 from pbem.cli.play import parse_options
 from pbem.context import Context, make_context
 from pbem.gamelog.records import GameRecord, RecordError
@@ -151,6 +152,9 @@ def serve(host: str | None, port: int | None, reload: bool) -> None:
         if background is not None and not background.pbem_standby.holding:
             click.echo(f"scheduler: waiting: {background.pbem_lock.holder()}; "
                        "this one takes over when it stops")
+    if not reload or os.environ.get("WERKZEUG_RUN_MAIN") == "true":
+        # replies to mails come in here (one listener: the reloader's child has it)
+        start_listener(ctx)
     if os.environ.get("WERKZEUG_RUN_MAIN") != "true":
         record_running(ctx, host, port)
         click.echo(f"pbem on {ctx.base_url}/ (listening on {host}:{port})")

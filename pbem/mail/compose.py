@@ -18,6 +18,7 @@ language too (``steps.tell_table`` takes a ``Phrase``).
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -119,10 +120,11 @@ def queue_talk(ctx: Context, game: Game, seat: Seat, now: datetime) -> Outbox | 
     (``pbem.lifecycle.talk.send_due``); a digest reader's waits for their digest."""
     lang = language_of(seat.player)
     text, html = render_mail(ctx, "talk", lang, game=game, title=game_title(game), seat=seat,
-                             seat_url=seat_url(ctx, game, seat))
+                             seat_url=seat_url(ctx, game, seat),
+                             by_reply=ctx.config.getbool("inbound", "replies"))
     subject = say(phrase("{title}: table talk", title=game_title(game)), lang)
     return queue(ctx, kind="talk", to=seat.player, subject=subject, text=text, html=html,
-                 game=game, now=now)
+                 game=game, now=now, reply_of=seat)
 
 
 def names_of(seats: list[Seat]) -> list[str]:
@@ -206,6 +208,8 @@ def queue(
     seats: list[Seat] | None = None,
     turn_of: Seat | None = None,
     unsubscribe: str | None = None,
+    reply_of: Seat | None = None,
+    reply_moves: list[str] | None = None,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -263,14 +267,35 @@ def queue(
     )
     # the first mail of the thread that goes out on its own is its root (a mail held for
     # the digest is never delivered as itself)
+    mail = None
     if root is not None and not digest and not Outbox.select().where(
             Outbox.message_id == root).exists():
         try:
             with db.atomic():  # a savepoint: a root queued at the same time keeps its id
-                return Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
+                mail = Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
         except pw.IntegrityError:
             pass
-    return Outbox.create(**row)
+    if mail is None:
+        mail = Outbox.create(**row)
+    if reply_of is not None and not digest and ctx.config.getbool("inbound", "replies"):
+        # the address names the row, so it is written once the row has its id
+        mail.choices = json.dumps({"turn": reply_of.turn_seq, "menu": reply_of.menu_seq,
+                                   "moves": reply_moves or []})
+        mail.reply_to = reply_address(ctx, mail, reply_of)
+        mail.save(only=[Outbox.choices, Outbox.reply_to])
+    return mail
+
+
+def reply_address(ctx: Context, mail: Outbox, seat: Seat) -> str:
+    """The personal address a reply to ``mail`` goes to: on the sender's domain, the
+    sender's local part with a signed token after "+" (``links.sign_reply``), so that
+    one alias or mailbox with subaddressing takes every reply (README "Replies")."""
+    local = ctx.config.get("mail", "from_address").rpartition("@")[0].strip().strip("<")
+    local = "".join(c for c in local if c.isalnum() or c in "._-") or "pbem"
+    token = links.sign_reply(ctx.signer, game=seat.game_id, seat=seat.index,
+                             turn=seat.turn_seq, menu=seat.menu_seq, mail=mail.id,
+                             version=seat.player.link_version)
+    return f"{local}+{token}@{mail_domain(ctx)}"
 
 
 def language_of(player: Player | None) -> str:
@@ -422,11 +447,12 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     names = names_of(seats)
     view = rules.view(state, seat.index)
     lang = language_of(seat.player)
+    menu = menu_links(ctx, game, seat, state, lang, names)
     values = dict(
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
         view=view, view_text=rules.render_text(view, names, lang),
         recent=history.seat_history(game, seat.index, in_turn=True, lang=lang),
-        moves=menu_links(ctx, game, seat, state, lang, names),
+        moves=menu, by_reply=ctx.config.getbool("inbound", "replies"),
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
         secret=rules.is_secret(state),
@@ -438,7 +464,8 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
     queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
-          now=now, seats=seats, turn_of=seat)
+          now=now, seats=seats, turn_of=seat, reply_of=seat,
+          reply_moves=[link.choice.move for link in menu] if menu.short else [])
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
@@ -481,3 +508,46 @@ def format_local(when: datetime | None, tz: str, lang: str = DEFAULT) -> str:
 
     local = when.replace(tzinfo=ZoneInfo("UTC")).astimezone(quiet.zone(tz))
     return format_local_time(local.replace(tzinfo=None), tz, lang)
+
+
+@dataclass
+class Answer:
+    """What pbem answers a reply (``pbem.lifecycle.replies``): what it played, whether it
+    took the words to the table, why it refused a line; the rest is read from the game."""
+
+    played: list[str]
+    talked: bool = False
+    refused: str = ""
+    refused_line: str = ""
+    #: lines followed the refused one: none of them was played
+    not_read: bool = False
+
+
+def queue_answer(ctx: Context, game: Game, seat: Seat, answer: Answer,
+                 now: datetime | None = None) -> Outbox | None:
+    """The answer to a seat's reply, in its player's language: what was played (or why
+    not) and what happens next; while the seat is to move, its choices now, numbered,
+    with a fresh reply address for them."""
+    rules = get_game(game.game)
+    seats = Seat.of(game)
+    names = names_of(seats)
+    lang = language_of(seat.player)
+    active = game.status == Game.ACTIVE and game.state is not None
+    menu = (menu_links(ctx, game, seat, game.state, lang, names)
+            if active and seat.in_turn and seat.index in rules.to_move(game.state) else None)
+    waiting = [names[i] for i in rules.to_move(game.state)] if active else []
+    text, html = render_mail(ctx, "answer", lang, game=game, title=game_title(game),
+                             seat=seat, names=names, played=answer.played,
+                             talked=answer.talked, refused=answer.refused,
+                             refused_line=answer.refused_line, not_read=answer.not_read,
+                             finished=game.status == Game.FINISHED, moves=menu,
+                             waiting_for=waiting, seat_url=seat_url(ctx, game, seat))
+    if answer.refused and not answer.played:
+        subject = say(phrase("{title}: your reply was not played", title=game_title(game)),
+                      lang)
+    else:
+        subject = say(phrase("{title}: your reply", title=game_title(game)), lang)
+    return queue(ctx, kind="answer", to=seat.player, subject=subject, text=text, html=html,
+                 game=game, now=now, seats=seats, reply_of=seat,
+                 reply_moves=[link.choice.move for link in menu]
+                 if menu is not None and menu.short else [])

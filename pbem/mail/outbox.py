@@ -112,6 +112,8 @@ def build_message(mail: Outbox, config: Config, sent_at: datetime | None = None)
     if mail.unsubscribe_url:
         msg["List-Unsubscribe"] = f"<{mail.unsubscribe_url}>"
         msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if mail.reply_to:  # our own token: plain ASCII (``compose.reply_address``)
+        msg["Reply-To"] = mail.reply_to
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(mail.text_body)
     if mail.html_body:

@@ -129,6 +129,13 @@ def personal_mail(ctx: Context, game: Game, seat: Seat, seats: list[Seat], templ
     lang = compose.language_of(seat.player)
     text, html = compose.render_mail(ctx, template, lang, game=game, title=title,
                                      names=compose.names_of(seats), seat=seat,
-                                     seat_url=compose.seat_url(ctx, game, seat), **values)
+                                     seat_url=compose.seat_url(ctx, game, seat),
+                                     by_reply=ctx.config.getbool("inbound", "replies"),
+                                     **values)
+    # a mail that lists the seat's choices can be answered by reply, like a turn mail
+    menu = values.get("moves")
+    reply = (dict(reply_of=seat, reply_moves=[link.choice.move for link in menu]
+                  if menu.short else [])
+             if isinstance(menu, compose.Menu) and menu else {})
     compose.queue(ctx, kind=kind, to=seat.player, subject=f"{title}: {say(subject, lang)}",
-                  text=text, html=html, game=game, now=now)
+                  text=text, html=html, game=game, now=now, **reply)

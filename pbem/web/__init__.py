@@ -43,7 +43,8 @@ STATIC_DIR = Path(__file__).resolve().parent / "static"
 #: modules whose ``bp`` the app serves; a part of pbem with pages adds its module here
 BLUEPRINTS: tuple[str, ...] = ("pbem.web.play", "pbem.web.lobby", "pbem.web.time_views",
                                 "pbem.web.archive_views", "pbem.web.mine", "pbem.web.about",
-                                "pbem.web.follow", "pbem.web.open_games")
+                                "pbem.web.follow", "pbem.web.open_games",
+                                "pbem.web.inbound")
 #: served only when [server] production is false
 DEV_BLUEPRINTS: tuple[str, ...] = ("pbem.web.dev",)
 

@@ -4,7 +4,10 @@ With the embedded defaults every mail is written as a ``.eml`` file into the
 instance's ``mail/`` folder instead of being sent.  ``/dev/mail`` lists them,
 newest first, and shows each one: its text part with the links clickable,
 and its HTML part in a sandboxed frame, so a newcomer can play a whole game
-from the mails without a mail server.  The blueprint is not registered in
+from the mails without a mail server.  A mail with a Reply-To (a turn mail, an answer, table talk)
+can be answered from its page: the reply goes to pbem's LMTP listener
+(``pbem.cli.lmtp``, which ``pbem serve`` starts) as a mail client's reply would reach
+it through a mail server.  The blueprint is not registered in
 production, where every ``/dev/`` path is a 404.
 """
 
@@ -13,15 +16,18 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+import smtplib
+import uuid
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request
 from markupsafe import Markup, escape
 
 from pbem.mail.picture import inline_cids
-from pbem.web import context
+from pbem.models import Inbound
+from pbem.web import context, csrf
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
 
@@ -115,10 +121,54 @@ def mail_show(name: str) -> Any:
     msg = _read(_mail_path(name))
     text = _part(msg, "plain")
     headers = [(h, str(msg[h])) for h in ("Date", "From", "To", "Subject", "Message-ID",
-                                         "In-Reply-To", "List-Unsubscribe") if msg[h]]
+                                         "In-Reply-To", "Reply-To", "List-Unsubscribe") if msg[h]]
     return render_template("pages/dev_mail.html", name=name, headers=headers,
                            text=linkify(text) if text is not None else None,
-                           has_html=_part(msg, "html") is not None)
+                           has_html=_part(msg, "html") is not None,
+                           reply_to=str(msg["Reply-To"] or ""), to=str(msg["To"] or ""))
+
+
+#: the longest answer the form takes
+ANSWER_MAX = 2000
+
+
+def reply_of(msg: EmailMessage, text: str) -> EmailMessage:
+    """The reply a mail client writes to ``msg``: ``text`` above the quoted mail."""
+    reply = EmailMessage()
+    reply["From"] = msg["To"]
+    reply["To"] = msg["Reply-To"]
+    reply["Subject"] = f"Re: {msg['Subject']}"
+    reply["Message-ID"] = f"<dev-answer.{uuid.uuid4().hex}@localhost>"
+    reply["In-Reply-To"] = msg["Message-ID"]
+    reply["References"] = msg["Message-ID"]
+    quoted = "\n".join(f"> {line}" for line in (_part(msg, "plain") or "").splitlines())
+    reply.set_content(f"{text.strip()}\n\n{msg['From']} wrote:\n{quoted}\n",
+                      cte="quoted-printable")
+    return reply
+
+
+@bp.post("/mail/<name>/answer")
+def mail_answer(name: str) -> Any:
+    """Answer a mail as its reader would: the reply goes to the LMTP listener."""
+    msg = _read(_mail_path(name))
+    here = f"/dev/mail/{name}"
+    csrf.check(again_url=here)
+    if not msg["Reply-To"]:
+        abort(404)
+    reply = reply_of(msg, request.form.get("text", "")[:ANSWER_MAX])
+    config = context().config
+    host, port = config.get("inbound", "lmtp_host"), config.getint("inbound", "lmtp_port")
+    try:
+        with smtplib.LMTP(host, port, timeout=30) as lmtp:
+            lmtp.send_message(reply)
+        sent, problem = True, ""
+    except (OSError, smtplib.SMTPException) as exc:
+        sent, problem = False, str(exc)
+    row = Inbound.get_or_none(Inbound.key == reply["Message-ID"]) if sent else None
+    return render_template("pages/dev_answered.html", name=name, lmtp=f"{host}:{port}",
+                           sent=sent, problem=problem,
+                           outcome=row.outcome if row is not None else "ignored"), \
+        200 if sent else 409
 
 
 @bp.get("/mail/<name>/html")

@@ -21,7 +21,7 @@ import peewee as pw
 import pytest
 
 from pbem.context import make_context
-from pbem.models import create_tables, db, open_database
+from pbem.models import create_tables, db, drop_tables, open_database
 from pbem.time import scheduler
 
 PROBE = Path(__file__).with_name("scheduler_probe.py")
@@ -107,8 +107,11 @@ def count(ticks_file: Path, pid: int) -> int:
 
 @pytest.fixture
 def pg_deployment(pg_url: str) -> Iterator[str]:
-    """pbem's tables in this run's PostgreSQL database; yields its plain URL."""
+    """pbem's tables, empty, in this run's PostgreSQL database; yields its plain URL.
+    (A test before may have left rows there: the ``database`` fixture empties its
+    tables when it begins, not when it ends.)"""
     open_database(pg_url)
+    drop_tables()
     create_tables()
     db.close()
     yield pg_url

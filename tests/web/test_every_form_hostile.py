@@ -13,6 +13,7 @@ import pytest
 from web_helpers import (
     csrf_of,
     finish,
+    free_port,
     latest_mail,
     move_paths,
     paths_in,
@@ -25,6 +26,7 @@ from pbem import links
 from pbem.lifecycle import create, follow, join
 from pbem.mail import compose
 from pbem.models import Follower, Game, Player, Seat
+from pbem.time.scheduler import tick
 
 HOSTILE: list[str | bytes | list[str]] = [
     "99999999999999999999999", str(2**63), "-1", "-99999999999999999999", "nan", "inf",
@@ -66,6 +68,8 @@ GOOD: dict[str, dict[str, str]] = {
     "follow.stop_post": {"List-Unsubscribe": "One-Click"},
     "open_games.ask": {"email": "dora@example.net"},
     "open_games.join_post": {"name": "Dora", "timezone": "UTC", "language": "en"},
+    "dev.mail_answer": {"text": "2"},
+    "inbound.inbound_mail": {},
 }
 
 
@@ -90,6 +94,9 @@ def test_every_form_answers_hostile_values_with_a_page_never_a_500(app, ctx, dat
     finish(ctx, create.create_game(ctx, "visby", Player.get(Player.email == "alice@example.org"),
                                    [None], seed=4))  # for a rematch
     client = app.test_client()
+    # the mails in the folder, for /dev/mail's answer; no LMTP listener where it sends
+    ctx.config.values["inbound"]["lmtp_port"] = str(free_port())
+    tick(ctx)
     routes = _routes_for(ctx, open_game)
     declared = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
     assert declared == set(routes) == set(GOOD), "a POST route is not in this test"
@@ -152,6 +159,8 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
         "follow.stop_post": paths_in(follow.link(ctx, fan, "stop"))[0],
         "open_games.ask": f"/open/{open_seats.id}",
         "open_games.join_post": paths_in(join.link(ctx, open_seats, "dora@example.net"))[0],
+        "dev.mail_answer": f"/dev/mail/{_answerable(ctx)}/answer",
+        "inbound.inbound_mail": "/inbound/mail",
     }
 
 
@@ -165,3 +174,11 @@ def test_a_menu_number_beyond_64_bits_is_a_400_not_an_overflow(app, ctx, databas
                                                  "t": value, "move": "play Ritter"})
     assert response.status_code == 400
     assert 'data-reason="bad-form"' in response.text
+
+
+def _answerable(ctx) -> str:
+    """A mail in the folder that /dev/mail offers to answer (it has a Reply-To)."""
+    for path in sorted(ctx.config.mail_folder.glob("*.eml")):
+        if b"\nReply-To: " in path.read_bytes():
+            return path.name
+    raise AssertionError("no mail with a Reply-To in the folder")

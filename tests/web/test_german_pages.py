@@ -112,7 +112,7 @@ def test_a_german_players_turn_mail_is_german(ctx, client):
     for english in ("Hello", "Your moves", "Please move by", "Your seat", "All your games",
                     "Everyone chooses", "You get this mail", "Open your seat"):
         assert english not in text + html, english
-    assert re.search(r"^  Ritter ausspielen", text, re.M)
+    assert re.search(r"^  \d+\. Ritter ausspielen", text, re.M)
 
 
 def test_accept_language_gives_a_visitor_german_pages(client):

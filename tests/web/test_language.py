@@ -87,8 +87,8 @@ def test_a_german_player_reads_german_and_an_english_one_english(ctx, database, 
     # the view's text and the menu are in each reader's language, card names as printed
     assert "Deine Hand:" in bob.text_body and "Your hand:" not in bob.text_body
     assert "Your hand:" in alice.text_body
-    assert re.search(r"^  Ritter ausspielen", bob.text_body, re.M)
-    assert re.search(r"^  Play Ritter", alice.text_body, re.M)
+    assert re.search(r"^  \d+\. Ritter ausspielen", bob.text_body, re.M)
+    assert re.search(r"^  \d+\. Play Ritter", alice.text_body, re.M)
     assert "ausspielen" not in alice.text_body
     assert said(latest_mail(BOB, "notice")) == "Visby #1 hat begonnen"
     assert said(latest_mail(ALICE, "notice")) == "Visby #1 has started"
