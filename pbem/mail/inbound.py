@@ -16,6 +16,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 
@@ -96,8 +97,12 @@ def message_key(msg: Message | None, raw: bytes) -> str:
 
 
 def _header(msg: Message, name: str) -> str:
+    """A header's text, its encoded words (RFC 2047) decoded; "" for one we cannot read."""
     try:
-        return str(msg.get(name) or "")
+        value = msg.get(name)
+        if value is None:
+            return ""
+        return str(make_header(decode_header(str(value))))
     except Exception:  # noqa: BLE001 - malformed: as if absent
         return ""
 

@@ -242,3 +242,14 @@ def test_a_reminder_lists_the_same_choices_and_a_reply_to_it_plays(ctx, database
     numbered = json.loads(reminder.choices)["moves"]
     assert replies.receive(ctx, reply_to(reminder, "4")).outcome == "played"
     assert _played() == [(0, numbered[3])]
+
+
+def test_an_out_of_office_subject_in_encoded_words_is_seen_too(ctx, database):
+    table(ctx)
+    mail = _turn()
+    raw = b"Subject: =?utf-8?q?Abwesenheitsnotiz=3A_bis_Montag?=\n" + reply_to(
+        mail, "1", Subject="x")
+    raw = raw.replace(b"\nSubject: x\n", b"\n")  # the encoded one only, as a client sends it
+    assert raw.count(b"Subject:") == 1
+    assert replies.receive(ctx, raw).outcome == "ignored"
+    assert _played() == []
