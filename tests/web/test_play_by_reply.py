@@ -253,3 +253,17 @@ def test_an_out_of_office_subject_in_encoded_words_is_seen_too(ctx, database):
     assert raw.count(b"Subject:") == 1
     assert replies.receive(ctx, raw).outcome == "ignored"
     assert _played() == []
+
+
+@pytest.mark.parametrize(("body", "lines"), [
+    ("2\n\nOn Thu, 26 Nov 2026 at 17:00, pbem <pbem@localhost>\nwrote:\n> Hello\n", ["2"]),
+    ("2\n3\n\nthanks\n-- \nAlice\n> Hello\n", ["2", "3"]),
+    ("  2.  \n-----Original Message-----\nFrom: pbem\n", ["2."]),
+    ("On Thu, pbem wrote:\n> Hello\n> 1. Play Truppen\n\n2\n\nSent from my phone\n", ["2"]),
+    ("> Hello\n", []),
+    ("Am Do., 26. Nov. 2026 um 17:00 Uhr schrieb pbem:\n> Hallo\n", []),
+])
+def test_the_writers_own_first_lines_are_read_above_or_below_the_quote(body, lines):
+    from pbem.mail.inbound import Inbound, above_quote
+
+    assert Inbound(key="k", sender="a@b", lines=above_quote(body)).paragraph == lines
