@@ -16,6 +16,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 
@@ -25,6 +26,8 @@ MAX_PARTS = 50
 #: what we read of the text above the quote: lines, and characters
 MAX_LINES = 40
 MAX_CHARS = 4000
+#: lines of a mail's text looked at for them (a bottom-poster's words follow the quote)
+MAX_SCAN = 3000
 
 #: a personal reply address: any local part, "+", the token (``links.sign_reply``)
 _REPLY = re.compile(r"^[^@+\s]*\+(?P<token>\d{1,10}(?:-\d{1,10}){5}-[A-Za-z2-7]{16})@",
@@ -32,7 +35,8 @@ _REPLY = re.compile(r"^[^@+\s]*\+(?P<token>\d{1,10}(?:-\d{1,10}){5}-[A-Za-z2-7]{
 #: the line a mail client writes above the mail it quotes ("On … wrote:"), in the
 #: languages our players write in and a few more
 _QUOTE_INTRO = re.compile(
-    r"(wrote|schrieb|a écrit|escribió|scrisse|schreef|skrev|napisał)\s*:\s*$", re.I)
+    r"(wrote|schrieb|a écrit|escribió|scrisse|schreef|skrev|napisał)\b[^:>]*>?\s*:\s*$",
+    re.I)
 _QUOTE_START = re.compile(r"^(On|Am|Le|El|Il|Op|Den|W dniu)\s", re.I)
 _SEPARATORS = re.compile(
     r"^(-{2,}\s*(Original Message|Ursprüngliche Nachricht|Weitergeleitete Nachricht|"
@@ -96,8 +100,12 @@ def message_key(msg: Message | None, raw: bytes) -> str:
 
 
 def _header(msg: Message, name: str) -> str:
+    """A header's text, its encoded words (RFC 2047) decoded; "" for one we cannot read."""
     try:
-        return str(msg.get(name) or "")
+        value = msg.get(name)
+        if value is None:
+            return ""
+        return str(make_header(decode_header(str(value))))
     except Exception:  # noqa: BLE001 - malformed: as if absent
         return ""
 
@@ -185,20 +193,24 @@ def _decoded(part: Message) -> tuple[str | None, str | None]:
 
 
 def above_quote(text: str) -> list[str]:
-    """The lines a writer put above the mail they answer (and above their signature)."""
+    """The writer's own lines: those above the mail they answer (and above their
+    signature); where they wrote below it instead (bottom-posting), the first own lines
+    after the quote."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     out: list[str] = []
-    for i, line in enumerate(lines[:MAX_LINES * 4]):
+    for i, line in enumerate(lines[:MAX_SCAN]):
         stripped = line.strip()
-        if stripped.startswith(">") or _SEPARATORS.match(stripped) and out:
-            break
         if line in ("-- ", "--"):
-            break
-        if _QUOTE_INTRO.search(stripped):
-            break
-        if _QUOTE_START.match(stripped) and i + 1 < len(lines) and (
-                _QUOTE_INTRO.search(lines[i + 1].strip())):
-            break  # "On Thu, … pbem <" / "pbem@…> wrote:": the intro folded in two
+            break  # the signature
+        own = any(x.strip() for x in out)
+        quoting = (stripped.startswith(">") or bool(_QUOTE_INTRO.search(stripped))
+                   or bool(_QUOTE_START.match(stripped) and i + 1 < len(lines)
+                           and _QUOTE_INTRO.search(lines[i + 1].strip())))
+        if quoting or (own and _SEPARATORS.match(stripped)):
+            if own:
+                break
+            out = []  # nothing of the writer's yet: their words may follow the quote
+            continue
         out.append(line.rstrip())
         if len(out) >= MAX_LINES or sum(len(x) for x in out) > MAX_CHARS:
             break

@@ -242,3 +242,28 @@ def test_a_reminder_lists_the_same_choices_and_a_reply_to_it_plays(ctx, database
     numbered = json.loads(reminder.choices)["moves"]
     assert replies.receive(ctx, reply_to(reminder, "4")).outcome == "played"
     assert _played() == [(0, numbered[3])]
+
+
+def test_an_out_of_office_subject_in_encoded_words_is_seen_too(ctx, database):
+    table(ctx)
+    mail = _turn()
+    raw = b"Subject: =?utf-8?q?Abwesenheitsnotiz=3A_bis_Montag?=\n" + reply_to(
+        mail, "1", Subject="x")
+    raw = raw.replace(b"\nSubject: x\n", b"\n")  # the encoded one only, as a client sends it
+    assert raw.count(b"Subject:") == 1
+    assert replies.receive(ctx, raw).outcome == "ignored"
+    assert _played() == []
+
+
+@pytest.mark.parametrize(("body", "lines"), [
+    ("2\n\nOn Thu, 26 Nov 2026 at 17:00, pbem <pbem@localhost>\nwrote:\n> Hello\n", ["2"]),
+    ("2\n3\n\nthanks\n-- \nAlice\n> Hello\n", ["2", "3"]),
+    ("  2.  \n-----Original Message-----\nFrom: pbem\n", ["2."]),
+    ("On Thu, pbem wrote:\n> Hello\n> 1. Play Truppen\n\n2\n\nSent from my phone\n", ["2"]),
+    ("> Hello\n", []),
+    ("Am Do., 26. Nov. 2026 um 17:00 Uhr schrieb pbem:\n> Hallo\n", []),
+])
+def test_the_writers_own_first_lines_are_read_above_or_below_the_quote(body, lines):
+    from pbem.mail.inbound import Inbound, above_quote
+
+    assert Inbound(key="k", sender="a@b", lines=above_quote(body)).paragraph == lines

@@ -151,3 +151,23 @@ def test_hostile_mail_by_lmtp_is_taken_and_ignored_and_the_listener_stays_up(
     assert _lmtp_send(listener, raw, to=mail.reply_to)[0] == 250
     assert _lmtp_send(listener, raw, to=mail.reply_to)[0] == 250
     assert humans() == 1
+
+
+def test_serve_starts_the_listener_of_its_settings_and_runs_on_without_one(tmp_path, capsys):
+    from pbem.cli.lmtp import start_listener
+
+    def ctx_on(port: int) -> Context:
+        return make_context(server={"instance": str(tmp_path / "instance")},
+                            inbound={"lmtp_port": str(port)})
+
+    assert start_listener(ctx_on(0)) is None  # none asked for
+    port = free_port()
+    first = start_listener(ctx_on(port))
+    try:
+        assert first is not None and f"replies: LMTP on 127.0.0.1:{port}" in capsys.readouterr().out
+        with smtplib.LMTP("127.0.0.1", port) as client:
+            assert client.ehlo_or_helo_if_needed() is None and client.does_esmtp
+        assert start_listener(ctx_on(port)) is None  # the port is taken: said, not fatal
+        assert "could not start" in capsys.readouterr().err
+    finally:
+        first.stop()

@@ -68,3 +68,14 @@ def test_hostile_posts_are_refused_or_ignored_never_a_5xx(hook_ctx, database):
         answer = _post(client, raw)
         assert answer.status_code == 200 and answer.json["outcome"] == "ignored", raw[:60]
     assert snapshot() == before
+
+
+def test_the_envelope_recipient_names_the_reply_address_where_the_headers_do_not(
+        hook_ctx, database):
+    table(hook_ctx)
+    client = create_app(hook_ctx).test_client()
+    mail = latest_mail("alice@example.org")
+    raw = reply_to(mail, "2", to="Alice's games <games@example.org>")  # forwarded on
+    assert _post(client, raw).json["outcome"] == "ignored"
+    posted = _post(client, raw, **{"X-Envelope-To": f"other@example.org, {mail.reply_to}"})
+    assert posted.json["outcome"] == "played"
