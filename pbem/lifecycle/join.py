@@ -114,14 +114,15 @@ def link(ctx: Context, game: Game, address: str) -> str:
 
 def _queue_request(ctx: Context, game: Game, address: str, lang: str, now: datetime) -> None:
     title = compose.game_title(game)
+    # to an address that plays here, the mail is that player's, in their language
     known = Player.get_or_none(Player.email == address)
+    lang = compose.language_of(known) if known else lang
     text, html = compose.render_mail(
-        ctx, "join_ask", compose.language_of(known) if known else lang, title=title,
-        url=link(ctx, game, address), game_url=ctx.url(f"/g/{game.id}"), days=LINK_DAYS,
-        clock=compose._clock_words(game, lang), never_url=compose.never_url(ctx, address))
+        ctx, "join_ask", lang, title=title, url=link(ctx, game, address),
+        game_url=ctx.url(f"/g/{game.id}"), days=LINK_DAYS, clock=compose.clock_words(game, lang),
+        never_url=compose.never_url(ctx, address))
     compose.queue(ctx, kind=REQUEST_KIND, to=known or address, text=text, html=html, now=now,
-                  subject=say(phrase("{title}: your seat, if you confirm", title=title),
-                              compose.language_of(known) if known else lang))
+                  subject=say(phrase("{title}: your seat, if you confirm", title=title), lang))
 
 
 def join(ctx: Context, game_id: int, player: Player) -> Seat:

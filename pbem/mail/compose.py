@@ -393,7 +393,7 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
     seats = Seat.of(game)
     text, html = render_mail(ctx, "invite", lang, game=game, title=game_title(game),
                              rules=rules, host=host.name, url=ctx.url(f"/i/{token}"),
-                             names=names_of(seats), clock=_clock_words(game, lang),
+                             names=names_of(seats), clock=clock_words(game, lang),
                              never_url=None if invited else never_url(ctx, seat.invite_email))
     subject = say(phrase("{host} invites you to {title}", host=host.name,
                          title=game_title(game)), lang)
@@ -401,7 +401,7 @@ def queue_invite(ctx: Context, game: Game, seat: Seat, host: Player) -> None:
           html=html, game=game)
 
 
-def _clock_words(game: Game, lang: str) -> str:
+def clock_words(game: Game, lang: str) -> str:
     """The game's clock in one sentence, in ``lang``."""
     with i18n.in_language(lang):
         return clock.describe_policy(game.clock) if game.clock else ""

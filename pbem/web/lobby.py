@@ -158,8 +158,9 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
         try:
             seats.append(create.normalise_email(raw))
         except ValueError:
-            errors.append(_("Seat %(number)s: enter an email address, or 'bot' (or leave it "
-                            "empty) for a computer player.", number=i + 1))
+            errors.append(_("Seat %(number)s: enter an email address, 'bot' (or leave it "
+                            "empty) for a computer player, or 'open' for anyone to join.",
+                            number=i + 1))
     parsed["seats"] = seats
     addresses = [a for a in seats if a not in (None, create.OPEN_SEAT)] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):

@@ -19,9 +19,9 @@ from web_helpers import finish, mid_game, paths_in, player
 
 from pbem.archive import build
 from pbem.games import get_game
-from pbem.lifecycle import create
+from pbem.lifecycle import create, follow, join
 from pbem.mail.compose import move_url
-from pbem.models import Game, Outbox, Seat
+from pbem.models import Follower, Game, Outbox, Seat
 
 pytestmark = needs_browser
 
@@ -54,6 +54,16 @@ def _app_pages(ctx, client, name: str) -> tuple[Game, dict[str, str]]:
     carol = "carol@example.org"
     create.create_game(ctx, name, player("alice@example.org", "Alice"), [carol])
     pages[f"{name} invitation"] = _link(carol, "/i/", "invite")
+    if name == "visby":  # the pages of issue 26 once: mail kinds, following, open games
+        alice = player("alice@example.org", "Alice")
+        pages["settings with a switch per kind of mail"] = \
+            _link("alice@example.org", "/s/") + "/settings"
+        fan = Follower.create(game=game, email="fan@example.net")
+        pages["follow: confirm"] = paths_in(follow.link(ctx, fan))[0]
+        pages["follow: stop"] = paths_in(follow.link(ctx, fan, "stop"))[0]
+        open_game = create.create_game(ctx, name, alice, [create.OPEN_SEAT], seed=9)
+        pages["open games"] = "/open"
+        pages["join an open game"] = paths_in(join.link(ctx, open_game, "dora@example.net"))[0]
     htmls = {}
     for what, path in pages.items():
         response = client.get(path)

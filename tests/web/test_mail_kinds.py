@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from web_helpers import finish, forms_in, latest_mail, post_form, seat_path, snapshot, table
 
 from pbem.context import make_context
-from pbem.mail import kinds
+from pbem.mail import compose, kinds
 from pbem.mail.outbox import build_message
 from pbem.models import Outbox, Player
 
@@ -37,6 +37,13 @@ def test_every_mail_names_its_kind_and_unsubscribes_from_it(ctx, client):
     # two kinds, two lists, two links
     assert build_message(result, config)["List-Id"] == "pbem results <results.play.example.org>"
     assert result.unsubscribe_url != turn.unsubscribe_url
+    # behind an https base URL (production: README "Production") the link is https
+    https = make_context(server={"base_url": "https://play.example.org"})
+    alice = Player.get(Player.email == "alice@example.org")
+    assert compose.list_unsubscribe(https, alice, "reminder").startswith(
+        "https://play.example.org/u/")
+    assert compose.list_unsubscribe(https, "x@example.net", "invite").startswith(
+        "https://play.example.org/never/")
 
 
 def test_one_click_stops_that_kind_alone_and_get_changes_nothing(ctx, client):
@@ -91,9 +98,26 @@ def test_the_pages_speak_german(ctx, client):
     table(ctx)
     Player.update(language="de").where(Player.email == "alice@example.org").execute()
     alice = Player.get(Player.email == "alice@example.org")
-    from pbem.mail import compose
-
     page = client.get(_path(compose.unsubscribe_url(ctx, alice, kinds.TALK)))
     assert "Diese Art von Mail abbestellen" in page.text, page.text
     seat = seat_path(latest_mail("alice@example.org"))
     assert "Tischgespräche deiner Partien" in client.get(f"{seat}/settings").text
+
+
+def test_table_talk_switched_off_reaches_the_player_in_no_mail(ctx, client):
+    from datetime import timedelta
+
+    from pbem.lifecycle import talk
+    from pbem.models import Seat, utcnow
+
+    game = table(ctx, humans=3)
+    Player.update(mail_off="talk").where(Player.email == "alice@example.org").execute()
+    bob = Seat.get(Seat.game == game, Seat.index == 1)
+    talk.post(ctx, game, bob, "Good luck, everyone")
+    later = utcnow() + timedelta(hours=2)
+    talk.send_due(ctx, later)
+    to = [m.to_address for m in Outbox.select().where(Outbox.kind == "talk")]
+    assert "carol@example.org" in to and "alice@example.org" not in to
+    finish(ctx, game)
+    assert not any("Good luck, everyone" in m.text_body for m in Outbox.select().where(
+        Outbox.to_address == "alice@example.org"))
