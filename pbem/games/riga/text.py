@@ -13,6 +13,7 @@ each its English gloss.
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 from typing import Any
 
 from pbem.games.language import Words, plural
@@ -322,7 +323,15 @@ def _wrapped(lines: list[str], width: int = 76) -> list[str]:
         if len(line) <= width:
             out.append(line)
             continue
-        indent = " " * (len(line) - len(line.lstrip(" ")))
-        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ",
-                                 break_long_words=False, break_on_hyphens=False))
+        out.extend(_broken(line, width))
     return out
+
+
+@lru_cache(maxsize=4096)
+def _broken(line: str, width: int) -> tuple[str, ...]:
+    """One long line broken (``_wrapped``).  Kept: the same lines (a card's help, a
+    seat's display) come back in every view and mail of a game, and textwrap was a
+    quarter of drawing a view as text."""
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    return tuple(textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ",
+                               break_long_words=False, break_on_hyphens=False))
