@@ -271,6 +271,15 @@ class Talk(BaseModel):
         indexes = ((("game", "after_move_seq"), False),)
 
 
+class Note(BaseModel):
+    """A seat's private note, written on its seat page: only that seat's page ever reads
+    it (no mail, no other page, not the archive, which never selects this table)."""
+
+    seat = pw.ForeignKeyField(Seat, unique=True, backref="notes", on_delete="CASCADE")
+    text = pw.TextField(default="")  # as typed; escaped where shown
+    updated_at = pw.DateTimeField(default=utcnow)
+
+
 class Outbox(BaseModel):
     """A mail waiting for delivery; written in the same transaction as its cause."""
 
@@ -335,7 +344,8 @@ _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked]
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Note, Outbox,
+                                  Blocked]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)
