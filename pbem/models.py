@@ -280,6 +280,65 @@ class Note(BaseModel):
     updated_at = pw.DateTimeField(default=utcnow)
 
 
+class Rating(BaseModel):
+    """A multiplayer rating (openskill's Weng-Lin model, ``pbem.lifecycle.ratings``) per
+    player per game kind, or of that game's bots (``player`` None), rated apart."""
+
+    #: who: ``"p<player id>"``, or ``"bot"`` for the bots of a game kind
+    who = pw.CharField(max_length=24)
+    player = pw.ForeignKeyField(Player, null=True, backref="ratings", on_delete="CASCADE")
+    kind = pw.CharField(max_length=32)  # registry name, e.g. "visby"
+    mu = pw.FloatField()
+    sigma = pw.FloatField()
+    games = pw.IntegerField(default=0)  # rated games so far
+    updated_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("who", "kind"), True),)
+
+    @property
+    def shown(self) -> float:
+        return shown_rating(self.mu, self.sigma)
+
+
+class RatingChange(BaseModel):
+    """What one finished game did to the rating of one of its seats (written when it
+    finished, or again by ``pbem ratings``, which rebuilds every rating in finish order)."""
+
+    game = pw.ForeignKeyField(Game, backref="rating_changes", on_delete="CASCADE")
+    seat = pw.IntegerField()
+    who = pw.CharField(max_length=24)  # as ``Rating.who``
+    player = pw.ForeignKeyField(Player, null=True, backref="rating_changes",
+                                on_delete="CASCADE")
+    kind = pw.CharField(max_length=32)
+    rank = pw.IntegerField()
+    mu_before = pw.FloatField()
+    sigma_before = pw.FloatField()
+    mu_after = pw.FloatField()
+    sigma_after = pw.FloatField()
+    #: why the result says less than usual: "" (played out), "timeouts" (a seat's move
+    #: was played by the timeout ladder) or "dropped" (a player left, a bot finished)
+    marked = pw.CharField(max_length=12, default="")
+    finished_at = pw.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("game", "seat"), True), (("player", "kind"), False))
+
+    @property
+    def before(self) -> float:
+        return shown_rating(self.mu_before, self.sigma_before)
+
+    @property
+    def after(self) -> float:
+        return shown_rating(self.mu_after, self.sigma_after)
+
+
+def shown_rating(mu: float, sigma: float) -> float:
+    """The number a rating is shown as: its skill less three uncertainties (openskill's
+    "ordinal"), so that a newcomer starts at 0 and climbs as the games make it sure."""
+    return round(mu - 3 * sigma, 1)
+
+
 class Outbox(BaseModel):
     """A mail waiting for delivery; written in the same transaction as its cause."""
 
@@ -344,8 +403,8 @@ _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Note, Outbox,
-                                  Blocked]
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Note, Rating,
+                                  RatingChange, Outbox, Blocked]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

@@ -10,7 +10,11 @@
    games that are new since the last build, or whose columns or players' names
    changed, and takes every other game from the manifest.  A **full** build
    (``--full``, or a folder without a manifest of this format) reads every
-   game from the database.
+   game from the database.  The players' ratings are read each build too (every
+   current rating, a row per player and game; and what each game did to the
+   ratings of the players whose pages are made, :func:`collect.ratings`): a
+   rating changes when its player's game ends, which makes their pages anyway;
+   ``pbem ratings``, which rates every game again, then builds in full.
 2. Decide.  A game page is rendered again when its fingerprint (the game's
    row and seats, and the code and templates that render it) differs from the
    manifest's; a full build renders them all.  Index pages are made (as
@@ -60,11 +64,13 @@ from pbem.archive import about, paths
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
+    Ratings,
     collect,
     fingerprint,
     finished_games,
     load_moves,
     player_names,
+    ratings,
     seeds,
 )
 from pbem.archive.feed import ENTRIES, atom
@@ -461,6 +467,10 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             plan = _plan_full(writer, old, full)
         summaries = plan.summaries
         report.games, report.read_games, report.full = len(summaries), plan.read, plan.full
+        # the ratings of the players whose pages are made (every player's, in full)
+        shown = ratings(None if plan.wanted is None else
+                        [int(group.split("/", 1)[1]) for group in plan.wanted
+                         if group.startswith("player/")])
         manifest = Manifest(games=dict(plan.kept), usable=True)
         manifest.code = {name: code_fingerprint(name or None)
                          for name in sorted({s.game for s in summaries} | {""})}
@@ -482,7 +492,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
 
             # 3. the indexes of the lists that changed (only changed pages to HTML)
             report.rendered_indexes = _render_indexes(writer, workers, plan, old, manifest,
-                                                      full, tell)
+                                                      full, tell, shown)
         finally:
             workers.close()
         writer.write(paths.FEED, atom(_with_seeds(summaries[-ENTRIES:]), site_key))
@@ -502,7 +512,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
 
 
 def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manifest,
-                    manifest: Manifest, full: bool, tell: Progress) -> int:
+                    manifest: Manifest, full: bool, tell: Progress,
+                    shown: Ratings | None = None) -> int:
     """Write the index pages whose lists changed into ``manifest``; how many were rendered.
 
     Only a changed page goes to HTML: an index page is kept when its fingerprint and
@@ -516,7 +527,7 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
                           if entry.get("group") not in plan.wanted
                           and entry.get("group") not in TABLES}
     changed: list[IndexPage] = []
-    made = all_indexes(plan.summaries, lists)
+    made = all_indexes(plan.summaries, lists, shown)
     for path in lists.kept:  # blocks of the lists made that are as they were
         manifest.pages[path] = old.pages[path]
     for index in made:
