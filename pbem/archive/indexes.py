@@ -37,8 +37,11 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")
 
 
-#: the groups of the tables of lists (every index page not in a list)
-TABLES = ("tables/by-game", "tables/players", "tables/months")
+#: the group of the statistics pages (``pbem.archive.statistics``), made every build
+STATISTICS = "tables/statistics"
+#: the groups of the tables of lists and of the statistics (every index page not in a
+#: list)
+TABLES = ("tables/by-game", "tables/players", "tables/months", STATISTICS)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class IndexPage:
     markdown: str
     #: the list the page belongs to (see :func:`groups_of`), or one of :data:`TABLES`
     group: str = ""
+    #: files of the page besides its Markdown and HTML (its charts): (path, text)
+    extra: tuple[tuple[str, str], ...] = ()
 
 
 #: where a game stands in a list: :attr:`GameSummary.sort_key`
@@ -304,7 +309,8 @@ def all_games(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> lis
         return []
     nav = (f"{_plural(len(summaries), 'finished game')}, newest first. Also "
            "[by game](by-game/index.html), [by player](players/index.html), "
-           "[by month](months/index.html) and as a [feed](feed.xml).")
+           "[by month](months/index.html), as [statistics](statistics/index.html) "
+           "and as a [feed](feed.xml).")
     return game_list(rows, lists, "all", paths.INDEX, "Finished games", nav, summaries)
 
 

@@ -60,7 +60,7 @@ from typing import Any
 
 import markdown
 
-from pbem.archive import about, paths
+from pbem.archive import about, paths, statistics
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
@@ -342,6 +342,8 @@ def _shared_renderer() -> Renderer:
 class GameResult:
     files: list[str]
     problem: str
+    #: what the statistics keep of the game (``statistics.of_game``)
+    stats: dict[str, Any] | None = None
 
 
 def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], list[str]]:
@@ -352,7 +354,8 @@ def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], 
         rendered = render_game(finished, _shared_renderer())
         for rel in sorted(rendered.files):
             writer.write(rel, rendered.files[rel])
-        results.append(GameResult(sorted(rendered.files), rendered.problem))
+        results.append(GameResult(sorted(rendered.files), rendered.problem,
+                                  statistics.of_game(finished)))
     return results, writer.written
 
 
@@ -361,6 +364,8 @@ def _index_task(pages: list[IndexPage], root: str) -> tuple[list[None], list[str
     writer = SiteWriter(root)
     renderer = _shared_renderer()
     for index in pages:
+        for rel, text in index.extra:
+            writer.write(rel, text)
         writer.write(index.path + ".md", index.markdown)
         writer.write(index.path + ".html", renderer.page(index.path, index.title, index.markdown))
     return [None] * len(pages), writer.written
@@ -484,7 +489,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True),
                                                       start=1):
                 manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
-                                             "summary": s.kept()}
+                                             "summary": s.kept(), "stats": result.stats}
                 if result.problem:
                     report.problems.append((s.id, result.problem))
                 tell("games", done, len(plan.todo))
@@ -527,13 +532,14 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
                           if entry.get("group") not in plan.wanted
                           and entry.get("group") not in TABLES}
     changed: list[IndexPage] = []
-    made = all_indexes(plan.summaries, lists, shown)
+    made = all_indexes(plan.summaries, lists, shown) + statistics.pages(
+        plan.summaries, {int(key): entry.get("stats") for key, entry in manifest.games.items()})
     for path in lists.kept:  # blocks of the lists made that are as they were
         manifest.pages[path] = old.pages[path]
     for index in made:
-        fp = fingerprint([common, index.title, index.markdown])
-        entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"],
-                 "group": index.group}
+        fp = fingerprint([common, index.title, index.markdown, list(index.extra)])
+        entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"]
+                 + [rel for rel, _text in index.extra], "group": index.group}
         manifest.pages[index.path] = entry
         before = old.pages.get(index.path) if old.usable and not full else None
         if not (before == entry and all(writer.exists(f) for f in entry["files"])):
