@@ -288,8 +288,10 @@ class Rating(BaseModel):
     who = pw.CharField(max_length=24)
     player = pw.ForeignKeyField(Player, null=True, backref="ratings", on_delete="CASCADE")
     kind = pw.CharField(max_length=32)  # registry name, e.g. "visby"
-    mu = pw.FloatField()
-    sigma = pw.FloatField()
+    #: skill and its uncertainty, in double precision (PostgreSQL's REAL would round them,
+    #: and a rebuild would then disagree with the ratings made as games ended)
+    mu = pw.DoubleField()
+    sigma = pw.DoubleField()
     games = pw.IntegerField(default=0)  # rated games so far
     updated_at = pw.DateTimeField(default=utcnow)
 
@@ -312,10 +314,10 @@ class RatingChange(BaseModel):
                                 on_delete="CASCADE")
     kind = pw.CharField(max_length=32)
     rank = pw.IntegerField()
-    mu_before = pw.FloatField()
-    sigma_before = pw.FloatField()
-    mu_after = pw.FloatField()
-    sigma_after = pw.FloatField()
+    mu_before = pw.DoubleField()  # as ``Rating.mu``, double precision
+    sigma_before = pw.DoubleField()
+    mu_after = pw.DoubleField()
+    sigma_after = pw.DoubleField()
     #: why the result says less than usual: "" (played out), "timeouts" (a seat's move
     #: was played by the timeout ladder) or "dropped" (a player left, a bot finished)
     marked = pw.CharField(max_length=12, default="")

@@ -18,9 +18,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import peewee as pw
 from openskill.models import PlackettLuce
 
-from pbem.models import Game, Move, Rating, RatingChange, Seat, utcnow, write_transaction
+from pbem.models import (
+    Game,
+    Move,
+    Rating,
+    RatingChange,
+    Seat,
+    db,
+    utcnow,
+    write_transaction,
+)
 
 MODEL = PlackettLuce()
 
@@ -52,12 +62,17 @@ class _Ratings:
     rows: dict[str, Rating] = field(default_factory=dict)
 
     def get(self, who: str) -> Rating:
+        """The rating of ``who``, made at the model's start when it has none, and locked
+        until the transaction ends: two games of one player that end at once are rated
+        one after the other, neither losing the other's change."""
         if who not in self.rows:
-            row = Rating.get_or_none(Rating.who == who, Rating.kind == self.kind)
-            if row is None:
-                row = Rating(who=who, player=int(who[1:]) if who != BOT else None,
-                             kind=self.kind, mu=MODEL.mu, sigma=MODEL.sigma, games=0)
-            self.rows[who] = row
+            (Rating.insert(who=who, player=int(who[1:]) if who != BOT else None,
+                           kind=self.kind, mu=MODEL.mu, sigma=MODEL.sigma, games=0)
+             .on_conflict_ignore().execute())
+            query = Rating.select().where(Rating.who == who, Rating.kind == self.kind)
+            if not isinstance(db.obj, pw.SqliteDatabase):  # SQLite has one writer already
+                query = query.for_update()
+            self.rows[who] = query.get()
         return self.rows[who]
 
 
@@ -75,6 +90,8 @@ def rate(game: Game, seats: list[Seat], cache: dict[str, _Ratings] | None = None
     if RatingChange.select().where(RatingChange.game == game.id).exists():
         return []
     ratings = ({} if cache is None else cache).setdefault(game.game, _Ratings(game.game))
+    for who in sorted(set(whos)):  # locked in one order: two such games never deadlock
+        ratings.get(who)
     before = [ratings.get(who) for who in whos]
     teams = [[MODEL.rating(mu=row.mu, sigma=row.sigma)] for row in before]
     after = [team[0] for team in MODEL.rate(teams, ranks=list(ranks))]
