@@ -126,6 +126,8 @@ def test_a_cards_statistics_read_at_390_pixels(database, tmp_path, browser):
     page.goto((site / "statistics/index.html").as_uri())
     with page.expect_navigation():
         page.get_by_role("link", name="Visby").click()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the game's statistics scroll sideways: {width}px"
     with page.expect_navigation():
         page.get_by_role("link", name="Bettelmönch").click()
     assert page.url.endswith("statistics/visby/bettelmonch.html")
