@@ -24,7 +24,7 @@ from pbem.archive.collect import FinishedGame, GameSummary
 from pbem.archive.indexes import STATISTICS, IndexPage
 from pbem.archive.pages import game_display_title, game_or_none
 from pbem.archive.text import md_text, number, table_row
-from pbem.games.protocol import BUILD, PLAY, TAKE
+from pbem.games.protocol import BUILD, PLAY, TAKE, MoveError
 
 INDEX = "statistics/index"
 VERBS = (TAKE, PLAY, BUILD)
@@ -38,8 +38,12 @@ def of_game(finished: FinishedGame) -> dict[str, Any] | None:
     if game is None:
         return None
     log = [(move.seat, move.move) for move in finished.moves]
-    counts = Counter((use.seat, use.verb, use.name) for use in game.uses(log))
-    return {"start": game.start_seat(log),
+    try:
+        counts = Counter((use.seat, use.verb, use.name) for use in game.uses(log))
+        start = game.start_seat(log)
+    except MoveError:  # a log its game cannot read (its page says so): not counted
+        return None
+    return {"start": start,
             "uses": [[seat, verb, name, n] for (seat, verb, name), n in sorted(counts.items())]}
 
 

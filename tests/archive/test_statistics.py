@@ -140,3 +140,17 @@ def test_a_cards_statistics_read_at_390_pixels(database, tmp_path, browser):
     assert chart is not None and chart["width"] <= 390
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways: {width}px"
+
+
+def test_a_log_its_game_cannot_read_is_not_counted_and_breaks_nothing(database, tmp_path):
+    games = _games(2)
+    Move.update(move="play Nobody").where(Move.game == games[0].id,
+                                          Move.move.startswith("play ")).execute()
+    site = tmp_path / "site"
+    report = build(site)
+    assert report.games == len(games)
+    assert _row((site / "statistics/visby.md").read_text(), "3")[2] == "2", \
+        "both games count for the seats' results"
+    times, _seats, _place = _expected("Ritter", "play Ritter")
+    page = (site / "statistics/visby/ritter.md").read_text()
+    assert _row(page, "Played")[1] == str(times), "the other game's cards count alone"
