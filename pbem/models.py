@@ -295,6 +295,76 @@ class Talk(BaseModel):
         indexes = ((("game", "after_move_seq"), False),)
 
 
+class Note(BaseModel):
+    """A seat's private note, written on its seat page: only that seat's page ever reads
+    it (no mail, no other page, not the archive, which never selects this table)."""
+
+    seat = pw.ForeignKeyField(Seat, unique=True, backref="notes", on_delete="CASCADE")
+    text = pw.TextField(default="")  # as typed; escaped where shown
+    updated_at = pw.DateTimeField(default=utcnow)
+
+
+class Rating(BaseModel):
+    """A multiplayer rating (openskill's Weng-Lin model, ``pbem.lifecycle.ratings``) per
+    player per game kind, or of that game's bots (``player`` None), rated apart."""
+
+    #: who: ``"p<player id>"``, or ``"bot"`` for the bots of a game kind
+    who = pw.CharField(max_length=24)
+    player = pw.ForeignKeyField(Player, null=True, backref="ratings", on_delete="CASCADE")
+    kind = pw.CharField(max_length=32)  # registry name, e.g. "visby"
+    #: skill and its uncertainty, in double precision (PostgreSQL's REAL would round them,
+    #: and a rebuild would then disagree with the ratings made as games ended)
+    mu = pw.DoubleField()
+    sigma = pw.DoubleField()
+    games = pw.IntegerField(default=0)  # rated games so far
+    updated_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = ((("who", "kind"), True),)
+
+    @property
+    def shown(self) -> float:
+        return shown_rating(self.mu, self.sigma)
+
+
+class RatingChange(BaseModel):
+    """What one finished game did to the rating of one of its seats (written when it
+    finished, or again by ``pbem ratings``, which rebuilds every rating in finish order)."""
+
+    game = pw.ForeignKeyField(Game, backref="rating_changes", on_delete="CASCADE")
+    seat = pw.IntegerField()
+    who = pw.CharField(max_length=24)  # as ``Rating.who``
+    player = pw.ForeignKeyField(Player, null=True, backref="rating_changes",
+                                on_delete="CASCADE")
+    kind = pw.CharField(max_length=32)
+    rank = pw.IntegerField()
+    mu_before = pw.DoubleField()  # as ``Rating.mu``, double precision
+    sigma_before = pw.DoubleField()
+    mu_after = pw.DoubleField()
+    sigma_after = pw.DoubleField()
+    #: why the result says less than usual: "" (played out), "timeouts" (a seat's move
+    #: was played by the timeout ladder) or "dropped" (a player left, a bot finished)
+    marked = pw.CharField(max_length=12, default="")
+    finished_at = pw.DateTimeField(null=True)
+
+    class Meta:
+        indexes = ((("game", "seat"), True), (("player", "kind"), False))
+
+    @property
+    def before(self) -> float:
+        return shown_rating(self.mu_before, self.sigma_before)
+
+    @property
+    def after(self) -> float:
+        return shown_rating(self.mu_after, self.sigma_after)
+
+
+def shown_rating(mu: float, sigma: float) -> float:
+    """The number a rating is shown as: its skill less three uncertainties (openskill's
+    "ordinal"), so that a newcomer starts at 0 and climbs as the games make it sure."""
+    return round(mu - 3 * sigma, 1)
+
+
 class Outbox(BaseModel):
     """A mail waiting for delivery; written in the same transaction as its cause."""
 
@@ -423,8 +493,8 @@ _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
-MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Outbox, Blocked,
-                                  Follower, JoinAsk, Inbound]
+MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Note, Rating,
+                                  RatingChange, Outbox, Blocked, Follower, JoinAsk, Inbound]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

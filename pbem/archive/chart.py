@@ -131,3 +131,37 @@ def svg(points: Sequence[tuple[str, Sequence[int]]], names: Sequence[str],
         out.append(f'<text x="{LEFT + 40}" y="{ly}" fill="#111111">{name} ({final})</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+BAR_ROW = 22
+BAR_LABEL = 200  # room for the labels left of the bars
+
+
+def bars(rows: Sequence[tuple[str, float]], title: str, unit: str = "") -> str:
+    """An SVG document: one horizontal bar per ``(label, value)`` (values of 0 and up),
+    each labelled with its value, for the archive's statistics."""
+    high = max([value for _label, value in rows] + [1e-9])
+    plot_w = WIDTH - BAR_LABEL - RIGHT - 56  # room for the value right of a bar
+    height = TOP + BAR_ROW * max(1, len(rows)) + 8
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="chart-title" '
+        'font-family="sans-serif" font-size="12">',
+        f'<title id="chart-title">{xml_text(title)}</title>',
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+        f'<line x1="{BAR_LABEL}" y1="{TOP - 4}" x2="{BAR_LABEL}" '
+        f'y2="{TOP + BAR_ROW * len(rows)}" stroke="#333333"/>',
+    ]
+    for i, (label, value) in enumerate(rows):
+        y = TOP + BAR_ROW * i
+        width = plot_w * max(0.0, value) / high
+        shown = f"{_fmt(value)}{unit}"
+        name = xml_text(one_line(label)[:40])
+        out.append(f'<text x="{BAR_LABEL - 6}" y="{y + 14}" text-anchor="end" '
+                   f'fill="#111111">{name}</text>')
+        out.append(f'<rect x="{BAR_LABEL}" y="{y + 3}" width="{_fmt(width)}" height="14" '
+                   f'fill="{COLOURS[0]}"><title>{name}: {xml_text(shown)}</title></rect>')
+        out.append(f'<text x="{_fmt(BAR_LABEL + width + 6)}" y="{y + 14}" '
+                   f'fill="#111111">{xml_text(shown)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

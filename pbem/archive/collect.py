@@ -37,7 +37,7 @@ import peewee as pw
 from peewee import fn
 
 from pbem.gamelog.records import GameRecord
-from pbem.models import Game, Move, Player, Seat, Talk, db
+from pbem.models import Game, Move, Player, Rating, RatingChange, Seat, Talk, db, shown_rating
 
 #: SQLite allows a limited number of bound variables per statement
 _CHUNK = 500
@@ -302,6 +302,60 @@ def seeds(ids: Collection[int]) -> dict[int, str]:
     for chunk in _chunks(sorted(ids)):
         out.update((i, str(seed)) for i, seed in
                    Game.select(Game.id, Game.seed).where(Game.id.in_(chunk)).tuples())
+    return out
+
+
+@dataclass(frozen=True)
+class RatingNow:
+    """A rating as the archive shows it (``pbem.lifecycle.ratings`` keeps them)."""
+
+    kind: str
+    player_id: int | None  # None: the bots of that game
+    shown: float
+    games: int
+
+
+@dataclass(frozen=True)
+class RatingMove:
+    """What one finished game did to a seat's rating, as shown numbers."""
+
+    before: float
+    after: float
+    #: "", "timeouts" or "dropped" (``RatingChange.marked``)
+    marked: str
+
+
+@dataclass
+class Ratings:
+    """The ratings the index pages show: every current one (one row per player and game
+    kind, few), and what each game did to the ratings of the players whose pages are made."""
+
+    current: list[RatingNow] = field(default_factory=list)
+    #: ``(game id, player id)`` → its change
+    changes: dict[tuple[int, int], RatingMove] = field(default_factory=dict)
+
+    def of(self, player_id: int | None) -> list[RatingNow]:
+        return [r for r in self.current if r.player_id == player_id]
+
+
+def ratings(player_ids: Collection[int] | None) -> Ratings:
+    """Every current rating, and the changes of the players ``player_ids`` (all: None)."""
+    out = Ratings()
+    for kind, player_id, mu, sigma, games in (
+            Rating.select(Rating.kind, Rating.player, Rating.mu, Rating.sigma, Rating.games)
+            .order_by(Rating.kind, Rating.who).tuples()):
+        out.current.append(RatingNow(kind, player_id, shown_rating(mu, sigma), games))
+    columns = (RatingChange.game, RatingChange.player, RatingChange.mu_before,
+               RatingChange.sigma_before, RatingChange.mu_after, RatingChange.sigma_after,
+               RatingChange.marked)
+    queries = ([RatingChange.select(*columns).where(RatingChange.player.is_null(False))]
+               if player_ids is None else
+               [RatingChange.select(*columns).where(RatingChange.player.in_(chunk))
+                for chunk in _chunks(sorted(player_ids))])
+    for query in queries:
+        for game_id, player_id, mu0, sigma0, mu1, sigma1, marked in query.tuples():
+            out.changes[(game_id, player_id)] = RatingMove(
+                shown_rating(mu0, sigma0), shown_rating(mu1, sigma1), marked)
     return out
 
 

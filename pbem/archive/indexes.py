@@ -26,7 +26,7 @@ from datetime import datetime
 
 from pbem.archive import paths
 from pbem.archive.about import page as about_page
-from pbem.archive.collect import GameSummary
+from pbem.archive.collect import GameSummary, RatingNow, Ratings
 from pbem.archive.markdown import and_list
 from pbem.archive.pages import game_display_title, game_or_none
 from pbem.archive.text import block_safe, day, md_name, md_text, table_row
@@ -37,8 +37,11 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "September", "October", "November", "December")
 
 
-#: the groups of the tables of lists (every index page not in a list)
-TABLES = ("tables/by-game", "tables/players", "tables/months")
+#: the group of the statistics pages (``pbem.archive.statistics``), made every build
+STATISTICS = "tables/statistics"
+#: the groups of the tables of lists and of the statistics (every index page not in a
+#: list)
+TABLES = ("tables/by-game", "tables/players", "tables/months", STATISTICS)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class IndexPage:
     markdown: str
     #: the list the page belongs to (see :func:`groups_of`), or one of :data:`TABLES`
     group: str = ""
+    #: files of the page besides its Markdown and HTML (its charts): (path, text)
+    extra: tuple[tuple[str, str], ...] = ()
 
 
 #: where a game stands in a list: :attr:`GameSummary.sort_key`
@@ -135,7 +140,16 @@ COLUMNS: list[Column] = [
 ]
 
 
-def _player_columns(player_id: int) -> list[Column]:
+#: what a rating change's mark says (``RatingChange.marked``)
+MARKS = {"timeouts": "decided partly by timeouts", "dropped": "a player dropped out"}
+
+
+def signed(change: float) -> str:
+    change = round(change, 1)
+    return "±0.0" if change == 0 else f"{change:+.1f}"
+
+
+def _player_columns(player_id: int, ratings: Ratings | None = None) -> list[Column]:
     def seat_of(s: GameSummary) -> int:
         return next(i for i, seat in enumerate(s.seats) if seat.player_id == player_id)
 
@@ -147,7 +161,51 @@ def _player_columns(player_id: int) -> list[Column]:
         value = s.scores()[seat_of(s)]
         return "" if value is None else str(value)
 
-    return COLUMNS[:2] + [("Place", "---:", place), ("Score", "---:", score)] + COLUMNS[2:]
+    def rating(up: str, c: tuple[str, ...], s: GameSummary) -> str:
+        change = ratings.changes.get((s.id, player_id)) if ratings is not None else None
+        if change is None:
+            return ""
+        mark = f" ({MARKS[change.marked]})" if change.marked in MARKS else ""
+        return f"{change.after:.1f} ({signed(change.after - change.before)}){mark}"
+
+    columns = COLUMNS[:2] + [("Place", "---:", place), ("Score", "---:", score)]
+    if ratings is not None:
+        columns.append(("Rating after", "---", rating))
+    return columns + COLUMNS[2:]
+
+
+def rating_lines(current: Sequence[RatingNow]) -> str:
+    """A player's (or the bots') ratings, one line per game."""
+    return "\n".join(f"- Rating at {md_text(game_display_title(r.kind))}: {r.shown:.1f} after "
+                     f"{_plural(r.games, 'rated game')}" for r in current)
+
+
+def ratings_tables(ratings: Ratings, names: Mapping[int, str]) -> str:
+    """The players' page's tables of ratings, one per game, best first; the bots apart."""
+    if not ratings.current:
+        return ""
+    out = ["## Ratings", "",
+           "A multiplayer rating per game (openskill's Weng-Lin model): it moves with the "
+           "places of every finished game, from 0 for a newcomer up as the games make it "
+           "surer. Bots are rated apart, as one player per game; a game decided partly by "
+           "timeouts or by a player who dropped out is rated but marked on the players' "
+           "pages."]
+    kinds = sorted({r.kind for r in ratings.current})
+    for kind in kinds:
+        people = sorted((r for r in ratings.current
+                         if r.kind == kind and r.player_id in names),
+                        key=lambda r: (-r.shown, names[r.player_id].casefold(), r.player_id))
+        bots = [r for r in ratings.current if r.kind == kind and r.player_id is None]
+        out += ["", f"### {md_text(game_display_title(kind))}", ""]
+        if people:
+            out += [table_row(["Player", "Rating", "Rated games"]), "|---|---:|---:|"]
+            for r in people:
+                page = paths.rel(paths.PLAYERS_INDEX, paths.html(paths.player_page(r.player_id)))
+                out.append(table_row([f"[{md_name(names.get(r.player_id, '?'))}]({page})",
+                                      f"{r.shown:.1f}", str(r.games)]))
+        for bot in bots:
+            out += ["", f"The bots: {bot.shown:.1f} after {_plural(bot.games, 'rated game')}."]
+    return "\n".join(out)
 
 
 def games_table(rows: Rows, page: str, games: Sequence[GameSummary],
@@ -251,7 +309,8 @@ def all_games(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> lis
         return []
     nav = (f"{_plural(len(summaries), 'finished game')}, newest first. Also "
            "[by game](by-game/index.html), [by player](players/index.html), "
-           "[by month](months/index.html) and as a [feed](feed.xml).")
+           "[by month](months/index.html), as [statistics](statistics/index.html) "
+           "and as a [feed](feed.xml).")
     return game_list(rows, lists, "all", paths.INDEX, "Finished games", nav, summaries)
 
 
@@ -286,7 +345,8 @@ def by_game(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[
     return pages
 
 
-def players(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[IndexPage]:
+def players(rows: Rows, lists: Lists, summaries: Sequence[GameSummary],
+            ratings: Ratings | None = None) -> list[IndexPage]:
     stats = player_stats(summaries)
     table = [table_row(["Player", "Games", "Wins", "Average placing"]), "|---|---:|---:|---:|"]
     pages = []
@@ -299,11 +359,15 @@ def players(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[
             continue
         intro = (f"- Games: {len(p.games)}\n- Wins: {p.wins}\n"
                  f"- Average placing: {p.average_placing} (1 is first)")
+        if ratings is not None and ratings.of(p.player_id):
+            intro += "\n" + rating_lines(ratings.of(p.player_id))
         pages += game_list(rows, lists, f"player/{p.player_id}", front, p.name, intro, p.games,
-                           _player_columns(p.player_id), title_md=md_name(p.name))
+                           _player_columns(p.player_id, ratings), title_md=md_name(p.name))
     text = ("# Players\n\nEveryone who held a seat in a finished game; bots that played "
             "a seat of their own are not listed. A shared place counts for each.\n\n"
             + ("\n".join(table) if stats else "No players yet.") + "\n")
+    if ratings is not None and ratings.current and stats:
+        text += "\n" + ratings_tables(ratings, {p.player_id: p.name for p in stats}) + "\n"
     pages.append(IndexPage(paths.PLAYERS_INDEX, "Players", text, TABLES[1]))
     return pages
 
@@ -330,15 +394,16 @@ def months(rows: Rows, lists: Lists, summaries: Sequence[GameSummary]) -> list[I
     return pages
 
 
-def all_indexes(summaries: Sequence[GameSummary], lists: Lists | None = None
-                ) -> list[IndexPage]:
+def all_indexes(summaries: Sequence[GameSummary], lists: Lists | None = None,
+                ratings: Ratings | None = None) -> list[IndexPage]:
     """Every index page, sorted by path (``summaries`` oldest first).
 
     With ``lists``, only the pages it wants (and the tables of lists, which are
     made from every game); the paths of the pages it keeps go to ``lists.kept``.
+    ``ratings`` (``collect.ratings``) puts the players' ratings on their pages.
     """
     rows = Rows()
     lists = lists or Lists()
     pages = (all_games(rows, lists, summaries) + by_game(rows, lists, summaries)
-             + players(rows, lists, summaries) + months(rows, lists, summaries))
+             + players(rows, lists, summaries, ratings) + months(rows, lists, summaries))
     return sorted(pages, key=lambda p: p.path)

@@ -10,7 +10,11 @@
    games that are new since the last build, or whose columns or players' names
    changed, and takes every other game from the manifest.  A **full** build
    (``--full``, or a folder without a manifest of this format) reads every
-   game from the database.
+   game from the database.  The players' ratings are read each build too (every
+   current rating, a row per player and game; and what each game did to the
+   ratings of the players whose pages are made, :func:`collect.ratings`): a
+   rating changes when its player's game ends, which makes their pages anyway;
+   ``pbem ratings``, which rates every game again, then builds in full.
 2. Decide.  A game page is rendered again when its fingerprint (the game's
    row and seats, and the code and templates that render it) differs from the
    manifest's; a full build renders them all.  Index pages are made (as
@@ -56,15 +60,17 @@ from typing import Any
 
 import markdown
 
-from pbem.archive import about, paths
+from pbem.archive import about, paths, statistics
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
+    Ratings,
     collect,
     fingerprint,
     finished_games,
     load_moves,
     player_names,
+    ratings,
     seeds,
 )
 from pbem.archive.feed import ENTRIES, atom
@@ -336,6 +342,8 @@ def _shared_renderer() -> Renderer:
 class GameResult:
     files: list[str]
     problem: str
+    #: what the statistics keep of the game (``statistics.of_game``)
+    stats: dict[str, Any] | None = None
 
 
 def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], list[str]]:
@@ -346,7 +354,8 @@ def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], 
         rendered = render_game(finished, _shared_renderer())
         for rel in sorted(rendered.files):
             writer.write(rel, rendered.files[rel])
-        results.append(GameResult(sorted(rendered.files), rendered.problem))
+        results.append(GameResult(sorted(rendered.files), rendered.problem,
+                                  statistics.of_game(finished)))
     return results, writer.written
 
 
@@ -355,6 +364,8 @@ def _index_task(pages: list[IndexPage], root: str) -> tuple[list[None], list[str
     writer = SiteWriter(root)
     renderer = _shared_renderer()
     for index in pages:
+        for rel, text in index.extra:
+            writer.write(rel, text)
         writer.write(index.path + ".md", index.markdown)
         writer.write(index.path + ".html", renderer.page(index.path, index.title, index.markdown))
     return [None] * len(pages), writer.written
@@ -461,6 +472,10 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             plan = _plan_full(writer, old, full)
         summaries = plan.summaries
         report.games, report.read_games, report.full = len(summaries), plan.read, plan.full
+        # the ratings of the players whose pages are made (every player's, in full)
+        shown = ratings(None if plan.wanted is None else
+                        [int(group.split("/", 1)[1]) for group in plan.wanted
+                         if group.startswith("player/")])
         manifest = Manifest(games=dict(plan.kept), usable=True)
         manifest.code = {name: code_fingerprint(name or None)
                          for name in sorted({s.game for s in summaries} | {""})}
@@ -474,7 +489,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
             for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True),
                                                       start=1):
                 manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
-                                             "summary": s.kept()}
+                                             "summary": s.kept(), "stats": result.stats}
                 if result.problem:
                     report.problems.append((s.id, result.problem))
                 tell("games", done, len(plan.todo))
@@ -482,7 +497,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
 
             # 3. the indexes of the lists that changed (only changed pages to HTML)
             report.rendered_indexes = _render_indexes(writer, workers, plan, old, manifest,
-                                                      full, tell)
+                                                      full, tell, shown)
         finally:
             workers.close()
         writer.write(paths.FEED, atom(_with_seeds(summaries[-ENTRIES:]), site_key))
@@ -502,7 +517,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
 
 
 def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manifest,
-                    manifest: Manifest, full: bool, tell: Progress) -> int:
+                    manifest: Manifest, full: bool, tell: Progress,
+                    shown: Ratings | None = None) -> int:
     """Write the index pages whose lists changed into ``manifest``; how many were rendered.
 
     Only a changed page goes to HTML: an index page is kept when its fingerprint and
@@ -516,13 +532,14 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
                           if entry.get("group") not in plan.wanted
                           and entry.get("group") not in TABLES}
     changed: list[IndexPage] = []
-    made = all_indexes(plan.summaries, lists)
+    made = all_indexes(plan.summaries, lists, shown) + statistics.pages(
+        plan.summaries, {int(key): entry.get("stats") for key, entry in manifest.games.items()})
     for path in lists.kept:  # blocks of the lists made that are as they were
         manifest.pages[path] = old.pages[path]
     for index in made:
-        fp = fingerprint([common, index.title, index.markdown])
-        entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"],
-                 "group": index.group}
+        fp = fingerprint([common, index.title, index.markdown, list(index.extra)])
+        entry = {"fp": fp, "files": [index.path + ".html", index.path + ".md"]
+                 + [rel for rel, _text in index.extra], "group": index.group}
         manifest.pages[index.path] = entry
         before = old.pages.get(index.path) if old.usable and not full else None
         if not (before == entry and all(writer.exists(f) for f in entry["files"])):

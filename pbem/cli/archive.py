@@ -1,4 +1,5 @@
-"""``pbem build-site``: the static archive of finished games (see ``pbem.archive``)."""
+"""``pbem build-site``: the static archive of finished games (see ``pbem.archive``);
+``pbem ratings``: every rating again from the finished games, which the archive shows."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import click
 
 from pbem.archive import build, default_jobs, site_dir
 from pbem.context import make_context
+from pbem.lifecycle import ratings
 from pbem.models import db, open_database
 
 
@@ -70,5 +72,23 @@ def build_site(site: str | None, full: bool, jobs: int | None, quiet: bool) -> N
         )
 
 
+@click.command("ratings", help="Rate every finished game again, in the order they ended, "
+               "and rebuild the archive if a rating changed (idempotent: after an import, "
+               "or to rebuild the ratings from the games).")
+def rate_again() -> None:
+    ctx = make_context()
+    open_database(ctx.config.database_url)
+    if not db.table_exists("game"):
+        click.echo(f"error: no pbem database at {ctx.config.database_url}", err=True)
+        sys.exit(1)
+    rated, changed = ratings.rebuild()
+    click.echo(f"rated {rated} finished games")
+    if changed:  # every player's page may show another rating: the archive in full
+        report = build(site_dir(ctx), full=True, site_key=ctx.base_url, jobs=default_jobs())
+        click.echo(f"ratings changed: rebuilt the archive ({len(report.written)} files "
+                   f"written): {report.site}/index.html")
+
+
 def register(group: click.Group) -> None:
     group.add_command(build_site)
+    group.add_command(rate_again)

@@ -79,6 +79,10 @@ Riga's ``Ware``), its moves' notation too.
     move or a card acts on is drawn as a named region that can carry a link and help.
 ``bot``
     what a bot plays.
+``moves`` also reads a finished game's log for the archive's statistics:
+    ``uses(log)``, which named cards, buildings or offices each seat took, played or
+    built (:class:`Use`), and ``start_seat(log)``, the seat that began; from the
+    notation alone (``log`` is ``(seat, move)`` in order), never by replaying.
 ``words``
     everything the game says to people, one table per language (``EN = {…}``,
     ``DE = {…}``, chosen by :func:`pbem.games.language.table_for`).  ``menu``,
@@ -94,12 +98,28 @@ from __future__ import annotations
 import random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 State = dict[str, Any]
 View = dict[str, Any]
+
+#: what a move does with a named card, building or office (:class:`Use`)
+TAKE, PLAY, BUILD = "take", "play", "build"
+#: a finished game's move log as its rows say it: ``(seat, move notation)``, in order
+Log = Sequence[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class Use:
+    """A seat took (``TAKE``), played (``PLAY``) or built (``BUILD``) the card, building
+    or office ``name`` (as printed), for the archive's statistics."""
+
+    seat: int
+    verb: str
+    name: str
+
 
 #: Pass as ``seat`` to :meth:`Game.view` to see everything (the archive, after
 #: the game is over).
@@ -501,6 +521,17 @@ class Rules(ABC):
         offers "take back" only for moves after the last commit point.
         """
         return self.turn_over(before, seat, move, after)
+
+    def uses(self, log: Log) -> list[Use]:
+        """Which named cards, buildings or offices each seat took, played or built in
+        the finished game whose move log is ``log``: read from the notation alone (the
+        archive's statistics never replay).  By default none."""
+        return []
+
+    def start_seat(self, log: Log) -> int | None:
+        """The seat that began the game ``log`` records (``None``: every seat begins
+        at once, as in a simultaneous choice).  By default seat 0."""
+        return 0
 
     def parse(self, move: str) -> str:
         """Canonical notation of ``move`` (whitespace folded); games may override."""

@@ -33,6 +33,7 @@ from pbem.gamelog.rows import begin_turn, settle
 from pbem.games import get_game
 from pbem.games.protocol import MoveError, OptionError, Rules, State
 from pbem.i18n import gettext, phrase
+from pbem.lifecycle import ratings
 from pbem.mail import compose
 from pbem.models import (
     Game,
@@ -300,6 +301,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
             seat.in_turn = False
             save_changed(seat)
         compose.queue_result(ctx, game, seats, state, now)
+        ratings.rate(game, seats)
     # only what this change set (the state, the counters): the options, clock and result
     # are not written again unchanged
     game.save(only=game.dirty_fields)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import (
     Blueprint,
     flash,
@@ -34,7 +35,7 @@ from pbem.i18n import gettext as _
 from pbem.i18n import ngettext
 from pbem.lifecycle import create, moves
 from pbem.mail import compose
-from pbem.models import Game, Player, Seat, utcnow
+from pbem.models import Game, Player, Rating, RatingChange, Seat, utcnow
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.lobby import (
@@ -89,6 +90,8 @@ class Entry:
     #: a finished game's page in the archive (there once the next tick has built it)
     archive_link: str | None = None
     others: list[str] = field(default_factory=list)
+    #: what the finished game did to the player's rating (None: not rated)
+    rating: RatingChange | None = None
 
 
 def _ordinal(n: int) -> str:
@@ -141,6 +144,13 @@ def _entries(player: Player) -> tuple[list[Entry], list[Entry], list[Entry]]:
                 entry.rematch_link = (seat_path(entry.rematch, again) if again is not None
                                       else url_for("play.game_page", game_id=entry.rematch.id))
             finished.append(entry)
+    if finished:
+        for change in RatingChange.select().where(
+                RatingChange.game.in_([e.game.id for e in finished]),
+                RatingChange.player == player.id):
+            for entry in finished:
+                if entry.game.id == change.game_id and entry.seat.index == change.seat:
+                    entry.rating = change
     running.sort(key=lambda e: (not e.my_turn, e.seat.deadline or now, -e.game.id))
     return running, waiting, finished
 
@@ -183,12 +193,63 @@ def _finished(entry: Entry, game: Game, seat: Seat, names: list[str], player: Pl
                        score=i18n.format_number(scores[seat.index]))
 
 
+def rating_number(number: float) -> str:
+    """A rating as a reader writes it, always with its one decimal: 3.0, -2.8 (de: 3,0)."""
+    return format_decimal(round(number, 1), format="#,##0.0", locale=i18n.current())
+
+
+def signed(number: float) -> str:
+    """A rating's change as a reader writes it, with its sign: +1.5, −0.3, ±0.0."""
+    if round(number, 1) == 0:
+        return "±" + rating_number(0)
+    return ("+" if number > 0 else "−") + rating_number(abs(number))
+
+
+def rating_words(change: RatingChange) -> str:
+    """What a finished game did to the player's rating, and what decided it besides play."""
+    words = _("Rating %(before)s → %(after)s (%(change)s)",
+              before=rating_number(change.before), after=rating_number(change.after),
+              change=signed(change.after - change.before))
+    if change.marked == "timeouts":
+        words += " · " + _("decided partly by timeouts")
+    elif change.marked == "dropped":
+        words += " · " + _("a player dropped out")
+    return words
+
+
+@dataclass
+class RatingLine:
+    """The player's rating at one game, beside the bots' rating there."""
+
+    title: str
+    rating: Rating
+    bots: Rating | None
+
+
+def _ratings(player: Player) -> list[RatingLine]:
+    mine = list(Rating.select().where(Rating.player == player.id).order_by(Rating.kind))
+    bots = {r.kind: r for r in Rating.select().where(
+        Rating.who == "bot", Rating.kind.in_([r.kind for r in mine]))} if mine else {}
+    return [RatingLine(get_game(r.kind).title, r, bots.get(r.kind)) for r in mine]
+
+
+def rating_line(line: RatingLine) -> str:
+    words = ngettext("%(game)s: %(rating)s after %(num)d game",
+                     "%(game)s: %(rating)s after %(num)d games", line.rating.games,
+                     game=line.title, rating=rating_number(line.rating.shown))
+    if line.bots is not None:
+        words += " " + _("(the bots: %(rating)s)", rating=rating_number(line.bots.shown))
+    return words
+
+
 @bp.get("/me/<token>")
 def my_games(token: str) -> Any:
     player = _player(token)
     running, waiting, finished = _entries(player)
     return render_template("pages/my_games.html", me=player, token=token, running=running,
                            waiting=waiting, finished=finished, title_of=compose.game_title,
+                           ratings=[rating_line(line) for line in _ratings(player)],
+                           rating_words=rating_words,
                            games=all_games(),
                            messages=get_flashed_messages(with_categories=True))
 

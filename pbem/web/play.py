@@ -42,7 +42,7 @@ from pbem.games.protocol import SPECTATOR, Choice, Rules
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
-from pbem.lifecycle import create, moves, talk
+from pbem.lifecycle import create, moves, notes, talk
 from pbem.mail import compose, kinds, picture
 from pbem.models import Game, Move, Seat, utcnow, write_transaction
 from pbem.sqlcache import Prepared
@@ -380,6 +380,7 @@ def seat_page(token: str) -> Any:
         seats_to_fill=game.status == Game.OPEN and seat.player_id == game.creator_id,
         games_url=path_of(compose.my_games_url(context(), seat.player)),
         talk_max=talk.MAX_LENGTH,
+        note=notes.read(seat), note_max=notes.MAX_LENGTH,
     )
 
 
@@ -558,3 +559,22 @@ def game_page(game_id: int) -> Any:
     first_round = max(0, get_game(game.game).round(game.state) - 1) if game.state else 0
     values = table_values(game, seats, SPECTATOR, since=history.since_round(game, first_round))
     return render_template("pages/game.html", **values)
+
+
+@bp.post("/s/<token>/note")
+def seat_note(token: str) -> Any:
+    """The seat's private note (``pbem.lifecycle.notes``): saved from the form's button
+    (then back to the seat page), or by ``static/note.js`` while its player types (then
+    no page: 204, or the refusal's status)."""
+    _game, seat = load_seat_link(token)
+    here = url_for("play.seat_page", token=token)
+    csrf.check(again_url=here)
+    try:
+        with write_transaction():
+            notes.save(seat, request.form.get("text", ""))
+    except notes.NoteError as exc:
+        raise Refusal(exc.reason, str(exc), seat_url=here) from exc
+    if request.headers.get("X-Requested-With") == "note.js":
+        return "", 204
+    flash(_("Your note is saved."), "saved")
+    return redirect(here + "#note", code=303)

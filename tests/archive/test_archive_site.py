@@ -278,7 +278,12 @@ def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: A
                   f"players/{heike.id}", f"players/{malte.id}", "months/index",
                   f"months/{month}"):
         expected |= {f"{index}.md", f"{index}.html"}
-    assert set(report.written) == expected
+    # and the statistics of Visby it counts in, with their charts, and their index
+    statistics = {f for f in report.written if f.startswith("statistics/")}
+    assert {"statistics/index.md", "statistics/visby.md", "statistics/visby-results.svg"} \
+        <= statistics
+    assert all(f.startswith(("statistics/visby", "statistics/index.")) for f in statistics)
+    assert set(report.written) - statistics == expected
     assert report.removed == []
 
 

@@ -41,6 +41,7 @@ GOOD: dict[str, dict[str, str]] = {
     "play.seat_takeback": {"n": ""},
     "play.seat_new_links": {},
     "play.seat_talk": {"text": "Good luck, everyone"},
+    "play.seat_note": {"text": "Bob hoards salt"},
     "play.seat_settings_post": {"timezone": "UTC", "language": "en", "mail": "on",
                                 "kinds": "listed", "mail-talk": "on"},
     "lobby.new_game_post": {
@@ -140,6 +141,7 @@ def _routes_for(ctx, game: Game) -> dict[str, str]:
         "play.seat_takeback": f"{seat_url}/takeback",
         "play.seat_new_links": f"{seat_url}/new-links",
         "play.seat_talk": f"{seat_url}/talk",
+        "play.seat_note": f"{seat_url}/note",
         "play.seat_settings_post": f"{seat_url}/settings",
         "lobby.new_game_post": "/new/visby",
         "lobby.confirm_address_post": paths_in(compose.confirm_url(ctx, alice))[0],

@@ -17,7 +17,7 @@ from typing import Any
 
 from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
-from pbem.games.protocol import Choice, Result, Rules, State, View, rank_by
+from pbem.games.protocol import Choice, Log, Result, Rules, State, Use, View, rank_by
 
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Macao"]
 
@@ -77,6 +77,12 @@ class Macao(Rules):
 
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
+
+    def uses(self, log: Log) -> list[Use]:
+        return moves.uses(log)
+
+    def start_seat(self, log: Log) -> int | None:
+        return moves.start_seat(log)
 
     def parse(self, move: str) -> str:
         return moves.parse(move).notation()

@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pbem.games import protocol
 from pbem.games.macao import data
-from pbem.games.protocol import MalformedMoveError
+from pbem.games.protocol import PLAY, TAKE, Log, MalformedMoveError
 
 _NUMBER = re.compile(r"0|[1-9][0-9]*")
 _SEA = frozenset(f for edge in data.SEA_EDGES for f in edge)
@@ -369,3 +370,30 @@ def parse(text: str) -> Move:
         settle = _CUBES[words[-2]](_cubes(words[-1], text))
         return With(action, settle)
     return _simple(words, text)
+
+
+def card_name(card: str) -> str:
+    """A card as the statistics name it: its printed name and its id (``Festung (A7)``),
+    since several cards share a name."""
+    known = data.CARDS.get(card)
+    return f"{known.name} ({card})" if known is not None else card
+
+
+def uses(log: Log) -> list[protocol.Use]:
+    """Each card a seat took from the display (``take A7``) and each it activated,
+    paying its cubes (``activate A7``, alone or with its payment)."""
+    out = []
+    for seat, text in log:
+        move = parse(text)
+        action = move.action if isinstance(move, With) else move
+        if isinstance(action, Take):
+            out.append(protocol.Use(seat, TAKE, card_name(action.card)))
+        elif isinstance(action, Activate):
+            out.append(protocol.Use(seat, PLAY, card_name(action.card)))
+    return out
+
+
+def start_seat(log: Log) -> int | None:
+    """Nobody: the draft begins with every seat choosing at once, and the order of
+    every later phase follows the wall."""
+    return None

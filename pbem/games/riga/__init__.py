@@ -16,8 +16,10 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games import protocol
 from pbem.games.protocol import (
     Choice,
+    Log,
     Option,
     Result,
     Rules,
@@ -25,7 +27,7 @@ from pbem.games.protocol import (
     View,
     rank_by,
 )
-from pbem.games.riga import bot, data, menu, picture, rules, sentences, text
+from pbem.games.riga import bot, data, menu, moves, picture, rules, sentences, text
 from pbem.games.riga.moves import Choose, Discard, End, School, Use, parse
 from pbem.games.riga.view import build_view
 from pbem.games.riga.words import DE, DEFAULT_TIMEOUT_NOTE, EN
@@ -97,6 +99,12 @@ class Riga(Rules):
         if len(moves) == 1 and isinstance(moves[0], End | Discard | Choose | School):
             return moves[0].notation()
         return None
+
+    def uses(self, log: Log) -> list[protocol.Use]:
+        return moves.uses(log)
+
+    def start_seat(self, log: Log) -> int | None:
+        return moves.start_seat(log)
 
     def parse(self, move: str) -> str:
         return parse(move).notation()

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.protocol import MalformedMoveError
+from pbem.games import protocol
+from pbem.games.protocol import BUILD, TAKE, Log, MalformedMoveError
 
 
 @dataclass(frozen=True)
@@ -283,3 +284,30 @@ def parse(text: str) -> Move:
     if verb in _NUMBERED and len(args) == 1:
         return _NUMBERED[verb](_number(text, args[0]))
     raise MalformedMoveError(f"{text!r} is not a Riga move ({_EXAMPLES})")
+
+
+def uses(log: Log) -> list[protocol.Use]:
+    """Each building a seat took (``take``, or ``keep`` at setup) and built: a project
+    begun with ``build`` and grown with ``add`` is built when its ``finish`` comes, and
+    not when it is cancelled."""
+    out: list[protocol.Use] = []
+    project: dict[int, list[str]] = {}
+    for seat, text in log:
+        move = parse(text)
+        if isinstance(move, Take | Keep):
+            out.append(protocol.Use(seat, TAKE, move.building))
+        elif isinstance(move, Build):
+            project[seat] = [move.building]
+        elif isinstance(move, Add):
+            project.setdefault(seat, []).append(move.building)
+        elif isinstance(move, Finish):
+            out += [protocol.Use(seat, BUILD, building) for building in project.pop(seat, [])]
+        elif isinstance(move, Cancel):
+            project.pop(seat, None)
+    return out
+
+
+def start_seat(log: Log) -> int | None:
+    """The seat a ``start`` move named (the start player of the first year)."""
+    return next((move.seat for move in map(parse, (text for _seat, text in log))
+                 if isinstance(move, Start)), None)

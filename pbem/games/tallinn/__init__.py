@@ -17,10 +17,12 @@ from typing import Any
 
 from pbem.games.protocol import (
     Choice,
+    Log,
     Option,
     Result,
     Rules,
     State,
+    Use,
     View,
     rank_by,
 )
@@ -96,6 +98,12 @@ class Tallinn(Rules):
 
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
+
+    def uses(self, log: Log) -> list[Use]:
+        return moves.uses(log)
+
+    def start_seat(self, log: Log) -> int | None:
+        return moves.start_seat(log)
 
     def parse(self, move: str) -> str:
         return moves.parse(move).notation()

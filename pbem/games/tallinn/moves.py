@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.protocol import MalformedMoveError
+from pbem.games.protocol import BUILD, PLAY, Log, MalformedMoveError, Use
 from pbem.games.tallinn import data
 
 HALVES = ("a", "b")
@@ -100,3 +100,25 @@ def parse(text: str) -> Move:
     raise MalformedMoveError(
         f"{text!r} is not a Tallinn move; moves are 'play <card><a|b>', 'legat <estate>', "
         "'tower <card>' and 'no tower'")
+
+
+def card_name(card: str) -> str:
+    """An influence card as the statistics name it: ``Legat``, ``Karte 7``."""
+    return "Legat" if card == data.LEGAT else f"Karte {card}"
+
+
+def uses(log: Log) -> list[Use]:
+    """Each card a seat played (``play 7a``) and built as a tower (``tower 7``)."""
+    out = []
+    for seat, text in log:
+        move = parse(text)
+        if isinstance(move, Play):
+            out.append(Use(seat, PLAY, card_name(move.card)))
+        elif isinstance(move, Tower):
+            out.append(Use(seat, BUILD, card_name(move.card)))
+    return out
+
+
+def start_seat(log: Log) -> int | None:
+    """Nobody: every round begins with all seats choosing their cards at once."""
+    return None

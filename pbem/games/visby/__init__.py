@@ -17,11 +17,13 @@ from typing import Any
 
 from pbem.games.protocol import (
     Choice,
+    Log,
     Option,
     OptionError,
     Result,
     Rules,
     State,
+    Use,
     View,
     rank_by,
 )
@@ -103,6 +105,12 @@ class Visby(Rules):
 
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
+
+    def uses(self, log: Log) -> list[Use]:
+        return moves.uses(log)
+
+    def start_seat(self, log: Log) -> int | None:
+        return moves.start_seat(log)
 
     def parse(self, move: str) -> str:
         return moves.parse(move).notation()

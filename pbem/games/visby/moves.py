@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.protocol import MalformedMoveError
+from pbem.games.protocol import PLAY, Log, MalformedMoveError, Use
 from pbem.games.visby.data import KARTEN
 
 _CARD_BY_LOWER = {k.lower(): k for k in KARTEN}
@@ -74,3 +74,18 @@ def parse(text: str) -> Move:
         f"{text!r} is not a Visby move; moves are 'play <card>', 'trade <goods>:<seals>' "
         "and 'done'"
     )
+
+
+def uses(log: Log) -> list[Use]:
+    """Each card a seat played (``play <Karte>``), for the archive's statistics."""
+    out = []
+    for seat, text in log:
+        move = parse(text)
+        if isinstance(move, Play):
+            out.append(Use(seat, PLAY, move.karte))
+    return out
+
+
+def start_seat(log: Log) -> int | None:
+    """Nobody: every round begins with all seats choosing their cards at once."""
+    return None

@@ -37,7 +37,16 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.protocol import Choice, IllegalMoveError, Result, Rules, State, View
+from pbem.games.protocol import (
+    Choice,
+    IllegalMoveError,
+    Log,
+    Result,
+    Rules,
+    State,
+    Use,
+    View,
+)
 from pbem.games.ziehen import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.ziehen.data import CARDS
 from pbem.games.ziehen.moves import DRAW, END, Move
@@ -79,6 +88,12 @@ class Ziehen(Rules):
 
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
+
+    def uses(self, log: Log) -> list[Use]:
+        return moves.uses(log)
+
+    def start_seat(self, log: Log) -> int | None:
+        return moves.start_seat(log)
 
     def parse(self, move: str) -> str:
         return moves.parse(move).notation()

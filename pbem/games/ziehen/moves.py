@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pbem.games.protocol import MalformedMoveError
+from pbem.games.protocol import TAKE, Log, MalformedMoveError, Use
 
 STEP, DRAW, END = "step", "draw", "end"
 VERBS = (STEP, DRAW, END)
@@ -38,3 +38,15 @@ class Move:
 
 
 parse = Move.from_notation
+
+
+def uses(log: Log) -> list[Use]:
+    """What each seat took, for the archive's statistics: a ``draw`` takes a card from
+    the deck.  Which card stays secret in the notation, so it is named "Karte"; a game
+    whose notation names its cards names them here (Visby's ``play Ritter``)."""
+    return [Use(seat, TAKE, "Karte") for seat, move in log if move == DRAW]
+
+
+def start_seat(log: Log) -> int | None:
+    """Seat 0 begins (``rules.new_state``); the log's first move is its."""
+    return log[0][0] if log else 0
