@@ -263,6 +263,10 @@ class Rules(ABC):
     max_players: int
     #: bump when a rules change could make an old move log replay differently
     rules_version: str
+    #: older rules versions this engine still sets up, each with the readings it was
+    #: played with (a game records its rules version when it is created, and whatever
+    #: rebuilds it from its seed passes that version to :meth:`setup_version`)
+    older_rules_versions: tuple[str, ...] = ()
     #: version of the card/board data file (see the game's ``data`` module)
     data_version: str = "1"
     options: tuple[Option, ...] = ()
@@ -334,9 +338,15 @@ class Rules(ABC):
         """The state before the first move (the seed is kept as text, ``str(seed)``)."""
 
     def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
-                      data_version: str | None) -> State:
-        """``setup`` with the card data of ``data_version``: the version a game started
-        with (``None`` or ``""``: the current one).
+                      data_version: str | None, rules_version: str | None = None) -> State:
+        """``setup`` with the card data of ``data_version`` and the rules of
+        ``rules_version``: the versions a game started with (``None`` or ``""``: the
+        current ones).
+
+        A game that changed a reading of its rulebook keeps the old reading for the games
+        played under the old rules version (:attr:`older_rules_versions`), so that their
+        logs replay as they were played; it overrides this method.  A version the engine
+        does not know is refused with a message (``OptionError``).
 
         A running game keeps the data version it started with, so whatever rebuilds a
         game from its seed (take-back, import, verify, the archive) sets it up through
@@ -348,7 +358,20 @@ class Rules(ABC):
             raise OptionError(
                 f"this server's {self.title} has card data version {self.data_version}, "
                 f"not {data_version}, which this game was started with")
+        self.check_rules_version(rules_version)
         return self.setup(players, options, seed)
+
+    def check_rules_version(self, rules_version: str | None) -> str:
+        """``rules_version`` (``None`` or ``""``: the current one) if this engine plays
+        it, else an ``OptionError`` that says so."""
+        if not rules_version:
+            return self.rules_version
+        if rules_version != self.rules_version and \
+                rules_version not in self.older_rules_versions:
+            raise OptionError(
+                f"the game was played under {self.title} rules version {rules_version}, "
+                f"which this engine (rules version {self.rules_version}) does not replay")
+        return rules_version
 
     @abstractmethod
     def to_move(self, state: State) -> list[int]:

@@ -81,8 +81,15 @@ Readings of the rulebook we chose, each with its reason (section names as in
   printed order (Kaufleute, Ritter, Mönche).  The Legat as a tower counts its
   three persons (1 of each) and its two Wappen persons join the estate with
   the fewest persons on that seat's tower cards (which of several such
-  estates cannot change the tower value).  A Legat whose three-person half
-  lies in the display gives no bonus: the two persons belong to the Wappen.
+  estates cannot change the tower value).
+* *The Legat in the display at the end* gives its two persons whichever half
+  shows (rules version 2): "Liegt die Karte „Legat des Kaisers“ bei Spielende
+  **in Deiner Auslage**, addierst Du sofort deren beiden Personen zu dem Stand
+  mit den wenigsten Personen in Deiner Auslage" names the card, not a half.
+  Rules version 1 read it as the Wappen half only (the two persons belong to
+  the Wappen); games started under version 1 keep that reading
+  (``legat_any_half``; test: test_tallinn_rules.py,
+  test_the_legat_in_the_display_gives_its_two_persons_whichever_half_shows).
 """
 
 from __future__ import annotations
@@ -95,7 +102,9 @@ from pbem.games.tallinn import data
 from pbem.games.tallinn.moves import HALVES, NO_TOWER, Legat, Move, NoTower, Play, Tower
 from pbem.games.tallinn.words import card_name, count, estate, half_text
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+#: the older rules versions a game may have started with (see ``legat_any_half``)
+OLDER_RULES_VERSIONS = ("1",)
 DISPLAY, HAND = "display", "hand"
 
 
@@ -126,12 +135,13 @@ def all_cards(state: State) -> list[str]:
     return cards + [data.LEGAT] if state["options"]["legat"] else cards
 
 
-def new_state(players: int, options: dict[str, Any], seed: str) -> State:
+def new_state(players: int, options: dict[str, Any], seed: str,
+              rules_version: str = RULES_VERSION) -> State:
     if not 2 <= players <= 4:
         raise OptionError(f"Tallinn is for 2 to 4 players, not {players}")
     state: State = {
         "game": "tallinn",
-        "rules_version": RULES_VERSION,
+        "rules_version": rules_version,
         "data_version": data.DATA_VERSION,
         "players": players,
         "options": {"legat": bool(options.get("legat")),
@@ -505,14 +515,27 @@ def _estate_points(mine: dict[str, int], others: list[dict[str, int]]) -> int:
     return total
 
 
+def legat_any_half(state: State) -> bool:
+    """Whether the Legat in a display at the end gives its two persons whichever half
+    shows (the rulebook's words, rules version 2), or only with its Wappen half showing
+    (the reading of rules version 1, kept for the games started under it)."""
+    return state.get("rules_version") != "1"
+
+
+def _legat_counts_at_end(state: State, seat: int) -> bool:
+    if legat_any_half(state):
+        return any(c == data.LEGAT for c, _ in state["display"][seat])
+    return any(half_of(c, h).wappen for c, h in state["display"][seat])
+
+
 def final_counts(state: State) -> tuple[list[dict[str, int]], list[str | None]]:
-    """Display counts for the final scoring, with each Wappen's two persons added
-    to its seat's weakest estate; and the estate each Wappen went to."""
+    """Display counts for the final scoring, with the Legat's two persons added to its
+    seat's weakest estate (``legat_any_half``); and the estate they went to."""
     n = state["players"]
     base = [display_counts(state, s) for s in range(n)]
     counts, bonus = [dict(c) for c in base], [None] * n
     for seat in range(n):
-        if not any(half_of(c, h).wappen for c, h in state["display"][seat]):
+        if not _legat_counts_at_end(state, seat):
             continue
         fewest = min(base[seat].values())
         weakest = [code for code in data.STAENDE if base[seat][code] == fewest]
