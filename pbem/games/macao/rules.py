@@ -67,6 +67,17 @@ Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
   are, since the gold may still buy the tribute.  ``end`` alone stays legal, and an end
   that is the seat's only move is a formality the server plays.
 
+* *The Graf lowers no activation costs* (rules version 2).  R names it once, in the
+  HANDWERKER's note: "Anders als Archiv, Graf, Kran and Heiler kann der Handwerker nur
+  einmal pro Runde genutzt werden.  Der Spieler muss alle für die Aktivierung
+  notwendigen AS in seinem Vorrat haben, auch wenn er eine der Karten (Archiv, Kran
+  oder Heiler) besitzt, welche die Aktivierungskosten reduzieren würden."  The cards
+  that reduce costs are named, and the Graf is not among them; what the Graf does R
+  does not say, so here it does nothing when used.  Rules version 1 read it as a fourth
+  reducer (of grey cubes); games started under it keep that, and the option
+  ``graf_senkt`` (a variant) plays it (``graf_senkt``; test: test_macao_rules.py,
+  test_the_graf_lowers_no_costs_unless_the_option_or_rules_version_1_says_so).
+
 Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCTED``):
 
 * *Brunnen* moves the disc at once when the district is taken (automatic, like the
@@ -127,20 +138,24 @@ from pbem.games.macao.moves import (
 )
 from pbem.games.protocol import MENU_CAP, IllegalMoveError
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+#: the older rules versions a game may have started with (see ``graf_senkt``)
+OLDER_RULES_VERSIONS = ("1",)
 State = dict[str, Any]
 
 
 # -- setup -----------------------------------------------------------------------------
 
-def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION) -> State:
+def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION,
+              options: dict[str, Any] | None = None,
+              rules_version: str = RULES_VERSION) -> State:
     """The state before the draft: offices laid out in pairs, the deck shuffled, the
     draft's ``players + 2`` cards revealed.  ``data_version`` picks the deck (one of
     ``data.DATA_VERSIONS``); a game keeps it to the end, since its cards are named by
-    that version's ids."""
+    that version's ids.  A game of rules version 1 keeps no options (it had none)."""
     deck = data.deck_ids(data_version)     # refuses an unknown version before anything
     state: State = {
-        "game": "macao", "rules_version": RULES_VERSION, "data_version": data_version,
+        "game": "macao", "rules_version": rules_version, "data_version": data_version,
         "players": players, "seed": seed, "draws": 0, "round": 0, "phase": "draft",
         "decision": 0, "queue": [], "discard": [], "display": [], "tribute": [0, 0],
         "dice": [], "pending": None, "final": None,
@@ -157,6 +172,8 @@ def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION) ->
     tiles = rng.shuffled(state, goods)
     state["tiles"].update({str(d): g for d, g in zip(light, tiles, strict=True)})
     state["seats"] = [_new_seat() for _ in range(players)]
+    if rules_version != "1":
+        state["options"] = {"graf_senkt": bool((options or {}).get("graf_senkt"))}
     state["display"] = _draw(state, players + 2)
     state["queue"] = list(reversed(wall_order(state)))
     return state
@@ -189,9 +206,19 @@ def wall_position(state: State, seat: int) -> int:
     return next(i for i, stack in enumerate(state["wall"]) if seat in stack)
 
 
+def graf_senkt(state: State) -> bool:
+    """Whether the Graf lowers activation costs (of grey cubes): the reading of rules
+    version 1, and the option ``graf_senkt``; by R's words it does not."""
+    return bool(state.get("options", {}).get("graf_senkt", state["rules_version"] == "1"))
+
+
 def has_effect(state: State, seat: int, kind: str) -> list[str]:
-    """The seat's activated cards whose effect is of ``kind``."""
-    return [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
+    """The seat's activated cards whose effect is of ``kind`` (a Graf lowers costs only
+    where ``graf_senkt``)."""
+    out = [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
+    if kind == "reduce" and not graf_senkt(state):
+        out = [c for c in out if data.CARDS[c].name != "Graf"]
+    return out
 
 
 def to_move(state: State) -> list[int]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.games.language import Words
 from pbem.games.macao import data
-from pbem.games.macao.words import count, cubes, final_terms, words
+from pbem.games.macao.words import card_help_in, count, cubes, final_terms, words
 from pbem.games.protocol import View
 
 
@@ -50,7 +50,8 @@ def _seat(view: View, me: dict[str, Any], names: list[str], w: Words) -> list[st
         lines.append(f"  {w['tableau']}: " + "; ".join(_card_cost(c, w) for c in me["tableau"]))
     if me["active"]:
         lines.append(f"  {w['active']}: " + "; ".join(
-            f"{w['card name'][c]}: {w['card help'][c]}" for c in me["active"]))
+            f"{w['card name'][c]}: {card_help_in(w, c, view.get('graf_senkt', True))}"
+            for c in me["active"]))
     cargo = ", ".join(w["good"][g] for g in me["goods"]) or "-"
     lines.append("  " + w["ship"].format(at=me["ship"], cargo=cargo, jokers=me["jokers"]))
     if view.get("final"):

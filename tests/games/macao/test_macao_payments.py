@@ -172,7 +172,7 @@ def test_a_log_paid_cube_by_cube_replays_to_the_same_end():
     ``pay r`` five times) replays move for move to the state that engine reached."""
     log = (Path(__file__).parent / "v2_cube_by_cube.log").read_text(
         encoding="utf-8").splitlines()
-    s = GAME.setup(3, None, "cube-by-cube")
+    s = GAME.setup_version(3, None, "cube-by-cube", None, "1")  # played under rules 1
     for line in log:
         seat, move = line.split(" ", 1)
         s = GAME.apply(s, int(seat), move)

@@ -91,7 +91,7 @@ def test_a_game_of_data_version_1_replays_as_before_the_bump():
     import hashlib
     from pathlib import Path
 
-    s = GAME.setup_version(3, None, "fp-game", "1-reconstructed")
+    s = GAME.setup_version(3, None, "fp-game", "1-reconstructed", "1")  # rules version 1
     assert s["data_version"] == "1-reconstructed" and all(c[0] == "K" for c in s["deck"])
     log = (Path(__file__).parent / "v1_game.log").read_text(encoding="utf-8").splitlines()
     for line in log:
