@@ -160,13 +160,16 @@ class Choice:
 
 @dataclass(frozen=True)
 class Option:
-    """One setup option a rulebook offers (a variant, a game length)."""
+    """One setup option a rulebook offers (a variant, a game length), or another reading
+    of a rule the rulebook leaves open (``reading``: played instead of the game's own
+    reading, which the rules module quotes and names a test for)."""
 
     name: str
     label: str
     choices: tuple[Any, ...]
     default: Any
     help: str = ""
+    reading: bool = False
 
     @property
     def is_yes_no(self) -> bool:
@@ -296,7 +299,7 @@ class Rules(ABC):
         labels = words.get("options", {})
         options = tuple(
             Option(o.name, labels[o.name][0] or o.label, o.choices, o.default,
-                   labels[o.name][1] if len(labels[o.name]) > 1 else o.help)
+                   labels[o.name][1] if len(labels[o.name]) > 1 else o.help, o.reading)
             if o.name in labels else o
             for o in self.options)
         return GameTexts(words.get("description") or self.description,

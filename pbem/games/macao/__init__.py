@@ -30,7 +30,7 @@ class Macao(Rules):
     rules_version = rules.RULES_VERSION
     older_rules_versions = rules.OLDER_RULES_VERSIONS
     options = (Option("graf_senkt", EN["option graf_senkt"][0], (False, True), False,
-                      EN["option graf_senkt"][1]),)
+                      EN["option graf_senkt"][1], reading=True),)
     data_version = data.DATA_VERSION
     default_move_note = DEFAULT_TIMEOUT_NOTE
     stylesheet = "games/macao/style.css"

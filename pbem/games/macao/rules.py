@@ -557,7 +557,8 @@ def _action_groups(state: State, seat: int) -> dict[str, list[Move]]:
         else:
             groups["city"] = [District(d) for d in districts]
     fields = 0 if me["walled"] else _wall_steps(state, seat)
-    groups["wall"] = [Wall(fields)] if fields else []
+    # every advance the seat can pay, the furthest first: apply accepts each of them
+    groups["wall"] = [Wall(k) for k in range(fields, 0, -1)]
     groups["ship"] = _ship_moves(state, seat)
     can_buy = not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0]
     groups["tribute"] = [TRIBUTE] if can_buy else []
@@ -582,10 +583,9 @@ def _ship_moves(state: State, seat: int) -> list[Move]:
 
 
 def _extra_legal(state: State, seat: int, move: Move) -> bool:
-    """Moves legal but not listed, to keep menus short: any action move hidden behind
-    ``show`` or ``row``, ``wall n`` for fewer fields and ``use K n`` for fewer
-    repetitions than the menu's maximum, an action alone or with any payment (checked
-    as it is made), and any payment or taking of cubes in its step (``pay r``, one cube
+    """Moves legal but not listed as such: any action move hidden behind ``show`` or
+    ``row`` (the menu reaches it through them), an action alone (the menu offers it with
+    its payment) or with any payment (checked as it is made), and any payment or taking of cubes in its step (``pay r``, one cube
     at a time, as older logs have it); ``end`` where ``finish`` is offered, and a card
     ``finish`` would use; a page or a row of the menu that exists, though the menu is
     short enough to list it whole (older logs browsed menus that were longer)."""
@@ -623,8 +623,8 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
 
 
 def _wall_steps(state: State, seat: int) -> int:
-    """Fields the seat can advance at most (menu offers one "wall n", the most it can
-    afford; further ``wall n`` with smaller n are legal too)."""
+    """Fields the seat can advance at most (the menu offers ``wall n`` for each n up to
+    it, the most first)."""
     room = data.WALL_FIELDS - 1 - wall_position(state, seat)
     have = pool_size(state, seat)
     return max((k for k in range(1, room + 1) if wall_price(state, seat, k) <= have),
@@ -708,8 +708,8 @@ def _use_moves(state: State, seat: int) -> list[Move]:
         times = _use_options(state, seat, c)
         if times == [1]:
             out.append(Use(c))
-        elif times:
-            out.append(Use(c, max(times)))
+        else:   # each number of repetitions, the most first: apply accepts each of them
+            out += [Use(c, t) for t in sorted(times, reverse=True)]
     return out
 
 

@@ -22,6 +22,7 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "rose": [dict(field) for field in me["rose"]], "goods": list(me["goods"]),
             "jokers": me["jokers"], "ship": me["ship"], "wall": rules.wall_position(state, s),
             "area": rules.largest_area(state["city"], s),
+            "spent": _spent(me),
         })
     return {
         "game": "macao", "seat": seat, "round": state["round"], "phase": state["phase"],
@@ -44,6 +45,16 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "you": seat if isinstance(seat, int) and seat >= 0 else None,
         "owed": _owed(state),
     }
+
+
+def _spent(me: dict[str, Any]) -> dict[str, Any]:
+    """What the seat has spent of this round's action turn (R 3: each action once, a card
+    once a round): the cards used, whether it advanced on the wall, bought the tribute,
+    took its district (a Zimmermann's: how many), and how far its ship moved."""
+    return {"used": list(me["used"]), "wall": bool(me["walled"]),
+            "tribute": bool(me["bought"]), "district": bool(me["district"]),
+            "districts": int(me.get("districts", 1 if me["district"] else 0)),
+            "moved": int(me["moved"])}
 
 
 def _owed(state: dict[str, Any]) -> dict[str, Any] | None:

@@ -214,6 +214,9 @@ EN: Words = {
             "largest area {area}",
     "rose": "wind rose (0 = arrow, the action supply)", "tableau": "tableau",
     "active": "activated", "ship": "ship at {at}, cargo: {cargo}, jokers: {jokers}",
+    "spent": "spent this round", "spent used": "used {cards}",
+    "spent district": "districts taken: {n}", "spent wall": "advanced on the wall",
+    "spent tribute": "tribute bought", "spent moved": "ship moved {n} fields",
     "city": "City, owned districts", "harbours": "Harbours (spaces, highest first)",
     "free": "free",
     # the picture (picture.py)
@@ -318,6 +321,9 @@ DE: Words = {
             "größtes Gebiet {area}",
     "rose": "Windrose (0 = Pfeil, der Aktionsvorrat)", "tableau": "Tableau",
     "active": "aktiviert", "ship": "Schiff auf {at}, Ladung: {cargo}, Joker: {jokers}",
+    "spent": "in dieser Runde genutzt", "spent used": "Karten genutzt: {cards}",
+    "spent district": "Stadtteile genommen: {n}", "spent wall": "auf der Mauer vorgerückt",
+    "spent tribute": "Tribut gekauft", "spent moved": "Schiff {n} Felder bewegt",
     "city": "Stadt, Stadtteile in Besitz", "harbours": "Häfen (Ablagefelder, höchstes zuerst)",
     "free": "frei",
     "picture": {

@@ -44,7 +44,7 @@ class Riga(Rules):
     stylesheet = "games/riga/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
     options = tuple(Option(name, EN[f"option {name}"][0], (False, True), False,
-                           EN[f"option {name}"][1])
+                           EN[f"option {name}"][1], reading=name != "riga")
                     for name in ("riga", "kran_abrunden", "bauhof_nur_stapel"))
     description = EN["description"]
     translations = {"de": {"description": DE["description"],

@@ -67,7 +67,10 @@ def test_several_sensible_ways_are_whole_choices_with_the_action():
     moves = GAME.legal_moves(s, seat)
     assert len(moves) <= MENU_CAP
     # the menu has room: each way is a choice of its own, the action and its payment
-    assert [m for m in moves if m.startswith("wall")] == ["wall 2 pay r:2,v", "wall 2 pay r,v:2"]
+    # (and each shorter advance, each with its ways)
+    assert [m for m in moves if m.startswith("wall 2")] == ["wall 2 pay r:2,v",
+                                                            "wall 2 pay r,v:2"]
+    assert [m for m in moves if m.startswith("wall 1")] == ["wall 1 pay r", "wall 1 pay v"]
     # the action alone opens its step, whose menu lists the same two whole ways
     step = play(s, seat, "wall 2")
     assert GAME.legal_moves(step, seat) == ["pay r:2,v", "pay r,v:2"]

@@ -419,3 +419,20 @@ def test_the_graf_lowers_no_costs_unless_the_option_or_rules_version_1_says_so()
     assert rules.graf_senkt(GAME.setup(2, {"graf_senkt": True}, "g"))
     old = GAME.setup_version(2, None, "g", None, "1")
     assert old["rules_version"] == "1" and "options" not in old and rules.graf_senkt(old)
+
+
+def test_the_view_shows_what_a_seat_has_spent_of_its_actions():
+    """R 3: each action once a turn (a card once a round): the view says, as data and
+    in words, which cards the seat used and which actions it took."""
+    s, seat = at_actions(2)
+    s = with_pool(s, seat, "rrrr")
+    spent = GAME.view(s, None)["seats"][seat]["spent"]
+    assert spent == {"used": [], "wall": False, "tribute": False, "district": False,
+                     "districts": 0, "moved": 0}
+    wall = next(m for m in GAME.legal_moves(s, seat) if m.startswith("wall 1"))
+    s = play(s, seat, wall)
+    assert GAME.view(s, None)["seats"][seat]["spent"]["wall"] is True
+    assert "spent this round: advanced on the wall" in GAME.render_text(
+        GAME.view(s, None), ["A", "B"])
+    assert "in dieser Runde genutzt: auf der Mauer vorgerückt" in GAME.render_text(
+        GAME.view(s, None), ["A", "B"], "de")
