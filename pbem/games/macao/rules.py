@@ -585,10 +585,11 @@ def _ship_moves(state: State, seat: int) -> list[Move]:
 def _extra_legal(state: State, seat: int, move: Move) -> bool:
     """Moves legal but not listed as such: any action move hidden behind ``show`` or
     ``row`` (the menu reaches it through them), an action alone (the menu offers it with
-    its payment) or with any payment (checked as it is made), and any payment or taking of cubes in its step (``pay r``, one cube
-    at a time, as older logs have it); ``end`` where ``finish`` is offered, and a card
-    ``finish`` would use; a page or a row of the menu that exists, though the menu is
-    short enough to list it whole (older logs browsed menus that were longer)."""
+    its payment) or with any payment (checked as it is made), and any payment or taking
+    of cubes in its step (``pay r``, one cube at a time, as older logs have it); ``end``
+    where ``finish`` is offered, and a card ``finish`` would use; a page or a row of the
+    menu that exists, though the menu is short enough to list it whole (older logs
+    browsed menus that were longer)."""
     step = steps.read(state["pending"])
     if state["phase"] != "actions":
         return False

@@ -23,6 +23,8 @@ State layout (lists indexed by seat)::
     tower_choice   {"from", "card"} or "none": a decided tower (secret until all decided)
     events         what the last reveal did, in words with {seat} placeholders
     events_round   the round those events belong to
+    contests       the contests of that reveal as data (``_contest_record``); not in
+                   states of rules version 1
     final          the final scoring, once over (see ``final_scoring``)
 
 Cards are strings: "1"…"10" for the influence cards, "L" for Der Legat des
@@ -160,6 +162,8 @@ def new_state(players: int, options: dict[str, Any], seed: str,
         "tower_choice": [None] * players,
         "events": [], "events_round": 0, "final": None,
     }
+    if rules_version != "1":
+        state["contests"] = []
     state["start"] = rng.shuffled(state, sorted(data.STARTKARTEN))[:players]
     for _ in range(players):
         pile = rng.shuffled(state, sorted(data.EINFLUSSKARTEN, key=card_key))
@@ -373,6 +377,8 @@ def _reveal(state: State) -> None:
     state["legat"] = [None] * n
     state["events"] = []
     state["events_round"] = state["round"]
+    if state["rules_version"] != "1":   # version-1 states never had it (their snapshots)
+        state["contests"] = []
     for seat in range(n):
         played = state["played"][seat]
         if played is None:
@@ -419,6 +425,23 @@ def contest(state: State, seat: int, code: str, extra: int = 0) -> tuple[int, li
     return gained, parts
 
 
+def _contest_record(state: State, seat: int, code: str, extra: int,
+                    gained: int) -> dict[str, Any]:
+    """One contest as data (the view's ``contests``): who held it for which estate, its
+    persons (``legat``: the Legat's two among them), each rival's persons and the points
+    against each, in seat order from the holder clockwise, and the points in all."""
+    n, mine = state["players"], display_counts(state, seat)[code] + extra
+    against = []
+    for step in range(1, n):
+        other = (seat + step) % n
+        theirs = display_counts(state, other)[code]
+        points = (data.WETTSTREIT_MEHR if mine > theirs else
+                  data.WETTSTREIT_GLEICH if mine == theirs and mine > 0 else 0)
+        against.append({"seat": other, "persons": theirs, "points": points})
+    return {"seat": seat, "estate": code, "persons": mine, "legat": extra,
+            "against": against, "points": gained}
+
+
 def _resolve_contests(state: State) -> None:
     """Phase 3: every coin half (and Wappen) played this round holds its contest."""
     builders = []
@@ -438,6 +461,8 @@ def _resolve_contests(state: State) -> None:
         state["points"][seat] += gained
         builders.append(seat)
         mine = display_counts(state, seat)[code]
+        if "contests" in state:
+            state["contests"].append(_contest_record(state, seat, code, extra, gained))
         legat = f" + {extra} from the Legat" if extra else ""
         _event(state, f"Contest for the {estate(code)}: {{{seat}}} has {mine}{legat}; "
                       f"{', '.join(parts)}; {{{seat}}} scores {gained}")

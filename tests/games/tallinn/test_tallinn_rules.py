@@ -363,3 +363,24 @@ def test_malformed_moves_are_refused_as_malformed(move):
     with pytest.raises(MalformedMoveError) as caught:
         GAME.apply(state, 0, move)
     assert not isinstance(caught.value, IllegalMoveError)
+
+
+def test_the_view_gives_the_contests_of_the_last_reveal_as_data():
+    """3. Wettstreit: each contest, its estate, persons and the points against each
+    rival, as data beside the events' words (the Legat's two persons counted)."""
+    state = new_game(3)
+    stack(state, 0, "S1", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"])
+    stack(state, 1, "S2", ["10", "2", "3", "4", "5", "6", "7", "8", "9", "1"])
+    stack(state, 2, "S6", ["2", "1", "3", "4", "5", "6", "7", "8", "9", "10"])
+    state = play_round(state, {0: "1b", 1: "10a", 2: "2b"})
+    contests = GAME.view(state, SPECTATOR)["contests"]
+    assert contests == [
+        {"seat": 0, "estate": "R", "persons": 2, "legat": 0, "points": 3,
+         "against": [{"seat": 1, "persons": 2, "points": 1},
+                     {"seat": 2, "persons": 1, "points": 2}]},
+        {"seat": 2, "estate": "M", "persons": 1, "legat": 0, "points": 2,
+         "against": [{"seat": 0, "persons": 2, "points": 0},
+                     {"seat": 1, "persons": 0, "points": 2}]}]
+    assert GAME.view(state, 1)["contests"] == contests
+    old = GAME.setup_version(2, None, "x", None, "1")
+    assert "contests" not in old and GAME.view(old, SPECTATOR)["contests"] == []
