@@ -91,6 +91,7 @@ A game may add modules for a part of its own (Riga's payment steps), named in it
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from abc import ABC, abstractmethod
@@ -122,6 +123,11 @@ class IllegalMoveError(MoveError):
 
 class OptionError(ValueError):
     """Setup was asked for an option value or player count the game does not have."""
+
+
+class PositionError(ValueError):
+    """A position built for a test or a tool (:meth:`Rules.position`) is no state the
+    game could be in; the message says what is wrong."""
 
 
 #: the most choices one step of a menu offers, so that every step fits in a mail
@@ -531,3 +537,80 @@ class Rules(ABC):
     def parse(self, move: str) -> str:
         """Canonical notation of ``move`` (whitespace folded); games may override."""
         return " ".join(str(move).split())
+
+    # -- positions for tests and tools ---------------------------------------------
+
+    #: the fields of a state that name the game it belongs to: a position keeps them
+    FIXED_FIELDS: ClassVar[tuple[str, ...]] = ("game", "players", "rules_version",
+                                               "data_version", "options")
+
+    def position(self, players: int, options: dict[str, Any] | None = None,
+                 seed: str | int = "position", **fields: Any) -> State:
+        """A position to test or study: the state after ``setup`` with ``fields`` (keys
+        of the state's layout, as the game's ``rules`` module documents it) set to the
+        values given, then checked like any state (:meth:`check_position`), so that a
+        test or a tool never plays on a table the game could not have.
+
+        ``Rules.position(3, None, "s", round=4, hand=[...])``; raises
+        :class:`PositionError` with what is wrong.  The fields that name the game
+        (:attr:`FIXED_FIELDS`) come from ``players`` and ``options``, not from ``fields``.
+        """
+        state = self.setup(players, options, seed)
+        unknown = sorted(set(fields) - set(state))
+        if unknown:
+            raise PositionError(f"a state of {self.title} has no field {', '.join(unknown)}")
+        fixed = sorted(set(fields) & set(self.FIXED_FIELDS))
+        if fixed:
+            raise PositionError(f"{', '.join(fixed)} come from the setup, not from a field")
+        built = {**state, **json.loads(json.dumps(fields))}
+        self.check_position(built)
+        return built
+
+    def check_position(self, state: State) -> None:
+        """Refuse (:class:`PositionError`) a state that this game could not be in: not
+        JSON, fields missing or of another kind than the setup's, a turn nobody can play
+        (no seat to move in a running game, a menu over ``MENU_CAP``), a view that cannot
+        be drawn; then the game's own invariants (:meth:`check_invariants`: every card
+        once, and so on)."""
+        try:
+            if json.loads(json.dumps(state)) != state:
+                raise PositionError("the state does not survive JSON")
+        except (TypeError, ValueError) as exc:
+            raise PositionError(f"the state is not JSON: {exc}") from exc
+        fresh = self.setup(state["players"], state.get("options") or None, state["seed"])
+        for key in sorted(set(fresh) | set(state)):
+            if key not in state or key not in fresh:
+                raise PositionError(f"field {key} is {'missing' if key in fresh else 'unknown'}")
+            a, b = fresh[key], state[key]
+            if a is not None and b is not None and _kind(a) != _kind(b):
+                raise PositionError(f"field {key} must be {_kind(a)}, not {_kind(b)}")
+        self.check_invariants(state)
+        try:
+            movers = self.to_move(state)
+            if not movers and not self.is_over(state):
+                raise PositionError("nobody is to move in a game that is not over")
+            for seat in movers:
+                if not 0 <= seat < state["players"]:
+                    raise PositionError(f"seat {seat} is to move, but there is no such seat")
+                legal = self.legal_moves(state, seat)
+                if not legal or len(legal) > MENU_CAP:
+                    raise PositionError(f"seat {seat} is to move with {len(legal)} moves")
+            self.view(state, EVERYTHING)
+        except PositionError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AssertionError) as exc:
+            raise PositionError(f"the game cannot read this state: {exc!r}") from exc
+
+    def check_invariants(self, state: State) -> None:
+        """The game's own facts of every state (each card once, each disc once…),
+        refused with :class:`PositionError`; by default none."""
+        return None
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a value, for :meth:`Rules.check_position`'s messages."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)

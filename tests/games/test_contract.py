@@ -80,6 +80,7 @@ from pbem.games.protocol import (
     SPECTATOR,
     MoveError,
     OptionError,
+    PositionError,
     Rules,
     State,
     new_seed,
@@ -261,6 +262,7 @@ class Playout:
         for i, viewer in enumerate(self.viewers):
             self.check_view(state, viewer, thorough is None or thorough % len(self.viewers) == i)
         self.check_refusals(state, movers)
+        game.check_position(state)   # a state met in play passes what a built one must
         for seat in movers:
             self.check_reach(state, seat, random.Random(f"{self.seed}:{thorough}:{seat}"))
         if thorough is None:
@@ -815,6 +817,42 @@ def test_reversed_keys_reverses_every_level():
     assert turned == value and list(turned) == ["b", "a"]
     assert list(turned["b"][0]) == ["d", "c"] and list(turned["b"][0]["d"]) == ["f", "e"]
     assert list(sorted_keys({"b": {"d": 1, "c": 2}, "a": 0})["b"]) == ["c", "d"]
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in games()])
+def test_a_position_is_built_from_fields_and_checked(game):
+    """``Rules.position``: the setup with the fields given, checked like any state; a
+    position made of a played state's fields is that state; a field the state has not,
+    or of another kind, or one that names the game, is refused with a message."""
+    players = game.min_players
+    assert game.position(players, None, "p") == game.setup(players, None, "p")
+    state, rng = game.setup(players, None, "p"), random.Random(3)
+    for _ in range(12):
+        if not game.to_move(state):
+            break
+        seat = game.to_move(state)[0]
+        state = game.apply(state, seat, game.bot_move(state, seat, rng))
+    fields = {k: v for k, v in state.items() if k not in Rules.FIXED_FIELDS and k != "seed"}
+    assert game.position(players, None, "p", **fields) == state
+    with pytest.raises(PositionError, match="no field"):
+        game.position(players, None, "p", no_such_field=1)
+    with pytest.raises(PositionError, match="come from the setup"):
+        game.position(players, None, "p", game="another game")
+    listed = next(k for k, v in state.items() if isinstance(v, list))
+    with pytest.raises(PositionError, match=f"field {listed} must be a list"):
+        game.position(players, None, "p", **{listed: "text"})
+
+
+def test_a_position_with_a_card_twice_is_refused():
+    """The games' own invariants: the example game's deck holds each card once."""
+    state = ZIEHEN.setup(2, None, "twice")
+    with pytest.raises(PositionError, match="each once"):
+        ZIEHEN.position(2, None, "twice", hand=[[state["deck"][0]], []])
+    moved = ZIEHEN.position(2, None, "twice", hand=[[state["deck"][0]], []],
+                            deck=state["deck"][1:])
+    assert moved["hand"][0] == [state["deck"][0]]
+    with pytest.raises(PositionError, match="no turn 5"):
+        ZIEHEN.position(2, None, "twice", turn=5)
 
 
 def _macao_at_actions(cubes: str) -> tuple[State, int]:

@@ -17,7 +17,16 @@ from typing import Any
 
 from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
-from pbem.games.protocol import Choice, Option, Result, Rules, State, View, rank_by
+from pbem.games.protocol import (
+    Choice,
+    Option,
+    PositionError,
+    Result,
+    Rules,
+    State,
+    View,
+    rank_by,
+)
 
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Macao"]
 
@@ -141,5 +150,10 @@ class Macao(Rules):
         # revealing cards or rolling dice starts a new decision, even for the same seat
         return seat not in rules.to_move(after) or after["decision"] != before["decision"]
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.cards_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Macao()

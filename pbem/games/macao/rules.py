@@ -1276,3 +1276,27 @@ def final_scoring(s: State, seat: int) -> dict[str, int]:
     total = me["pp"] - data.PENALTY * penalties + end_cards + area
     return {"before": me["pp"], "tableau_penalties": tableau, "penalties": penalties,
             "end_cards": end_cards, "area": area, "total": total}
+
+
+# -- every card once (positions for tests and tools) ------------------------------------
+
+
+def cards_problem(state: State) -> str | None:
+    """What is wrong with where the cards and discs of ``state`` lie (every card of its
+    data version's deck and every office card once; each seat's disc once on the
+    wall), or None."""
+    from collections import Counter  # for import cost only: positions are for tools
+
+    # the pairs of rounds begun lie out as the display (the state keeps them listed)
+    held = Counter(state["deck"] + state["discard"] + state["display"]
+                   + [c for pair in state["offices"][max(0, state["round"]):] for c in pair])
+    for me in state["seats"]:
+        held.update(me["tableau"] + me["active"])
+    full = Counter(data.deck_ids(state["data_version"]) + list(data.OFFICE_IDS))
+    if held != full:
+        return (f"the cards are not the deck's, each once: {sorted(held - full)} too many, "
+                f"{sorted(full - held)} missing")
+    discs = sorted(s for stack in state["wall"] for s in stack)
+    if discs != list(range(state["players"])):
+        return f"each seat's disc must lie on the wall once, not {discs}"
+    return None

@@ -19,6 +19,7 @@ from typing import Any
 from pbem.games.protocol import (
     Choice,
     Option,
+    PositionError,
     Result,
     Rules,
     State,
@@ -176,5 +177,10 @@ class Riga(Rules):
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.census_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Riga()

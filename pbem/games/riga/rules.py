@@ -106,6 +106,7 @@ names as in ../shared/rules/riga-de.txt):
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pbem.games.protocol import MENU_CAP, IllegalMoveError, State
@@ -1093,3 +1094,62 @@ _HANDLERS: dict[type, Any] = {
     Finish: _finish, Cancel: _cancel, School: _school, Charge: _charge,
     Discard: _discard, End: _end, Back: _back,
 }
+
+
+# -- every card once (positions for tests and tools) ------------------------------------
+
+
+def census(state: State) -> tuple[Counter[str], Counter[str], list[Counter[str]]]:
+    """(commodities, buildings, Riga buildings per seat) wherever they lie."""
+    waren: Counter[str] = Counter()
+    bauten: Counter[str] = Counter()
+    riga: list[Counter[str]] = [Counter() for _ in range(state["players"])]
+    for seat in range(state["players"]):
+        hand = state["hand"][seat]
+        waren.update({w: k for w, k in hand["waren"].items() if k})
+        bauten.update(hand["gebaeude"])
+        for e in state["display"][seat]:
+            (riga[seat] if e["id"] in data.RIGA_GEBAEUDE else bauten).update([e["id"]])
+        riga[seat].update(state["riga_left"][seat])
+        if state["phase"] in ("choose_start", "keep"):
+            bauten.update(state["keep_offer"][seat])
+    for cards in state["sets"]:
+        waren.update(cards)
+    waren.update(state["waren_pile"])
+    waren.update(state["waren_discard"])
+    bauten.update(state["row"])
+    bauten.update(state["bau_pile"])
+    bauten.update(state["bau_discard"])
+    bauten.update(state["separated"])
+    project = state["project"]
+    if project is not None:
+        waren.update({w: k for w, k in project["paid"].items() if k})
+        for b in project["buildings"]:
+            (riga[state["current"]] if b in data.RIGA_GEBAEUDE else bauten).update([b])
+    draw = state["pending_draw"]
+    if draw is not None:
+        (bauten if draw["kind"] == "Bauhof" else waren).update(draw["cards"])
+    sub = state["sub"] or {}
+    if sub.get("kind") == "charge":
+        waren.update(sub["cards"])
+    return waren, bauten, riga
+
+
+def census_problem(state: State) -> str | None:
+    """What is wrong with the cards of ``state`` (each card once: 44 commodities, 48
+    buildings, the Riga buildings per seat where the option is on), or None."""
+    waren, bauten, riga = census(state)
+    if any(k < 0 for hand in state["hand"] for k in hand["waren"].values()):
+        return "a hand holds fewer than no commodities"
+    full_waren = Counter({w: data.ANZAHL[w] for w in data.WAREN})
+    if waren != full_waren:
+        return (f"the commodities are not 44, each once: {dict(waren - full_waren)} too "
+                f"many, {dict(full_waren - waren)} missing")
+    full = Counter(list(data.GEBAEUDE))
+    if bauten != full:
+        return (f"the buildings are not 48, each once: {sorted(bauten - full)} too many, "
+                f"{sorted(full - bauten)} missing")
+    per_seat = Counter(data.RIGA_ARTEN) if state["options"].get("riga") else Counter()
+    if riga != [per_seat] * state["players"]:
+        return "a seat's Riga buildings are not its four, each once"
+    return None

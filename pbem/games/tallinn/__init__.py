@@ -18,6 +18,7 @@ from typing import Any
 from pbem.games.protocol import (
     Choice,
     Option,
+    PositionError,
     Result,
     Rules,
     State,
@@ -179,5 +180,10 @@ class Tallinn(Rules):
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.cards_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Tallinn()

@@ -674,3 +674,22 @@ def _final(state: State) -> None:
         _event(state, f"{{{seat}}}: display {parts}; towers {final['tower_value'][seat]}; "
                       f"final scoring {sign}{final['gain'][seat]}, "
                       f"{state['points'][seat]} points")
+
+
+# -- every card once (positions for tests and tools) ------------------------------------
+
+
+def cards_problem(state: State) -> str | None:
+    """What is wrong with where the cards of ``state`` lie (each seat's set, each card
+    once in its hand, pile, display or towers; a start card each), or None."""
+    full = sorted(all_cards(state), key=card_key)
+    for seat in range(state["players"]):
+        held = (state["hand"][seat] + state["pile"][seat]
+                + [c for c, _ in state["display"][seat]]
+                + [t["card"] for t in state["towers"][seat]])
+        if sorted(held, key=card_key) != full:
+            return f"seat {seat} does not hold its set of cards, each once: {sorted(held)}"
+    if len(state["start"]) != state["players"] or \
+            not set(state["start"]) <= set(data.STARTKARTEN):
+        return "each seat needs one start card"
+    return None

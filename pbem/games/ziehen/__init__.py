@@ -37,7 +37,15 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.games.protocol import Choice, IllegalMoveError, Result, Rules, State, View
+from pbem.games.protocol import (
+    Choice,
+    IllegalMoveError,
+    PositionError,
+    Result,
+    Rules,
+    State,
+    View,
+)
 from pbem.games.ziehen import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.ziehen.data import CARDS
 from pbem.games.ziehen.moves import DRAW, END, Move
@@ -135,5 +143,10 @@ class Ziehen(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.cards_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Ziehen()
