@@ -48,7 +48,8 @@ def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor]) -> State:
     first = next(steps, None)
     # the replay's own setup is the state before its first move (set up only once)
     state = first[3] if first is not None else game.setup_version(
-        len(record.players), record.options, record.seed, record.data_version)
+        len(record.players), record.options, record.seed, record.data_version,
+        record.rules_version)
     for v in visitors:
         v.begin(game, record, state)
     current: int | None = None

@@ -95,6 +95,7 @@ A game may add modules for a part of its own (Riga's payment steps), named in it
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from abc import ABC, abstractmethod
@@ -144,6 +145,11 @@ class OptionError(ValueError):
     """Setup was asked for an option value or player count the game does not have."""
 
 
+class PositionError(ValueError):
+    """A position built for a test or a tool (:meth:`Rules.position`) is no state the
+    game could be in; the message says what is wrong."""
+
+
 #: the most choices one step of a menu offers, so that every step fits in a mail
 MENU_CAP = 12
 
@@ -180,13 +186,16 @@ class Choice:
 
 @dataclass(frozen=True)
 class Option:
-    """One setup option a rulebook offers (a variant, a game length)."""
+    """One setup option a rulebook offers (a variant, a game length), or another reading
+    of a rule the rulebook leaves open (``reading``: played instead of the game's own
+    reading, which the rules module quotes and names a test for)."""
 
     name: str
     label: str
     choices: tuple[Any, ...]
     default: Any
     help: str = ""
+    reading: bool = False
 
     @property
     def is_yes_no(self) -> bool:
@@ -283,6 +292,10 @@ class Rules(ABC):
     max_players: int
     #: bump when a rules change could make an old move log replay differently
     rules_version: str
+    #: older rules versions this engine still sets up, each with the readings it was
+    #: played with (a game records its rules version when it is created, and whatever
+    #: rebuilds it from its seed passes that version to :meth:`setup_version`)
+    older_rules_versions: tuple[str, ...] = ()
     #: version of the card/board data file (see the game's ``data`` module)
     data_version: str = "1"
     options: tuple[Option, ...] = ()
@@ -312,7 +325,7 @@ class Rules(ABC):
         labels = words.get("options", {})
         options = tuple(
             Option(o.name, labels[o.name][0] or o.label, o.choices, o.default,
-                   labels[o.name][1] if len(labels[o.name]) > 1 else o.help)
+                   labels[o.name][1] if len(labels[o.name]) > 1 else o.help, o.reading)
             if o.name in labels else o
             for o in self.options)
         return GameTexts(words.get("description") or self.description,
@@ -354,9 +367,15 @@ class Rules(ABC):
         """The state before the first move (the seed is kept as text, ``str(seed)``)."""
 
     def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
-                      data_version: str | None) -> State:
-        """``setup`` with the card data of ``data_version``: the version a game started
-        with (``None`` or ``""``: the current one).
+                      data_version: str | None, rules_version: str | None = None) -> State:
+        """``setup`` with the card data of ``data_version`` and the rules of
+        ``rules_version``: the versions a game started with (``None`` or ``""``: the
+        current ones).
+
+        A game that changed a reading of its rulebook keeps the old reading for the games
+        played under the old rules version (:attr:`older_rules_versions`), so that their
+        logs replay as they were played; it overrides this method.  A version the engine
+        does not know is refused with a message (``OptionError``).
 
         A running game keeps the data version it started with, so whatever rebuilds a
         game from its seed (take-back, import, verify, the archive) sets it up through
@@ -368,7 +387,20 @@ class Rules(ABC):
             raise OptionError(
                 f"this server's {self.title} has card data version {self.data_version}, "
                 f"not {data_version}, which this game was started with")
+        self.check_rules_version(rules_version)
         return self.setup(players, options, seed)
+
+    def check_rules_version(self, rules_version: str | None) -> str:
+        """``rules_version`` (``None`` or ``""``: the current one) if this engine plays
+        it, else an ``OptionError`` that says so."""
+        if not rules_version:
+            return self.rules_version
+        if rules_version != self.rules_version and \
+                rules_version not in self.older_rules_versions:
+            raise OptionError(
+                f"the game was played under {self.title} rules version {rules_version}, "
+                f"which this engine (rules version {self.rules_version}) does not replay")
+        return rules_version
 
     @abstractmethod
     def to_move(self, state: State) -> list[int]:
@@ -536,3 +568,80 @@ class Rules(ABC):
     def parse(self, move: str) -> str:
         """Canonical notation of ``move`` (whitespace folded); games may override."""
         return " ".join(str(move).split())
+
+    # -- positions for tests and tools ---------------------------------------------
+
+    #: the fields of a state that name the game it belongs to: a position keeps them
+    FIXED_FIELDS: ClassVar[tuple[str, ...]] = ("game", "players", "rules_version",
+                                               "data_version", "options")
+
+    def position(self, players: int, options: dict[str, Any] | None = None,
+                 seed: str | int = "position", **fields: Any) -> State:
+        """A position to test or study: the state after ``setup`` with ``fields`` (keys
+        of the state's layout, as the game's ``rules`` module documents it) set to the
+        values given, then checked like any state (:meth:`check_position`), so that a
+        test or a tool never plays on a table the game could not have.
+
+        ``Rules.position(3, None, "s", round=4, hand=[...])``; raises
+        :class:`PositionError` with what is wrong.  The fields that name the game
+        (:attr:`FIXED_FIELDS`) come from ``players`` and ``options``, not from ``fields``.
+        """
+        state = self.setup(players, options, seed)
+        unknown = sorted(set(fields) - set(state))
+        if unknown:
+            raise PositionError(f"a state of {self.title} has no field {', '.join(unknown)}")
+        fixed = sorted(set(fields) & set(self.FIXED_FIELDS))
+        if fixed:
+            raise PositionError(f"{', '.join(fixed)} come from the setup, not from a field")
+        built = {**state, **json.loads(json.dumps(fields))}
+        self.check_position(built)
+        return built
+
+    def check_position(self, state: State) -> None:
+        """Refuse (:class:`PositionError`) a state that this game could not be in: not
+        JSON, fields missing or of another kind than the setup's, a turn nobody can play
+        (no seat to move in a running game, a menu over ``MENU_CAP``), a view that cannot
+        be drawn; then the game's own invariants (:meth:`check_invariants`: every card
+        once, and so on)."""
+        try:
+            if json.loads(json.dumps(state)) != state:
+                raise PositionError("the state does not survive JSON")
+        except (TypeError, ValueError) as exc:
+            raise PositionError(f"the state is not JSON: {exc}") from exc
+        fresh = self.setup(state["players"], state.get("options") or None, state["seed"])
+        for key in sorted(set(fresh) | set(state)):
+            if key not in state or key not in fresh:
+                raise PositionError(f"field {key} is {'missing' if key in fresh else 'unknown'}")
+            a, b = fresh[key], state[key]
+            if a is not None and b is not None and _kind(a) != _kind(b):
+                raise PositionError(f"field {key} must be {_kind(a)}, not {_kind(b)}")
+        self.check_invariants(state)
+        try:
+            movers = self.to_move(state)
+            if not movers and not self.is_over(state):
+                raise PositionError("nobody is to move in a game that is not over")
+            for seat in movers:
+                if not 0 <= seat < state["players"]:
+                    raise PositionError(f"seat {seat} is to move, but there is no such seat")
+                legal = self.legal_moves(state, seat)
+                if not legal or len(legal) > MENU_CAP:
+                    raise PositionError(f"seat {seat} is to move with {len(legal)} moves")
+            self.view(state, EVERYTHING)
+        except PositionError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AssertionError) as exc:
+            raise PositionError(f"the game cannot read this state: {exc!r}") from exc
+
+    def check_invariants(self, state: State) -> None:
+        """The game's own facts of every state (each card once, each disc once…),
+        refused with :class:`PositionError`; by default none."""
+        return None
+
+
+def _kind(value: Any) -> str:
+    """The JSON kind of a value, for :meth:`Rules.check_position`'s messages."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return {str: "text", list: "a list", dict: "a mapping"}.get(type(value), type(value).__name__)

@@ -373,10 +373,11 @@ def _start_if_full(ctx: Context, game: Game) -> None:
     # the card data it was created with, should the server have moved on meanwhile; where
     # the server no longer has that version, nothing has been played yet: today's data
     try:
-        state = rules.setup_version(len(seats), game.options, game.seed, game.data_version)
+        state = rules.setup_version(len(seats), game.options, game.seed, game.data_version,
+                                    game.rules_version)
     except OptionError:
         state = rules.setup(len(seats), game.options, game.seed)
-        game.data_version = rules.data_version
+        game.data_version, game.rules_version = rules.data_version, rules.rules_version
     game.status = Game.ACTIVE
     game.started_at = utcnow()
     game.state = state

@@ -353,7 +353,7 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         rows = list(game.moves.order_by(Move.seq))
         try:
             state = rules.setup_version(len(seats), game.options, game.seed,
-                                        game.data_version)
+                                        game.data_version, game.rules_version)
         except OptionError as exc:  # the server no longer has the game's card data
             raise PlayError("final", gettext(
                 "This step cannot be taken back: the game's card data (version "

@@ -46,19 +46,22 @@ def import_record(ctx: Context, record: GameRecord) -> Game:
     steps = list(replay_steps(record))  # raises RecordError before anything is written
     data_version = record.data_version or rules.data_version
     state = steps[-1][4] if steps else rules.setup_version(len(record.players), options,
-                                                           record.seed, data_version)
+                                                           record.seed, data_version,
+                                                           record.rules_version)
     over = rules.is_over(state)
     # each row with its sentences, round and turn, as the service records a move, so that
     # pages, mails and the archive read rows and never replay the import (written before
     # the transaction, which then holds the write lock only for the inserts)
-    setup = rules.setup_version(len(record.players), options, record.seed, data_version)
+    setup = rules.setup_version(len(record.players), options, record.seed, data_version,
+                                record.rules_version)
     kinds = list(map(kind_of(rules, ()), steps))
     rows, turns = move_rows(rules, setup, steps, kinds, len(record.players))
     now = utcnow()
     with write_transaction():
         game = Game.create(
             game=record.game, options=options, seed=record.seed,
-            rules_version=rules.rules_version, data_version=data_version,
+            rules_version=record.rules_version or rules.rules_version,
+            data_version=data_version,
             clock=clock.resolve_policy(ctx, None), status=Game.FINISHED if over else Game.ACTIVE,
             seq=len(steps), state=state, started_at=now,
             finished_at=now if over else None,

@@ -62,6 +62,7 @@ import json
 import os
 import random
 import re
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -79,6 +80,7 @@ from pbem.games.protocol import (
     SPECTATOR,
     MoveError,
     OptionError,
+    PositionError,
     Rules,
     State,
     new_seed,
@@ -96,6 +98,12 @@ MAX_MOVES = 5_000  # a random game longer than this hangs
 #: more than the rest of the check together; every state's view is compared)
 ORDER_PICTURES_EVERY = 3
 DEFAULT_SHARE = 0.15  # how often a playout plays the timeout default instead of the bot
+#: how deep the menu's reach follows moves that only browse (pages, rows), and how many
+#: moves with a number changed each state tries against it
+REACH_DEPTH = 3
+REACH_SAMPLES = 6
+#: the numbers a candidate move puts in place of one of a menu move's numbers
+REACH_NUMBERS = range(0, 41)
 LANGS = ("en", "de")
 #: a language no game speaks: it must read English, never fail
 UNSPOKEN = "xx"
@@ -129,11 +137,30 @@ def games() -> list[Rules]:
         return all_games()
 
 
+def played_combinations(game: Rules, players: int) -> Iterator[dict[str, Any]]:
+    """The combinations of option values the playouts play: every combination of the
+    variants, with each rule read the game's own way; and once, at the fewest players,
+    each other reading of a rule (``Option.reading``) on its own.  A reading changes
+    one rule, which a playout of its own checks; every combination of them would cost
+    the suite minutes and check no more of the contract."""
+    readings = [o for o in game.options if o.reading]
+    own = {o.name: o.default for o in readings}
+    for options in combinations(game):
+        if all(options[name] == value for name, value in own.items()):
+            yield options
+    if players == game.min_players:
+        defaults = {o.name: o.default for o in game.options}
+        for o in readings:
+            for value in o.choices:
+                if value != o.default:
+                    yield {**defaults, o.name: value}
+
+
 def cases() -> list[Any]:
     out = []
     for game in games():
         for players in range(game.min_players, game.max_players + 1):
-            for options in combinations(game):
+            for options in played_combinations(game, players):
                 if accepted(game, players, options):
                     label = "".join(f"-{k}={v}" for k, v in options.items())
                     out.append(pytest.param(game, players, options,
@@ -235,6 +262,9 @@ class Playout:
         for i, viewer in enumerate(self.viewers):
             self.check_view(state, viewer, thorough is None or thorough % len(self.viewers) == i)
         self.check_refusals(state, movers)
+        game.check_position(state)   # a state met in play passes what a built one must
+        for seat in movers:
+            self.check_reach(state, seat, random.Random(f"{self.seed}:{thorough}:{seat}"))
         if thorough is None:
             self.check_order(state, self.viewers, self.viewers)
         else:
@@ -335,6 +365,52 @@ class Playout:
             with pytest.raises(MoveError):
                 game.apply(state, seat, move)
             assert state == frozen, f"a refused move changed the state ({self.where})"
+
+    def reach(self, state: State, seat: int) -> set[str]:
+        """The moves the menu of ``seat`` reaches: its moves, and behind each move that
+        only browses (a page, a row: the table, as the archive sees it, stays as it was
+        and the seat stays to move) the moves of the menu it opens, ``REACH_DEPTH`` deep."""
+        game = self.game
+        reached: set[str] = set()
+        seen = {canonical(state)}
+        todo = [(state, 0)]
+        while todo:
+            here, depth = todo.pop()
+            table = canonical(game.view(here, EVERYTHING))
+            for move in game.legal_moves(here, seat):
+                reached.add(move)
+                if depth >= REACH_DEPTH:
+                    continue
+                after = game.apply(here, seat, move)
+                key = canonical(after)
+                if key in seen or seat not in game.to_move(after) or \
+                        canonical(game.view(after, EVERYTHING)) != table:
+                    continue
+                seen.add(key)
+                todo.append((after, depth + 1))
+        return reached
+
+    def check_reach(self, state: State, seat: int, rng: random.Random) -> None:
+        """Every move ``apply`` accepts is in the menu's reach (``reach``): a move a
+        player cannot choose from the menu, links or a mail's list is a rule nobody can
+        play, or a gap in the menu.  The candidates are the reach's moves and their
+        beginnings, each with one number changed or none (``wall 3`` → ``wall 1``,
+        ``use K7 2`` → ``use K7 1``, ``district 12`` → ``district 5``, ``wall 4 pay r:7``
+        → ``wall 4``), ``REACH_SAMPLES`` of them at random.  A move that the reach
+        offers only with more said (the action with its payment, ``wall 1 pay r:1``)
+        counts as reached: its step's menu offers the rest."""
+        game = self.game
+        reached = self.reach(state, seat)
+        candidates = sorted({c for move in reached for c in _numbers_changed(move)} - reached)
+        for move in rng.sample(candidates, min(REACH_SAMPLES, len(candidates))):
+            try:
+                game.apply(state, seat, move)
+            except MoveError:
+                continue
+            canon = game.parse(move)
+            assert canon in reached or any(r.startswith(canon + " ") for r in reached), (
+                f"apply accepts {move!r} from seat {seat}, which the menu never offers "
+                f"(its reach: {sorted(reached)}) ({self.where})")
 
     # -- per move ---------------------------------------------------------------------
 
@@ -555,6 +631,20 @@ _ENGLISH = re.compile(r"\b(against|points?|seals?|goods?|money|buildings?|erecte
                       r"|knights|monks|left|over)\b")
 
 
+def _numbers_changed(move: str) -> Iterator[str]:
+    """``move`` and each of its beginnings (``wall 4`` of ``wall 4 pay r:7``), with one
+    of its whole-number words changed to each of ``REACH_NUMBERS``."""
+    words = move.split(" ")
+    for end in range(1, len(words) + 1):
+        start = words[:end]
+        yield " ".join(start)
+        for i, word in enumerate(start):
+            if word.isdigit():
+                for n in REACH_NUMBERS:
+                    if str(n) != word:
+                        yield " ".join([*start[:i], str(n), *start[i + 1:]])
+
+
 def _seats_and_numbers(line: str) -> tuple[list[str], list[str]]:
     """The seat placeholders and the numbers a line names, each sorted."""
     seats = re.findall(r"\{\d+\}", line)
@@ -727,3 +817,85 @@ def test_reversed_keys_reverses_every_level():
     assert turned == value and list(turned) == ["b", "a"]
     assert list(turned["b"][0]) == ["d", "c"] and list(turned["b"][0]["d"]) == ["f", "e"]
     assert list(sorted_keys({"b": {"d": 1, "c": 2}, "a": 0})["b"]) == ["c", "d"]
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in games()])
+def test_a_position_is_built_from_fields_and_checked(game):
+    """``Rules.position``: the setup with the fields given, checked like any state; a
+    position made of a played state's fields is that state; a field the state has not,
+    or of another kind, or one that names the game, is refused with a message."""
+    players = game.min_players
+    assert game.position(players, None, "p") == game.setup(players, None, "p")
+    state, rng = game.setup(players, None, "p"), random.Random(3)
+    for _ in range(12):
+        if not game.to_move(state):
+            break
+        seat = game.to_move(state)[0]
+        state = game.apply(state, seat, game.bot_move(state, seat, rng))
+    fields = {k: v for k, v in state.items() if k not in Rules.FIXED_FIELDS and k != "seed"}
+    assert game.position(players, None, "p", **fields) == state
+    with pytest.raises(PositionError, match="no field"):
+        game.position(players, None, "p", no_such_field=1)
+    with pytest.raises(PositionError, match="come from the setup"):
+        game.position(players, None, "p", game="another game")
+    listed = next(k for k, v in state.items() if isinstance(v, list))
+    with pytest.raises(PositionError, match=f"field {listed} must be a list"):
+        game.position(players, None, "p", **{listed: "text"})
+
+
+def test_a_position_with_a_card_twice_is_refused():
+    """The games' own invariants: the example game's deck holds each card once."""
+    state = ZIEHEN.setup(2, None, "twice")
+    with pytest.raises(PositionError, match="each once"):
+        ZIEHEN.position(2, None, "twice", hand=[[state["deck"][0]], []])
+    moved = ZIEHEN.position(2, None, "twice", hand=[[state["deck"][0]], []],
+                            deck=state["deck"][1:])
+    assert moved["hand"][0] == [state["deck"][0]]
+    with pytest.raises(PositionError, match="no turn 5"):
+        ZIEHEN.position(2, None, "twice", turn=5)
+
+
+def _macao_at_actions(cubes: str) -> tuple[State, int]:
+    """A Macao state in round 1's action phase, the seat to move holding ``cubes``."""
+    game = get_game("macao")
+    state = game.setup(2, None, "reach")
+    while state["phase"] != "actions":
+        seat = game.to_move(state)[0]
+        state = game.apply(state, seat, game.legal_moves(state, seat)[0])
+    seat = game.to_move(state)[0]
+    state["seats"][seat]["rose"][0] = {c: cubes.count(c) for c in set(cubes)}
+    return state, seat
+
+
+def test_the_reach_check_catches_a_move_the_menu_never_offers(monkeypatch):
+    """A menu that offers only the furthest advance on the wall, while ``apply`` accepts
+    a shorter one (as Macao's did), fails: nobody could choose ``wall 1``."""
+    game = get_game("macao")
+    state, seat = _macao_at_actions("rrrrrrrr")
+    monkeypatch.setattr(sys.modules[__name__], "REACH_SAMPLES", 10_000)
+    playout = Playout(game, 2, {}, "reach")
+    playout.check_reach(state, seat, random.Random(1))   # as it is: every advance offered
+    assert any(m.startswith("wall 1") for m in playout.reach(state, seat))
+    real = type(game).legal_moves
+
+    def furthest_only(self, state, seat):
+        moves = real(self, state, seat)
+        walls = [m for m in moves if m.startswith("wall ")]
+        return [m for m in moves if not m.startswith("wall ") or m.startswith(walls[0])]
+
+    monkeypatch.setattr(type(game), "legal_moves", furthest_only)
+    with pytest.raises(AssertionError, match="which the menu never offers"):
+        playout.check_reach(state, seat, random.Random(1))
+
+
+def test_the_reach_follows_pages_and_rows_of_a_menu():
+    """Moves behind a page or a row (``show city 0``, ``row 2``) are in the menu's
+    reach, and a move that really changes the table is not followed."""
+    game = get_game("macao")
+    state, seat = _macao_at_actions("rrrrbbbbggggkkkkyyyyvvvv")
+    menu = game.legal_moves(state, seat)
+    browse = [m for m in menu if m.split()[0] in ("show", "row")]
+    assert browse, menu
+    reached = Playout(game, 2, {}, "reach").reach(state, seat)
+    behind = set(game.legal_moves(game.apply(state, seat, browse[0]), seat))
+    assert behind - set(menu) and behind <= reached

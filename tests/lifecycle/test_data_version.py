@@ -35,9 +35,10 @@ class ZiehenZweiteDaten(Ziehen):
         state["data_version"] = self.data_version
         return state
 
-    def setup_version(self, players, options, seed, data_version) -> State:
+    def setup_version(self, players, options, seed, data_version, rules_version=None) -> State:
         if data_version != "1":
-            return super().setup_version(players, options, seed, data_version)
+            return super().setup_version(players, options, seed, data_version, rules_version)
+        self.check_rules_version(rules_version)
         state = super().setup(players, options, seed)
         state.update(data_version="1", draws=0)
         from pbem.games import rng

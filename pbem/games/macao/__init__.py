@@ -17,7 +17,18 @@ from typing import Any
 
 from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
-from pbem.games.protocol import Choice, Log, Result, Rules, State, Use, View, rank_by
+from pbem.games.protocol import (
+    Choice,
+    Log,
+    Option,
+    PositionError,
+    Result,
+    Rules,
+    State,
+    Use,
+    View,
+    rank_by,
+)
 
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Macao"]
 
@@ -28,12 +39,16 @@ class Macao(Rules):
     min_players = 2
     max_players = 4
     rules_version = rules.RULES_VERSION
+    older_rules_versions = rules.OLDER_RULES_VERSIONS
+    options = (Option("graf_senkt", EN["option graf_senkt"][0], (False, True), False,
+                      EN["option graf_senkt"][1], reading=True),)
     data_version = data.DATA_VERSION
     default_move_note = DEFAULT_TIMEOUT_NOTE
     stylesheet = "games/macao/style.css"
     description = EN["description"]
     translations = {"de": {"description": DE["description"],
-                           "default_move_note": DE["default move"]}}
+                           "default_move_note": DE["default move"],
+                           "options": {"graf_senkt": DE["option graf_senkt"]}}}
     about_data = (
         "Printed in the rulebook (the Yucata rules page, German) and used as printed: all "
         "rules, the texts of the cards in its 'Erläuterungen', the numbers of components, "
@@ -59,15 +74,17 @@ class Macao(Rules):
     )
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
-        self.resolve_options(options, players)
-        return rules.new_state(players, str(seed), data.DATA_VERSION)
+        return rules.new_state(players, str(seed), data.DATA_VERSION,
+                               self.resolve_options(options, players))
 
     def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
-                      data_version: str | None) -> State:
+                      data_version: str | None, rules_version: str | None = None) -> State:
         # both decks live in data.py side by side (their card ids never overlap), so a
-        # game started on version 1 rebuilds on version 1
-        self.resolve_options(options, players)
-        return rules.new_state(players, str(seed), data_version or data.DATA_VERSION)
+        # game started on data version 1 rebuilds on version 1; a game of rules version 1
+        # keeps its reading of the Graf
+        resolved = self.resolve_options(options, players)
+        return rules.new_state(players, str(seed), data_version or data.DATA_VERSION,
+                               resolved, self.check_rules_version(rules_version))
 
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
@@ -141,5 +158,10 @@ class Macao(Rules):
         # revealing cards or rolling dice starts a new decision, even for the same seat
         return seat not in rules.to_move(after) or after["decision"] != before["decision"]
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.cards_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Macao()

@@ -44,7 +44,7 @@ from pbem.games.macao.moves import (
     With,
     cubes_count,
 )
-from pbem.games.macao.words import count, cubes, listed, words
+from pbem.games.macao.words import card_help_in, count, cubes, listed, words
 from pbem.games.protocol import Choice, State
 
 _CARD_MOVES = (Take, Discard, Activate, Use)
@@ -129,14 +129,15 @@ def label(move: Move, lang: str = "en") -> str:
     return w[key].format(**_fields(move, w))
 
 
-def choice(move: Move, lang: str = "en", note: str = "", place: str = "") -> Choice:
+def choice(move: Move, lang: str = "en", note: str = "", place: str = "",
+           graf: bool = True) -> Choice:
     """One move as a choice in ``lang``: a card's moves are grouped by the card;
     ``note`` says what a payment leaves (``payment_help``); ``place`` is the region of
     the picture it acts on (:func:`region`)."""
     text, action = move.notation(), move.action if isinstance(move, With) else move
     if isinstance(action, _CARD_MOVES):
         w = words(lang)
-        card_help = w["card help"][action.card]
+        card_help = card_help_in(w, action.card, graf)
         return Choice(text, label(move, lang), w["card name"][action.card],
                       f"{card_help} {note}" if note else card_help, region=place)
     return Choice(text, label(move, lang), help=note, region=place)
@@ -177,5 +178,7 @@ def _left(pool: dict[str, int], w: Words) -> str:
 
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
     """The legal moves of ``seat`` as choices, in the order of ``rules.legal``."""
-    return [choice(move, lang, payment_help(state, seat, move, lang), region(move, state, seat))
+    graf = rules.graf_senkt(state)
+    return [choice(move, lang, payment_help(state, seat, move, lang), region(move, state, seat),
+                   graf)
             for move in rules.legal(state, seat)]

@@ -85,8 +85,8 @@ def _width(text: str, size: float) -> float:
     return len(text) * size * 0.55
 
 
-def _card_help(c: str, lang: str) -> str:
-    return f"{card_name(c, lang)}: {card_help(c, lang)}"
+def _card_help(c: str, lang: str, graf: bool = True) -> str:
+    return f"{card_name(c, lang)}: {card_help(c, lang, graf)}"
 
 
 class _Drawing(Canvas):
@@ -210,7 +210,7 @@ def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
         for c in view["display"]:
             y += ROW
             x = MARGIN
-            with svg.region(f"offer {c}", help=_card_help(c, lang),
+            with svg.region(f"offer {c}", help=_card_help(c, lang, view.get("graf_senkt", True)),
                             box=(MARGIN - 1, y - 14, WIDTH - 2 * MARGIN + 2, ROW - 4)):
                 for colour in data.CARDS[c].cost:
                     svg.cube(x, y - 11, colour, letters, size=12)
@@ -450,7 +450,7 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
                 svg.label(MARGIN, y, part, size=10)
                 y += 13
         y = _rose(svg, me, w, letters, mine, y)
-        y = _cards(svg, me, lang, w, letters, you, y)
+        y = _cards(svg, me, lang, w, letters, you, y, view.get("graf_senkt", True))
         svg.close()
     return y
 
@@ -508,7 +508,7 @@ def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], letters: dict[st
 
 
 def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
-           letters: dict[str, str], you: int | None, y: float) -> float:
+           letters: dict[str, str], you: int | None, y: float, graf: bool = True) -> float:
     """A seat's tableau and activated cards, each with its help: the viewer's one a row
     each, a finger's place (all seats' for a reader who sits at none), another seat's
     as a line of names."""
@@ -527,7 +527,7 @@ def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
             for c in cards:
                 y += ROW if mine else 16
                 name = f"card {c}" if mine else f"seat {s} card {c}"
-                with svg.region(name, help=_card_help(c, lang),
+                with svg.region(name, help=_card_help(c, lang, graf),
                                 box=(MARGIN, y - 14, WIDTH - 2 * MARGIN, ROW - 4)):
                     x = MARGIN + 6
                     for colour in data.CARDS[c].cost:
@@ -537,7 +537,7 @@ def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
         else:
             text = f"{label}: " + ", ".join(card_name(c, lang) for c in cards)
             with svg.region(f"seat {s} {key}",
-                            help="\n".join(_card_help(c, lang) for c in cards)):
+                            help="\n".join(_card_help(c, lang, graf) for c in cards)):
                 for part in _wrap(text, 66):
                     y += 13
                     svg.label(MARGIN, y, part, size=10)

@@ -67,6 +67,17 @@ Readings of the rulebook (../shared/rules/macao-de.txt) we chose, with reasons:
   are, since the gold may still buy the tribute.  ``end`` alone stays legal, and an end
   that is the seat's only move is a formality the server plays.
 
+* *The Graf lowers no activation costs* (rules version 2).  R names it once, in the
+  HANDWERKER's note: "Anders als Archiv, Graf, Kran and Heiler kann der Handwerker nur
+  einmal pro Runde genutzt werden.  Der Spieler muss alle für die Aktivierung
+  notwendigen AS in seinem Vorrat haben, auch wenn er eine der Karten (Archiv, Kran
+  oder Heiler) besitzt, welche die Aktivierungskosten reduzieren würden."  The cards
+  that reduce costs are named, and the Graf is not among them; what the Graf does R
+  does not say, so here it does nothing when used.  Rules version 1 read it as a fourth
+  reducer (of grey cubes); games started under it keep that, and the option
+  ``graf_senkt`` (a variant) plays it (``graf_senkt``; test: test_macao_rules.py,
+  test_the_graf_lowers_no_costs_unless_the_option_or_rules_version_1_says_so).
+
 Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCTED``):
 
 * *Brunnen* moves the disc at once when the district is taken (automatic, like the
@@ -127,20 +138,24 @@ from pbem.games.macao.moves import (
 )
 from pbem.games.protocol import MENU_CAP, IllegalMoveError
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+#: the older rules versions a game may have started with (see ``graf_senkt``)
+OLDER_RULES_VERSIONS = ("1",)
 State = dict[str, Any]
 
 
 # -- setup -----------------------------------------------------------------------------
 
-def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION) -> State:
+def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION,
+              options: dict[str, Any] | None = None,
+              rules_version: str = RULES_VERSION) -> State:
     """The state before the draft: offices laid out in pairs, the deck shuffled, the
     draft's ``players + 2`` cards revealed.  ``data_version`` picks the deck (one of
     ``data.DATA_VERSIONS``); a game keeps it to the end, since its cards are named by
-    that version's ids."""
+    that version's ids.  A game of rules version 1 keeps no options (it had none)."""
     deck = data.deck_ids(data_version)     # refuses an unknown version before anything
     state: State = {
-        "game": "macao", "rules_version": RULES_VERSION, "data_version": data_version,
+        "game": "macao", "rules_version": rules_version, "data_version": data_version,
         "players": players, "seed": seed, "draws": 0, "round": 0, "phase": "draft",
         "decision": 0, "queue": [], "discard": [], "display": [], "tribute": [0, 0],
         "dice": [], "pending": None, "final": None,
@@ -157,6 +172,8 @@ def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION) ->
     tiles = rng.shuffled(state, goods)
     state["tiles"].update({str(d): g for d, g in zip(light, tiles, strict=True)})
     state["seats"] = [_new_seat() for _ in range(players)]
+    if rules_version != "1":
+        state["options"] = {"graf_senkt": bool((options or {}).get("graf_senkt"))}
     state["display"] = _draw(state, players + 2)
     state["queue"] = list(reversed(wall_order(state)))
     return state
@@ -189,9 +206,19 @@ def wall_position(state: State, seat: int) -> int:
     return next(i for i, stack in enumerate(state["wall"]) if seat in stack)
 
 
+def graf_senkt(state: State) -> bool:
+    """Whether the Graf lowers activation costs (of grey cubes): the reading of rules
+    version 1, and the option ``graf_senkt``; by R's words it does not."""
+    return bool(state.get("options", {}).get("graf_senkt", state["rules_version"] == "1"))
+
+
 def has_effect(state: State, seat: int, kind: str) -> list[str]:
-    """The seat's activated cards whose effect is of ``kind``."""
-    return [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
+    """The seat's activated cards whose effect is of ``kind`` (a Graf lowers costs only
+    where ``graf_senkt``)."""
+    out = [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
+    if kind == "reduce" and not graf_senkt(state):
+        out = [c for c in out if data.CARDS[c].name != "Graf"]
+    return out
 
 
 def to_move(state: State) -> list[int]:
@@ -530,7 +557,8 @@ def _action_groups(state: State, seat: int) -> dict[str, list[Move]]:
         else:
             groups["city"] = [District(d) for d in districts]
     fields = 0 if me["walled"] else _wall_steps(state, seat)
-    groups["wall"] = [Wall(fields)] if fields else []
+    # every advance the seat can pay, the furthest first: apply accepts each of them
+    groups["wall"] = [Wall(k) for k in range(fields, 0, -1)]
     groups["ship"] = _ship_moves(state, seat)
     can_buy = not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0]
     groups["tribute"] = [TRIBUTE] if can_buy else []
@@ -555,13 +583,13 @@ def _ship_moves(state: State, seat: int) -> list[Move]:
 
 
 def _extra_legal(state: State, seat: int, move: Move) -> bool:
-    """Moves legal but not listed, to keep menus short: any action move hidden behind
-    ``show`` or ``row``, ``wall n`` for fewer fields and ``use K n`` for fewer
-    repetitions than the menu's maximum, an action alone or with any payment (checked
-    as it is made), and any payment or taking of cubes in its step (``pay r``, one cube
-    at a time, as older logs have it); ``end`` where ``finish`` is offered, and a card
-    ``finish`` would use; a page or a row of the menu that exists, though the menu is
-    short enough to list it whole (older logs browsed menus that were longer)."""
+    """Moves legal but not listed as such: any action move hidden behind ``show`` or
+    ``row`` (the menu reaches it through them), an action alone (the menu offers it with
+    its payment) or with any payment (checked as it is made), and any payment or taking
+    of cubes in its step (``pay r``, one cube at a time, as older logs have it); ``end``
+    where ``finish`` is offered, and a card ``finish`` would use; a page or a row of the
+    menu that exists, though the menu is short enough to list it whole (older logs
+    browsed menus that were longer)."""
     step = steps.read(state["pending"])
     if state["phase"] != "actions":
         return False
@@ -596,8 +624,8 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
 
 
 def _wall_steps(state: State, seat: int) -> int:
-    """Fields the seat can advance at most (menu offers one "wall n", the most it can
-    afford; further ``wall n`` with smaller n are legal too)."""
+    """Fields the seat can advance at most (the menu offers ``wall n`` for each n up to
+    it, the most first)."""
     room = data.WALL_FIELDS - 1 - wall_position(state, seat)
     have = pool_size(state, seat)
     return max((k for k in range(1, room + 1) if wall_price(state, seat, k) <= have),
@@ -681,8 +709,8 @@ def _use_moves(state: State, seat: int) -> list[Move]:
         times = _use_options(state, seat, c)
         if times == [1]:
             out.append(Use(c))
-        elif times:
-            out.append(Use(c, max(times)))
+        else:   # each number of repetitions, the most first: apply accepts each of them
+            out += [Use(c, t) for t in sorted(times, reverse=True)]
     return out
 
 
@@ -1248,3 +1276,27 @@ def final_scoring(s: State, seat: int) -> dict[str, int]:
     total = me["pp"] - data.PENALTY * penalties + end_cards + area
     return {"before": me["pp"], "tableau_penalties": tableau, "penalties": penalties,
             "end_cards": end_cards, "area": area, "total": total}
+
+
+# -- every card once (positions for tests and tools) ------------------------------------
+
+
+def cards_problem(state: State) -> str | None:
+    """What is wrong with where the cards and discs of ``state`` lie (every card of its
+    data version's deck and every office card once; each seat's disc once on the
+    wall), or None."""
+    from collections import Counter  # for import cost only: positions are for tools
+
+    # the pairs of rounds begun lie out as the display (the state keeps them listed)
+    held = Counter(state["deck"] + state["discard"] + state["display"]
+                   + [c for pair in state["offices"][max(0, state["round"]):] for c in pair])
+    for me in state["seats"]:
+        held.update(me["tableau"] + me["active"])
+    full = Counter(data.deck_ids(state["data_version"]) + list(data.OFFICE_IDS))
+    if held != full:
+        return (f"the cards are not the deck's, each once: {sorted(held - full)} too many, "
+                f"{sorted(full - held)} missing")
+    discs = sorted(s for stack in state["wall"] for s in stack)
+    if discs != list(range(state["players"])):
+        return f"each seat's disc must lie on the wall once, not {discs}"
+    return None

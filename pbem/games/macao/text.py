@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem.games.language import Words
 from pbem.games.macao import data
-from pbem.games.macao.words import count, cubes, final_terms, words
+from pbem.games.macao.words import card_help_in, count, cubes, final_terms, words
 from pbem.games.protocol import View
 
 
@@ -40,6 +40,24 @@ def _table(view: View, names: list[str], w: Words) -> list[str]:
     return lines
 
 
+def _spent(spent: dict[str, Any] | None, w: Words) -> str:
+    """What a seat has spent of this round's actions, in words; empty for nothing."""
+    if not spent:
+        return ""
+    parts = []
+    if spent["used"]:
+        parts.append(w["spent used"].format(
+            cards=", ".join(w["card name"][c] for c in spent["used"])))
+    if spent["district"] or spent["districts"]:
+        parts.append(w["spent district"].format(n=max(1, spent["districts"])))
+    for key in ("wall", "tribute"):
+        if spent[key]:
+            parts.append(w[f"spent {key}"])
+    if spent["moved"]:
+        parts.append(w["spent moved"].format(n=spent["moved"]))
+    return "; ".join(parts)
+
+
 def _seat(view: View, me: dict[str, Any], names: list[str], w: Words) -> list[str]:
     """A seat's numbers, wind rose, tableau, activated cards, ship and final scoring."""
     lines = ["", w["seat"].format(name=names[me["seat"]], pp=me["pp"], gold=me["gold"],
@@ -50,9 +68,13 @@ def _seat(view: View, me: dict[str, Any], names: list[str], w: Words) -> list[st
         lines.append(f"  {w['tableau']}: " + "; ".join(_card_cost(c, w) for c in me["tableau"]))
     if me["active"]:
         lines.append(f"  {w['active']}: " + "; ".join(
-            f"{w['card name'][c]}: {w['card help'][c]}" for c in me["active"]))
+            f"{w['card name'][c]}: {card_help_in(w, c, view.get('graf_senkt', True))}"
+            for c in me["active"]))
     cargo = ", ".join(w["good"][g] for g in me["goods"]) or "-"
     lines.append("  " + w["ship"].format(at=me["ship"], cargo=cargo, jokers=me["jokers"]))
+    spent = _spent(me.get("spent"), w)
+    if spent and view["phase"] == "actions":
+        lines.append(f"  {w['spent']}: {spent}")
     if view.get("final"):
         lines.append("  " + w["final"].format(**final_terms(view["final"][me["seat"]])))
     return lines

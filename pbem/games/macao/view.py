@@ -13,6 +13,7 @@ from pbem.games.macao.words import card_help, card_name, pool_text
 
 
 def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    graf = rules.graf_senkt(state)
     seats = []
     for s, me in enumerate(state["seats"]):
         seats.append({
@@ -21,6 +22,7 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "rose": [dict(field) for field in me["rose"]], "goods": list(me["goods"]),
             "jokers": me["jokers"], "ship": me["ship"], "wall": rules.wall_position(state, s),
             "area": rules.largest_area(state["city"], s),
+            "spent": _spent(me),
         })
     return {
         "game": "macao", "seat": seat, "round": state["round"], "phase": state["phase"],
@@ -34,13 +36,25 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "harbour_spec": {h: {"good": g, "values": list(v)} for h, (g, v) in data.HARBOURS.items()},
         "deck_count": len(state["deck"]), "discard": list(state["discard"]),
         "seats": seats, "final": state["final"],
-        "help": {c: card_help(c) for c in _cards_shown(state)},
+        # whether the Graf lowers costs (rules.graf_senkt): its help says so
+        "graf_senkt": graf,
+        "help": {c: card_help(c, "en", graf) for c in _cards_shown(state)},
         # each card in both languages: the template reads English, or for ``lang`` "de"
         # the printed German names and texts
-        "cards": {c: _card(c) for c in _cards_shown(state)},
+        "cards": {c: _card(c, graf) for c in _cards_shown(state)},
         "you": seat if isinstance(seat, int) and seat >= 0 else None,
         "owed": _owed(state),
     }
+
+
+def _spent(me: dict[str, Any]) -> dict[str, Any]:
+    """What the seat has spent of this round's action turn (R 3: each action once, a card
+    once a round): the cards used, whether it advanced on the wall, bought the tribute,
+    took its district (a Zimmermann's: how many), and how far its ship moved."""
+    return {"used": list(me["used"]), "wall": bool(me["walled"]),
+            "tribute": bool(me["bought"]), "district": bool(me["district"]),
+            "districts": int(me.get("districts", 1 if me["district"] else 0)),
+            "moved": int(me["moved"])}
 
 
 def _owed(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -60,8 +74,8 @@ def _cards_shown(state: dict[str, Any]) -> list[str]:
     return out
 
 
-def _card(c: str) -> dict[str, Any]:
+def _card(c: str, graf: bool) -> dict[str, Any]:
     cost = data.cost_cubes(c)
-    return {"name": card_name(c), "cost": pool_text(cost), "help": card_help(c),
+    return {"name": card_name(c), "cost": pool_text(cost), "help": card_help(c, "en", graf),
             "name_de": card_name(c, "de"), "cost_de": pool_text(cost, "de"),
-            "help_de": card_help(c, "de"), "kind": data.CARDS[c].kind}
+            "help_de": card_help(c, "de", graf), "kind": data.CARDS[c].kind}

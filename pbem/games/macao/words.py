@@ -134,6 +134,8 @@ def _help_en(cid: str) -> str:
         return HELP_EN[key].format(what=_res(params[0]))
     if kind == "landed_on":
         return HELP_EN[kind].format(what=_res(params[0]))
+    if kind == "reduce":   # the colour by its name, not its letter
+        return HELP_EN[kind].format(_COLOUR_EN[params[0]])
     if kind == "tribute_mod":
         gold, pp = params
         what = [f"pay {-gold} gold less" if gold < 0 else "", f"{pp} PP more" if pp else ""]
@@ -142,6 +144,7 @@ def _help_en(cid: str) -> str:
 
 
 _PHASES = ("draft", "start", "cards", "dice", "actions", "over")
+_COLOUR_EN = {"r": "red", "b": "blue", "g": "green", "k": "black", "y": "grey", "v": "violet"}
 
 EN: Words = {
     # the lobby (Rules.texts) and the result
@@ -152,6 +155,14 @@ EN: Words = {
         "(the turn order) and sail your ship to deliver goods in Europe. Most prestige wins."),
     "default move": DEFAULT_TIMEOUT_NOTE,
     "tiebreaks": ["place on the wall (higher is further ahead)"],
+    "option graf_senkt": (
+        "Graf lowers costs (variant reading)",
+        "The rulebook names Archiv, Kran and Heiler as the cards that lower activation "
+        "costs, and the Graf only among the cards usable more than once a round. Standard: "
+        "the Graf lowers no costs. With this option each activation costs 1 grey cube "
+        "less, like the other three (at least 1 cube)."),
+    "graf help": ("The rulebook names no effect of the Graf (only that it can be used more "
+                  "than once a round): it lowers no costs here."),
     # the final scoring (R "Spielende"), in the result and in the text view
     "result line": ("{seat}: {before} PP, -{penalty} x {penalties} penalty markers, "
                     "+{end_cards} end cards, +{area} largest area = {total}"),
@@ -160,7 +171,7 @@ EN: Words = {
     # cards, cubes, goods
     "card name": {cid: _name_en(cid) for cid in data.CARDS},
     "card help": {cid: _help_en(cid) for cid in data.CARDS},
-    "colour": {"r": "red", "b": "blue", "g": "green", "k": "black", "y": "grey", "v": "violet"},
+    "colour": _COLOUR_EN,
     "good": {g: f"{g} ({GOODS_EN[g]})" for g in data.GOODS},
     # the menu (menu.py): a move's label, by its kind
     "take": "Take card: {card}", "discard": "Discard: {card}",
@@ -203,6 +214,9 @@ EN: Words = {
             "largest area {area}",
     "rose": "wind rose (0 = arrow, the action supply)", "tableau": "tableau",
     "active": "activated", "ship": "ship at {at}, cargo: {cargo}, jokers: {jokers}",
+    "spent": "spent this round", "spent used": "used {cards}",
+    "spent district": "districts taken: {n}", "spent wall": "advanced on the wall",
+    "spent tribute": "tribute bought", "spent moved": "ship moved {n} fields",
     "city": "City, owned districts", "harbours": "Harbours (spaces, highest first)",
     "free": "free",
     # the picture (picture.py)
@@ -248,6 +262,14 @@ DE: Words = {
     "default move": DEFAULT_TIMEOUT_NOTE_DE,
     # the rulebook: "wer auf der Mauer weiter vorne ist"
     "tiebreaks": ["Platz auf der Mauer (höher ist weiter vorne)"],
+    "option graf_senkt": (
+        "Graf senkt Kosten (Variante der Lesart)",
+        "Die Regel nennt Archiv, Kran und Heiler als die Karten, die Aktivierungskosten "
+        "senken, und den Graf nur unter den Karten, die mehrmals pro Runde wirken. "
+        "Standard: Der Graf senkt keine Kosten. Mit dieser Option kostet jede Aktivierung "
+        "1 grauen AS weniger, wie bei den anderen dreien (mindestens 1 AS)."),
+    "graf help": ("Die Regel nennt keine Wirkung des Grafen (nur, dass er mehrmals pro "
+                  "Runde genutzt werden kann): Er senkt hier keine Kosten."),
     "result line": ("{seat}: {before} PP, -{penalty} x {penalties} Strafmarker, "
                     "+{end_cards} Spielende-Karten, +{area} größtes Gebiet = {total}"),
     "final": "Endstand: {before} PP − {penalty} × {penalties} + {end_cards} Spielende-"
@@ -299,6 +321,9 @@ DE: Words = {
             "größtes Gebiet {area}",
     "rose": "Windrose (0 = Pfeil, der Aktionsvorrat)", "tableau": "Tableau",
     "active": "aktiviert", "ship": "Schiff auf {at}, Ladung: {cargo}, Joker: {jokers}",
+    "spent": "in dieser Runde genutzt", "spent used": "Karten genutzt: {cards}",
+    "spent district": "Stadtteile genommen: {n}", "spent wall": "auf der Mauer vorgerückt",
+    "spent tribute": "Tribut gekauft", "spent moved": "Schiff {n} Felder bewegt",
     "city": "Stadt, Stadtteile in Besitz", "harbours": "Häfen (Ablagefelder, höchstes zuerst)",
     "free": "frei",
     "picture": {
@@ -340,9 +365,17 @@ def card_name(cid: str, lang: str = "en") -> str:
     return words(lang)["card name"][cid]
 
 
-def card_help(cid: str, lang: str = "en") -> str:
-    """One line of what the card does."""
-    return words(lang)["card help"][cid]
+def card_help(cid: str, lang: str = "en", graf_senkt: bool = True) -> str:
+    """One line of what the card does (a Graf's as the game reads it: ``graf_senkt``,
+    see ``rules.graf_senkt``)."""
+    return card_help_in(words(lang), cid, graf_senkt)
+
+
+def card_help_in(w: Words, cid: str, graf_senkt: bool = True) -> str:
+    """``card_help`` from the words table ``w``."""
+    if not graf_senkt and data.CARDS[cid].name == "Graf":
+        return w["graf help"]
+    return w["card help"][cid]
 
 
 def cubes(pool: dict[str, int], w: Words) -> str:

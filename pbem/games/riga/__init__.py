@@ -21,6 +21,7 @@ from pbem.games.protocol import (
     Choice,
     Log,
     Option,
+    PositionError,
     Result,
     Rules,
     State,
@@ -41,15 +42,18 @@ class Riga(Rules):
     min_players = 2
     max_players = 4
     rules_version = rules.RULES_VERSION
+    older_rules_versions = rules.OLDER_RULES_VERSIONS
     data_version = data.DATA_VERSION
     stylesheet = "games/riga/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
-    options = (Option("riga", EN["option riga"][0], (False, True), False,
-                      EN["option riga"][1]),)
+    options = tuple(Option(name, EN[f"option {name}"][0], (False, True), False,
+                           EN[f"option {name}"][1], reading=name != "riga")
+                    for name in ("riga", "kran_abrunden", "bauhof_nur_stapel"))
     description = EN["description"]
     translations = {"de": {"description": DE["description"],
                            "default_move_note": DE["default move"],
-                           "options": {"riga": DE["option riga"]}}}
+                           "options": {name: DE[f"option {name}"] for name in
+                                       ("riga", "kran_abrunden", "bauhof_nur_stapel")}}}
     about_data = (
         "Printed in the rulebook (Riga, OSTIA-Spiele 2017) and used as printed: the rules, the "
         "card counts (8 Tuch, 10 Glas, 12 Wein, 14 Korn; 12 buildings in each of the four "
@@ -79,6 +83,13 @@ class Riga(Rules):
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
         return rules.new_state(players, self.resolve_options(options, players), str(seed))
+
+    def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
+                      data_version: str | None, rules_version: str | None = None) -> State:
+        # a game started under rules version 1 keeps its reading of the Bauhof
+        super().setup_version(players, options, seed, data_version, rules_version)
+        return rules.new_state(players, self.resolve_options(options, players), str(seed),
+                               self.check_rules_version(rules_version))
 
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
@@ -174,5 +185,10 @@ class Riga(Rules):
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.census_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Riga()

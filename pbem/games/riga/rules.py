@@ -62,18 +62,29 @@ names as in ../shared/rules/riga-de.txt):
   are paid one by one and only while the paid value is below the cost, so only
   the last card can be worth more than needed (surplus lost, "kein
   Wechselgeld").  ``cancel`` takes every card and function back.
-* *Kran* halves one building's cost, rounded up (7 becomes 4): "halbieren"
-  leaves the payer at least half.  In a project each Kran halves the most
-  expensive building without a Kran so far, the best use, so the order of use
-  does not matter; one Kran per building.
+* *Kran* halves one building's cost, rounded up (7 becomes 4): "Kran: Du darfst
+  die Baukosten eines Gebäudes halbieren (1x)" says nothing of an odd cost, and
+  rounding up leaves the payer at least half.  The option ``kran_abrunden``
+  (a variant) rounds down instead (7 becomes 3); test: test_riga_rules.py,
+  test_a_kran_halves_an_odd_cost_rounded_up_or_down_with_the_option.  In a
+  project each Kran halves the most expensive building without a Kran so far,
+  the best use, so the order of use does not matter; one Kran per building.
 * *Manufactur*: +1 per card of its commodity paid where that commodity is
   usable (also through a Markthalle of it); several Manufacturen of one
   commodity add +1 each.  *Markthalle*: its commodity pays where the card shows
   "–", at its regular value (+1 per Manufactur of it).
 * *Bank / Wirtshaus* give 2 per merchant / knight that counts now.
-* *Bauhof*: if fewer than 5 buildings are on the draw pile, all of them are
-  drawn (the discard pile is shuffled in only when the draw pile is empty);
-  keeping one is optional ("darfst").  *Schatzkammer*: 3 commodities, one must
+* *Bauhof*: "Du ziehst 5 Gebäude vom Stapel … Sind weniger als 5 Gebäude
+  vorhanden, ziehst Du alle Gebäude."  Drawing follows the general rule "Ist
+  der Nachziehstapel leer, mischt den Ablagestapel und macht ihn zum neuen
+  Nachziehstapel": a pile that runs out mid-draw is refilled from the discard
+  pile, so fewer than 5 are drawn only when pile and discard pile together
+  hold fewer than 5 ("vorhanden": there to draw; rules version 2).  Rules
+  version 1 drew only what lay on the pile (1 on the pile drew 1, though an
+  empty pile was refilled and drew 5); games started under it keep that, and
+  the option ``bauhof_nur_stapel`` (a variant) plays it; test:
+  test_riga_rules.py, test_a_bauhof_draws_5_refilling_the_pile_from_the_discards.
+  Keeping one is optional ("darfst").  *Schatzkammer*: 3 commodities, one must
   be kept.  Both are private draws.
 * *Kloster* (1x): in the take phase, swap one card of one set with a card of a
   different commodity in another set, then take one of these two sets.
@@ -95,6 +106,7 @@ names as in ../shared/rules/riga-de.txt):
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from pbem.games.protocol import MENU_CAP, IllegalMoveError, State
@@ -134,7 +146,11 @@ from pbem.games.riga.moves import (
 )
 from pbem.games.rng import choice_index, shuffled
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+#: the older rules versions a game may have started with (see ``bauhof_nur_stapel``)
+OLDER_RULES_VERSIONS = ("1",)
+#: the options of rules version 1, the only ones its states keep
+V1_OPTIONS = ("riga",)
 
 #: moves per page of a menu group that does not fit one step
 PAGE = 10
@@ -150,10 +166,15 @@ def years_for(players: int) -> int:
     return 9 if players == 3 else 8
 
 
-def new_state(players: int, options: dict[str, Any], seed: str) -> State:
+def new_state(players: int, options: dict[str, Any], seed: str,
+              rules_version: str = RULES_VERSION) -> State:
+    """The state before the first move; a game of an older ``rules_version`` keeps the
+    options that version had (the readings it lacks an option for are its own)."""
     n = players
+    if rules_version == "1":
+        options = {k: v for k, v in options.items() if k in V1_OPTIONS}
     state: State = {
-        "game": "riga", "rules_version": RULES_VERSION, "data_version": data.DATA_VERSION,
+        "game": "riga", "rules_version": rules_version, "data_version": data.DATA_VERSION,
         "players": n, "options": dict(options), "seed": seed, "draws": 0, "decision": 0,
         "year": 0, "years": years_for(n), "season": "setup", "phase": "choose_start",
         "prelim": 0, "start": 0, "revealed": [[] for _ in range(n)],
@@ -317,12 +338,32 @@ def _entry(state: State, seat: int, ident: str) -> dict[str, Any]:
     return next(e for e in state["display"][seat] if e["id"] == ident)
 
 
+def kran_abrunden(state: State) -> bool:
+    """Whether a Kran rounds an odd cost down (the variant), not up."""
+    return bool(state["options"].get("kran_abrunden", False))
+
+
+def bauhof_nur_stapel(state: State) -> bool:
+    """Whether a Bauhof draws only what lies on the draw pile (rules version 1, and the
+    variant), not 5 from pile and discard pile together."""
+    return bool(state["options"].get("bauhof_nur_stapel", state["rules_version"] == "1"))
+
+
+def _with_krans(state: State, costs: list[int], krans: int) -> int:
+    """The cost of buildings costing ``costs`` with ``krans`` Krans, each halving the
+    most expensive building without one (an odd cost rounded up; down with
+    ``kran_abrunden``)."""
+    down = kran_abrunden(state)
+    ordered = sorted(costs, reverse=True)
+    return sum((c // 2 if down else (c + 1) // 2) if i < krans else c
+               for i, c in enumerate(ordered))
+
+
 def project_cost(state: State, project: dict[str, Any]) -> int:
-    """Total cost of the project's buildings, each Kran halving (rounded up) the most
-    expensive building without one."""
-    costs = sorted((data.gebaeude(b).kosten for b in project["buildings"]), reverse=True)
+    """Total cost of the project's buildings, each Kran halving the most expensive
+    building without one (``_with_krans``)."""
     krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
-    return sum((c + 1) // 2 if i < krans else c for i, c in enumerate(costs))
+    return _with_krans(state, [data.gebaeude(b).kosten for b in project["buildings"]], krans)
 
 
 def project_paid(state: State, seat: int, project: dict[str, Any]) -> int:
@@ -353,9 +394,7 @@ def max_money(state: State, seat: int, stadt: str, ids: list[str]) -> tuple[int,
                     krans += 1
                 else:
                     money += function_money(state, seat, art)
-    costs = sorted((data.gebaeude(b).kosten for b in ids), reverse=True)
-    cost = sum((c + 1) // 2 if i < krans else c for i, c in enumerate(costs))
-    return money, cost
+    return money, _with_krans(state, [data.gebaeude(b).kosten for b in ids], krans)
 
 
 def affordable(state: State, seat: int, stadt: str, ids: list[str]) -> bool:
@@ -881,7 +920,7 @@ def _use(state: State, seat: int, move: Use) -> None:
         return
     ident = unused_function(state, seat, art)
     _entry(state, seat, ident)["used"] = True
-    if art == "Bauhof":
+    if art == "Bauhof" and bauhof_nur_stapel(state):
         cards = []
         if not state["bau_pile"]:
             first = _draw_building(state)  # shuffles the discard pile in
@@ -889,6 +928,13 @@ def _use(state: State, seat: int, move: Use) -> None:
                 state["bau_pile"].append(first)
         for _ in range(min(data.BAUHOF_ZIEHEN, len(state["bau_pile"]))):
             cards.append(state["bau_pile"].pop())
+    elif art == "Bauhof":   # the discard pile refills the pile whenever it runs out
+        cards = []
+        for _ in range(data.BAUHOF_ZIEHEN):
+            b = _draw_building(state)
+            if b is None:
+                break
+            cards.append(b)
     else:
         cards = []
         for _ in range(data.SCHATZKAMMER_ZIEHEN):
@@ -1048,3 +1094,62 @@ _HANDLERS: dict[type, Any] = {
     Finish: _finish, Cancel: _cancel, School: _school, Charge: _charge,
     Discard: _discard, End: _end, Back: _back,
 }
+
+
+# -- every card once (positions for tests and tools) ------------------------------------
+
+
+def census(state: State) -> tuple[Counter[str], Counter[str], list[Counter[str]]]:
+    """(commodities, buildings, Riga buildings per seat) wherever they lie."""
+    waren: Counter[str] = Counter()
+    bauten: Counter[str] = Counter()
+    riga: list[Counter[str]] = [Counter() for _ in range(state["players"])]
+    for seat in range(state["players"]):
+        hand = state["hand"][seat]
+        waren.update({w: k for w, k in hand["waren"].items() if k})
+        bauten.update(hand["gebaeude"])
+        for e in state["display"][seat]:
+            (riga[seat] if e["id"] in data.RIGA_GEBAEUDE else bauten).update([e["id"]])
+        riga[seat].update(state["riga_left"][seat])
+        if state["phase"] in ("choose_start", "keep"):
+            bauten.update(state["keep_offer"][seat])
+    for cards in state["sets"]:
+        waren.update(cards)
+    waren.update(state["waren_pile"])
+    waren.update(state["waren_discard"])
+    bauten.update(state["row"])
+    bauten.update(state["bau_pile"])
+    bauten.update(state["bau_discard"])
+    bauten.update(state["separated"])
+    project = state["project"]
+    if project is not None:
+        waren.update({w: k for w, k in project["paid"].items() if k})
+        for b in project["buildings"]:
+            (riga[state["current"]] if b in data.RIGA_GEBAEUDE else bauten).update([b])
+    draw = state["pending_draw"]
+    if draw is not None:
+        (bauten if draw["kind"] == "Bauhof" else waren).update(draw["cards"])
+    sub = state["sub"] or {}
+    if sub.get("kind") == "charge":
+        waren.update(sub["cards"])
+    return waren, bauten, riga
+
+
+def census_problem(state: State) -> str | None:
+    """What is wrong with the cards of ``state`` (each card once: 44 commodities, 48
+    buildings, the Riga buildings per seat where the option is on), or None."""
+    waren, bauten, riga = census(state)
+    if any(k < 0 for hand in state["hand"] for k in hand["waren"].values()):
+        return "a hand holds fewer than no commodities"
+    full_waren = Counter({w: data.ANZAHL[w] for w in data.WAREN})
+    if waren != full_waren:
+        return (f"the commodities are not 44, each once: {dict(waren - full_waren)} too "
+                f"many, {dict(full_waren - waren)} missing")
+    full = Counter(list(data.GEBAEUDE))
+    if bauten != full:
+        return (f"the buildings are not 48, each once: {sorted(bauten - full)} too many, "
+                f"{sorted(full - bauten)} missing")
+    per_seat = Counter(data.RIGA_ARTEN) if state["options"].get("riga") else Counter()
+    if riga != [per_seat] * state["players"]:
+        return "a seat's Riga buildings are not its four, each once"
+    return None

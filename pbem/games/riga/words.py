@@ -48,6 +48,16 @@ EN: Words = {
         "value depends on the city. Buildings give victory points, knights and merchants, "
         "money and cheaper building; buildings left in hand cost 2 points each."),
     "default move": DEFAULT_TIMEOUT_NOTE,
+    "option kran_abrunden": (
+        "Kran rounds down (variant reading)",
+        "The rulebook says only that a Kran halves a building's cost. Standard: an odd "
+        "cost is rounded up (7 becomes 4); with this option it is rounded down (7 becomes "
+        "3)."),
+    "option bauhof_nur_stapel": (
+        "Bauhof draws from the pile only (variant reading)",
+        "Standard: a Bauhof draws 5 buildings, the discard pile shuffled in whenever the "
+        "draw pile runs out, and fewer only when both hold fewer. With this option it "
+        "draws only what lies on the draw pile (an empty pile is refilled first)."),
     "option riga": (
         "Riga buildings (Riga-Gebäude)",
         "Each player also holds Kloster, Schule, Speicher and Wechselstube face down "
@@ -107,7 +117,7 @@ EN: Words = {
                       "Once per Wirtshaus: 2 Dukaten per Ritter."),
         "Kran": ("Use a Kran: halve a building's cost",
                  "Once per Kran: the most expensive building without a Kran costs half, "
-                 "rounded up."),
+                 "rounded up (down with the option 'Kran rounds down')."),
         "Wechselstube": ("Turn the Wechselstube to 0: +8 Dukaten",
                          "Its 8 Dukaten pay towards this project."),
         "Bauhof": ("Use a Bauhof: draw 5 buildings", "Once per Bauhof: keep one of them "
@@ -324,6 +334,17 @@ DE: Words = {
         "Kaufleute, Geld und günstigeres Bauen; jedes Gebäude, das am Ende noch auf der "
         "Hand ist, kostet 2 Siegpunkte."),
     "default move": DEFAULT_TIMEOUT_NOTE_DE,
+    "option kran_abrunden": (
+        "Kran rundet ab (Variante der Lesart)",
+        "Die Regel sagt nur, dass ein Kran die Baukosten eines Gebäudes halbiert. "
+        "Standard: ungerade Kosten werden aufgerundet (aus 7 wird 4); mit dieser Option "
+        "abgerundet (aus 7 wird 3)."),
+    "option bauhof_nur_stapel": (
+        "Bauhof zieht nur vom Stapel (Variante der Lesart)",
+        "Standard: Ein Bauhof zieht 5 Gebäude; ist der Nachziehstapel leer, wird der "
+        "Ablagestapel gemischt, und weniger als 5 gibt es nur, wenn beide zusammen weniger "
+        "haben. Mit dieser Option zieht er nur, was auf dem Nachziehstapel liegt (ein "
+        "leerer Stapel wird vorher aufgefüllt)."),
     "option riga": (
         "Riga-Gebäude",
         "Jeder Spieler hat außerdem Kloster, Schule, Speicher und Wechselstube verdeckt "
@@ -377,7 +398,8 @@ DE: Words = {
         "Wirtshaus": ("Wirtshaus nutzen: +{money} Dukaten",
                       "1x je Wirtshaus: 2 Dukaten je Ritter."),
         "Kran": ("Kran nutzen: Baukosten halbieren", "1x je Kran: das teuerste Gebäude ohne "
-                 "Kran kostet die Hälfte, aufgerundet."),
+                 "Kran kostet die Hälfte, aufgerundet (abgerundet mit der Option "
+                 "„Kran rundet ab“)."),
         "Wechselstube": ("Wechselstube auf 0 drehen: +8 Dukaten",
                          "Ihre 8 Dukaten zahlen für diesen Bau."),
         "Bauhof": ("Bauhof nutzen: 5 Gebäude ziehen", "1x je Bauhof: eines davon (oder "

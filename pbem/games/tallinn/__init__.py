@@ -19,6 +19,7 @@ from pbem.games.protocol import (
     Choice,
     Log,
     Option,
+    PositionError,
     Result,
     Rules,
     State,
@@ -48,6 +49,7 @@ class Tallinn(Rules):
     min_players = 2
     max_players = 4
     rules_version = rules.RULES_VERSION
+    older_rules_versions = rules.OLDER_RULES_VERSIONS
     data_version = data.DATA_VERSION
     stylesheet = "games/tallinn/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
@@ -86,6 +88,13 @@ class Tallinn(Rules):
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
         return rules.new_state(players, self.resolve_options(options, players), str(seed))
+
+    def setup_version(self, players: int, options: dict[str, Any] | None, seed: str | int,
+                      data_version: str | None, rules_version: str | None = None) -> State:
+        # a game started under rules version 1 keeps its reading of the Legat at the end
+        super().setup_version(players, options, seed, data_version, rules_version)
+        return rules.new_state(players, self.resolve_options(options, players), str(seed),
+                               self.check_rules_version(rules_version))
 
     def to_move(self, state: State) -> list[int]:
         return rules.to_move(state)
@@ -179,5 +188,10 @@ class Tallinn(Rules):
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.cards_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Tallinn()

@@ -81,14 +81,15 @@ class _Table:
         self.hand = [c["card"] for c in me["hand"]]
         self.towers = [t["card"] for t in me["towers"]]
         self.display = [(d["card"], d["half"]) for d in me["display"]]
-        self.wappen = any(d["wappen"] for d in me["display"])
+        # the Legat in the display (either half) gives two persons at the end
+        self.wappen = any(d["card"] == data.LEGAT for d in me["display"])
         left = sum(e["hand_count"] + e["pile_count"] for e in view["seats"])
         # the further the end, the less a one-person lead decides anything
         self.spread = 0.8 + 0.05 * left
 
     def net(self, counts: Counts, towers: list[str], wappen: bool | None = None) -> float:
         if self.wappen if wappen is None else wappen:
-            # at the end the Wappen's two persons join the weakest estate
+            # at the end the Legat's two persons join the weakest estate
             weakest = min(data.STAENDE, key=lambda c: counts[c])
             counts = _add(counts, {weakest: data.LEGAT_PERSONEN})
         return estate_net(counts, self.others, self.spread) + tower_net(towers,

@@ -207,7 +207,8 @@ HELP: dict[str, dict[str, str]] = {
         "persons": "Adds {persons} to your display for the contests and the final scoring.",
         "coin": ("Coin: a contest for the {estate}. You score 2 per rival with fewer {estate} "
                  "in their display, 1 per tie; then you may build a tower."),
-        "legat_persons": "Counts as one Kaufmann, one Ritter and one Mönch in your display.",
+        "legat_persons": ("Counts as one Kaufmann, one Ritter and one Mönch in your display; "
+                          "at the end two persons join your weakest estate."),
         "wappen": ("Imperial arms: a contest for an estate of your choice, with two extra "
                    "persons for it; at the end two persons join your weakest estate."),
         "legat_estate": "Your Legat's contest for the {estate}, with two extra persons.",
@@ -221,7 +222,8 @@ HELP: dict[str, dict[str, str]] = {
         "persons": "Bringt {persons} in Deine Auslage, für Wettstreite und Schlusswertung.",
         "coin": ("Münze: Wettstreit der {estate}. 2 Siegpunkte je Mitspieler mit weniger "
                  "{estate}, 1 bei Gleichstand; danach darfst Du einen Turm bauen."),
-        "legat_persons": "Zählt als je 1 Kaufmann, 1 Ritter und 1 Mönch in Deiner Auslage.",
+        "legat_persons": ("Zählt als je 1 Kaufmann, 1 Ritter und 1 Mönch in Deiner Auslage; "
+                          "bei Spielende kommen 2 Personen zu Deinem schwächsten Stand."),
         "wappen": ("Kaiserliches Wappen: Wettstreit für einen beliebigen Stand mit zwei "
                    "zusätzlichen Personen; am Ende 2 Personen für Deinen schwächsten Stand."),
         "legat_estate": "Wettstreit des Legaten für die {estate}, mit zwei zusätzlichen Personen.",

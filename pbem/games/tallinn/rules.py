@@ -23,6 +23,8 @@ State layout (lists indexed by seat)::
     tower_choice   {"from", "card"} or "none": a decided tower (secret until all decided)
     events         what the last reveal did, in words with {seat} placeholders
     events_round   the round those events belong to
+    contests       the contests of that reveal as data (``_contest_record``); not in
+                   states of rules version 1
     final          the final scoring, once over (see ``final_scoring``)
 
 Cards are strings: "1"…"10" for the influence cards, "L" for Der Legat des
@@ -81,8 +83,15 @@ Readings of the rulebook we chose, each with its reason (section names as in
   printed order (Kaufleute, Ritter, Mönche).  The Legat as a tower counts its
   three persons (1 of each) and its two Wappen persons join the estate with
   the fewest persons on that seat's tower cards (which of several such
-  estates cannot change the tower value).  A Legat whose three-person half
-  lies in the display gives no bonus: the two persons belong to the Wappen.
+  estates cannot change the tower value).
+* *The Legat in the display at the end* gives its two persons whichever half
+  shows (rules version 2): "Liegt die Karte „Legat des Kaisers“ bei Spielende
+  **in Deiner Auslage**, addierst Du sofort deren beiden Personen zu dem Stand
+  mit den wenigsten Personen in Deiner Auslage" names the card, not a half.
+  Rules version 1 read it as the Wappen half only (the two persons belong to
+  the Wappen); games started under version 1 keep that reading
+  (``legat_any_half``; test: test_tallinn_rules.py,
+  test_the_legat_in_the_display_gives_its_two_persons_whichever_half_shows).
 """
 
 from __future__ import annotations
@@ -95,7 +104,9 @@ from pbem.games.tallinn import data
 from pbem.games.tallinn.moves import HALVES, NO_TOWER, Legat, Move, NoTower, Play, Tower
 from pbem.games.tallinn.words import card_name, count, estate, half_text
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
+#: the older rules versions a game may have started with (see ``legat_any_half``)
+OLDER_RULES_VERSIONS = ("1",)
 DISPLAY, HAND = "display", "hand"
 
 
@@ -126,12 +137,13 @@ def all_cards(state: State) -> list[str]:
     return cards + [data.LEGAT] if state["options"]["legat"] else cards
 
 
-def new_state(players: int, options: dict[str, Any], seed: str) -> State:
+def new_state(players: int, options: dict[str, Any], seed: str,
+              rules_version: str = RULES_VERSION) -> State:
     if not 2 <= players <= 4:
         raise OptionError(f"Tallinn is for 2 to 4 players, not {players}")
     state: State = {
         "game": "tallinn",
-        "rules_version": RULES_VERSION,
+        "rules_version": rules_version,
         "data_version": data.DATA_VERSION,
         "players": players,
         "options": {"legat": bool(options.get("legat")),
@@ -150,6 +162,8 @@ def new_state(players: int, options: dict[str, Any], seed: str) -> State:
         "tower_choice": [None] * players,
         "events": [], "events_round": 0, "final": None,
     }
+    if rules_version != "1":
+        state["contests"] = []
     state["start"] = rng.shuffled(state, sorted(data.STARTKARTEN))[:players]
     for _ in range(players):
         pile = rng.shuffled(state, sorted(data.EINFLUSSKARTEN, key=card_key))
@@ -363,6 +377,8 @@ def _reveal(state: State) -> None:
     state["legat"] = [None] * n
     state["events"] = []
     state["events_round"] = state["round"]
+    if state["rules_version"] != "1":   # version-1 states never had it (their snapshots)
+        state["contests"] = []
     for seat in range(n):
         played = state["played"][seat]
         if played is None:
@@ -409,6 +425,23 @@ def contest(state: State, seat: int, code: str, extra: int = 0) -> tuple[int, li
     return gained, parts
 
 
+def _contest_record(state: State, seat: int, code: str, extra: int,
+                    gained: int) -> dict[str, Any]:
+    """One contest as data (the view's ``contests``): who held it for which estate, its
+    persons (``legat``: the Legat's two among them), each rival's persons and the points
+    against each, in seat order from the holder clockwise, and the points in all."""
+    n, mine = state["players"], display_counts(state, seat)[code] + extra
+    against = []
+    for step in range(1, n):
+        other = (seat + step) % n
+        theirs = display_counts(state, other)[code]
+        points = (data.WETTSTREIT_MEHR if mine > theirs else
+                  data.WETTSTREIT_GLEICH if mine == theirs and mine > 0 else 0)
+        against.append({"seat": other, "persons": theirs, "points": points})
+    return {"seat": seat, "estate": code, "persons": mine, "legat": extra,
+            "against": against, "points": gained}
+
+
 def _resolve_contests(state: State) -> None:
     """Phase 3: every coin half (and Wappen) played this round holds its contest."""
     builders = []
@@ -428,6 +461,8 @@ def _resolve_contests(state: State) -> None:
         state["points"][seat] += gained
         builders.append(seat)
         mine = display_counts(state, seat)[code]
+        if "contests" in state:
+            state["contests"].append(_contest_record(state, seat, code, extra, gained))
         legat = f" + {extra} from the Legat" if extra else ""
         _event(state, f"Contest for the {estate(code)}: {{{seat}}} has {mine}{legat}; "
                       f"{', '.join(parts)}; {{{seat}}} scores {gained}")
@@ -505,14 +540,27 @@ def _estate_points(mine: dict[str, int], others: list[dict[str, int]]) -> int:
     return total
 
 
+def legat_any_half(state: State) -> bool:
+    """Whether the Legat in a display at the end gives its two persons whichever half
+    shows (the rulebook's words, rules version 2), or only with its Wappen half showing
+    (the reading of rules version 1, kept for the games started under it)."""
+    return state.get("rules_version") != "1"
+
+
+def _legat_counts_at_end(state: State, seat: int) -> bool:
+    if legat_any_half(state):
+        return any(c == data.LEGAT for c, _ in state["display"][seat])
+    return any(half_of(c, h).wappen for c, h in state["display"][seat])
+
+
 def final_counts(state: State) -> tuple[list[dict[str, int]], list[str | None]]:
-    """Display counts for the final scoring, with each Wappen's two persons added
-    to its seat's weakest estate; and the estate each Wappen went to."""
+    """Display counts for the final scoring, with the Legat's two persons added to its
+    seat's weakest estate (``legat_any_half``); and the estate they went to."""
     n = state["players"]
     base = [display_counts(state, s) for s in range(n)]
     counts, bonus = [dict(c) for c in base], [None] * n
     for seat in range(n):
-        if not any(half_of(c, h).wappen for c, h in state["display"][seat]):
+        if not _legat_counts_at_end(state, seat):
             continue
         fewest = min(base[seat].values())
         weakest = [code for code in data.STAENDE if base[seat][code] == fewest]
@@ -626,3 +674,22 @@ def _final(state: State) -> None:
         _event(state, f"{{{seat}}}: display {parts}; towers {final['tower_value'][seat]}; "
                       f"final scoring {sign}{final['gain'][seat]}, "
                       f"{state['points'][seat]} points")
+
+
+# -- every card once (positions for tests and tools) ------------------------------------
+
+
+def cards_problem(state: State) -> str | None:
+    """What is wrong with where the cards of ``state`` lie (each seat's set, each card
+    once in its hand, pile, display or towers; a start card each), or None."""
+    full = sorted(all_cards(state), key=card_key)
+    for seat in range(state["players"]):
+        held = (state["hand"][seat] + state["pile"][seat]
+                + [c for c, _ in state["display"][seat]]
+                + [t["card"] for t in state["towers"][seat]])
+        if sorted(held, key=card_key) != full:
+            return f"seat {seat} does not hold its set of cards, each once: {sorted(held)}"
+    if len(state["start"]) != state["players"] or \
+            not set(state["start"]) <= set(data.STARTKARTEN):
+        return "each seat needs one start card"
+    return None

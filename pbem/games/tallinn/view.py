@@ -120,6 +120,9 @@ def build(state: dict[str, Any], seat: int | None) -> View:
         "seats": seats,
         "events": list(state["events"]),
         "events_round": state["events_round"],
+        # the contests of the last reveal as data (the events tell them in words)
+        "contests": [dict(c, against=[dict(a) for a in c["against"]])
+                     for c in state.get("contests", [])],
         "data_version": state.get("data_version", data.DATA_VERSION),
     }
     if over and state["final"]:

@@ -41,6 +41,7 @@ from pbem.games.protocol import (
     Choice,
     IllegalMoveError,
     Log,
+    PositionError,
     Result,
     Rules,
     State,
@@ -150,5 +151,10 @@ class Ziehen(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+
+    def check_invariants(self, state: State) -> None:
+        problem = rules.cards_problem(state)
+        if problem:
+            raise PositionError(problem)
 
 GAME = Ziehen()

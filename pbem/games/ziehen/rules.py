@@ -83,3 +83,14 @@ def scores(state: State) -> list[int]:
 
 def ranks(state: State) -> list[int]:
     return rank_by([(s,) for s in scores(state)])
+
+
+def cards_problem(state: State) -> str | None:
+    """What is wrong with ``state`` for a position (each card once, in a hand or the
+    deck; a turn and a step that exist), or None."""
+    held = sorted([c for hand in state["hand"] for c in hand] + state["deck"])
+    if held != sorted(CARDS):
+        return f"the cards are not the deck's, each once: {held}"
+    if not 0 <= state["turn"] < state["players"] or not 0 <= state["step"] < len(TURN):
+        return f"there is no turn {state['turn']} or step {state['step']}"
+    return None

@@ -67,7 +67,10 @@ def test_several_sensible_ways_are_whole_choices_with_the_action():
     moves = GAME.legal_moves(s, seat)
     assert len(moves) <= MENU_CAP
     # the menu has room: each way is a choice of its own, the action and its payment
-    assert [m for m in moves if m.startswith("wall")] == ["wall 2 pay r:2,v", "wall 2 pay r,v:2"]
+    # (and each shorter advance, each with its ways)
+    assert [m for m in moves if m.startswith("wall 2")] == ["wall 2 pay r:2,v",
+                                                            "wall 2 pay r,v:2"]
+    assert [m for m in moves if m.startswith("wall 1")] == ["wall 1 pay r", "wall 1 pay v"]
     # the action alone opens its step, whose menu lists the same two whole ways
     step = play(s, seat, "wall 2")
     assert GAME.legal_moves(step, seat) == ["pay r:2,v", "pay r,v:2"]
@@ -172,7 +175,7 @@ def test_a_log_paid_cube_by_cube_replays_to_the_same_end():
     ``pay r`` five times) replays move for move to the state that engine reached."""
     log = (Path(__file__).parent / "v2_cube_by_cube.log").read_text(
         encoding="utf-8").splitlines()
-    s = GAME.setup(3, None, "cube-by-cube")
+    s = GAME.setup_version(3, None, "cube-by-cube", None, "1")  # played under rules 1
     for line in log:
         seat, move = line.split(" ", 1)
         s = GAME.apply(s, int(seat), move)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,7 +92,7 @@ def test_a_game_of_data_version_1_replays_as_before_the_bump():
     import hashlib
     from pathlib import Path
 
-    s = GAME.setup_version(3, None, "fp-game", "1-reconstructed")
+    s = GAME.setup_version(3, None, "fp-game", "1-reconstructed", "1")  # rules version 1
     assert s["data_version"] == "1-reconstructed" and all(c[0] == "K" for c in s["deck"])
     log = (Path(__file__).parent / "v1_game.log").read_text(encoding="utf-8").splitlines()
     for line in log:
@@ -106,3 +107,22 @@ def test_new_games_start_with_the_current_data_version():
     s = GAME.setup(2, None, "new")
     assert s["data_version"] == data.DATA_VERSION == GAME.data_version
     assert all(c[0] == "C" for c in s["deck"] + s["display"])
+
+
+def test_a_record_of_rules_version_1_replays_with_its_reading():
+    """A record keeps the rules version it was played under: the v1 log replays through
+    the records' replay (as import, verify and the archive do) with the Graf as a cost
+    reducer, to the state that engine reached; the current version's setup differs."""
+    from pathlib import Path
+
+    from pbem.gamelog.records import GameRecord, RecordError, replay
+
+    log = (Path(__file__).parent / "v1_game.log").read_text(encoding="utf-8").splitlines()
+    moves = [(int(line.split(" ", 1)[0]), line.split(" ", 1)[1]) for line in log]
+    record = GameRecord(game="macao", players=["a", "b", "c"], seed="fp-game",
+                        rules_version="1", moves=moves, data_version="1-reconstructed")
+    s = replay(record)
+    assert s["rules_version"] == "1" and "options" not in s and GAME.is_over(s)
+    record.rules_version = "0-never"
+    with pytest.raises(RecordError, match="rules version 0-never"):
+        replay(record)

@@ -397,3 +397,42 @@ def test_handwerker_needs_the_full_cubes_even_with_a_cost_reducer():
     s = with_pool(s, seat, "rrk", active=[h, card("Kran")], tableau=[f])
     s = play(s, seat, f"use {h}", f"activate {f}")
     assert rules.pool(s, seat) == {"r": 2, "k": 1}
+
+
+def test_the_graf_lowers_no_costs_unless_the_option_or_rules_version_1_says_so():
+    """Macao, "Erläuterungen", HANDWERKER: "… auch wenn er eine der Karten (Archiv, Kran
+    oder Heiler) besitzt, welche die Aktivierungskosten reduzieren würden": the cards that
+    reduce costs are named, the Graf is not (it is named only among the cards usable more
+    than once a round).  The option ``graf_senkt`` and games of rules version 1 read it as
+    a reducer of grey cubes."""
+    s, seat = at_actions(2)
+    grey = next(c for c in data.card_ids() if data.CARDS[c].cost.count("y") == 1
+                and len(data.CARDS[c].cost) > 1 and data.CARDS[c].kind != "amt")
+    cost = data.CARDS[grey].cost
+    s = with_pool(s, seat, "", active=[card("Graf")], tableau=[grey])
+    assert not rules.graf_senkt(s) and s["options"] == {"graf_senkt": False}
+    assert rules.activation_cost(s, seat, grey) == cost
+    assert "lowers no costs" in GAME.view(s, seat)["cards"][card("Graf")]["help"]
+    variant = {**s, "options": {"graf_senkt": True}}
+    assert rules.activation_cost(variant, seat, grey) == cost.replace("y", "", 1)
+    assert "grey" in GAME.view(variant, seat)["cards"][card("Graf")]["help"]
+    assert rules.graf_senkt(GAME.setup(2, {"graf_senkt": True}, "g"))
+    old = GAME.setup_version(2, None, "g", None, "1")
+    assert old["rules_version"] == "1" and "options" not in old and rules.graf_senkt(old)
+
+
+def test_the_view_shows_what_a_seat_has_spent_of_its_actions():
+    """R 3: each action once a turn (a card once a round): the view says, as data and
+    in words, which cards the seat used and which actions it took."""
+    s, seat = at_actions(2)
+    s = with_pool(s, seat, "rrrr")
+    spent = GAME.view(s, None)["seats"][seat]["spent"]
+    assert spent == {"used": [], "wall": False, "tribute": False, "district": False,
+                     "districts": 0, "moved": 0}
+    wall = next(m for m in GAME.legal_moves(s, seat) if m.startswith("wall 1"))
+    s = play(s, seat, wall)
+    assert GAME.view(s, None)["seats"][seat]["spent"]["wall"] is True
+    assert "spent this round: advanced on the wall" in GAME.render_text(
+        GAME.view(s, None), ["A", "B"])
+    assert "in dieser Runde genutzt: auf der Mauer vorgerückt" in GAME.render_text(
+        GAME.view(s, None), ["A", "B"], "de")

@@ -57,39 +57,9 @@ def play(state: dict, seat: int, *moves: str) -> dict:
 
 def census(state: dict) -> tuple[Counter, Counter, list[Counter]]:
     """(commodities, buildings, Riga buildings per seat) wherever they lie."""
-    waren: Counter = Counter()
-    bauten: Counter = Counter()
-    riga = [Counter() for _ in range(state["players"])]
-    for seat in range(state["players"]):
-        hand = state["hand"][seat]
-        waren.update({w: k for w, k in hand["waren"].items() if k})
+    for hand in state["hand"]:
         assert all(k >= 0 for k in hand["waren"].values()), hand
-        bauten.update(hand["gebaeude"])
-        for e in state["display"][seat]:
-            (riga[seat] if e["id"] in data.RIGA_GEBAEUDE else bauten).update([e["id"]])
-        riga[seat].update(state["riga_left"][seat])
-        if state["phase"] in ("choose_start", "keep"):
-            bauten.update(state["keep_offer"][seat])
-    for cards in state["sets"]:
-        waren.update(cards)
-    waren.update(state["waren_pile"])
-    waren.update(state["waren_discard"])
-    bauten.update(state["row"])
-    bauten.update(state["bau_pile"])
-    bauten.update(state["bau_discard"])
-    bauten.update(state["separated"])
-    project = state["project"]
-    if project is not None:
-        waren.update({w: k for w, k in project["paid"].items() if k})
-        for b in project["buildings"]:
-            (riga[state["current"]] if b in data.RIGA_GEBAEUDE else bauten).update([b])
-    draw = state["pending_draw"]
-    if draw is not None:
-        (bauten if draw["kind"] == "Bauhof" else waren).update(draw["cards"])
-    sub = state["sub"] or {}
-    if sub.get("kind") == "charge":
-        waren.update(sub["cards"])
-    return waren, bauten, riga
+    return rules.census(state)
 
 
 def check_census(state: dict) -> None:

@@ -117,7 +117,8 @@ def test_kran_rounds_an_odd_cost_up():
     project = {"stadt": "Visby", "buildings": ["Manufactur-Visby"], "paid": {},
                "functions": ["Kran-Visby"]}
     assert data.gebaeude("Manufactur-Visby").kosten == 7
-    assert rules.project_cost({}, project) == 4
+    assert rules.project_cost({"options": {}}, project) == 4
+    assert rules.project_cost({"options": {"kran_abrunden": True}}, project) == 3
 
 
 def test_markthalle_and_manufactur_values():

@@ -328,7 +328,9 @@ def test_the_lobby_reads_german():
     assert german.default_move_note.startswith("Läuft die Zeit ab")
     # the lobby's description says what the game is; the timeout rule is on the new-game form
     assert german.default_move_note not in german.description
-    assert [o.label for o in german.options] == ["Riga-Gebäude"]
+    assert [o.label for o in german.options] == [
+        "Riga-Gebäude", "Kran rundet ab (Variante der Lesart)",
+        "Bauhof zieht nur vom Stapel (Variante der Lesart)"]
     assert "nicht gebaute kostet 2" in german.options[0].help
     assert english.description == GAME.description
     assert english.options == GAME.options and GAME.texts("fr") == english

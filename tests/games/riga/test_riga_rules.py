@@ -495,14 +495,52 @@ def test_bauhof_draws_5_keeps_one_or_none_discards_the_rest():
     check_census(none)
 
 
-def test_bauhof_with_fewer_than_5_on_the_pile_draws_all_of_them():
+def test_a_bauhof_draws_5_refilling_the_pile_from_the_discards():
+    """Riga, "Bauhof: Du ziehst 5 Gebäude vom Stapel … Sind weniger als 5 Gebäude
+    vorhanden, ziehst Du alle Gebäude", with "Ist der Nachziehstapel leer, mischt den
+    Ablagestapel und macht ihn zum neuen Nachziehstapel": 3 on the pile and more on the
+    discard pile draw 5; the option ``bauhof_nur_stapel`` (and rules version 1) draw the
+    3 that lie on the pile."""
     state = started(2)
     give_display(state, 0, ["Bauhof-Visby"])
     state["bau_discard"] += state["bau_pile"][:-3]
     state["bau_pile"] = state["bau_pile"][-3:]
     three = state["bau_pile"][::-1]
+    discard = Counter(state["bau_discard"])
+    drawn = play(state, 0, "use Bauhof")
+    cards = drawn["pending_draw"]["cards"]
+    assert len(cards) == 5 and cards[:3] == three and drawn["bau_discard"] == []
+    assert Counter(cards[3:]) + Counter(drawn["bau_pile"]) == discard
+    check_census(drawn)
+    variant = {**state, "options": {**state["options"], "bauhof_nur_stapel": True}}
+    drawn = play(variant, 0, "use Bauhof")
+    assert drawn["pending_draw"]["cards"] == three and drawn["bau_pile"] == []
+    assert Counter(drawn["bau_discard"]) == discard
+    old = GAME.setup_version(2, {"riga": False}, "seed", None, "1")
+    assert old["rules_version"] == "1" and old["options"] == {"riga": False}
+    assert rules.bauhof_nur_stapel(old) and not rules.bauhof_nur_stapel(state)
+
+
+def test_a_bauhof_draws_all_when_pile_and_discards_hold_fewer_than_5():
+    state = started(2)
+    give_display(state, 0, ["Bauhof-Visby"])
+    state["separated"] += state["bau_pile"][:-2] + state["bau_discard"][:-1]
+    state["bau_pile"], state["bau_discard"] = state["bau_pile"][-2:], state["bau_discard"][-1:]
     state = play(state, 0, "use Bauhof")
-    assert state["pending_draw"]["cards"] == three and state["bau_pile"] == []
+    assert len(state["pending_draw"]["cards"]) == 3
+    assert state["bau_pile"] == state["bau_discard"] == []
+
+
+def test_a_kran_halves_an_odd_cost_rounded_up_or_down_with_the_option():
+    """Riga, "Kran: Du darfst die Baukosten eines Gebäudes halbieren (1x)": an odd cost
+    (Bank in Tallinn, 7) is rounded up, 4; with the option ``kran_abrunden``, down, 3."""
+    assert data.gebaeude("Bank-Tallinn").kosten == 7
+    state = building_turn(0, {"Wein": 2}, ["Bank-Tallinn"], display=["Kran-Visby"])
+    state = play(state, 0, "build Bank-Tallinn", "use Kran")
+    assert rules.project_cost(state, state["project"]) == 4
+    variant = {**state, "options": {**state["options"], "kran_abrunden": True}}
+    assert rules.project_cost(variant, variant["project"]) == 3
+    assert GAME.setup(2, {"kran_abrunden": True}, "seed")["options"]["kran_abrunden"] is True
 
 
 def test_schatzkammer_draws_3_commodities_one_must_be_kept():

@@ -101,7 +101,8 @@ def recount_final(state) -> tuple[list[int], list[int]]:
     base = [display(state, s) for s in range(n)]
     counts = [Counter(c) for c in base]
     for seat in range(n):
-        if ["L", "b"] in state["display"][seat]:
+        # "Liegt die Karte ‚Legat des Kaisers' bei Spielende in Deiner Auslage": either half
+        if any(card == "L" for card, _ in state["display"][seat]):
             low = min(base[seat].values())
             weakest = [e for e in ESTATES if base[seat][e] == low]
             others = [base[o] for o in range(n) if o != seat]

@@ -234,10 +234,30 @@ def test_at_the_end_a_wappen_in_the_display_adds_two_persons_to_the_weakest_esta
     _, final = position(["S6", "S2"], [["Lb"], []], legat=True)
     assert final["legat_bonus"] == ["M", None]
     assert final["counts"][0] == {"K": 2, "R": 1, "M": 2}
-    # the Legat's three persons in the display give no bonus
+
+
+def test_the_legat_in_the_display_gives_its_two_persons_whichever_half_shows():
+    """Tallinn, "Der Legat des Kaisers", Spielende: "Liegt die Karte „Legat des Kaisers“
+    bei Spielende in Deiner Auslage, addierst Du sofort deren beiden Personen zu dem
+    Stand mit den wenigsten Personen in Deiner Auslage": the card, not one half."""
+    # S6 (Kaufleute 2, Ritter 1) and the Legat's three persons: K 3, R 2, M 1 -> M 3
     _, final = position(["S6", "S2"], [["La"], []], legat=True)
+    assert final["legat_bonus"] == ["M", None]
+    assert final["counts"][0] == {"K": 3, "R": 2, "M": 3}
+
+
+def test_a_game_of_rules_version_1_keeps_the_legat_at_the_end_to_its_wappen_half():
+    """Rules version 1 read the Spielende paragraph as the Wappen half's: a game started
+    under it replays with that reading."""
+    state = GAME.setup_version(2, {"legat": True}, "test-seed", None, "1")
+    assert state["rules_version"] == "1"
+    state["start"] = ["S6", "S2"]
+    state["display"] = [[["L", "a"]], []]
+    final = rules.final_scoring(state)
     assert final["legat_bonus"] == [None, None]
     assert final["counts"][0] == {"K": 3, "R": 2, "M": 1}
+    state["display"] = [[["L", "b"]], []]
+    assert rules.final_scoring(state)["legat_bonus"] == ["M", None]
 
 
 def test_when_estates_tie_for_fewest_the_wappen_goes_where_it_scores_most():
@@ -343,3 +363,24 @@ def test_malformed_moves_are_refused_as_malformed(move):
     with pytest.raises(MalformedMoveError) as caught:
         GAME.apply(state, 0, move)
     assert not isinstance(caught.value, IllegalMoveError)
+
+
+def test_the_view_gives_the_contests_of_the_last_reveal_as_data():
+    """3. Wettstreit: each contest, its estate, persons and the points against each
+    rival, as data beside the events' words (the Legat's two persons counted)."""
+    state = new_game(3)
+    stack(state, 0, "S1", ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"])
+    stack(state, 1, "S2", ["10", "2", "3", "4", "5", "6", "7", "8", "9", "1"])
+    stack(state, 2, "S6", ["2", "1", "3", "4", "5", "6", "7", "8", "9", "10"])
+    state = play_round(state, {0: "1b", 1: "10a", 2: "2b"})
+    contests = GAME.view(state, SPECTATOR)["contests"]
+    assert contests == [
+        {"seat": 0, "estate": "R", "persons": 2, "legat": 0, "points": 3,
+         "against": [{"seat": 1, "persons": 2, "points": 1},
+                     {"seat": 2, "persons": 1, "points": 2}]},
+        {"seat": 2, "estate": "M", "persons": 1, "legat": 0, "points": 2,
+         "against": [{"seat": 0, "persons": 2, "points": 0},
+                     {"seat": 1, "persons": 0, "points": 2}]}]
+    assert GAME.view(state, 1)["contests"] == contests
+    old = GAME.setup_version(2, None, "x", None, "1")
+    assert "contests" not in old and GAME.view(old, SPECTATOR)["contests"] == []
