@@ -472,6 +472,21 @@ class Rules(ABC):
         other players that a move of theirs would not.
         """
 
+    @abstractmethod
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A full state that ``seat`` cannot tell from ``state``, its hidden parts drawn
+        anew by ``rng``: what a searching bot plays on (``pbem.games.search``).
+
+        Every part the seat may not see is redrawn from the pool of what it cannot
+        see (a rival's hand, a rival's pending secret choice, the order of every
+        pile, its own face-down draw pile) and the seed is replaced (``rng.reseeded``),
+        so the future draws and dice are the copy's own.  The seat's view of the
+        result equals its view of ``state``, and the result depends only on that
+        view and ``rng``: two states that differ only in what the seat cannot see
+        give the same result for the same ``rng`` (deal from sorted pools,
+        ``rng.deal``).  Pure; ``state`` is not changed.
+        """
+
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         """What a bot plays for ``seat`` (bot seats, the timeout ladder, selfplay).
 

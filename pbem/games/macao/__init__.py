@@ -131,6 +131,9 @@ class Macao(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
+
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # revealing cards or rolling dice starts a new decision, even for the same seat
         return seat not in rules.to_move(after) or after["decision"] != before["decision"]

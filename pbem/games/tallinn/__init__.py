@@ -159,6 +159,9 @@ class Tallinn(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
+
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the last secret choice reveals the round, and the same seat may at once
         # face a new decision (its Legat's estate, its tower): that is a new turn

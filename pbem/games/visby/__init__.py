@@ -172,6 +172,9 @@ class Visby(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
+
     @staticmethod
     def _moved_on(before: State, after: State) -> bool:
         """The move revealed the round (the last card chosen) or ended the trading."""
