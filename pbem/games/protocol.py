@@ -400,6 +400,13 @@ class Rules(ABC):
     def scores(self, state: State) -> list[int]:
         """The running score per seat, for charts; equals ``result().scores`` at the end."""
 
+    def estimate(self, state: State) -> list[float]:
+        """Each seat's final score as the table stands now, for a search that judges a
+        position it did not play to the end (``pbem.games.search``): the running scores
+        with what the final scoring would add or take (penalties, end bonuses).  By
+        default the running scores."""
+        return [float(x) for x in self.scores(state)]
+
     def round(self, state: State) -> int:
         """The round (Durchgang, year…) the game is in, for grouping moves."""
         return int(state.get("round", 1))

@@ -32,7 +32,7 @@ from pbem.games.protocol import IllegalMoveError, Rules, State
 #: UCB1's exploration constant for rewards in [0, 1]
 EXPLORATION = 0.7
 #: a playout ends after this many moves if the game has not; the scores judge then
-HORIZON = 80
+HORIZON = 20
 
 
 @dataclass(frozen=True)
@@ -66,8 +66,8 @@ class Level:
 #: the levels a bot seat plays at; "easy" is each game's own bot
 LEVELS: dict[str, Level] = {
     "easy": Level("easy", 0.0, 0),
-    "normal": Level("normal", 0.1, 60),
-    "strong": Level("strong", 0.5, 300),
+    "normal": Level("normal", 0.1, 25),
+    "strong": Level("strong", 0.5, 100),
 }
 #: the level of a bot the server seats by itself (the demo, after timeouts)
 DEFAULT_LEVEL = "normal"
@@ -168,13 +168,14 @@ def _playout(rules: Rules, state: State, rng: random.Random, horizon: int) -> St
 
 
 def _rewards(rules: Rules, state: State) -> list[float]:
-    """Per seat in [0, 1]: a share of the win at the end, else how far its running score
-    leads the best rival's (a soft step, wider for games of large scores)."""
+    """Per seat in [0, 1]: a share of the win at the end, else how far its estimated
+    final score (``Rules.estimate``) leads the best rival's (a soft step, wider for games
+    of large scores)."""
     if rules.is_over(state):
         winners = rules.result(state).winners
         return [1.0 / len(winners) if s in winners else 0.0
                 for s in range(len(rules.scores(state)))]
-    scores = rules.scores(state)
+    scores = rules.estimate(state)
     scale = 2.0 + 0.1 * max(abs(x) for x in scores)
     out = []
     for s, mine in enumerate(scores):

@@ -93,6 +93,12 @@ class Macao(Rules):
     def scores(self, state: State) -> list[int]:
         return [me["pp"] for me in state["seats"]]
 
+    def estimate(self, state: State) -> list[float]:
+        # the end scoring as if the game ended now: penalties and cards left in the
+        # tableau weigh, as they will
+        return [float(rules.final_scoring(state, s)["total"])
+                for s in range(state["players"])]
+
     def result(self, state: State) -> Result:
         if not self.is_over(state):
             raise ValueError("the game is not over yet")

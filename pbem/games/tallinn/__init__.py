@@ -114,6 +114,13 @@ class Tallinn(Rules):
     def scores(self, state: State) -> list[int]:
         return list(state["points"])
 
+    def estimate(self, state: State) -> list[float]:
+        if self.is_over(state):
+            return [float(p) for p in state["points"]]
+        # the final scoring (estates, towers) as if the game ended now
+        gain = rules.final_scoring(state)["gain"]
+        return [float(p + g) for p, g in zip(state["points"], gain, strict=True)]
+
     def result(self, state: State) -> Result:
         if not self.is_over(state):
             raise ValueError("the game is not over yet")

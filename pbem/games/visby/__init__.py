@@ -115,6 +115,10 @@ class Visby(Rules):
             return [rules.final_seals(state, s) for s in range(state["players"])]
         return list(state["seals"])
 
+    def estimate(self, state: State) -> list[float]:
+        # goods turn into seals at the end (3:1)
+        return [float(rules.final_seals(state, s)) for s in range(state["players"])]
+
     def result(self, state: State) -> Result:
         if not self.is_over(state):
             raise ValueError("the game is not over yet")
