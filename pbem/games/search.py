@@ -10,10 +10,12 @@ bot (``Rules.bot_move``) as the playout policy, to the end or ``horizon`` moves,
 the running scores stand in for the result.  The move played is the root's most visited
 one: a vote of all the drawn states.
 
-Rivals are in the tree where the seat would see their moves; a rival's secret choice
-made at the same time as the seat's (Visby's cards, Tallinn's card and towers) is never
-a node under the seat's own move, since a node there would choose knowing it: such a
-rival plays by its bot, which reads its own view only.
+The tree holds the seat's own decisions only: rivals play by their bot, in the tree as in
+the playouts (the opponent model of the search, and a best reply to the game's own bot
+where it meets one), and their moves lead to the same node whichever they were, as
+hidden cards do.  So a rival's secret choice made at the same time as the seat's
+(Visby's cards, Tallinn's card and towers) never chooses knowing the seat's: the bot
+reads its own view only.
 
 Pure like every game: no clock.  How long to think is the caller's :class:`Budget`: a
 number of iterations (deterministic per seed: tests and benches) and/or a ``stop``
@@ -32,7 +34,7 @@ from pbem.games.protocol import IllegalMoveError, Rules, State
 #: UCB1's exploration constant for rewards in [0, 1]
 EXPLORATION = 0.7
 #: a playout ends after this many moves if the game has not; the scores judge then
-HORIZON = 20
+HORIZON = 12
 
 
 @dataclass(frozen=True)
@@ -119,11 +121,11 @@ def _iterate(rules: Rules, state: State, searcher: int, root: _Node, rng: random
     expanded = False
     while not rules.is_over(state):
         movers = rules.to_move(state)
-        rival = _secret_rival(rules, state, movers, searcher)
-        if rival is not None:
+        if searcher not in movers or _secret_rival(rules, state, movers, searcher) is not None:
+            rival = next(s for s in movers if s != searcher)
             state = rules.apply(state, rival, rules.bot_move(state, rival, rng))
             continue
-        actor = searcher if searcher in movers else movers[0]
+        actor = searcher
         legal = rules.legal_moves(state, actor)
         if len(legal) == 1:  # nothing to choose: no node
             state = rules.apply(state, actor, legal[0])
