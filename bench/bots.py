@@ -92,6 +92,7 @@ def main() -> None:
           f"{platform.python_version()}, load {os.getloadavg()[0]:.1f} at the start")
     print("# levels: " + ", ".join(f"{lv.name} {lv.iterations} iterations"
                                     for lv in search.LEVELS.values() if lv.searches)
+          + (f"; the upper level here {args.iterations} iterations" if args.iterations else "")
           + f"; horizon {args.horizon} moves; {args.games} games per case")
     print(f"{'game':8} {'n':>2} {'pair':14} {'games':>5} {'first':>6} {'95% interval':>15}"
           f" {'bar':>4} {'clears':>6} {'s/move':>7} {'max s':>6} {'load':>5}")

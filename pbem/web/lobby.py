@@ -26,7 +26,7 @@ from flask import (
 )
 
 from pbem import i18n, links
-from pbem.games import UnknownGameError, all_games, get_game
+from pbem.games import UnknownGameError, all_games, get_game, search
 from pbem.games.protocol import OptionError, Rules
 from pbem.i18n import DEFAULT, LANGUAGES
 from pbem.i18n import gettext as _
@@ -85,6 +85,14 @@ def _rules_or_404(name: str) -> Rules:
         abort(404)
 
 
+def bot_level_words() -> list[tuple[str, str]]:
+    """The bot levels (``pbem.games.search.LEVELS``) as the new-game form offers them."""
+    words = {"easy": _("easy: the game's simple bot"),
+             "normal": _("normal: thinks a tenth of a second a move"),
+             "strong": _("strong: thinks half a second a move")}
+    return [(level, words.get(level, level)) for level in search.LEVELS]
+
+
 def _form_defaults(rules: Rules) -> dict[str, Any]:
     cfg = context().config
     form: dict[str, Any] = {
@@ -102,6 +110,7 @@ def _form_defaults(rules: Rules) -> dict[str, Any]:
         form[f"opt-{opt.name}"] = str(opt.default)
     for i in range(1, rules.max_players):
         form[f"seat-{i}"] = ""
+        form[f"level-{i}"] = search.DEFAULT_LEVEL
     return form
 
 
@@ -112,6 +121,7 @@ def _render_new(rules: Rules, form: dict[str, Any], errors: list[str], status: i
     action = (url_for("mine.new_game_post", token=token, name=rules.name) if me is not None
               else url_for("lobby.new_game_post", name=rules.name))
     return render_template("pages/new_game.html", rules=rules, form=form, errors=errors,
+                           bot_levels=bot_level_words(),
                            timezones=timezones(), action=action, me=me,
                            games_link=url_for("mine.my_games", token=token) if me else None,
                            ), status
@@ -145,8 +155,14 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
                         min=rules.min_players, max=rules.max_players))
         players = rules.min_players
     seats: list[str | None] = []
+    levels: list[str | None] = []
     for i in range(1, players):
         raw = form.get(f"seat-{i}", "").strip()
+        level = form.get(f"level-{i}", search.DEFAULT_LEVEL)
+        if level not in search.LEVELS:
+            errors.append(_("Seat %(number)s: choose how strongly its bot plays from the list.",
+                            number=i + 1))
+        levels.append(level if level in search.LEVELS else None)
         if raw.lower() in BOT_WORDS:
             seats.append(None)
             continue
@@ -156,6 +172,9 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
             errors.append(_("Seat %(number)s: enter an email address, or 'bot' (or leave it "
                             "empty) for a computer player.", number=i + 1))
     parsed["seats"] = seats
+    # a level for each bot seat; an invited seat has none
+    parsed["bot_levels"] = [lv if a is None else None for a, lv in zip(seats, levels,
+                                                                        strict=True)]
     addresses = [a for a in seats if a is not None] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):
         errors.append(_("Each player can take only one seat: an address appears twice."))
@@ -239,7 +258,8 @@ def new_game_post(name: str) -> Any:
             game = create.create_game(context(), rules.name, creator, parsed["seats"],
                                        options=parsed["options"],
                                        clock_policy=parsed["clock"],
-                                       client_key=client_key(), held=True)
+                                       client_key=client_key(), held=True,
+                                       bot_levels=parsed["bot_levels"])
     except create.LimitError as exc:
         return (*_render_new(rules, form, [str(exc)], 429), retry_after(exc))
     except OptionError as exc:
