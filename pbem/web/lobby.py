@@ -155,26 +155,25 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
                         min=rules.min_players, max=rules.max_players))
         players = rules.min_players
     seats: list[str | None] = []
-    levels: list[str | None] = []
+    levels: list[str | None] = []  # a level for each bot seat; an invited seat has none
     for i in range(1, players):
         raw = form.get(f"seat-{i}", "").strip()
-        level = form.get(f"level-{i}", search.DEFAULT_LEVEL)
-        if level not in search.LEVELS:
-            errors.append(_("Seat %(number)s: choose how strongly its bot plays from the list.",
-                            number=i + 1))
-        levels.append(level if level in search.LEVELS else None)
         if raw.lower() in BOT_WORDS:
+            level = form.get(f"level-{i}", search.DEFAULT_LEVEL)
+            if level not in search.LEVELS:
+                errors.append(_("Seat %(number)s: choose how strongly its bot plays from the "
+                                "list.", number=i + 1))
             seats.append(None)
+            levels.append(level)
             continue
         try:
             seats.append(create.normalise_email(raw))
+            levels.append(None)
         except ValueError:
             errors.append(_("Seat %(number)s: enter an email address, or 'bot' (or leave it "
                             "empty) for a computer player.", number=i + 1))
     parsed["seats"] = seats
-    # a level for each bot seat; an invited seat has none
-    parsed["bot_levels"] = [lv if a is None else None for a, lv in zip(seats, levels,
-                                                                        strict=True)]
+    parsed["bot_levels"] = levels
     addresses = [a for a in seats if a is not None] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):
         errors.append(_("Each player can take only one seat: an address appears twice."))
