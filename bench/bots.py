@@ -42,14 +42,15 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _move(game, state, seat, rng, level: search.Level, horizon: int) -> str:
+def _move(game, state, seat, rng, level: search.Level, horizon: int | None) -> str:
     if not level.searches:
         return game.bot_move(state, seat, rng)
     return search.choose(game, state, seat, rng, search.Budget(iterations=level.iterations),
                          horizon)
 
 
-def play_one(args: tuple[str, int, int, str, str, int, int | None]) -> tuple[float, list[float]]:
+def play_one(args: tuple[str, int, int, str, str, int | None, int | None]
+             ) -> tuple[float, list[float]]:
     """One game: the upper level's share of first place, and its seconds per searched move."""
     name, players, index, upper, lower, horizon, iterations = args
     game = get_game(name)
@@ -82,7 +83,8 @@ def main() -> None:
                              "the one below, and strong against easy)")
     parser.add_argument("--games", type=int, default=20, help="games per case")
     parser.add_argument("--iterations", type=int, help="the upper level's iterations")
-    parser.add_argument("--horizon", type=int, default=search.HORIZON)
+    parser.add_argument("--horizon", type=int,
+                        help="moves per playout (default: each game's search_horizon)")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
     names = args.game or list(game_names())
@@ -93,7 +95,7 @@ def main() -> None:
     print("# levels: " + ", ".join(f"{lv.name} {lv.iterations} iterations"
                                     for lv in search.LEVELS.values() if lv.searches)
           + (f"; the upper level here {args.iterations} iterations" if args.iterations else "")
-          + f"; horizon {args.horizon} moves; {args.games} games per case")
+          + f"; horizon {args.horizon or 'the game’s'} moves; {args.games} games per case")
     print(f"{'game':8} {'n':>2} {'pair':14} {'games':>5} {'first':>6} {'95% interval':>15}"
           f" {'bar':>4} {'clears':>6} {'s/move':>7} {'max s':>6} {'load':>5}")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -273,6 +273,10 @@ class Rules(ABC):
     #: public sources give, and which pbem reconstructed (plain text, paragraphs split
     #: by blank lines). Shown on the game's "about this game's data" page only.
     about_data: str = ""
+    #: how many moves a searching bot's playout plays before :meth:`estimate` judges the
+    #: table (``pbem.games.search``): a round or so; fewer where a move is a whole round
+    #: and the estimate sees far (Tallinn)
+    search_horizon: int = 12
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
     default_move_note: str = ""
     #: the game's own styles for its template (under ``templates/``), e.g.

@@ -6,8 +6,9 @@ anew, a rival's pending secret choice drawn, a new seed for the draws and dice t
 walks one tree of moves down that state (UCB1 among the moves legal in it, counting how
 often each was available: single-observer ISMCTS, as OpenSpiel's ``ismcts.cc`` and
 Cowling, Powley and Whitehouse 2012), adds one node, and plays on with the game's own
-bot (``Rules.bot_move``) as the playout policy, to the end or ``horizon`` moves, where
-the running scores stand in for the result.  The move played is the root's most visited
+bot (``Rules.bot_move``) as the playout policy, to the end or the game's
+``search_horizon`` moves, where its ``estimate`` of the final scores stands in for the
+result.  The move played is the root's most visited
 one: a vote of all the drawn states.
 
 The tree holds the seat's own decisions only: rivals play by their bot, in the tree as in
@@ -33,8 +34,6 @@ from pbem.games.protocol import IllegalMoveError, Rules, State
 
 #: UCB1's exploration constant for rewards in [0, 1]
 EXPLORATION = 0.7
-#: a playout ends after this many moves if the game has not; the scores judge then
-HORIZON = 12
 
 
 @dataclass(frozen=True)
@@ -87,8 +86,11 @@ class _Node:
 
 
 def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Budget,
-           horizon: int = HORIZON) -> str:
-    """The move ``seat`` plays in ``state`` after searching within ``budget``."""
+           horizon: int | None = None) -> str:
+    """The move ``seat`` plays in ``state`` after searching within ``budget``; a playout
+    plays ``horizon`` moves (by default the game's ``search_horizon``) before the
+    game's estimate judges."""
+    horizon = rules.search_horizon if horizon is None else horizon
     moves = rules.legal_moves(state, seat)
     if not moves:
         raise IllegalMoveError(f"seat {seat} has no move to make")

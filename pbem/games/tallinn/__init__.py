@@ -114,6 +114,9 @@ class Tallinn(Rules):
     def scores(self, state: State) -> list[int]:
         return list(state["points"])
 
+    #: a move is a seat's card of a round, and the final scoring's estimate sees the rest
+    search_horizon = 3
+
     def estimate(self, state: State) -> list[float]:
         if self.is_over(state):
             return [float(p) for p in state["points"]]
