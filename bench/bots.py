@@ -6,9 +6,10 @@
 
 One seat plays the upper level (``pbem.games.search.LEVELS``), every other seat the lower
 one; the upper seat goes round the table from game to game, and game ``i`` of a case has
-the same seed in every run.  Searching levels think by their number of iterations, not by
-the clock, so a result repeats exactly whatever the machine's load (the server gives them
-seconds instead: ``Level.seconds``).
+the same seed in every run (``--first`` starts at another ``i``, to add games to a case).
+Searching levels think by their number of iterations, not by the clock, so a result
+repeats exactly whatever the machine's load (the server gives them seconds instead:
+``Level.seconds``).
 
 It prints per case the upper level's share of first places (a first place shared by
 ``k`` seats counts ``1/k``), its 95% Wilson interval, and whether the interval's lower end
@@ -82,6 +83,8 @@ def main() -> None:
                         help="upper:lower, e.g. strong:easy (default: each level against "
                              "the one below, and strong against easy)")
     parser.add_argument("--games", type=int, default=20, help="games per case")
+    parser.add_argument("--first", type=int, default=0,
+                        help="the first game's number: a later run adds games of other seeds")
     parser.add_argument("--iterations", type=int, help="the upper level's iterations")
     parser.add_argument("--horizon", type=int,
                         help="moves per playout (default: each game's search_horizon)")
@@ -106,7 +109,7 @@ def main() -> None:
                     continue
                 for upper, lower in pairs:
                     jobs = [(name, players, i, upper, lower, args.horizon, args.iterations)
-                            for i in range(args.games)]
+                            for i in range(args.first, args.first + args.games)]
                     results = list(pool.map(play_one, jobs))
                     wins = sum(w for w, _ in results)
                     spent = [s for _, ss in results for s in ss]
