@@ -195,8 +195,10 @@ def _server_game(ctx: Any, config: Config, clock: Any) -> None:
     alice = person("alice@example.org", "Alice", "en")
     bob = person("bob@example.org", "Bob <&> \"Co\"", "de")
     others: list[str | None] = ["bob@example.org"] + [None] * (config.players - 2)
+    # the game's own bot ("easy"): the outputs stay those of the manifest whatever the
+    # searching levels do
     game = create.create_game(ctx, config.game, alice, others, options=config.options,
-                              seed=config.seed)
+                              seed=config.seed, bot_levels=["easy"] * len(others))
     create.accept_invite(ctx, game, Seat.get(Seat.game == game, Seat.index == 1), bob)
     rules = get_game(config.game)
     rng = random.Random(f"golden:{config.seed}")

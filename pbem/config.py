@@ -103,6 +103,12 @@ DEFAULTS: dict[str, dict[str, str]] = {
     "archive": {
         "site_dir": "site",
     },
+    "bots": {
+        # a searching bot (levels "normal" and "strong") thinks for its level's seconds of
+        # CPU per move; a number here caps its iterations as well (0: no cap), so that its
+        # moves repeat exactly (the test suite's setting) or cost less on a small machine
+        "max_iterations": "0",
+    },
 }
 
 

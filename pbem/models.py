@@ -171,6 +171,10 @@ class Seat(BaseModel):
     open_to_all = pw.BooleanField(default=False)
     #: the seat was human and a bot took over after timeouts; the owner can reclaim it
     bot_replaced = pw.BooleanField(default=False)
+    #: how strongly a bot plays this seat: a key of ``pbem.games.search.LEVELS`` ("easy":
+    #: the game's own bot; "normal", "strong": searching ones).  Seats of an older pbem
+    #: get the default, the level of a bot the server seats by itself
+    bot_level = pw.CharField(max_length=16, default="normal")
     #: version of this seat's menu, raised by each of its moves and each new turn:
     #: together with the move it names a link, so that one link plays once
     menu_seq = pw.IntegerField(default=0)

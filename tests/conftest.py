@@ -27,6 +27,10 @@ from pbem.context import Context, make_context
 from pbem.models import MODELS, create_tables, db, drop_tables, open_database
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
+#: the suite's searching bots think a few iterations per move, not their level's seconds:
+#: their moves repeat, and a game against bots stays quick (servers the tests start in
+#: another process read it too)
+os.environ.setdefault("PBEM_BOTS_MAX_ITERATIONS", "4")
 
 
 def _pg_skip_reason() -> str | None:

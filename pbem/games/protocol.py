@@ -306,6 +306,10 @@ class Rules(ABC):
     #: public sources give, and which pbem reconstructed (plain text, paragraphs split
     #: by blank lines). Shown on the game's "about this game's data" page only.
     about_data: str = ""
+    #: how many moves a searching bot's playout plays before :meth:`estimate` judges the
+    #: table (``pbem.games.search``): a round or so; fewer where a move is a whole round
+    #: and the estimate sees far (Tallinn)
+    search_horizon: int = 12
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
     default_move_note: str = ""
     #: the game's own styles for its template (under ``templates/``), e.g.
@@ -452,6 +456,13 @@ class Rules(ABC):
     def scores(self, state: State) -> list[int]:
         """The running score per seat, for charts; equals ``result().scores`` at the end."""
 
+    def estimate(self, state: State) -> list[float]:
+        """Each seat's final score as the table stands now, for a search that judges a
+        position it did not play to the end (``pbem.games.search``): the running scores
+        with what the final scoring would add or take (penalties, end bonuses).  By
+        default the running scores."""
+        return [float(x) for x in self.scores(state)]
+
     def round(self, state: State) -> int:
         """The round (Durchgang, year…) the game is in, for grouping moves."""
         return int(state.get("round", 1))
@@ -522,6 +533,21 @@ class Rules(ABC):
 
         Never silently strong or silently suicidal, and it changes nothing for the
         other players that a move of theirs would not.
+        """
+
+    @abstractmethod
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """A full state that ``seat`` cannot tell from ``state``, its hidden parts drawn
+        anew by ``rng``: what a searching bot plays on (``pbem.games.search``).
+
+        Every part the seat may not see is redrawn from the pool of what it cannot
+        see (a rival's hand, a rival's pending secret choice, the order of every
+        pile, its own face-down draw pile) and the seed is replaced (``rng.reseeded``),
+        so the future draws and dice are the copy's own.  The seat's view of the
+        result equals its view of ``state``, and the result depends only on that
+        view and ``rng``: two states that differ only in what the seat cannot see
+        give the same result for the same ``rng`` (deal from sorted pools,
+        ``rng.deal``).  Pure; ``state`` is not changed.
         """
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:

@@ -31,3 +31,29 @@ def shuffled(state: dict[str, Any], items: list[T]) -> list[T]:
 def choice_index(state: dict[str, Any], n: int) -> int:
     """A uniform index in ``range(n)``; advances the state's draw counter."""
     return _next_random(state).randrange(n)
+
+
+# -- determinization: a state a seat cannot tell from the true one ----------------------
+
+
+def reseeded(rng: random.Random) -> str:
+    """A seed drawn from ``rng`` for a determinized state (``Rules.determinize``): the
+    future draws and dice of the true game are hidden, so a searched copy of it draws
+    its own."""
+    return f"{rng.getrandbits(128):032x}"
+
+
+def deal(pool: list[T], sizes: list[int], rng: random.Random) -> list[list[T]]:
+    """``pool`` sorted, shuffled by ``rng`` and cut into parts of ``sizes`` (which add up
+    to its length): the hidden cards dealt anew to the places that hide them.  Sorting
+    first makes the deal depend on which cards are hidden and never on where they lay,
+    so two states a seat cannot tell apart deal alike from the same ``rng``."""
+    if sum(sizes) != len(pool):
+        raise ValueError(f"{len(pool)} hidden cards do not fill places of {sizes}")
+    cards = sorted(pool)  # type: ignore[type-var]
+    rng.shuffle(cards)
+    parts, at = [], 0
+    for size in sizes:
+        parts.append(cards[at:at + size])
+        at += size
+    return parts

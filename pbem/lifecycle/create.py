@@ -21,7 +21,7 @@ from typing import Any
 import peewee as pw
 
 from pbem.context import Context
-from pbem.games import get_game
+from pbem.games import get_game, search
 from pbem.games.protocol import OptionError, new_seed
 from pbem.i18n import gettext, phrase, say
 from pbem.lifecycle.moves import PlayError, after_change, lock_game
@@ -182,6 +182,7 @@ def create_game(
     seed: str | int | None = None,
     client_key: str | None = None,
     held: bool = False,
+    bot_levels: list[str | None] | None = None,
 ) -> Game:
     """A new game with ``creator`` on seat 0.
 
@@ -196,9 +197,18 @@ def create_game(
     page's open form), so the game is held (``Game.HELD``) until a click from that
     mailbox (``confirm_game``), whatever the address did before.  The command line and
     a request carrying the creator's own signed link create games that are not held.
+
+    ``bot_levels``: per seat of ``seats``, the level its bot plays at (a key of
+    ``pbem.games.search.LEVELS``; None or missing: the default level).
     """
     rules = get_game(game_name)
     players = 1 + len(seats)
+    levels = [level or search.DEFAULT_LEVEL for level in (bot_levels or [])]
+    levels += [search.DEFAULT_LEVEL] * (len(seats) - len(levels))
+    unknown = [level for level in levels if level not in search.LEVELS]
+    if unknown:
+        raise OptionError(gettext("a bot plays at one of the levels %(levels)s, not %(level)s",
+                                  levels=", ".join(search.LEVELS), level=unknown[0]))
     resolved = rules.resolve_options(options, players)  # raises OptionError
     policy = clock.resolve_policy(ctx, clock_policy)
     invited = []
@@ -232,7 +242,8 @@ def create_game(
             if address == OPEN_SEAT:
                 Seat.create(game=game, index=index, open_to_all=True)
             else:
-                Seat.create(game=game, index=index, bot=address is None, invite_email=address)
+                Seat.create(game=game, index=index, bot=address is None, invite_email=address,
+                            bot_level=levels[index - 1])
         if held:
             _ask_to_confirm(ctx, creator, game)
         elif invited and creator.confirmed_at is None:
@@ -517,8 +528,10 @@ def rematch(ctx: Context, game_id: int, player_id: int, client_key: str | None =
         _confirmed(ctx, player)
         others = [None if s.player_id is None else s.player.email
                   for s in seats if s.player_id != player_id]
+        levels = [s.bot_level if s.player_id is None else None
+                  for s in seats if s.player_id != player_id]
         game = create_game(ctx, old.game, player, others, options=old.options,
-                           clock_policy=old.clock, client_key=client_key)
+                           clock_policy=old.clock, client_key=client_key, bot_levels=levels)
         game.rematch_of = old.id
         game.save()
         return game

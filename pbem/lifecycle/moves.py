@@ -30,7 +30,7 @@ import peewee as pw
 from pbem.context import Context
 from pbem.gamelog import history
 from pbem.gamelog.rows import begin_turn, settle
-from pbem.games import get_game
+from pbem.games import get_game, search
 from pbem.games.protocol import MoveError, OptionError, Rules, State
 from pbem.i18n import gettext, phrase
 from pbem.lifecycle import ratings
@@ -53,6 +53,15 @@ log = logging.getLogger("pbem.moves")
 #: lock); what is left over, the next tick plays (``continue_bots``)
 MAX_AUTOMATIC_MOVES = 2_000
 MAX_AUTOMATIC_SECONDS = 2.0
+#: the seconds one pass of the tick gives all the bots that owe moves, over all their
+#: games (each game at most ``MAX_AUTOMATIC_SECONDS``); the next pass goes on with the rest
+MAX_BOT_SECONDS_PER_PASS = 20.0
+
+#: the clocks bots think by: the wall clock for the caps of a change and of a pass, the
+#: thread's CPU time for one move (a level's seconds are seconds of one core).  Tests
+#: put counting clocks here, to measure a tick's time without waiting for it
+wall_clock: Callable[[], float] = time.monotonic
+cpu_clock: Callable[[], float] = time.thread_time
 
 
 class PlayError(Exception):
@@ -203,8 +212,49 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     return row
 
 
-def _candidates(rules: Rules, state: State, seat: int, rng: random.Random) -> Iterator[str]:
-    """What a bot seat plays, best first: the game's bot, else its default, else any."""
+def level_of(seat: Seat) -> search.Level:
+    """The level the seat's bot plays at (an unknown name: the default level)."""
+    return search.LEVELS.get(seat.bot_level) or search.LEVELS[search.DEFAULT_LEVEL]
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """How long bots may think in one change: never past ``until`` on ``wall_clock`` (the
+    cap of the change or of the tick's pass), and at most ``iterations`` per move where
+    the configuration caps them (``[bots] max_iterations``; None: no cap)."""
+
+    until: float
+    iterations: int | None = None
+
+
+def _thought(rules: Rules, state: State, seat: int, rng: random.Random, level: search.Level,
+             thinking: Thinking) -> str:
+    """A searching bot's move: it thinks for its level's seconds of CPU (and within
+    ``thinking``)."""
+    begun = cpu_clock()
+
+    def stop() -> bool:
+        return cpu_clock() - begun >= level.seconds or wall_clock() >= thinking.until
+
+    budget = search.Budget(iterations=thinking.iterations, stop=stop)
+    return search.choose(rules, state, seat, rng, budget)
+
+
+def _candidates(rules: Rules, state: State, seat: Seat, rng: random.Random,
+                thinking: Thinking) -> Iterator[str]:
+    """What a bot seat plays, best first: a search at the seat's level, else the game's
+    bot, else its default, else any."""
+    i, level = seat.index, level_of(seat)
+    if level.searches:
+        try:
+            yield _thought(rules, state, i, rng, level, thinking)
+        except Exception:  # noqa: BLE001 - a broken search must not stop the game
+            log.exception("the search of %s failed for seat %s", rules.name, i)
+    yield from _own(rules, state, i, rng)
+
+
+def _own(rules: Rules, state: State, seat: int, rng: random.Random) -> Iterator[str]:
+    """The game's bot, else its default, else any legal move."""
     try:
         yield rules.bot_move(state, seat, rng)
     except Exception:  # noqa: BLE001 - a broken bot must not stop the game
@@ -216,13 +266,13 @@ def _candidates(rules: Rules, state: State, seat: int, rng: random.Random) -> It
     yield from rules.legal_moves(state, seat)
 
 
-def _automatic(rules: Rules, state: State, seats: list[Seat],
-               rng: random.Random) -> tuple[Seat, State, str, State, str] | None:
+def _automatic(rules: Rules, state: State, seats: list[Seat], rng: random.Random,
+               thinking: Thinking) -> tuple[Seat, State, str, State, str] | None:
     """The next move nobody has to think about: a bot's, or a formality; None if none."""
     to_move = rules.to_move(state)
     for i in to_move:
         if seats[i].bot:
-            for move in _candidates(rules, state, i, rng):
+            for move in _candidates(rules, state, seats[i], rng, thinking):
                 try:
                     return seats[i], state, move, rules.apply(state, i, move), Move.BOT
                 except MoveError:
@@ -236,7 +286,8 @@ def _automatic(rules: Rules, state: State, seats: list[Seat],
 
 
 def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
-                 moves: list[Move], now: datetime | None = None) -> list[Move]:
+                 moves: list[Move], now: datetime | None = None,
+                 until: float | None = None) -> list[Move]:
     """Bots and formalities move, turns end and begin, mails are queued, the end is noted.
 
     ``moves`` are the moves of this change so far (none when a game starts).  A
@@ -245,6 +296,11 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     bot's or a formality's move belongs to a turn of its own too, begun when it is
     played, so that every move names the turn it was played in.  The game row is
     saved here, once, with the final state of this change.
+
+    Bots play for ``MAX_AUTOMATIC_SECONDS`` at most (and never past ``until`` on
+    ``wall_clock``, the end of the tick's pass for bots); what they still owe then, the
+    next tick plays (``Game.bots_pending``).  The moves of people in ``moves`` are
+    recorded before and stay, whatever a bot does.
     """
     now = now or utcnow()
     played: list[Move] = []
@@ -264,14 +320,16 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         if row.turn_end:
             end(seats[row.seat])
     rng = random.Random(f"{game.seed}:bots:{game.seq}")
-    started = time.monotonic()
+    limit = wall_clock() + MAX_AUTOMATIC_SECONDS
+    if until is not None:
+        limit = min(limit, until)
+    thinking = Thinking(limit, ctx.config.getint("bots", "max_iterations") or None)
     game.bots_pending = False
     while not rules.is_over(state):
-        if (len(played) >= MAX_AUTOMATIC_MOVES
-                or time.monotonic() - started > MAX_AUTOMATIC_SECONDS):
+        if len(played) >= MAX_AUTOMATIC_MOVES or wall_clock() >= limit:
             game.bots_pending = True  # the next tick plays on (``continue_bots``)
             break
-        auto = _automatic(rules, state, seats, rng)
+        auto = _automatic(rules, state, seats, rng, thinking)
         if auto is None:
             break
         seat, before, move, after, kind = auto
@@ -308,14 +366,32 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     return played
 
 
-def continue_bots(ctx: Context, game_id: int, now: datetime | None = None) -> int:
-    """Play on where a change stopped at the cap (``Game.bots_pending``); moves made."""
+def continue_bots(ctx: Context, game_id: int, now: datetime | None = None,
+                  until: float | None = None) -> int:
+    """Play on where a change stopped at the cap (``Game.bots_pending``), until ``until``
+    on ``wall_clock`` at the latest; moves made."""
     with write_transaction():
         game = lock_game(game_id)
         if game.status != Game.ACTIVE or not game.bots_pending:
             return 0
         seats = Seat.of(game)
-        return len(after_change(ctx, game, get_game(game.game), seats, game.state, [], now))
+        return len(after_change(ctx, game, get_game(game.game), seats, game.state, [], now,
+                                until))
+
+
+def bot_pass_end() -> float:
+    """When a pass of the tick that begins now stops giving bots time (``wall_clock``)."""
+    return wall_clock() + MAX_BOT_SECONDS_PER_PASS
+
+
+def due_bots(until: float) -> Iterator[int]:
+    """The games whose bots owe moves (``pending_bots``), for the tick, as long as its
+    pass for bots lasts: each plays on until ``until`` at the latest
+    (``continue_bots``), and the games left over wait for the next pass."""
+    for game_id in pending_bots():
+        if wall_clock() >= until:
+            return
+        yield game_id
 
 
 def pending_bots() -> list[int]:

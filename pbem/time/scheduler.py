@@ -4,7 +4,8 @@ A tick, in order:
 
 1. ``vacations``  clear vacations that have ended (``pbem.time.vacation``);
    ``bots``       bots play on where a change stopped at its cap
-                  (``pbem.lifecycle.moves.continue_bots``);
+                  (``pbem.lifecycle.moves.continue_bots``), for
+                  ``MAX_BOT_SECONDS_PER_PASS`` over all games at most;
 2. ``timeouts``   the timeout ladder for seats past their deadline (``pbem.time.timeouts``);
 3. ``reminders``  reminders that are due (``pbem.time.reminders``);
 4. ``digests``    daily digests whose morning has come (``pbem.time.digest``), and
@@ -74,8 +75,10 @@ def tick(ctx: Context, now: datetime | None = None,
     now = now or utcnow()
     done: dict[str, Any] = {}
     done["vacations"] = _step("vacations", lambda: vacation.finish_due(ctx, now))
+    until = moves.bot_pass_end()
     done["bots"] = _step("bots", lambda: steps.each(
-        "bots", moves.pending_bots(), lambda game_id: moves.continue_bots(ctx, game_id, now),
+        "bots", moves.due_bots(until),
+        lambda game_id: moves.continue_bots(ctx, game_id, now, until),
         game_of=lambda game_id: game_id))
     done["timeouts"] = _step("timeouts", lambda: timeouts.apply_due(ctx, now))
     done["reminders"] = _step("reminders", lambda: reminders.send_due(ctx, now))

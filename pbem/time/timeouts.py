@@ -22,7 +22,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from pbem.context import Context
-from pbem.games import get_game
+from pbem.games import get_game, search
 from pbem.i18n import gettext, in_language, phrase
 from pbem.lifecycle import moves, talk
 from pbem.mail import compose
@@ -120,7 +120,7 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     stage = (DROP if clock.drops(policy) else BOT) if takeover else DEFAULT
     changes: dict = {"timeouts_in_row": count, "in_grace": False}
     if takeover:
-        changes.update(bot=True, bot_replaced=stage == BOT)
+        changes.update(bot=True, bot_replaced=stage == BOT, bot_level=search.DEFAULT_LEVEL)
     _claim(seat, **changes)
     i = seat.index
     # the notices belong after the first default move; written first, so that the turn

@@ -26,7 +26,7 @@ from flask import (
 )
 
 from pbem import i18n, links
-from pbem.games import UnknownGameError, all_games, get_game
+from pbem.games import UnknownGameError, all_games, get_game, search
 from pbem.games.protocol import OptionError, Rules
 from pbem.i18n import DEFAULT, LANGUAGES
 from pbem.i18n import gettext as _
@@ -87,6 +87,14 @@ def _rules_or_404(name: str) -> Rules:
         abort(404)
 
 
+def bot_level_words() -> list[tuple[str, str]]:
+    """The bot levels (``pbem.games.search.LEVELS``) as the new-game form offers them."""
+    words = {"easy": _("easy: the game's simple bot"),
+             "normal": _("normal: thinks a tenth of a second a move"),
+             "strong": _("strong: thinks half a second a move")}
+    return [(level, words.get(level, level)) for level in search.LEVELS]
+
+
 def _form_defaults(rules: Rules) -> dict[str, Any]:
     cfg = context().config
     form: dict[str, Any] = {
@@ -104,6 +112,7 @@ def _form_defaults(rules: Rules) -> dict[str, Any]:
         form[f"opt-{opt.name}"] = str(opt.default)
     for i in range(1, rules.max_players):
         form[f"seat-{i}"] = ""
+        form[f"level-{i}"] = search.DEFAULT_LEVEL
     return form
 
 
@@ -114,6 +123,7 @@ def _render_new(rules: Rules, form: dict[str, Any], errors: list[str], status: i
     action = (url_for("mine.new_game_post", token=token, name=rules.name) if me is not None
               else url_for("lobby.new_game_post", name=rules.name))
     return render_template("pages/new_game.html", rules=rules, form=form, errors=errors,
+                           bot_levels=bot_level_words(),
                            timezones=timezones(), action=action, me=me,
                            games_link=url_for("mine.my_games", token=token) if me else None,
                            ), status
@@ -147,21 +157,30 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
                         min=rules.min_players, max=rules.max_players))
         players = rules.min_players
     seats: list[str | None] = []
+    levels: list[str | None] = []  # a level for each bot seat; an invited seat has none
     for i in range(1, players):
         raw = form.get(f"seat-{i}", "").strip()
         if raw.lower() in BOT_WORDS:
+            level = form.get(f"level-{i}", search.DEFAULT_LEVEL)
+            if level not in search.LEVELS:
+                errors.append(_("Seat %(number)s: choose how strongly its bot plays from the "
+                                "list.", number=i + 1))
             seats.append(None)
+            levels.append(level)
             continue
         if raw.lower() in OPEN_WORDS:  # anyone may take it from the lobby's open games
             seats.append(create.OPEN_SEAT)
+            levels.append(None)  # one level per seat, so that seat and level keep in step
             continue
         try:
             seats.append(create.normalise_email(raw))
+            levels.append(None)
         except ValueError:
             errors.append(_("Seat %(number)s: enter an email address, 'bot' (or leave it "
                             "empty) for a computer player, or 'open' for anyone to join.",
                             number=i + 1))
     parsed["seats"] = seats
+    parsed["bot_levels"] = levels
     addresses = [a for a in seats if a not in (None, create.OPEN_SEAT)] + [parsed.get("email")]
     if len(set(addresses)) != len(addresses):
         errors.append(_("Each player can take only one seat: an address appears twice."))
@@ -245,7 +264,8 @@ def new_game_post(name: str) -> Any:
             game = create.create_game(context(), rules.name, creator, parsed["seats"],
                                        options=parsed["options"],
                                        clock_policy=parsed["clock"],
-                                       client_key=client_key(), held=True)
+                                       client_key=client_key(), held=True,
+                                       bot_levels=parsed["bot_levels"])
     except create.LimitError as exc:
         return (*_render_new(rules, form, [str(exc)], 429), retry_after(exc))
     except OptionError as exc:

@@ -312,7 +312,7 @@ def new_game_post(token: str, name: str) -> Any:
         game = create.create_game(context(), rules.name, Player.get_by_id(player.id),
                                   parsed["seats"],
                                   options=parsed["options"], clock_policy=parsed["clock"],
-                                  client_key=client_key())
+                                  client_key=client_key(), bot_levels=parsed["bot_levels"])
     except create.LimitError as exc:
         return (*_render_new(rules, form, [str(exc)], 429, me=player, token=token),
                 retry_after(exc))

@@ -118,6 +118,8 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_owner_can_reclai
     aiko = player("aiko@example.jp", "Aiko", "Asia/Tokyo")
     bernd = player("bernd@example.de", "Bernd", "Europe/Berlin")
     game = table(ctx, [aiko, bernd], {"days": 1, "grace_hours": 6})
+    # a level left on the seat from before does not decide: a bot taking over plays normal
+    Seat.update(bot_level="easy").where(Seat.game == game).execute()
     on_tick = _bernd_plays(ctx, game)
     on_tick(sim)
     for _ in range(40):
@@ -126,6 +128,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot_and_the_owner_can_reclai
             break
     s = seat(game, 0)
     assert s.bot and s.bot_replaced and s.timeouts_in_row == 3 and s.deadline is None
+    assert s.bot_level == "normal"  # the searching bot, at the level the server seats
     log = _log(game)
     assert sum("did not move in time: the default move" in line for line in log) == 3
     assert any("After 3 timeouts in a row a bot plays for {0}" in line for line in log)

@@ -248,3 +248,22 @@ def test_a_newcomer_at_new_confirms_from_dev_mail_and_plays(ctx, sqlite_client):
     assert "your move" in listing.text
     [seat] = [h for h in hrefs(done.text) if h.startswith("/s/")]
     assert len(move_forms(client.get(seat).text)) == 8
+
+
+def test_the_creator_chooses_how_strongly_each_bot_plays(client):
+    page = client.get("/new/visby").text
+    assert all(f'<select id="level-{i}" name="level-{i}">' in page for i in (1, 2, 3))
+    assert '<option value="normal" selected>' in page  # the default level
+    form = _new_game_form(client)
+    refused = post_form(client, form, name="Heike", email="heike@example.org", players="3",
+                        **{"seat-1": "bot", "level-1": "godlike"})
+    assert refused.status_code == 400 and "how strongly its bot plays" in refused.text
+    assert Game.select().count() == 0
+    created = post_form(client, _new_game_form(client), name="Heike", email="heike@example.org",
+                        players="4", **{"seat-1": "bot", "level-1": "strong", "seat-2": "",
+                                        "level-2": "easy", "seat-3": "ute@example.org",
+                                        "level-3": "strong"})
+    assert created.status_code == 303
+    seats = list(Seat.select().order_by(Seat.index))
+    assert [(s.bot, s.bot_level) for s in seats[1:3]] == [(True, "strong"), (True, "easy")]
+    assert not seats[3].bot  # an invited seat: its level is only what a bot would play

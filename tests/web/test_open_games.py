@@ -46,11 +46,12 @@ def test_the_form_leaves_a_seat_open_and_the_lobby_lists_it(ctx, client):
     page = client.get("/new/visby")
     [form] = [f for f in forms_in(page.text) if f.action == "/new/visby"]
     made = post_form(client, form, name="Alice", email="alice@example.org", players="3",
-                     **{"seat-1": "open", "seat-2": "bot"})
+                     **{"seat-1": "open", "seat-2": "bot", "level-2": "strong"})
     assert made.status_code == 303
     game = Game.get()
     assert game.status == Game.HELD
     assert [s.open_to_all for s in Seat.of(game)] == [False, True, False]
+    assert Seat.of(game)[2].bot_level == "strong"  # an open seat before it shifts nothing
     assert f"/open/{game.id}" not in client.get("/open").text  # not before it is confirmed
     confirm_address(client, "alice@example.org")
     lobby = client.get("/open").text

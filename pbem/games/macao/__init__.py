@@ -116,6 +116,12 @@ class Macao(Rules):
     def scores(self, state: State) -> list[int]:
         return [me["pp"] for me in state["seats"]]
 
+    def estimate(self, state: State) -> list[float]:
+        # the end scoring as if the game ended now: penalties and cards left in the
+        # tableau weigh, as they will
+        return [float(rules.final_scoring(state, s)["total"])
+                for s in range(state["players"])]
+
     def result(self, state: State) -> Result:
         if not self.is_over(state):
             raise ValueError("the game is not over yet")
@@ -153,6 +159,9 @@ class Macao(Rules):
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # revealing cards or rolling dice starts a new decision, even for the same seat

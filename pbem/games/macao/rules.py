@@ -94,6 +94,7 @@ Readings for the twelve reconstructed cards (data version 2; ``data._RECONSTRUCT
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -177,6 +178,13 @@ def new_state(players: int, seed: str, data_version: str = data.DATA_VERSION,
     state["display"] = _draw(state, players + 2)
     state["queue"] = list(reversed(wall_order(state)))
     return state
+
+
+def determinize(state: State, seat: int, chance: random.Random) -> State:
+    """The state as ``seat`` might take it to be: everything on the table is open, so
+    only the deck's order (shuffled anew) and the dice to come (a new seed) are hidden."""
+    return dict(state, deck=rng.deal(state["deck"], [len(state["deck"])], chance)[0],
+                seed=rng.reseeded(chance))
 
 
 def _new_seat() -> dict[str, Any]:

@@ -174,6 +174,9 @@ class Riga(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
+
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the player right of the start player has two turns back to back
         return seat not in rules.to_move(after) or after["decision"] != before["decision"]

@@ -106,6 +106,7 @@ names as in ../shared/rules/riga-de.txt):
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
@@ -144,7 +145,7 @@ from pbem.games.riga.moves import (
     TakeSet,
     Use,
 )
-from pbem.games.rng import choice_index, shuffled
+from pbem.games.rng import choice_index, deal, reseeded, shuffled
 
 RULES_VERSION = "2"
 #: the older rules versions a game may have started with (see ``bauhof_nur_stapel``)
@@ -234,6 +235,82 @@ def _copy(state: State) -> State:
 
 def _event(state: State, text: str) -> None:
     state["log"].append(text)
+
+
+# -- determinization ---------------------------------------------------------------------
+
+_PILES_WAREN = ("waren_pile", "waren_discard")
+_PILES_BAU = ("bau_pile", "bau_discard", "separated")
+
+
+def determinize(state: State, seat: int, chance: random.Random) -> State:
+    """The state as ``seat`` might take it to be.
+
+    Hidden from it: the rivals' hands (commodities and buildings apart, their counts
+    are public), a rival's two setup buildings and which it keeps, a rival's Bauhof or
+    Schatzkammer draw, and every pile.  Those commodities and those buildings are two
+    pools, dealt anew to the same places in the same numbers; the commodities a rival
+    revealed at setup stay in its hand while the setup lasts (everyone saw them).
+    """
+    new = _copy(state)
+    new["seed"] = reseeded(chance)
+    if state["phase"] == "over":
+        return new
+    n = state["players"]
+    rivals = [s for s in range(n) if s != seat]
+    setup = state["phase"] in ("choose_start", "keep")
+    draw = state["pending_draw"]
+    rival_draw = draw is not None and state["current"] != seat
+    waren_pool: list[str] = []
+    bau_pool: list[str] = []
+    waren_sizes: list[int] = []
+    bau_sizes: list[int] = []
+    for s in rivals:
+        hand = state["hand"][s]
+        known = _revealed_counts(state, s) if setup else {}
+        hidden = [w for w, k in hand["waren"].items() for _ in range(k - known.get(w, 0))]
+        waren_pool += hidden
+        waren_sizes.append(len(hidden))
+        # after the setup the offer is history, its cards in hands and piles
+        offer = state["keep_offer"][s] if setup else []
+        bau_pool += hand["gebaeude"] + offer
+        bau_sizes += [len(hand["gebaeude"]), len(offer)]
+    if rival_draw:
+        (bau_pool if draw["kind"] == "Bauhof" else waren_pool).extend(draw["cards"])
+        (bau_sizes if draw["kind"] == "Bauhof" else waren_sizes).append(len(draw["cards"]))
+    for key in _PILES_WAREN:
+        waren_pool += state[key]
+        waren_sizes.append(len(state[key]))
+    for key in _PILES_BAU:
+        bau_pool += state[key]
+        bau_sizes.append(len(state[key]))
+    waren = iter(deal(waren_pool, waren_sizes, chance))
+    bau = iter(deal(bau_pool, bau_sizes, chance))
+    for s in rivals:
+        counts = dict.fromkeys(state["hand"][s]["waren"], 0)
+        if setup:
+            for w, k in _revealed_counts(state, s).items():
+                counts[w] += k
+        for w in next(waren):
+            counts[w] += 1
+        new["hand"][s] = {"waren": counts, "gebaeude": next(bau)}
+        new["keep_offer"][s] = next(bau)
+        kept = state["kept"][s]
+        new["kept"][s] = chance.choice(new["keep_offer"][s]) if setup and kept else None
+    if rival_draw:
+        new["pending_draw"]["cards"] = next(bau if draw["kind"] == "Bauhof" else waren)
+    for key in _PILES_WAREN:
+        new[key] = next(waren)
+    for key in _PILES_BAU:
+        new[key] = next(bau)
+    return new
+
+
+def _revealed_counts(state: State, seat: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for w in state["revealed"][seat]:
+        counts[w] = counts.get(w, 0) + 1
+    return counts
 
 
 # -- piles ------------------------------------------------------------------------------

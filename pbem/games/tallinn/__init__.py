@@ -131,6 +131,16 @@ class Tallinn(Rules):
     def scores(self, state: State) -> list[int]:
         return list(state["points"])
 
+    #: a move is a seat's card of a round, and the final scoring's estimate sees the rest
+    search_horizon = 3
+
+    def estimate(self, state: State) -> list[float]:
+        if self.is_over(state):
+            return [float(p) for p in state["points"]]
+        # the final scoring (estates, towers) as if the game ended now
+        gain = rules.final_scoring(state)["gain"]
+        return [float(p + g) for p, g in zip(state["points"], gain, strict=True)]
+
     def result(self, state: State) -> Result:
         if not self.is_over(state):
             raise ValueError("the game is not over yet")
@@ -175,6 +185,9 @@ class Tallinn(Rules):
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the last secret choice reveals the round, and the same seat may at once

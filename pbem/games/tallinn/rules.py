@@ -96,6 +96,7 @@ Readings of the rulebook we chose, each with its reason (section names as in
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pbem.games import rng
@@ -348,6 +349,46 @@ def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
             for builder in new["builders"]:
                 _build(new, builder)
         _draw_and_continue(new)
+    return new
+
+
+# -- determinization -----------------------------------------------------------------
+
+
+def determinize(state: State, seat: int, chance: random.Random) -> State:
+    """The state as ``seat`` might take it to be.
+
+    Each seat's cards are its set: what lies in its display is open, the rest (hand,
+    pile, face-down towers) is hidden from the others, so a rival's hidden cards are
+    dealt anew to its towers, hand and pile (same sizes, towers keeping where they came
+    from), its pending card choice is a card of its new hand with a half drawn by
+    ``chance``, and its pending secret tower decision one of its tower moves.  The
+    seat's own pile is shuffled (it knows which cards are on it, not their order).
+    """
+    new = _copy(state)
+    new["seed"] = rng.reseeded(chance)
+    if state["phase"] == "over":
+        return new  # the towers are turned up: nothing is hidden any more
+    for s in range(state["players"]):
+        if s == seat:
+            new["pile"][s] = rng.deal(state["pile"][s], [len(state["pile"][s])], chance)[0]
+            continue
+        open_cards = {card for card, _ in state["display"][s]}
+        hidden = [c for c in all_cards(state) if c not in open_cards]
+        towers, hand, pile = rng.deal(
+            hidden, [len(state["towers"][s]), len(state["hand"][s]), len(state["pile"][s])],
+            chance)
+        for tower, card in zip(new["towers"][s], towers, strict=True):
+            tower["card"] = card
+        new["hand"][s] = sorted(hand, key=card_key)
+        new["pile"][s] = pile
+        if state["chosen"][s] is not None:
+            new["chosen"][s] = [chance.choice(new["hand"][s]), chance.choice(HALVES)]
+        if state["tower_choice"][s] is not None and is_secret(state):
+            new["tower_choice"][s] = None
+            pick = chance.choice(legal(new, s))
+            new["tower_choice"][s] = "none" if isinstance(pick, NoTower) else {
+                "from": DISPLAY if pick.card in open_cards else HAND, "card": pick.card}
     return new
 
 

@@ -123,6 +123,10 @@ class Visby(Rules):
             return [rules.final_seals(state, s) for s in range(state["players"])]
         return list(state["seals"])
 
+    def estimate(self, state: State) -> list[float]:
+        # goods turn into seals at the end (3:1)
+        return [float(rules.final_seals(state, s)) for s in range(state["players"])]
+
     def result(self, state: State) -> Result:
         if not self.is_over(state):
             raise ValueError("the game is not over yet")
@@ -179,6 +183,9 @@ class Visby(Rules):
 
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
 
     @staticmethod
     def _moved_on(before: State, after: State) -> bool:

@@ -25,8 +25,10 @@ Readings of the rulebook we had to choose, each with its reason:
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+from pbem.games import rng
 from pbem.games.protocol import IllegalMoveError, OptionError, State
 from pbem.games.visby import data
 from pbem.games.visby.data import KARTEN
@@ -351,6 +353,25 @@ def _finish_round(state: State) -> None:
         _event(state, f"Someone has {state['options']['target']} seals or more: the game ends")
         return
     _start_round(state)
+
+
+# -- determinization -------------------------------------------------------------
+
+
+def determinize(state: State, seat: int, chance: random.Random) -> State:
+    """The state as ``seat`` might take it to be: every hand is KARTEN without its open
+    discard pile, so the only hidden part is a rival's card chosen this round, drawn
+    anew from that rival's hand (as many as it has chosen)."""
+    new = copy_state(state)
+    new["seed"] = rng.reseeded(chance)
+    if state["phase"] != "choose":
+        return new
+    for s in range(state["players"]):
+        if s != seat and state["chosen"][s]:
+            hand = sorted(state["hand"][s], key=_ORDER.__getitem__)
+            picked = chance.sample(hand, len(state["chosen"][s]))
+            new["chosen"][s] = sorted(picked, key=_ORDER.__getitem__)
+    return new
 
 
 # -- scoring -------------------------------------------------------------------

@@ -151,6 +151,9 @@ class Ziehen(Rules):
     def bot_move(self, state: State, seat: int, rng: random.Random) -> str:
         return bot.choose(state, seat, rng).notation()
 
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        return rules.determinize(state, seat, rng)
+
 
     def check_invariants(self, state: State) -> None:
         problem = rules.cards_problem(state)

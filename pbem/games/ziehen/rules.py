@@ -14,6 +14,7 @@ A turn is ``TURN``: step, draw, step, end, each the only legal move at its step.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from pbem.games import rng
@@ -74,6 +75,19 @@ def apply(state: State, seat: int, move: Move) -> State:
     else:
         new["step"] += 1
     return new
+
+
+def determinize(state: State, seat: int, chance: random.Random) -> State:
+    """The state redealt for ``seat``: the other hands and the deck are what it cannot
+    see, so their cards are dealt anew (same sizes), with a new seed."""
+    others = [s for s in range(state["players"]) if s != seat]
+    pool = [c for s in others for c in state["hand"][s]] + list(state["deck"])
+    parts = rng.deal(pool, [len(state["hand"][s]) for s in others] + [len(state["deck"])],
+                     chance)
+    hand = [list(h) for h in state["hand"]]
+    for s, part in zip(others, parts, strict=False):
+        hand[s] = part
+    return dict(state, hand=hand, deck=parts[-1], seed=rng.reseeded(chance))
 
 
 def scores(state: State) -> list[int]:
