@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli import archive, play, schedule, server
+from pbem.cli import archive, data, play, schedule, server
 
 
 @click.group(help="pbem: a play-by-email server for slow board games.")
@@ -16,3 +16,4 @@ play.register(main)
 archive.register(main)
 server.register(main)
 schedule.register(main)
+data.register(main)

@@ -181,6 +181,10 @@ class GameTexts:
     description: str
     default_move_note: str
     options: tuple[Option, ...]
+    #: one sentence: how much of the game's data is reconstructed (:attr:`Rules.data_note`)
+    data_note: str = ""
+    #: the "about this game's data" page's paragraphs (:attr:`Rules.about_data`)
+    about_data: str = ""
 
 
 @dataclass(frozen=True)
@@ -265,6 +269,9 @@ class Rules(ABC):
     rules_version: str
     #: version of the card/board data file (see the game's ``data`` module)
     data_version: str = "1"
+    #: the game's data versions (``pbem.games.datafile.DataSets``), set by
+    #: ``@datafile.plays_on``; ``None``: the game has no data file of its own yet
+    data_sets: Any = None
     options: tuple[Option, ...] = ()
     #: a paragraph for the lobby and the archive: what the game is, in players' words
     #: (nothing about data sources; that is :attr:`about_data`)
@@ -273,13 +280,17 @@ class Rules(ABC):
     #: public sources give, and which pbem reconstructed (plain text, paragraphs split
     #: by blank lines). Shown on the game's "about this game's data" page only.
     about_data: str = ""
+    #: one sentence for the lobby, beside the description: how much of the game's card and
+    #: board data is reconstructed (the details are :attr:`about_data`'s)
+    data_note: str = ""
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
     default_move_note: str = ""
     #: the game's own styles for its template (under ``templates/``), e.g.
     #: ``"games/visby/style.css"``; pages and the archive include it
     stylesheet: str = ""
     #: the lobby's words in other languages than English, by language code:
-    #: ``{"de": {"description": "…", "default_move_note": "…",
+    #: ``{"de": {"description": "…", "default_move_note": "…", "data_note": "…",
+    #: "about_data": "…",
     #: "options": {"target": ("label", "help")}}}``; whatever a language leaves out
     #: reads in English (see :meth:`texts`)
     translations: ClassVar[dict[str, dict[str, Any]]] = {}
@@ -296,7 +307,9 @@ class Rules(ABC):
             if o.name in labels else o
             for o in self.options)
         return GameTexts(words.get("description") or self.description,
-                         words.get("default_move_note") or self.default_move_note, options)
+                         words.get("default_move_note") or self.default_move_note, options,
+                         words.get("data_note") or self.data_note,
+                         words.get("about_data") or self.about_data)
 
     # -- setup and turn order -------------------------------------------------
 
@@ -349,6 +362,12 @@ class Rules(ABC):
                 f"this server's {self.title} has card data version {self.data_version}, "
                 f"not {data_version}, which this game was started with")
         return self.setup(players, options, seed)
+
+    def load_data(self, text: str, name: str = "data file") -> str:
+        """Check and register an operator's corrected data file (its text, read by the
+        caller), returning the version a new game on it records; ``@datafile.plays_on``
+        gives this to a game with a data file."""
+        raise OptionError(f"{self.title} has no data file to correct")
 
     @abstractmethod
     def to_move(self, state: State) -> list[int]:

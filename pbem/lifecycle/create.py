@@ -20,6 +20,7 @@ from typing import Any
 
 import peewee as pw
 
+from pbem import datadir
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.games.protocol import OptionError, new_seed
@@ -221,7 +222,8 @@ def create_game(
         game = Game.create(
             game=game_name, options=resolved, seed=str(seed) if seed is not None
             else new_seed(), rules_version=rules.rules_version,
-            data_version=rules.data_version, clock=policy, creator=creator,
+            data_version=datadir.version_for_new_game(ctx.config, rules), clock=policy,
+            creator=creator,
             client_key=client_key, status=Game.HELD if held else Game.OPEN,
         )
         Seat.create(game=game, index=0, player=creator)

@@ -22,6 +22,33 @@ from pbem.games.protocol import Choice, Result, Rules, State, View, rank_by
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Macao"]
 
 
+#: the "about this game's data" page in German (``about_data`` is the English)
+_ABOUT_DATA_DE = (
+    "In der Spielregel (die deutsche Regelseite bei Yucata) gedruckt und so verwendet: "
+    "alle Regeln, die Kartentexte ihrer 'Erläuterungen', die Anzahlen des Materials, die "
+    "Kosten auf der Mauer, die Würfelregel der späten Runden und die Verteilung der "
+    "Tributzahlen.\n\n"
+    "Von pbem rekonstruiert, weil keine Quelle sie nennt: Kosten und Tributzahlen jeder "
+    "Karte, die Wirkungen der Amtskarten und welche Farbe welchen Amtsbereich hat, die "
+    "Texte von Abt, Statue, Schmiede und den acht Lagern (nach dem, was die Regel über sie "
+    "sagt), Kosten und Nachbarschaft der Stadtteile, das Seewegenetz, die Waren und das "
+    "Prestige der Häfen.\n\n"
+    "Rekonstruierte Karten: Die Regel nennt zwölf Karten nur als Änderung einer Regel, und "
+    "keine öffentliche Quelle nennt ihre Wirkung. pbem gibt jeder eine Wirkung, die diese "
+    "Regel ändert und keine andere, nach Art der Karten, die die Regel beschreibt: Brunnen "
+    "(Stadtteil und Mauer), Kanonier, Tor und Wachposten (Mauer), Herold, Nachtwächter, "
+    "Spekulant und Zimmermann (Stadtteile), Leuchtturm und Schiffsjunge (Schiff), "
+    "Botschaft und Diplomat (Prestige). Ob jede ein Bauwerk oder eine Person ist, lesen wir "
+    "aus ihrem Namen. Das Deck enthält jede von der Regel genannte Karte einmal (die "
+    "Baronesse dreimal): 33 Bauwerke und 27 Personen. Die übrigen 11 Bauwerke und 25 "
+    "Personen des echten Decks sind unbekannt; Wiederholungen der genannten Karten stehen "
+    "für sie, damit es 44 und 52 sind.\n\n"
+    f"Datenversion {data.DATA_VERSION}; jeder Wert steht mit seiner Quelle in "
+    "pbem/games/macao/data.py. Partien, die mit Datenversion 1-reconstructed begonnen "
+    "haben (deren Deck bekannte Karten wiederholte und die zwölf wegließ), behalten sie."
+)
+
+
 class Macao(Rules):
     name = "macao"
     title = "Macao"
@@ -32,7 +59,20 @@ class Macao(Rules):
     default_move_note = DEFAULT_TIMEOUT_NOTE
     stylesheet = "games/macao/style.css"
     description = EN["description"]
+    #: one sentence for the lobby: how much of the data is reconstructed
+    data_note = (
+        "Most of its card and board data is reconstructed: of the 96 building and person cards, 20"
+        " are printed in the rulebook, 28 are named there and worked out from its hints, 12 are "
+        "pbem's own and 36 repeat known cards; every cost and tribute, the districts and the sea "
+        "are pbem's.")
     translations = {"de": {"description": DE["description"],
+                           "data_note": ("Die meisten Karten- und Spielplandaten sind "
+                                         "rekonstruiert: Von den 96 Bauwerk- und Personenkarten "
+                                         "stehen 20 in der Regel, 28 sind dort genannt und aus "
+                                         "ihren Hinweisen erschlossen, 12 sind pbems eigene und 36"
+                                         " wiederholen bekannte Karten; alle Kosten und Tribute, "
+                                         "die Stadtteile und das Meer stammen von pbem."),
+                           "about_data": _ABOUT_DATA_DE,
                            "default_move_note": DE["default move"]}}
     about_data = (
         "Printed in the rulebook (the Yucata rules page, German) and used as printed: all "

@@ -40,6 +40,31 @@ from pbem.games.tallinn.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Tallinn"]
 
 
+#: the "about this game's data" page in German (``about_data`` is the English)
+_ABOUT_DATA_DE = (
+    "In der Spielregel (Tallinn, OSTIA-Spiele 2016) gedruckt und so verwendet: die Regeln "
+    "und jede Zahl der Wertung (Wettstreite, Schlusswertung, Türme), die Hand aus 3 "
+    "Karten, der Start der Leiste auf 4 und Der Legat des Kaisers (eine Hälfte 1 Kaufmann, "
+    "1 Ritter, 1 Mönch; die andere das kaiserliche Wappen).\n\n"
+    "Aus öffentlichen Quellen (Rezensionen und Shopseiten, in pbems Quellendatei "
+    "verzeichnet): zehn Einflusskarten je Satz mit 1 bis 3 Personen je Hälfte, sechs "
+    "Hälften mit Münze, Karte 1 (2 Mönche / 1 Ritter mit Münze), Karte 10 (2 Kaufleute / "
+    "1 Ritter und 1 Mönch, aus der Abbildung der Regel) und die Startkarten S1 (2 Mönche, "
+    "1 Ritter) und S2 (2 Ritter, 1 Kaufmann).\n\n"
+    "Zum Teil rekonstruiert: Die Karten 7 und 8 tragen die Personen aus dem Beispiel der "
+    "Schlusswertung; wie sie auf die Hälften verteilt sind, hat pbem gewählt.\n\n"
+    "Von pbem rekonstruiert, weil keine Quelle sie nennt: die Hälften der Karten 2 bis 6 "
+    "und 9 und die Startkarten S3 bis S6. Sie folgen den Mustern der Quellen (zwei "
+    "Personen eines Standes / eine eines anderen mit Münze; eine Startkarte zeigt einen "
+    "Stand zweimal, einen einmal, einen gar nicht), geben jedem Stand 13 Personen je Satz "
+    "und lassen das Wertungsbeispiel der Regel im Spiel erreichen. Auch die Nummern 1 bis "
+    "10 auf den Karten sind pbems. Hier wird mit diesen Karten gespielt; die gedruckten "
+    "können abweichen.\n\n"
+    f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
+    "pbem/games/tallinn/data.py; ein berichtigter Wert dort bekommt eine neue Datenversion."
+)
+
+
 class Tallinn(Rules):
     name = "tallinn"
     title = "Tallinn"
@@ -75,7 +100,17 @@ class Tallinn(Rules):
         "file pbem/games/tallinn/data.py; a corrected value there gets a new data version."
     )
 
+    #: one sentence for the lobby: how much of the data is reconstructed
+    data_note = (
+        "Of its ten influence cards two are known from sources (one by reading the rulebook's "
+        "illustration) and two in part; pbem reconstructed the other six and four of the six start"
+        " cards.")
     translations = {"de": {"description": DE["description"],
+                           "data_note": ("Von den zehn Einflusskarten sind zwei aus Quellen "
+                                         "bekannt (eine aus der Abbildung der Regel gelesen) und "
+                                         "zwei zum Teil; die übrigen sechs und vier der sechs "
+                                         "Startkarten hat pbem rekonstruiert."),
+                           "about_data": _ABOUT_DATA_DE,
                            "default_move_note": DE["default move"],
                            "options": {name: DE[f"option {name}"]
                                        for name in ("legat", "tower_order")}}}

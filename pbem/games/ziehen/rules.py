@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem.games import rng
 from pbem.games.protocol import IllegalMoveError, State, rank_by
-from pbem.games.ziehen.data import CARDS
+from pbem.games.ziehen import data
 from pbem.games.ziehen.moves import DRAW, END, STEP, Move
 
 RULES_VERSION = "1"
@@ -41,7 +41,7 @@ def new_state(players: int, options: dict[str, Any], seed: str) -> State:
         "hand": [[] for _ in range(players)],
         "over": False,
     }
-    state["deck"] = rng.shuffled(state, sorted(CARDS))
+    state["deck"] = rng.shuffled(state, sorted(data.CARDS))
     return state
 
 
@@ -78,7 +78,7 @@ def apply(state: State, seat: int, move: Move) -> State:
 
 def scores(state: State) -> list[int]:
     """The sum of the card values in each hand."""
-    return [sum(CARDS[c] for c in hand) for hand in state["hand"]]
+    return [sum(data.CARDS[c] for c in hand) for hand in state["hand"]]
 
 
 def ranks(state: State) -> list[int]:
