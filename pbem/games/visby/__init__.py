@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Option,
@@ -48,10 +49,13 @@ _ABOUT_DATA_DE = (
     "jedem bekannten Kurs und gleichmäßig steigend (Feld 0 bietet keinen Tausch). Hier wird "
     "mit diesen Kursen gespielt; der gedruckte Spielplan kann abweichen.\n\n"
     f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
-    "pbem/games/visby/data.py; ein berichtigter Wert dort bekommt eine neue Datenversion."
+    "pbem/games/visby/data.toml. Wer den gedruckten Spielplan hat und den Server "
+    "betreibt, kann einen Kurs in einer Kopie dieser Datei berichtigen (geprüft mit `pbem "
+    "data check visby`): neue Partien beginnen damit, laufende behalten ihre Daten."
 )
 
 
+@plays_on(data.SETS)
 class Visby(Rules):
     name = "visby"
     title = "Visby"
@@ -81,7 +85,9 @@ class Visby(Rules):
         "along the track (field 0 offers no exchange). Games here are played with these "
         "rates; the printed board may differ.\n\n"
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
-        "file pbem/games/visby/data.py; a corrected value there gets a new data version."
+        "file pbem/games/visby/data.toml. An operator who has the printed board can correct "
+        "a rate in a copy of that file (checked by `pbem data check visby`): new games "
+        "start on it, running games keep the data they started with."
     )
 
     #: one sentence for the lobby: how much of the data is reconstructed
