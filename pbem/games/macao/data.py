@@ -437,3 +437,33 @@ def card_ids(version: str = DATA_VERSION) -> list[str]:
 
 #: the current version's deck (kept under its old name for callers and tests)
 DECK_IDS = deck_ids()
+
+
+#: what the mark beside a card's help says pbem reconstructed, per language (every card's
+#: cost and tribute are pbem's: no source prints them)
+_MARK = {
+    "en": {"office": "effect, cost and tribute", "printed": "cost and tribute",
+           "named": "text, cost and tribute", "invented": "effect, cost and tribute",
+           "line": "◇ {what} reconstructed: printed in no public source, chosen by pbem to "
+                   "fit the rulebook.",
+           "repeat": " A repeat standing in for an unknown card."},
+    "de": {"office": "Wirkung, Kosten und Tribut", "printed": "Kosten und Tribut",
+           "named": "Text, Kosten und Tribut", "invented": "Wirkung, Kosten und Tribut",
+           "line": "◇ {what} rekonstruiert: in keiner öffentlichen Quelle gedruckt, von pbem "
+                   "passend zur Spielregel gewählt.",
+           "repeat": " Eine Wiederholung an Stelle einer unbekannten Karte."},
+}
+
+
+def mark_line(cid: str, lang: str = "en") -> str:
+    """The reconstructed mark and its one line for card ``cid``, in ``lang``."""
+    card = CARDS[cid]
+    words = _MARK["de" if lang == "de" else "en"]
+    which = ("office" if card.kind == "amt" else "printed" if card.printed
+             else "invented" if card.note.startswith("reconstructed: ") and
+             "repeat standing in" not in card.note.split(";")[0] else "named")
+    if card.name in NAMED_WITHOUT_EFFECT:
+        which = "invented"
+    what = words[which]
+    line = words["line"].format(what=what[0].upper() + what[1:])
+    return line + (words["repeat"] if "repeat standing in" in card.note else "")
