@@ -294,18 +294,31 @@ def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
             if method is not None:
                 setattr(cls, name, wrap(method))
 
+        own = cls.__dict__.get("setup_version")
+
         def setup_version(self: Any, players: int, options: dict[str, Any] | None,
                           seed: str | int, data_version: str | None) -> Any:
-            try:
-                chosen = sets.get(None if data_version == self.data_version else data_version)
-            except DataFileError as exc:
+            operators = bool(data_version) and "+" in str(data_version)
+            if operators or data_version in ("", None, self.data_version):
+                try:
+                    chosen = sets.get(None if data_version == self.data_version
+                                      else data_version)
+                except DataFileError as exc:
+                    raise OptionError(
+                        f"this server's {self.title} has no card data version "
+                        f"{data_version}, which this game was started with") from exc
+            elif own is None:
                 raise OptionError(
                     f"this server's {self.title} has card data version {self.data_version}, "
-                    f"not {data_version}, which this game was started with") from exc
-            with sets.using(chosen.version) as ds:
+                    f"not {data_version}, which this game was started with")
+            else:  # an older packaged version the game's own setup_version keeps
+                chosen = sets.shipped
+            with sets.using(chosen.version):
+                if own is not None:
+                    return own(self, players, options, seed, data_version)
                 state = self.setup(players, options, seed)
-            if ds is not sets.shipped:
-                state["data_version"] = ds.version
+            if chosen is not sets.shipped:
+                state["data_version"] = chosen.version
             return state
 
         def load_data(self: Any, text: str, name: str = "data file") -> str:

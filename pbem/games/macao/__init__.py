@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.datafile import plays_on
 from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 from pbem.games.protocol import Choice, Result, Rules, State, View, rank_by
@@ -44,11 +45,16 @@ _ABOUT_DATA_DE = (
     "Personen des echten Decks sind unbekannt; Wiederholungen der genannten Karten stehen "
     "für sie, damit es 44 und 52 sind.\n\n"
     f"Datenversion {data.DATA_VERSION}; jeder Wert steht mit seiner Quelle in "
-    "pbem/games/macao/data.py. Partien, die mit Datenversion 1-reconstructed begonnen "
-    "haben (deren Deck bekannte Karten wiederholte und die zwölf wegließ), behalten sie."
+    "pbem/games/macao/data.toml; in der Hilfe einer Karte ist mit ◇ markiert, was pbem "
+    "rekonstruiert hat. Partien, die mit Datenversion 1-reconstructed begonnen haben "
+    "(deren Deck bekannte Karten wiederholte und die zwölf wegließ), behalten sie. Wer die "
+    "gedruckten Karten hat und den Server betreibt, kann einen Wert in einer Kopie dieser "
+    "Datei berichtigen (geprüft mit `pbem data check macao`): neue Partien beginnen damit, "
+    "laufende behalten ihre Daten."
 )
 
 
+@plays_on(data.SETS)
 class Macao(Rules):
     name = "macao"
     title = "Macao"
@@ -94,8 +100,11 @@ class Macao(Rules):
         "Personen are unknown, so repeats of the named cards stand in for them to make "
         "44 and 52.\n\n"
         f"Data version {data.DATA_VERSION}; every value, with its source, is in "
-        "pbem/games/macao/data.py. Games started with data version 1-reconstructed (whose "
-        "deck repeated known cards and left the twelve out) keep that version."
+        "pbem/games/macao/data.toml; a card's help marks with ◇ what pbem reconstructed. "
+        "Games started with data version 1-reconstructed (whose deck repeated known cards "
+        "and left the twelve out) keep that version. An operator who has the printed cards "
+        "can correct a value in a copy of that file (checked by `pbem data check macao`): "
+        "new games start on it, running games keep the data they started with."
     )
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:
