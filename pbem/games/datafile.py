@@ -280,8 +280,12 @@ def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
             # an operator's version ("+") must be registered; another one the game's own
             # code keeps (an older packaged deck) plays on the values the game picks
             known = version in sets.versions or "+" in (version or "")
-            with sets.using(version if known else None):
+            wanted = sets.get(version if known else None)
+            if sets.active is wanted:  # the common case: no switch to pay for
                 out = method(self, first, *args, **kwargs)
+            else:
+                with sets.using(wanted.version):
+                    out = method(self, first, *args, **kwargs)
             if (method.__name__ == "view" and isinstance(out, dict) and version
                     and version != sets.shipped.version):
                 out.setdefault("data_version", version)
