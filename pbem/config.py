@@ -100,6 +100,11 @@ DEFAULTS: dict[str, dict[str, str]] = {
         # takes over this long after the other dies (see pbem.time.scheduler.Standby)
         "lock_retry_seconds": "5",
     },
+    "games": {
+        # a folder of the operator's corrected data files, <game>.toml (see
+        # `pbem data check`); empty: the data shipped with each game
+        "data_dir": "",
+    },
     "archive": {
         "site_dir": "site",
     },

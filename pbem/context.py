@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jinja2
 
-from pbem import i18n
+from pbem import datadir, i18n
 from pbem.config import Config, load_config
 from pbem.games.render import seat_filter, seat_text
 from pbem.links import Signer
@@ -40,6 +40,8 @@ class Context:
         i18n.install_jinja(self.text)
         self.html.filters["seats"] = seat_filter
         self.text.filters["seats"] = seat_text
+        # the corrected data files running games started on, found again after a restart
+        datadir.register_kept(self.config)
 
     @property
     def base_url(self) -> str:

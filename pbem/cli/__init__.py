@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbem.cli import archive, lmtp, play, schedule, server
+from pbem.cli import archive, data, lmtp, play, schedule, server
 
 
 @click.group(help="pbem: a play-by-email server for slow board games.")
@@ -17,3 +17,4 @@ archive.register(main)
 server.register(main)
 schedule.register(main)
 lmtp.register(main)
+data.register(main)

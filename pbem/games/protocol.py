@@ -210,6 +210,10 @@ class GameTexts:
     description: str
     default_move_note: str
     options: tuple[Option, ...]
+    #: one sentence: how much of the game's data is reconstructed (:attr:`Rules.data_note`)
+    data_note: str = ""
+    #: the "about this game's data" page's paragraphs (:attr:`Rules.about_data`)
+    about_data: str = ""
 
 
 @dataclass(frozen=True)
@@ -298,6 +302,9 @@ class Rules(ABC):
     older_rules_versions: tuple[str, ...] = ()
     #: version of the card/board data file (see the game's ``data`` module)
     data_version: str = "1"
+    #: the game's data versions (``pbem.games.datafile.DataSets``), set by
+    #: ``@datafile.plays_on``; ``None``: the game has no data file of its own yet
+    data_sets: Any = None
     options: tuple[Option, ...] = ()
     #: a paragraph for the lobby and the archive: what the game is, in players' words
     #: (nothing about data sources; that is :attr:`about_data`)
@@ -310,13 +317,17 @@ class Rules(ABC):
     #: table (``pbem.games.search``): a round or so; fewer where a move is a whole round
     #: and the estimate sees far (Tallinn)
     search_horizon: int = 12
+    #: one sentence for the lobby, beside the description: how much of the game's card and
+    #: board data is reconstructed (the details are :attr:`about_data`'s)
+    data_note: str = ""
     #: what :meth:`default_move` plays, in a sentence for the people choosing a clock
     default_move_note: str = ""
     #: the game's own styles for its template (under ``templates/``), e.g.
     #: ``"games/visby/style.css"``; pages and the archive include it
     stylesheet: str = ""
     #: the lobby's words in other languages than English, by language code:
-    #: ``{"de": {"description": "…", "default_move_note": "…",
+    #: ``{"de": {"description": "…", "default_move_note": "…", "data_note": "…",
+    #: "about_data": "…",
     #: "options": {"target": ("label", "help")}}}``; whatever a language leaves out
     #: reads in English (see :meth:`texts`)
     translations: ClassVar[dict[str, dict[str, Any]]] = {}
@@ -333,7 +344,9 @@ class Rules(ABC):
             if o.name in labels else o
             for o in self.options)
         return GameTexts(words.get("description") or self.description,
-                         words.get("default_move_note") or self.default_move_note, options)
+                         words.get("default_move_note") or self.default_move_note, options,
+                         words.get("data_note") or self.data_note,
+                         words.get("about_data") or self.about_data)
 
     # -- setup and turn order -------------------------------------------------
 
@@ -405,6 +418,11 @@ class Rules(ABC):
                 f"the game was played under {self.title} rules version {rules_version}, "
                 f"which this engine (rules version {self.rules_version}) does not replay")
         return rules_version
+    def load_data(self, text: str, name: str = "data file") -> str:
+        """Check and register an operator's corrected data file (its text, read by the
+        caller), returning the version a new game on it records; ``@datafile.plays_on``
+        gives this to a game with a data file."""
+        raise OptionError(f"{self.title} has no data file to correct")
 
     @abstractmethod
     def to_move(self, state: State) -> list[int]:

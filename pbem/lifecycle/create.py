@@ -20,6 +20,7 @@ from typing import Any
 
 import peewee as pw
 
+from pbem import datadir
 from pbem.context import Context
 from pbem.games import get_game, search
 from pbem.games.protocol import OptionError, new_seed
@@ -203,28 +204,10 @@ def create_game(
     """
     rules = get_game(game_name)
     players = 1 + len(seats)
-    levels = [level or search.DEFAULT_LEVEL for level in (bot_levels or [])]
-    levels += [search.DEFAULT_LEVEL] * (len(seats) - len(levels))
-    unknown = [level for level in levels if level not in search.LEVELS]
-    if unknown:
-        raise OptionError(gettext("a bot plays at one of the levels %(levels)s, not %(level)s",
-                                  levels=", ".join(search.LEVELS), level=unknown[0]))
+    levels = _bot_levels(bot_levels, len(seats))
     resolved = rules.resolve_options(options, players)  # raises OptionError
     policy = clock.resolve_policy(ctx, clock_policy)
-    invited = []
-    for address in seats:
-        if address is not None and address != OPEN_SEAT:
-            invited.append(normalise_email(address))
-    if creator.email in invited or len(set(invited)) != len(invited):
-        raise OptionError(gettext("each player can take only one seat"))
-    blocked = [a for a in invited if Blocked.has(a)]
-    if blocked:
-        raise OptionError(gettext("%(email)s has asked us never to mail them: please invite "
-                                  "someone else, or give the seat to a bot", email=blocked[0]))
-    if held and Blocked.has(creator.email):
-        raise OptionError(gettext("%(email)s has asked us never to mail it, so it cannot "
-                                  "confirm a game: please use another address.",
-                                  email=creator.email))
+    invited = _invited(creator, seats, held)
     with write_transaction():
         if held:  # counts against the asking client only, never against the address
             check_client(ctx, client_key)
@@ -234,7 +217,8 @@ def create_game(
         game = Game.create(
             game=game_name, options=resolved, seed=str(seed) if seed is not None
             else new_seed(), rules_version=rules.rules_version,
-            data_version=rules.data_version, clock=policy, creator=creator,
+            data_version=datadir.version_for_new_game(ctx.config, rules), clock=policy,
+            creator=creator,
             client_key=client_key, status=Game.HELD if held else Game.OPEN,
         )
         Seat.create(game=game, index=0, player=creator)
@@ -252,6 +236,36 @@ def create_game(
             _send_invitations(ctx, game, creator)
         _start_if_full(ctx, game)
     return game
+
+
+def _bot_levels(bot_levels: list[str | None] | None, seats: int) -> list[str]:
+    """The level of each seat's bot (the default where none is given); ``OptionError``
+    for a level that is none of ``search.LEVELS``."""
+    levels = [level or search.DEFAULT_LEVEL for level in (bot_levels or [])]
+    levels += [search.DEFAULT_LEVEL] * (seats - len(levels))
+    unknown = [level for level in levels if level not in search.LEVELS]
+    if unknown:
+        raise OptionError(gettext("a bot plays at one of the levels %(levels)s, not %(level)s",
+                                  levels=", ".join(search.LEVELS), level=unknown[0]))
+    return levels
+
+
+def _invited(creator: Player, seats: list[str | None], held: bool) -> list[str]:
+    """The addresses ``seats`` invite, each once and none that asked never to be mailed;
+    ``OptionError`` says what is wrong."""
+    invited = [normalise_email(address) for address in seats
+               if address is not None and address != OPEN_SEAT]
+    if creator.email in invited or len(set(invited)) != len(invited):
+        raise OptionError(gettext("each player can take only one seat"))
+    blocked = [a for a in invited if Blocked.has(a)]
+    if blocked:
+        raise OptionError(gettext("%(email)s has asked us never to mail them: please invite "
+                                  "someone else, or give the seat to a bot", email=blocked[0]))
+    if held and Blocked.has(creator.email):
+        raise OptionError(gettext("%(email)s has asked us never to mail it, so it cannot "
+                                  "confirm a game: please use another address.",
+                                  email=creator.email))
+    return invited
 
 
 def _ask_to_confirm(ctx: Context, creator: Player, game: Game) -> None:

@@ -265,18 +265,7 @@ def queue(
         seat_index=turn_of.index if turn_of is not None else None,
         turn_seq=turn_of.turn_seq if turn_of is not None else None,
     )
-    # the first mail of the thread that goes out on its own is its root (a mail held for
-    # the digest is never delivered as itself)
-    mail = None
-    if root is not None and not digest and not Outbox.select().where(
-            Outbox.message_id == root).exists():
-        try:
-            with db.atomic():  # a savepoint: a root queued at the same time keeps its id
-                mail = Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
-        except pw.IntegrityError:
-            pass
-    if mail is None:
-        mail = Outbox.create(**row)
+    mail = _insert(row, root if not digest else None)
     if reply_of is not None and not digest and ctx.config.getbool("inbound", "replies"):
         # the address names the row, so it is written once the row has its id
         mail.choices = json.dumps({"turn": reply_of.turn_seq, "menu": reply_of.menu_seq,
@@ -284,6 +273,19 @@ def queue(
         mail.reply_to = reply_address(ctx, mail, reply_of)
         mail.save(only=[Outbox.choices, Outbox.reply_to])
     return mail
+
+
+def _insert(row: dict[str, Any], root: str | None) -> Outbox:
+    """The outbox row; the root of its thread (Message-ID ``root``) where the thread has
+    none yet: the first mail of a thread that goes out on its own (a mail held for the
+    digest is never delivered as itself, and is given no ``root``)."""
+    if root is not None and not Outbox.select().where(Outbox.message_id == root).exists():
+        try:
+            with db.atomic():  # a savepoint: a root queued at the same time keeps its id
+                return Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
+        except pw.IntegrityError:
+            pass
+    return Outbox.create(**row)
 
 
 def reply_address(ctx: Context, mail: Outbox, seat: Seat) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template
 
+from pbem import i18n
 from pbem.games import UnknownGameError, get_game
 from pbem.games.protocol import Rules
 
@@ -34,5 +35,7 @@ def _rules_or_404(name: str) -> Rules:
 @bp.get("/games/<name>/data")
 def game_data(name: str) -> Any:
     rules = _rules_or_404(name)
+    # in the reader's language where the game has it (``Rules.translations``)
+    texts = rules.texts(i18n.current())
     return render_template("pages/about_data.html", rules=rules,
-                           paragraphs=paragraphs(rules.about_data))
+                           paragraphs=paragraphs(texts.about_data))

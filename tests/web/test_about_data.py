@@ -50,12 +50,36 @@ def test_an_unknown_game_has_no_data_page(sqlite_client):
     assert sqlite_client.get("/games/chess/data").status_code == 404
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_data_page_reads_in_german(sqlite_client, name):
+    rules = get_game(name)
+    page = sqlite_client.get(f"/games/{name}/data", headers={"Accept-Language": "de"}).text
+    german = rules.texts("de").about_data
+    assert german != rules.about_data and "In der Spielregel" in german
+    for paragraph in paragraphs(german):
+        assert f"<p>{paragraph}</p>" in page.replace("&#39;", "'")
+
+
+def test_the_lobby_says_in_one_sentence_how_much_is_reconstructed(sqlite_client):
+    home = sqlite_client.get("/").text.replace("&#39;", "'")
+    german = sqlite_client.get("/", headers={"Accept-Language": "de"}).text.replace("&#39;",
+                                                                                     "'")
+    for name in GAMES:
+        rules = get_game(name)
+        assert rules.data_note.count(". ") == 0 and rules.data_note in home
+        assert rules.texts("de").data_note in german
+        # the paragraphs of the note stay on the data page
+        assert paragraphs(rules.about_data)[-1] not in home
+    assert "of the 96 building and person cards, 20 are printed" in get_game("macao").data_note
+
+
 def test_the_note_stands_on_no_page_or_mail_in_a_players_way(ctx, sqlite_client):
     client = sqlite_client
-    assert "reconstructed" not in client.get("/").text
     for name in GAMES:
-        form = client.get(f"/new/{name}").text
-        assert "reconstructed" not in form
+        form = client.get(f"/new/{name}").text.replace("&#39;", "'")
+        # one sentence beside the description, the paragraphs on the data page
+        assert get_game(name).data_note in form
+        assert paragraphs(get_game(name).about_data)[0] not in form
         assert f"/games/{name}/data" in hrefs(form)  # next to the game, a link
     alice = player("alice@example.org", "Alice")
     for name in GAMES:

@@ -45,12 +45,15 @@ def _play(ctx, smtp_server) -> None:
     browsers = {address: app.test_client() for address in PEOPLE}
     alice = browsers["alice@example.org"]
 
-    # the home page leads to the new-game form, which links the game's data note
+    # the home page leads to the new-game form, which links the game's data note; both say
+    # in one sentence how much of the data is reconstructed, the note's paragraphs stay on
+    # its own page
     home = alice.get("/")
-    assert "/new" in hrefs(home.text) and "reconstructed" not in home.text
+    assert "/new" in hrefs(home.text) and "Reconstructed by pbem" not in home.text
+    assert "which pbem reconstructed." in home.text
     form_page = alice.get("/new/visby")
     assert "/games/visby/data" in hrefs(form_page.text)
-    assert "reconstructed" not in form_page.text
+    assert "Reconstructed by pbem" not in form_page.text
     form = next(f for f in forms_in(form_page.text) if f.action == "/new/visby")
     created = post_form(alice, form, name="Alice", email="alice@example.org", players="3",
                         timezone="UTC",

@@ -236,7 +236,10 @@ def test_the_places_help_reads_german_for_a_german_reader():
     regions = _regions(svg)
     card = state["display"][0]
     title = regions[f"offer {card}"][0].find(f"{SVG}title").text
-    assert title == f"{data.CARDS[card].name}: {data.CARDS[card].text}"
+    # the card's text, and the mark of what pbem reconstructed on it
+    assert title == (f"{data.CARDS[card].name}: {data.CARDS[card].text} "
+                     f"{data.mark_line(card, 'de')}")
+    assert "◇ " in title and "rekonstruiert" in title
     assert regions["tribute"][0].find(f"{SVG}title").text.startswith("Tribut: ")
     assert regions["cubes v"][0].find(f"{SVG}title").text == "AS: violett"
     assert regions["wall 3"][0].find(f"{SVG}title").text == "Mauerfeld 3"

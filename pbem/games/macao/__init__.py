@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.datafile import plays_on
 from pbem.games.macao import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 from pbem.games.protocol import (
@@ -33,6 +34,38 @@ from pbem.games.protocol import (
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Macao"]
 
 
+#: the "about this game's data" page in German (``about_data`` is the English)
+_ABOUT_DATA_DE = (
+    "In der Spielregel (die deutsche Regelseite bei Yucata) gedruckt und so verwendet: "
+    "alle Regeln, die Kartentexte ihrer 'Erläuterungen', die Anzahlen des Materials, die "
+    "Kosten auf der Mauer, die Würfelregel der späten Runden und die Verteilung der "
+    "Tributzahlen.\n\n"
+    "Von pbem rekonstruiert, weil keine Quelle sie nennt: Kosten und Tributzahlen jeder "
+    "Karte, die Wirkungen der Amtskarten und welche Farbe welchen Amtsbereich hat, die "
+    "Texte von Abt, Statue, Schmiede und den acht Lagern (nach dem, was die Regel über sie "
+    "sagt), Kosten und Nachbarschaft der Stadtteile, das Seewegenetz, die Waren und das "
+    "Prestige der Häfen.\n\n"
+    "Rekonstruierte Karten: Die Regel nennt zwölf Karten nur als Änderung einer Regel, und "
+    "keine öffentliche Quelle nennt ihre Wirkung. pbem gibt jeder eine Wirkung, die diese "
+    "Regel ändert und keine andere, nach Art der Karten, die die Regel beschreibt: Brunnen "
+    "(Stadtteil und Mauer), Kanonier, Tor und Wachposten (Mauer), Herold, Nachtwächter, "
+    "Spekulant und Zimmermann (Stadtteile), Leuchtturm und Schiffsjunge (Schiff), "
+    "Botschaft und Diplomat (Prestige). Ob jede ein Bauwerk oder eine Person ist, lesen wir "
+    "aus ihrem Namen. Das Deck enthält jede von der Regel genannte Karte einmal (die "
+    "Baronesse dreimal): 33 Bauwerke und 27 Personen. Die übrigen 11 Bauwerke und 25 "
+    "Personen des echten Decks sind unbekannt; Wiederholungen der genannten Karten stehen "
+    "für sie, damit es 44 und 52 sind.\n\n"
+    f"Datenversion {data.DATA_VERSION}; jeder Wert steht mit seiner Quelle in "
+    "pbem/games/macao/data.toml; in der Hilfe einer Karte ist mit ◇ markiert, was pbem "
+    "rekonstruiert hat. Partien, die mit Datenversion 1-reconstructed begonnen haben "
+    "(deren Deck bekannte Karten wiederholte und die zwölf wegließ), behalten sie. Wer die "
+    "gedruckten Karten hat und den Server betreibt, kann einen Wert in einer Kopie dieser "
+    "Datei berichtigen (geprüft mit `pbem data check macao`): neue Partien beginnen damit, "
+    "laufende behalten ihre Daten."
+)
+
+
+@plays_on(data.SETS)
 class Macao(Rules):
     name = "macao"
     title = "Macao"
@@ -43,10 +76,25 @@ class Macao(Rules):
     options = (Option("graf_senkt", EN["option graf_senkt"][0], (False, True), False,
                       EN["option graf_senkt"][1], reading=True),)
     data_version = data.DATA_VERSION
+    #: the decks this package keeps side by side: a game keeps the one it started with
+    packaged_data_versions = data.DATA_VERSIONS
     default_move_note = DEFAULT_TIMEOUT_NOTE
     stylesheet = "games/macao/style.css"
     description = EN["description"]
+    #: one sentence for the lobby: how much of the data is reconstructed
+    data_note = (
+        "Most of its card and board data is reconstructed: of the 96 building and person cards, 20"
+        " are printed in the rulebook, 28 are named there and worked out from its hints, 12 are "
+        "pbem's own and 36 repeat known cards; every cost and tribute, the districts and the sea "
+        "are pbem's.")
     translations = {"de": {"description": DE["description"],
+                           "data_note": ("Die meisten Karten- und Spielplandaten sind "
+                                         "rekonstruiert: Von den 96 Bauwerk- und Personenkarten "
+                                         "stehen 20 in der Regel, 28 sind dort genannt und aus "
+                                         "ihren Hinweisen erschlossen, 12 sind pbems eigene und 36"
+                                         " wiederholen bekannte Karten; alle Kosten und Tribute, "
+                                         "die Stadtteile und das Meer stammen von pbem."),
+                           "about_data": _ABOUT_DATA_DE,
                            "default_move_note": DE["default move"],
                            "options": {"graf_senkt": DE["option graf_senkt"]}}}
     about_data = (
@@ -69,8 +117,11 @@ class Macao(Rules):
         "Personen are unknown, so repeats of the named cards stand in for them to make "
         "44 and 52.\n\n"
         f"Data version {data.DATA_VERSION}; every value, with its source, is in "
-        "pbem/games/macao/data.py. Games started with data version 1-reconstructed (whose "
-        "deck repeated known cards and left the twelve out) keep that version."
+        "pbem/games/macao/data.toml; a card's help marks with ◇ what pbem reconstructed. "
+        "Games started with data version 1-reconstructed (whose deck repeated known cards "
+        "and left the twelve out) keep that version. An operator who has the printed cards "
+        "can correct a value in a copy of that file (checked by `pbem data check macao`): "
+        "new games start on it, running games keep the data they started with."
     )
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:

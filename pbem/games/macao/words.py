@@ -170,7 +170,8 @@ EN: Words = {
              "{area} city = {total}",
     # cards, cubes, goods
     "card name": {cid: _name_en(cid) for cid in data.CARDS},
-    "card help": {cid: _help_en(cid) for cid in data.CARDS},
+    # each with the mark of its reconstructed values (``data.mark_line``)
+    "card help": {cid: f"{_help_en(cid)} {data.mark_line(cid, 'en')}" for cid in data.CARDS},
     "colour": _COLOUR_EN,
     "good": {g: f"{g} ({GOODS_EN[g]})" for g in data.GOODS},
     # the menu (menu.py): a move's label, by its kind
@@ -275,7 +276,8 @@ DE: Words = {
     "final": "Endstand: {before} PP − {penalty} × {penalties} + {end_cards} Spielende-"
              "Karten + {area} Stadt = {total}",
     "card name": {cid: card.name for cid, card in data.CARDS.items()},
-    "card help": {cid: card.text for cid, card in data.CARDS.items()},
+    "card help": {cid: f"{card.text} {data.mark_line(cid, 'de')}"
+                  for cid, card in data.CARDS.items()},
     "colour": {"r": "rot", "b": "blau", "g": "grün", "k": "schwarz", "y": "grau",
                "v": "violett"},
     "good": {g: g for g in data.GOODS},

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.games import protocol
+from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
@@ -36,6 +37,36 @@ from pbem.games.riga.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Riga"]
 
 
+#: the "about this game's data" page in German (``about_data`` is the English)
+_ABOUT_DATA_DE = (
+    "In der Spielregel (Riga, OSTIA-Spiele 2017) gedruckt und so verwendet: die Regeln, die "
+    "Kartenanzahlen (8 Tuch, 10 Glas, 12 Wein, 14 Korn; 12 Gebäude in jeder der vier "
+    "Städte; 4 Riga-Gebäude je Spieler), die Funktion jedes Gebäudes, die Markthalle in "
+    "Danzig zu 8, Archiv und Schatzkammer in Visby zusammen zu 16, der Wert der Logen-"
+    "Tabelle für drei Logen (19) und die Werte Danzig Tuch 5 sowie Visby Wein 5, Korn 2, "
+    "Glas 4.\n\n"
+    "Aus öffentlichen Quellen (Rezensionen und Seiten des Verlags, in pbems Quellendatei "
+    "verzeichnet): die Grundwerte Tuch 5, Glas 4, Wein 3, Korn 2; Korn in Tallinn 4 und in "
+    "Danzig nicht einsetzbar; Tuch nicht einsetzbar, wo Wein 5 wert ist (Visby); dass jede "
+    "Ware in einer Stadt 2 mehr wert und in einer nicht einsetzbar ist; wertende Gebäude "
+    "bringen 3 bis 6 Siegpunkte, manche keine.\n\n"
+    "Von pbem rekonstruiert, weil keine uns zugängliche Quelle sie nennt: Stockholm Tuch 7 "
+    "und Danzig Glas 6 (die Kostenbox '5 6 3 –' der Regel passt dazu), welche von Wein und "
+    "Glas in Tallinn und in Stockholm nicht einsetzbar ist (gewählt: Glas in Tallinn, Wein "
+    "in Stockholm), Kosten und Siegpunkte aller 48 Gebäude außer den zwei gedruckten Kosten "
+    "oben, welche Ware jede Manufactur und Markthalle zeigt, die Logen-Tabelle für 1, 2 und "
+    "4 Logen (4, 10, 30) und Kosten und Siegpunkte der Riga-Gebäude. Der Verlag hat "
+    "fehlgedruckte Werte der drei Markthallen berichtigt; diese Berichtigung war nicht "
+    "lesbar. Hier wird mit diesen Werten gespielt; die gedruckten Karten weichen ab.\n\n"
+    f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
+    "pbem/games/riga/data.toml. Wo Spieler einen rekonstruierten Wert lesen (in der Hilfe "
+    "eines Gebäudes), ist er mit ◇ markiert. Wer die gedruckten Karten hat und den Server "
+    "betreibt, kann einen Wert in einer Kopie dieser Datei berichtigen (geprüft mit `pbem "
+    "data check riga`): neue Partien beginnen damit, laufende behalten ihre Daten."
+)
+
+
+@plays_on(data.SETS)
 class Riga(Rules):
     name = "riga"
     title = "Riga"
@@ -50,7 +81,18 @@ class Riga(Rules):
                            EN[f"option {name}"][1], reading=name != "riga")
                     for name in ("riga", "kran_abrunden", "bauhof_nur_stapel"))
     description = EN["description"]
+    #: one sentence for the lobby: how much of the data is reconstructed
+    data_note = (
+        "Of its card data, the rulebook and public sources give the commodity values and counts, a"
+        " few city values and two costs; the other city values and the cost and points of the "
+        "buildings are reconstructed by pbem (marked ◇ in a building's help).")
     translations = {"de": {"description": DE["description"],
+                           "data_note": ("Von den Kartendaten nennen die Regel und öffentliche "
+                                         "Quellen die Warenwerte und -anzahlen, einige Stadtwerte "
+                                         "und zwei Baukosten; die übrigen Stadtwerte sowie Kosten "
+                                         "und Siegpunkte der Gebäude hat pbem rekonstruiert (in "
+                                         "der Hilfe eines Gebäudes mit ◇ markiert)."),
+                           "about_data": _ABOUT_DATA_DE,
                            "default_move_note": DE["default move"],
                            "options": {name: DE[f"option {name}"] for name in
                                        ("riga", "kran_abrunden", "bauhof_nur_stapel")}}}
@@ -76,7 +118,10 @@ class Riga(Rules):
         "corrections could not be read. Games here are played with these values; the "
         "printed cards differ.\n\n"
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's file "
-        "pbem/games/riga/data.py; a corrected value there gets a new data version."
+        "pbem/games/riga/data.toml. Where players read a reconstructed value (a building's "
+        "help), it is marked ◇. An operator who has the printed cards can correct a value "
+        "in a copy of that file (checked by `pbem data check riga`): new games start on "
+        "it, running games keep the data they started with."
     )
 
     # -- setup and turn order ---------------------------------------------------

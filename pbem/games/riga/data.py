@@ -1,60 +1,25 @@
-"""Riga's card data: the one place for values the rulebook does not print.
+"""Riga's card data: the schema of ``data.toml`` beside this module, and the rules'
+numbers.
 
-The rulebook (../shared/rules/riga-de.txt, riga-en.txt) gives the rules, the
-card counts and a few worked examples, but not what is printed on each of the
-48 building cards (Gebäude) and the 16 Riga buildings.  Public sources give
-only a little more (../shared/data/riga-tallinn-visby-sources.md, section 1;
-../shared/data/turn2-additions.md, section 3).  Every value below says where it
-comes from:
-
-* ``RULEBOOK``: printed in the rulebook (a rule or a worked example);
-* a source name (``VINDJEU``, ``OSTIA``, ``INTERVIEW``…): a cited public page;
-* ``RECONSTRUCTED``: our own fill-in, chosen to agree with everything known.
-
-What is known, and what the reconstruction keeps to (tests check each):
-
-* commodity cards (Waren): 8 Tuch, 10 Glas, 12 Wein, 14 Korn (rulebook);
-  regular values Getreide/Korn 2, Wein 3, Glas 4, Tuch 5 (vindjeu.eu);
-* every commodity is worth 2 more in exactly one city and cannot be used at
-  all in exactly one city (designer interview, reich-der-spiele.de);
-* Danzig Tuch 5, Visby Wein 5 / Korn 2 / Glas 4 (rulebook examples); Tallinn
-  Korn 4, Danzig Korn "–" (ostia-spiele.de); the Archiv pattern "Tuch –,
-  Wein 5" (vindjeu.eu), read as Visby's;
-* the rulebook's illustration of a cost box, "5 6 3 –", beside the Danzig
-  Markthalle example, reads in the order Tuch, Glas, Wein, Korn as Danzig
-  Tuch 5, Glas 6, Wein 3, Korn "–": it agrees with every sourced Danzig value
-  and with the Latin-square reading below;
-* the Latin-square reading (each city has exactly one "+2" and one "–";
-  not confirmed by any source) then gives Stockholm Tuch 7 and leaves one of
-  Wein/Glas "–" in each of Tallinn and Stockholm: we chose Tallinn Glas "–"
-  and Stockholm Wein "–" (RECONSTRUCTED; the other way round is as likely);
-* Markthalle in Danzig costs 8 (rulebook example: 2 Tuch pay it, 2 lost);
-  Archiv + Schatzkammer in Visby cost 16 together (rulebook example, paid
-  exactly by 2 Wein, 1 Korn, 1 Glas = 5+5+2+4);
-* three Logen score 19 in total (rulebook);
-* scoring buildings are worth 3 to 6 victory points; some buildings give none
-  but help building (publisher text; spieletest.at);
-* the Archiv's points come from its sets ("zählt jedes von Dir gebaute Archiv
-  4 Punkte" with 2 sets), and the Loge's from the table: both print no seal
-  of their own here (our reading of the examples);
-* misprint: the three Markthalle cards were printed with wrong values and the
-  publisher offers corrected cards (brettspielpoesie.de, zagramy.net); the
-  corrected values are not reachable, and ours are reconstructed anyway
-  (except Danzig's cost, from the rulebook).
-
-To correct a value, edit it here and bump ``DATA_VERSION``; no code changes.
+The values printed on the cards (costs, points, city values, the Loge table) live in
+``data.toml``, each with its source: the rulebook, a cited public page, or pbem's
+reconstruction and why (the file's head says what is known and kept to).  This module
+gives the file a schema, checks the rulebook's constraints on it (``pbem data check
+riga``), and answers ``data.GEBAEUDE``, ``data.STADTWERT``… with the values of the data
+version the game being played started with (``pbem.games.datafile``).  The rules'
+numbers (hand limit, what a Kontor pays…) are printed rules, not card data: they stay
+here.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
-DATA_VERSION = "1-reconstructed"
+import msgspec
+
+from pbem.games.datafile import MARK, DataSets, Wert, is_reconstructed
 
 RULEBOOK = "Riga rulebook (OSTIA-Spiele 2017)"
-VINDJEU = "vindjeu.eu review (2017)"
-OSTIA = "ostia-spiele.de (publisher text)"
-INTERVIEW = "reich-der-spiele.de designer interview"
 RECONSTRUCTED = "reconstructed"
 
 # -- commodities (Waren) --------------------------------------------------------------
@@ -65,10 +30,8 @@ WAREN: tuple[str, ...] = ("Tuch", "Glas", "Wein", "Getreide")
 WARE_NAME: dict[str, str] = {"Tuch": "Tuch", "Glas": "Glas", "Wein": "Wein", "Getreide": "Korn"}
 WARE_ENGLISH: dict[str, str] = {"Tuch": "cloth", "Glas": "glass", "Wein": "wine",
                                 "Getreide": "grain"}
-#: regular value (Grundwert) of each commodity card: vindjeu.eu
-WERT: dict[str, int] = {"Tuch": 5, "Glas": 4, "Wein": 3, "Getreide": 2}
-#: cards of each commodity: rulebook ("8× Tuch, 10× Glas, 12× Wein, 14× Korn")
-ANZAHL: dict[str, int] = {"Tuch": 8, "Glas": 10, "Wein": 12, "Getreide": 14}
+# (the regular value of each commodity, ``WERT``, and the cards of each, ``ANZAHL``:
+# data.toml)
 
 # -- cities (Städte) -----------------------------------------------------------------------
 
@@ -80,28 +43,8 @@ RIGA = "Riga"
 FARBE: dict[str, str] = {"Visby": "#b71c1c", "Tallinn": "#d4a000", "Stockholm": "#1e5aa8",
                          "Danzig": "#2e7d32", "Riga": "#6d4c41"}
 
-#: value of each commodity when building in each city; None = "–" (cannot pay)
-STADTWERT: dict[str, dict[str, int | None]] = {
-    "Visby": {"Tuch": None, "Glas": 4, "Wein": 5, "Getreide": 2},
-    "Tallinn": {"Tuch": 5, "Glas": None, "Wein": 3, "Getreide": 4},
-    "Stockholm": {"Tuch": 7, "Glas": 4, "Wein": None, "Getreide": 2},
-    "Danzig": {"Tuch": 5, "Glas": 6, "Wein": 3, "Getreide": None},
-    # Riga buildings: every commodity at its regular value (RECONSTRUCTED: no source
-    # shows a Riga card's cost box)
-    "Riga": {"Tuch": 5, "Glas": 4, "Wein": 3, "Getreide": 2},
-}
-#: where each city value comes from
-STADTWERT_QUELLE: dict[str, dict[str, str]] = {
-    "Visby": {"Tuch": f"{VINDJEU} (Archiv: Tuch –, Wein 5), Latin square",
-              "Glas": RULEBOOK, "Wein": RULEBOOK, "Getreide": RULEBOOK},
-    "Tallinn": {"Tuch": "Latin square (regular value)", "Glas": RECONSTRUCTED,
-                "Wein": RECONSTRUCTED, "Getreide": OSTIA},
-    "Stockholm": {"Tuch": "Latin square (Tuch +2)", "Glas": RECONSTRUCTED,
-                  "Wein": RECONSTRUCTED, "Getreide": "Latin square (regular value)"},
-    "Danzig": {"Tuch": RULEBOOK, "Glas": "rulebook illustration '5 6 3 –', Latin square",
-               "Wein": "rulebook illustration '5 6 3 –'", "Getreide": OSTIA},
-    "Riga": {w: RECONSTRUCTED for w in WAREN},
-}
+# (what each commodity pays in each city, ``STADTWERT`` with ``STADTWERT_QUELLE``:
+# data.toml; None = "–", it cannot pay there)
 
 #: a set (Reihe) in spring is dealt until its value reaches this (rulebook)
 REIHE_MINDESTWERT = 9
@@ -143,11 +86,7 @@ MAX_BAUTEN = 3           # rulebook: up to 3 buildings per turn, Riga buildings 
 MINUS_HAND = 2           # rulebook: -2 per building left in hand
 MINUS_RIGA = 2           # rulebook: -2 per Riga building not erected
 
-#: the Loge table: total points for 1..4 Logen.  3 → 19 is the rulebook's; the
-#: others are RECONSTRUCTED (a rising table around that value).
-LOGE_PUNKTE: dict[int, int] = {0: 0, 1: 4, 2: 10, 3: 19, 4: 30}
-LOGE_QUELLE: dict[int, str] = {1: RECONSTRUCTED, 2: RECONSTRUCTED, 3: RULEBOOK,
-                               4: RECONSTRUCTED}
+# (the Loge table, ``LOGE_PUNKTE`` with ``LOGE_QUELLE``: data.toml)
 
 
 class Gebaeude(NamedTuple):
@@ -159,6 +98,8 @@ class Gebaeude(NamedTuple):
     punkte: int       # Siegpunkte in the seal
     ware: str | None  # the commodity a Manufactur or Markthalle shows
     quelle: str       # where cost and points come from
+    kosten_quelle: str = RECONSTRUCTED
+    punkte_quelle: str = RECONSTRUCTED
 
     @property
     def id(self) -> str:
@@ -173,81 +114,21 @@ class Gebaeude(NamedTuple):
         return KAUFLEUTE.get(self.art, 0)
 
 
-# (Kosten, Punkte) per art and city, in the order of STAEDTE.  All RECONSTRUCTED but
-# the marked ones: costs 4 to 11, points 3 to 6 for scoring buildings, none for the
-# Kontor and the Kran (they help building), the Archiv and the Loge (they score by
-# their own rules).
-_TABELLE: dict[str, tuple[tuple[int, int], ...]] = {
-    #               Visby    Tallinn  Stockholm Danzig
-    "Archiv":       ((8, 0), (8, 0), (10, 0), (9, 0)),
-    "Bank":         ((6, 3), (7, 3), (6, 3), (7, 4)),
-    "Bauhof":       ((6, 3), (5, 3), (6, 3), (7, 4)),
-    "Festung":      ((9, 5), (8, 4), (11, 6), (9, 5)),
-    "Gildenhaus":   ((8, 4), (9, 5), (9, 5), (11, 6)),
-    "Kontor":       ((5, 0), (4, 0), (5, 0), (6, 0)),
-    "Kran":         ((6, 0), (5, 0), (6, 0), (5, 0)),
-    "Loge":         ((8, 0), (7, 0), (8, 0), (9, 0)),
-    "Manufactur":   ((7, 3), (6, 3), (8, 4), (7, 3)),
-    "Markthalle":   ((7, 3), (8, 3), (7, 3), (8, 3)),
-    "Schatzkammer": ((8, 3), (8, 4), (7, 3), (8, 4)),
-    "Wirtshaus":    ((6, 3), (7, 3), (7, 4), (6, 3)),
-}
-#: values the rulebook prints (the rest of _TABELLE is reconstructed)
-_GEDRUCKT: dict[str, str] = {
-    "Markthalle-Danzig": "cost 8: rulebook example (2 Tuch pay it, 2 Dukaten lost)",
-    "Archiv-Visby": "cost 8 + Schatzkammer-Visby 8 = 16: rulebook example "
-                    "(the even split is reconstructed: it is the one under which the "
-                    "example's cards, 2 Wein, 1 Korn, 1 Glas, pay the two only together, "
-                    "the example's point)",
-    "Schatzkammer-Visby": "cost 8 + Archiv-Visby 8 = 16: rulebook example "
-                          "(split reconstructed, see Archiv-Visby)",
-}
-#: the commodity each Manufactur and Markthalle shows (RECONSTRUCTED): a Markthalle
-#: shows the commodity its own city refuses, a Manufactur the one its city values
-#: most, so every commodity has one of each
-MANUFACTUR_WARE: dict[str, str] = {"Visby": "Wein", "Tallinn": "Getreide",
-                                   "Stockholm": "Tuch", "Danzig": "Glas"}
-MARKTHALLE_WARE: dict[str, str] = {"Visby": "Tuch", "Tallinn": "Glas",
-                                   "Stockholm": "Wein", "Danzig": "Getreide"}
-
-
-def _gebaeude() -> dict[str, Gebaeude]:
-    out: dict[str, Gebaeude] = {}
-    for art in ARTEN:
-        for stadt, (kosten, punkte) in zip(STAEDTE, _TABELLE[art], strict=True):
-            ware = (MANUFACTUR_WARE[stadt] if art == "Manufactur"
-                    else MARKTHALLE_WARE[stadt] if art == "Markthalle" else None)
-            key = f"{art}-{stadt}"
-            quelle = (f"{RULEBOOK}: {_GEDRUCKT[key]}; points {RECONSTRUCTED}"
-                      if key in _GEDRUCKT else RECONSTRUCTED)
-            g = Gebaeude(art, stadt, kosten, punkte, ware, quelle)
-            out[g.id] = g
-    return out
-
-
-#: the 48 building cards by id (``Archiv-Visby``)
-GEBAEUDE: dict[str, Gebaeude] = _gebaeude()
-
-#: the Riga buildings (option ``riga``): one set per seat, ids are the names.
-#: Cost and points RECONSTRUCTED (no source prints them).
+#: the Riga buildings (option ``riga``): one set per seat, ids are the names
 RIGA_ARTEN: tuple[str, ...] = ("Kloster", "Schule", "Speicher", "Wechselstube")
-RIGA_GEBAEUDE: dict[str, Gebaeude] = {
-    "Kloster": Gebaeude("Kloster", RIGA, 5, 2, None, RECONSTRUCTED),
-    "Schule": Gebaeude("Schule", RIGA, 6, 3, None, RECONSTRUCTED),
-    "Speicher": Gebaeude("Speicher", RIGA, 5, 2, None, RECONSTRUCTED),
-    "Wechselstube": Gebaeude("Wechselstube", RIGA, 6, 2, None, RECONSTRUCTED),
-}
 
 
 def gebaeude(ident: str) -> Gebaeude:
     """The building card ``ident`` (a city building or a Riga building)."""
-    if ident in GEBAEUDE:
-        return GEBAEUDE[ident]
-    return RIGA_GEBAEUDE[ident]
+    gebaeude = _active().derived["GEBAEUDE"]
+    if ident in gebaeude:
+        return gebaeude[ident]
+    return _active().derived["RIGA_GEBAEUDE"][ident]
 
 
 def is_building(ident: str) -> bool:
-    return ident in GEBAEUDE or ident in RIGA_GEBAEUDE
+    derived = _active().derived
+    return ident in derived["GEBAEUDE"] or ident in derived["RIGA_GEBAEUDE"]
 
 
 #: one line of help per building art, English and German (the rulebook's
@@ -305,7 +186,205 @@ def help_line(ident: str, lang: str = "en") -> str:
     g = gebaeude(ident)
     text = HELP["de" if lang == "de" else "en"][g.art]
     if g.art == "Loge":
-        return text.format(*[LOGE_PUNKTE[k] for k in range(5)])
-    if g.ware:
-        return text.replace("{ware}", WARE_NAME[g.ware])
-    return text
+        text = text.format(*[_active().derived["LOGE_PUNKTE"][k] for k in range(5)])
+    elif g.ware:
+        text = text.replace("{ware}", WARE_NAME[g.ware])
+    mark = mark_line(ident, lang)
+    return f"{text} {mark}" if mark else text
+
+
+#: what the mark beside a building's help says is reconstructed, per language
+_MARK_WHAT = {
+    "en": {"both": "Cost and points", "kosten": "Cost", "punkte": "Points",
+           "line": "{mark} {what} reconstructed: printed in no public source, chosen by "
+                   "pbem to fit the rulebook."},
+    "de": {"both": "Kosten und Punkte", "kosten": "Kosten", "punkte": "Punkte",
+           "line": "{mark} {what} rekonstruiert: in keiner öffentlichen Quelle gedruckt, "
+                   "von pbem passend zur Spielregel gewählt."},
+}
+
+
+def mark_line(ident: str, lang: str = "en") -> str:
+    """The reconstructed mark and its one line for building ``ident`` ("" if printed)."""
+    g = gebaeude(ident)
+    words = _MARK_WHAT["de" if lang == "de" else "en"]
+    kosten, punkte = is_reconstructed(g.kosten_quelle), is_reconstructed(g.punkte_quelle)
+    what = ("both" if kosten and punkte else "kosten" if kosten
+            else "punkte" if punkte else None)
+    return words["line"].format(mark=MARK, what=words[what]) if what else ""
+
+
+# -- the data file -------------------------------------------------------------------------
+
+#: a city value as printed: a number, or "–" (the commodity cannot pay there)
+Stadtwert = int | Literal["–"]
+
+
+class StadtWert(msgspec.Struct, forbid_unknown_fields=True):
+    wert: Stadtwert
+    quelle: str
+
+
+class Waren(msgspec.Struct, forbid_unknown_fields=True):
+    """A number per commodity, with one source for the table."""
+
+    quelle: str
+    Tuch: int
+    Glas: int
+    Wein: int
+    Getreide: int
+
+
+class StadtWaren(msgspec.Struct, forbid_unknown_fields=True):
+    Tuch: StadtWert
+    Glas: StadtWert
+    Wein: StadtWert
+    Getreide: StadtWert
+
+
+class ProStadt(msgspec.Struct, forbid_unknown_fields=True):
+    """The commodity each city's Manufactur (or Markthalle) shows."""
+
+    quelle: str
+    Visby: str
+    Tallinn: str
+    Stockholm: str
+    Danzig: str
+
+
+class Karte(msgspec.Struct, forbid_unknown_fields=True):
+    kosten: Wert
+    punkte: Wert
+
+
+class Daten(msgspec.Struct, forbid_unknown_fields=True):
+    """The schema of ``data.toml``."""
+
+    version: str
+    grundwert: Waren
+    anzahl: Waren
+    stadtwert: dict[str, StadtWaren]
+    loge: dict[str, Wert]
+    manufactur_ware: ProStadt
+    markthalle_ware: ProStadt
+    gebaeude: dict[str, Karte]
+    riga_gebaeude: dict[str, Karte]
+
+
+def _zahl(wert: Stadtwert) -> int | None:
+    return None if wert == "–" else int(wert)
+
+
+def _derive(d: Daten) -> dict[str, Any]:
+    stadtwert = {stadt: {w: _zahl(getattr(werte, w).wert) for w in WAREN}
+                 for stadt, werte in d.stadtwert.items()}
+    quelle = {stadt: {w: getattr(werte, w).quelle for w in WAREN}
+              for stadt, werte in d.stadtwert.items()}
+    manufactur = {s: getattr(d.manufactur_ware, s) for s in STAEDTE}
+    markthalle = {s: getattr(d.markthalle_ware, s) for s in STAEDTE}
+    gebaeude: dict[str, Gebaeude] = {}
+    for ident, karte in d.gebaeude.items():
+        art, stadt = ident.split("-", 1)
+        ware = (manufactur[stadt] if art == "Manufactur"
+                else markthalle[stadt] if art == "Markthalle" else None)
+        gebaeude[ident] = Gebaeude(art, stadt, karte.kosten.wert, karte.punkte.wert, ware,
+                                   f"cost: {karte.kosten.quelle}; points: {karte.punkte.quelle}",
+                                   karte.kosten.quelle, karte.punkte.quelle)
+    riga = {ident: Gebaeude(ident, RIGA, k.kosten.wert, k.punkte.wert, None,
+                            f"cost: {k.kosten.quelle}; points: {k.punkte.quelle}",
+                            k.kosten.quelle, k.punkte.quelle)
+            for ident, k in d.riga_gebaeude.items()}
+    return {
+        "DATA_VERSION": d.version,
+        "WERT": {w: getattr(d.grundwert, w) for w in WAREN},
+        "ANZAHL": {w: getattr(d.anzahl, w) for w in WAREN},
+        "STADTWERT": stadtwert, "STADTWERT_QUELLE": quelle,
+        "LOGE_PUNKTE": {0: 0} | {int(n): w.wert for n, w in sorted(d.loge.items())},
+        "LOGE_QUELLE": {int(n): w.quelle for n, w in sorted(d.loge.items())},
+        "MANUFACTUR_WARE": manufactur, "MARKTHALLE_WARE": markthalle,
+        "GEBAEUDE": gebaeude, "RIGA_GEBAEUDE": riga,
+    }
+
+
+def _constraints(d: Daten) -> tuple[list[str], list[str]]:
+    """The rulebook's and the sources' constraints on the values (errors), and the
+    readings of pbem's that no source confirms (warnings)."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    staedte = list(STAEDTE)
+    if sorted(d.stadtwert) != sorted([*STAEDTE, RIGA]):
+        errors.append(f"stadtwert: the cities {', '.join([*STAEDTE, RIGA])}, "
+                      f"not {', '.join(d.stadtwert)}")
+        return errors, warnings
+    grund = {w: getattr(d.grundwert, w) for w in WAREN}
+    werte = {s: {w: _zahl(getattr(d.stadtwert[s], w).wert) for w in WAREN} for s in staedte}
+    for ware in WAREN:
+        # designer interview: each commodity is worth 2 more in exactly one city and
+        # cannot pay in exactly one
+        column = [werte[s][ware] for s in staedte]
+        if column.count(None) != 1:
+            errors.append(f"stadtwert: {ware} must be '–' in exactly one city "
+                          "(designer interview, reich-der-spiele.de)")
+        if column.count(grund[ware] + 2) != 1:
+            errors.append(f"stadtwert: {ware} must be worth {grund[ware] + 2} (2 more) in "
+                          "exactly one city (designer interview, reich-der-spiele.de)")
+        for s in staedte:
+            v = werte[s][ware]
+            if v not in (None, grund[ware], grund[ware] + 2):
+                errors.append(f"stadtwert.{s}.{ware}: its regular value {grund[ware]}, "
+                              f"{grund[ware] + 2} or '–', not {v}")
+    for s in staedte:
+        row = list(werte[s].values())
+        if row.count(None) != 1 or sum(
+                1 for w in WAREN if werte[s][w] == grund[w] + 2) != 1:
+            warnings.append(f"stadtwert.{s}: not one '–' and one '+2' (pbem's Latin-square "
+                            "reading, which no source confirms)")
+    arten = {f"{art}-{stadt}" for art in ARTEN for stadt in STAEDTE}
+    if set(d.gebaeude) != arten:
+        errors.append("gebaeude: the 48 cards " + ", ".join(sorted(arten ^ set(d.gebaeude))))
+        return errors, warnings
+    if set(d.riga_gebaeude) != set(RIGA_ARTEN):
+        errors.append(f"riga_gebaeude: the cards {', '.join(RIGA_ARTEN)}")
+    if sorted(d.loge) != ["1", "2", "3", "4"]:
+        errors.append("loge: the points of 1, 2, 3 and 4 Logen")
+    else:
+        punkte = [d.loge[n].wert for n in "1234"]
+        if punkte != sorted(set(punkte)):
+            errors.append("loge: more Logen score more")
+    # rulebook example: Archiv and Schatzkammer in Visby cost 16 together
+    paar = d.gebaeude["Archiv-Visby"].kosten.wert + d.gebaeude["Schatzkammer-Visby"].kosten.wert
+    if paar != 16:
+        errors.append(f"gebaeude: Archiv-Visby and Schatzkammer-Visby cost 16 together "
+                      f"({RULEBOOK}: Visby example), not {paar}")
+    for ident, karte in d.gebaeude.items():
+        art = ident.split("-", 1)[0]
+        p = karte.punkte.wert
+        if art in ("Archiv", "Loge", "Kontor", "Kran") and p != 0:
+            errors.append(f"gebaeude.{ident}.punkte: 0 (it scores by its own rule or "
+                          f"helps building), not {p}")
+        elif art not in ("Archiv", "Loge", "Kontor", "Kran") and not 3 <= p <= 6:
+            errors.append(f"gebaeude.{ident}.punkte: 3 to 6 (publisher text), not {p}")
+        if karte.kosten.wert < 1:
+            errors.append(f"gebaeude.{ident}.kosten: 1 or more, not {karte.kosten.wert}")
+    for name, table in (("manufactur_ware", d.manufactur_ware),
+                        ("markthalle_ware", d.markthalle_ware)):
+        shown = [getattr(table, s) for s in STAEDTE]
+        bad = [w for w in shown if w not in WAREN]
+        if bad:
+            errors.append(f"{name}: commodities are {', '.join(WAREN)}, not {bad[0]}")
+    return errors, warnings
+
+
+SETS: DataSets[Daten] = DataSets(__name__.rpartition(".")[0], Daten, _derive, _constraints)
+#: the version of the shipped file (a game records the version it starts on)
+DATA_VERSION = SETS.shipped.version
+
+
+def _active() -> Any:
+    return SETS.active
+
+
+def __getattr__(name: str) -> Any:
+    # the card values (``GEBAEUDE``, ``STADTWERT``, ``WERT``…) of the data version the
+    # game being played started with
+    return SETS.attribute(name)

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
@@ -43,6 +44,35 @@ from pbem.games.tallinn.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Tallinn"]
 
 
+#: the "about this game's data" page in German (``about_data`` is the English)
+_ABOUT_DATA_DE = (
+    "In der Spielregel (Tallinn, OSTIA-Spiele 2016) gedruckt und so verwendet: die Regeln "
+    "und jede Zahl der Wertung (Wettstreite, Schlusswertung, Türme), die Hand aus 3 "
+    "Karten, der Start der Leiste auf 4 und Der Legat des Kaisers (eine Hälfte 1 Kaufmann, "
+    "1 Ritter, 1 Mönch; die andere das kaiserliche Wappen).\n\n"
+    "Aus öffentlichen Quellen (Rezensionen und Shopseiten, in pbems Quellendatei "
+    "verzeichnet): zehn Einflusskarten je Satz mit 1 bis 3 Personen je Hälfte, sechs "
+    "Hälften mit Münze, Karte 1 (2 Mönche / 1 Ritter mit Münze) und die Startkarten S1 "
+    "(2 Mönche, 1 Ritter) und S2 (2 Ritter, 1 Kaufmann).\n\n"
+    "Zum Teil rekonstruiert: Die Karten 7 und 8 tragen die Personen aus dem Beispiel der "
+    "Schlusswertung; wie sie auf die Hälften verteilt sind, hat pbem gewählt. Karte 10 "
+    "(2 Kaufleute / 1 Ritter und 1 Mönch): die Abbildung der Regel zu Phase 1 zeigt zwei "
+    "Beschriftungen, die pbem als die beiden Hälften einer Karte liest.\n\n"
+    "Von pbem rekonstruiert, weil keine Quelle sie nennt: die Hälften der Karten 2 bis 6 "
+    "und 9 und die Startkarten S3 bis S6. Sie folgen den Mustern der Quellen (zwei "
+    "Personen eines Standes / eine eines anderen mit Münze; eine Startkarte zeigt einen "
+    "Stand zweimal, einen einmal, einen gar nicht), geben jedem Stand 13 Personen je Satz "
+    "und lassen das Wertungsbeispiel der Regel im Spiel erreichen. Auch die Nummern 1 bis "
+    "10 auf den Karten sind pbems. Hier wird mit diesen Karten gespielt; die gedruckten "
+    "können abweichen.\n\n"
+    f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
+    "pbem/games/tallinn/data.toml. Wer die gedruckten Karten hat und den Server betreibt, "
+    "kann eine Karte in einer Kopie dieser Datei berichtigen (geprüft mit `pbem data check "
+    "tallinn`): neue Partien beginnen damit, laufende behalten ihre Daten."
+)
+
+
+@plays_on(data.SETS)
 class Tallinn(Rules):
     name = "tallinn"
     title = "Tallinn"
@@ -63,11 +93,12 @@ class Tallinn(Rules):
         "1 Ritter, 1 Mönch; the other the imperial Wappen).\n\n"
         "From public sources (reviews and shop pages, listed in pbem's sources file): ten "
         "influence cards per set with 1 to 3 persons per half, six halves with a coin, card "
-        "1 (2 Mönche / 1 Ritter with a coin), card 10 (2 Kaufleute / 1 Ritter and 1 Mönch, "
-        "from the rulebook's illustration), and the start cards S1 (2 Mönche, 1 Ritter) and "
+        "1 (2 Mönche / 1 Ritter with a coin), and the start cards S1 (2 Mönche, 1 Ritter) and "
         "S2 (2 Ritter, 1 Kaufmann).\n\n"
         "Partly reconstructed: cards 7 and 8 hold the persons of the rulebook's "
-        "final-scoring example; how they are split into halves is pbem's choice.\n\n"
+        "final-scoring example; how they are split into halves is pbem's choice. Card 10 "
+        "(2 Kaufleute / 1 Ritter and 1 Mönch): the rulebook's illustration of phase 1 shows "
+        "two captions, which pbem reads as the two halves of one card.\n\n"
         "Reconstructed by pbem, because no source prints them: the halves of cards "
         "2 to 6 and 9, and the start cards S3 to S6. They follow the patterns the sources "
         "describe (two persons of one estate / one person of another with a coin; a start "
@@ -76,10 +107,22 @@ class Tallinn(Rules):
         "numbers 1 to 10 on the cards are pbem's too. Games here are played with these "
         "cards; the printed cards may differ.\n\n"
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
-        "file pbem/games/tallinn/data.py; a corrected value there gets a new data version."
+        "file pbem/games/tallinn/data.toml. An operator who has the printed cards can "
+        "correct a card in a copy of that file (checked by `pbem data check tallinn`): new "
+        "games start on it, running games keep the data they started with."
     )
 
+    #: one sentence for the lobby: how much of the data is reconstructed
+    data_note = (
+        "Of its ten influence cards one is known from a source and three in part (card 10 "
+        "by reading the rulebook's illustration); pbem reconstructed the other six and four "
+        "of the six start cards.")
     translations = {"de": {"description": DE["description"],
+                           "data_note": ("Von den zehn Einflusskarten ist eine aus einer Quelle "
+                                         "bekannt und drei zum Teil (Karte 10 aus der "
+                                         "Abbildung der Regel gelesen); die übrigen sechs und "
+                                         "vier der sechs Startkarten hat pbem rekonstruiert."),
+                           "about_data": _ABOUT_DATA_DE,
                            "default_move_note": DE["default move"],
                            "options": {name: DE[f"option {name}"]
                                        for name in ("legat", "tower_order")}}}

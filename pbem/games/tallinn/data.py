@@ -51,9 +51,11 @@ To correct a value, edit it here and bump ``DATA_VERSION``; no code changes.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
-DATA_VERSION = "1-reconstructed"
+import msgspec
+
+from pbem.games.datafile import DataSets, is_reconstructed
 
 PRINTED = "printed"
 PARTLY = "partly reconstructed"
@@ -116,46 +118,12 @@ class Karte(NamedTuple):
         return self.a if which == "a" else self.b
 
 
-_COIN_PATTERN = ("reconstructed: card 1's pattern (two persons of one estate / one person of "
-                 "another with a coin); the six coin cards are the six ways to pair two estates")
-
-#: The ten influence cards of every player's set, by printed number.
-EINFLUSSKARTEN: dict[str, Karte] = {
-    k.nummer: k
-    for k in (
-        # the coin cards: two persons of one estate / one person of another with a coin
-        Karte("1", Haelfte(M=2), Haelfte(R=1, muenze=True), PRINTED,
-              SPIELE_OFFENSIVE + ": 'eine Hälfte 2 Mönche, andere 1 Ritter + Münze'"),
-        Karte("2", Haelfte(K=2), Haelfte(M=1, muenze=True), RECONSTRUCTED, _COIN_PATTERN),
-        Karte("3", Haelfte(R=2), Haelfte(K=1, muenze=True), RECONSTRUCTED, _COIN_PATTERN),
-        Karte("4", Haelfte(K=2), Haelfte(R=1, muenze=True), RECONSTRUCTED, _COIN_PATTERN),
-        Karte("5", Haelfte(R=2), Haelfte(M=1, muenze=True), RECONSTRUCTED, _COIN_PATTERN),
-        Karte("6", Haelfte(M=2), Haelfte(K=1, muenze=True), RECONSTRUCTED, _COIN_PATTERN),
-        # the cards without a coin
-        Karte("7", Haelfte(M=2, R=1), Haelfte(K=1, M=2), PARTLY,
-              RULEBOOK + ", Beispiel für eine Schlusswertung: Malte's tower card holds "
-              "'1 Ritter, 1 Kaufmann und 4 Mönche' (the split into halves is ours)"),
-        Karte("8", Haelfte(K=2, R=1), Haelfte(R=3), PARTLY,
-              RULEBOOK + ", Beispiel für eine Schlusswertung: Heike's two tower cards hold "
-              "'5 Ritter, 4 Kaufleute und 1 Mönch'; with card 10 that leaves 2 Kaufleute and "
-              "4 Ritter for this card (which cards she built, and the split, are ours)"),
-        Karte("9", Haelfte(M=2), Haelfte(K=2, R=1), RECONSTRUCTED,
-              "reconstructed: brings every estate to 13 persons per set, and lets the "
-              "rulebook's final-scoring example be reached in play"),
-        # the card of the rulebook's illustration of phase 1
-        Karte("10", Haelfte(K=2), Haelfte(R=1, M=1), PRINTED,
-              RULEBOOK + ", phase 1: 'Du aktivierst 2 Kaufleute' / 'Du aktivierst 1 Ritter "
-              "und 1 Mönch' (read as the two halves of one card)"),
-    )
-}
+#: (The ten influence cards of every player's set, ``EINFLUSSKARTEN`` by printed number:
+#: data.toml, read below.)
 
 #: Der Legat des Kaisers (expansion): one per player, taken into the hand at setup.
 LEGAT = "L"
-LEGAT_KARTE = Karte(
-    LEGAT, Haelfte(K=1, R=1, M=1), Haelfte(wappen=True), PRINTED,
-    RULEBOOK + ", Der Legat des Kaisers: 'je 1 Mönch, 1 Ritter und 1 Kaufmann' / "
-    "'kaiserliches Wappen'",
-)
+#: (its card, ``LEGAT_KARTE``: data.toml)
 #: the Wappen's two extra persons (in its contest; at the end for the weakest estate)
 LEGAT_PERSONEN = 2
 
@@ -169,22 +137,7 @@ class Startkarte(NamedTuple):
     source: str
 
 
-_START_PATTERN = (MIT80 + ": 'one estate twice, one once, one not at all'; the six cards of "
-                  "that pattern are the rulebook's '6 Start-Karten' (reconstructed)")
-
-STARTKARTEN: dict[str, Startkarte] = {
-    s.name: s
-    for s in (
-        Startkarte("S1", Haelfte(M=2, R=1), PRINTED,
-                   SPIELE_OFFENSIVE + ": 'zwei Mönche und ein Ritter'"),
-        Startkarte("S2", Haelfte(R=2, K=1), PRINTED,
-                   SPIELE_OFFENSIVE + ": 'zwei Ritter und ein Kaufmann'"),
-        Startkarte("S3", Haelfte(K=2, M=1), RECONSTRUCTED, _START_PATTERN),
-        Startkarte("S4", Haelfte(M=2, K=1), RECONSTRUCTED, _START_PATTERN),
-        Startkarte("S5", Haelfte(R=2, M=1), RECONSTRUCTED, _START_PATTERN),
-        Startkarte("S6", Haelfte(K=2, R=1), RECONSTRUCTED, _START_PATTERN),
-    )
-}
+#: (the six start cards, ``STARTKARTEN`` by name: data.toml)
 
 # -- numbers of the rules (all printed in the rulebook) ---------------------------
 
@@ -238,10 +191,122 @@ HELP: dict[str, dict[str, str]] = {
 
 def karte(nummer: str) -> Karte:
     """An influence card or the Legat by its printed number (``"L"`` for the Legat)."""
-    return LEGAT_KARTE if nummer == LEGAT else EINFLUSSKARTEN[nummer]
+    derived = SETS.active.derived
+    return derived["LEGAT_KARTE"] if nummer == LEGAT else derived["EINFLUSSKARTEN"][nummer]
 
 
 def reconstructed_cards() -> list[str]:
     """Influence and start cards whose contents are not (wholly) printed."""
-    cards = [k.nummer for k in EINFLUSSKARTEN.values() if k.status != PRINTED]
-    return cards + [s.name for s in STARTKARTEN.values() if s.status != PRINTED]
+    derived = SETS.active.derived
+    cards = [k.nummer for k in derived["EINFLUSSKARTEN"].values() if k.status != PRINTED]
+    return cards + [s.name for s in derived["STARTKARTEN"].values() if s.status != PRINTED]
+
+
+# -- the data file -------------------------------------------------------------------------
+
+Status = Literal["printed", "partly reconstructed", "reconstructed"]
+
+
+class Haelften(msgspec.Struct, forbid_unknown_fields=True):
+    """A half in the data file: persons of each estate, a coin, the Wappen."""
+
+    K: int = 0
+    R: int = 0
+    M: int = 0
+    muenze: bool = False
+    wappen: bool = False
+
+    def haelfte(self) -> Haelfte:
+        return Haelfte(self.K, self.R, self.M, self.muenze, self.wappen)
+
+
+class KarteDaten(msgspec.Struct, forbid_unknown_fields=True):
+    a: Haelften
+    b: Haelften
+    status: Status
+    quelle: str
+
+
+class StartDaten(msgspec.Struct, forbid_unknown_fields=True):
+    persons: Haelften
+    status: Status
+    quelle: str
+
+
+class Daten(msgspec.Struct, forbid_unknown_fields=True):
+    """The schema of ``data.toml``."""
+
+    version: str
+    einflusskarten: dict[str, KarteDaten]
+    legat: KarteDaten
+    startkarten: dict[str, StartDaten]
+
+
+def _derive(d: Daten) -> dict[str, Any]:
+    karten = {n: Karte(n, k.a.haelfte(), k.b.haelfte(), k.status, k.quelle)
+              for n, k in d.einflusskarten.items()}
+    start = {n: Startkarte(n, k.persons.haelfte(), k.status, k.quelle)
+             for n, k in d.startkarten.items()}
+    legat = Karte(LEGAT, d.legat.a.haelfte(), d.legat.b.haelfte(), d.legat.status,
+                  d.legat.quelle)
+    return {"DATA_VERSION": d.version, "EINFLUSSKARTEN": karten, "STARTKARTEN": start,
+            "LEGAT_KARTE": legat}
+
+
+def _sum(*halves: Haelften) -> dict[str, int]:
+    return {s: sum(getattr(h, s) for h in halves) for s in STAENDE}
+
+
+def _constraints(d: Daten) -> tuple[list[str], list[str]]:
+    errors: list[str] = []
+    warnings: list[str] = []
+    karten = d.einflusskarten
+    if sorted(karten, key=int) != [str(n) for n in range(1, 11)]:
+        errors.append("einflusskarten: the cards 1 to 10")
+        return errors, warnings
+    coins = 0
+    for nummer, k in karten.items():
+        for side, h in (("a", k.a), ("b", k.b)):
+            n = h.K + h.R + h.M
+            if not 1 <= n <= 3 or h.wappen:
+                errors.append(f"einflusskarten.{nummer}.{side}: 1 to 3 persons and no Wappen "
+                              "(sources: 1 to 3 persons per half)")
+            if h.muenze:
+                coins += 1
+                if sum(1 for s in STAENDE if getattr(h, s)) != 1:
+                    errors.append(f"einflusskarten.{nummer}.{side}: a coin half holds one estate")
+        if k.status != "printed" and not is_reconstructed(k.quelle):
+            errors.append(f"einflusskarten.{nummer}: a {k.status} card's quelle begins with "
+                          "'reconstructed'")
+    if coins != 6:
+        errors.append(f"einflusskarten: six halves with a coin (sources), not {coins}")
+    # the rulebook's final-scoring example
+    if _sum(karten["7"].a, karten["7"].b) != {"K": 1, "R": 1, "M": 4}:
+        errors.append("einflusskarten.7: 1 Kaufmann, 1 Ritter and 4 Mönche (rulebook, "
+                      "final-scoring example: Malte's tower)")
+    if _sum(karten["8"].a, karten["8"].b, karten["10"].a, karten["10"].b) != \
+            {"K": 4, "R": 5, "M": 1}:
+        errors.append("einflusskarten.8 and 10: 4 Kaufleute, 5 Ritter and 1 Mönch together "
+                      "(rulebook, final-scoring example: Heike's towers)")
+    total = _sum(*[h for k in karten.values() for h in (k.a, k.b)])
+    if len(set(total.values())) != 1:
+        warnings.append(f"einflusskarten: the estates have {total} persons per set, not the "
+                        "same number each (pbem's reconstruction gives 13 each)")
+    for name, s in d.startkarten.items():
+        if sorted(_sum(s.persons).values()) != [0, 1, 2] or s.persons.muenze:
+            errors.append(f"startkarten.{name}: one estate twice, one once, one not at all "
+                          "(mit80.de)")
+    if len(d.startkarten) != 6:
+        errors.append(f"startkarten: six start cards (rulebook), not {len(d.startkarten)}")
+    return errors, warnings
+
+
+SETS: DataSets[Daten] = DataSets(__name__.rpartition(".")[0], Daten, _derive, _constraints)
+#: the version of the shipped file (a game records the version it starts on)
+DATA_VERSION = SETS.shipped.version
+
+
+def __getattr__(name: str) -> Any:
+    # ``EINFLUSSKARTEN``, ``STARTKARTEN`` and ``LEGAT_KARTE`` of the data version the game
+    # being played started with
+    return SETS.attribute(name)

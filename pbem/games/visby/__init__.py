@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
@@ -33,6 +34,30 @@ from pbem.games.visby.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 __all__ = ["DEFAULT_TIMEOUT_NOTE", "GAME", "Visby"]
 
 
+#: the "about this game's data" page in German (``about_data`` is the English)
+_ABOUT_DATA_DE = (
+    "In der Spielregel (Visby, OSTIA-Spiele 2015) gedruckt und so verwendet: die acht "
+    "Aktionskarten und ihre Reihenfolge, was jede Karte tut und ihre Zahlen (Truppen 2 "
+    "Siegel, Ritter höchstens 5, Schmied, Flotte 3 Waren, Zöllner, Kaufmann, Bettelmönch), "
+    "der Nachschub je Runde nach Spielerzahl, die gespielten Karten je Runde, die Enden der "
+    "Leisten (Feld 15) und der Schlusstausch der Waren 3:1.\n\n"
+    "Aus der Regel gelesen, mit einer Wahl von uns: die Tabelle des Bettelmönchs zeigt "
+    "Waren nur unter jeder zweiten Spalte; pbem liest jeden Wert als für zwei Spalten "
+    "geltend (1, 1, 2, 2, 3, 3, 4, 4 Waren für 1 bis 8 gespielte Karten).\n\n"
+    "Von pbem rekonstruiert: Die Regel nennt nur zwei Tauschkurse der Markt-Leiste, beide "
+    "im Beispiel zum Kaufmann (Feld 7 = 3:2 und Feld 9 = 2:2), und zeigt einen Kurs 2:1 "
+    "irgendwo unter Feld 7. Keine zugängliche Quelle nennt die übrigen; die Kurse der "
+    "Felder 0, 1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15 sind pbems eigene, passend zu "
+    "jedem bekannten Kurs und gleichmäßig steigend (Feld 0 bietet keinen Tausch). Hier wird "
+    "mit diesen Kursen gespielt; der gedruckte Spielplan kann abweichen.\n\n"
+    f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
+    "pbem/games/visby/data.toml. Wer den gedruckten Spielplan hat und den Server "
+    "betreibt, kann einen Kurs in einer Kopie dieser Datei berichtigen (geprüft mit `pbem "
+    "data check visby`): neue Partien beginnen damit, laufende behalten ihre Daten."
+)
+
+
+@plays_on(data.SETS)
 class Visby(Rules):
     name = "visby"
     title = "Visby"
@@ -62,10 +87,20 @@ class Visby(Rules):
         "along the track (field 0 offers no exchange). Games here are played with these "
         "rates; the printed board may differ.\n\n"
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
-        "file pbem/games/visby/data.py; a corrected value there gets a new data version."
+        "file pbem/games/visby/data.toml. An operator who has the printed board can correct "
+        "a rate in a copy of that file (checked by `pbem data check visby`): new games "
+        "start on it, running games keep the data they started with."
     )
 
+    #: one sentence for the lobby: how much of the data is reconstructed
+    data_note = (
+        "All its card data is printed, except most exchange rates of the Markt track, which pbem "
+        "reconstructed.")
     translations = {"de": {"description": DE["description"],
+                           "data_note": ("Alle Kartendaten sind gedruckt, außer den meisten "
+                                         "Tauschkursen der Markt-Leiste, die pbem rekonstruiert "
+                                         "hat."),
+                           "about_data": _ABOUT_DATA_DE,
                            "default_move_note": DE["default move"],
                            "options": {"target": DE["option target"]}}}
 

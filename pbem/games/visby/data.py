@@ -1,19 +1,22 @@
-"""Visby's board and card data: the one place for values the rulebook does not print.
+"""Visby's board and card data: the rules' printed numbers here, the board's values (the
+Markt track, the Bettelmönch's table) in ``data.toml`` beside this module.
 
 Every value carries where it came from.  ``PRINTED`` values are read off the
 rulebook (../shared/rules/visby-de.md) or a cited public source;
 ``RECONSTRUCTED`` values are our own fill-ins for fields no reachable source
-gives, chosen to agree with every known value.  Change a reconstructed value
-here and bump ``DATA_VERSION``; nothing else needs to change.
+gives, chosen to agree with every known value.  An operator corrects a reconstructed
+value in a copy of ``data.toml`` (``pbem data check visby``); nothing else changes.
 
 Sources, in full, are listed in ../shared/data/riga-tallinn-visby-sources.md.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-DATA_VERSION = "1-reconstructed"
+import msgspec
+
+from pbem.games.datafile import DataSets, is_reconstructed
 
 PRINTED = "printed"
 RECONSTRUCTED = "reconstructed"
@@ -60,8 +63,85 @@ SCHLUSSKURS = 3  # Wertung: remaining goods convert 3:1
 #: this round's cards, the Bettelmönch included).  The rulebook prints the
 #: goods only under every second column; we read each cell as spanning two
 #: columns (see the sources file, section 5).
-BETTELMOENCH_WAREN: dict[int, int] = {1: 1, 2: 1, 3: 2, 4: 2, 5: 3, 6: 3, 7: 4, 8: 4}
+#: (``BETTELMOENCH_WAREN``: data.toml, read below)
 BETTELMOENCH_SOURCE = (RULEBOOK + ", 8. Bettelmönch (table, two columns per cell)", PRINTED)
+
+
+class Kurs(NamedTuple):
+    """An exchange rate on the Markt track: ``waren`` goods buy ``siegel`` seals."""
+
+    waren: int
+    siegel: int
+    status: str
+    source: str
+
+    def __str__(self) -> str:
+        return f"{self.waren}:{self.siegel}"
+
+
+class Feld(msgspec.Struct, forbid_unknown_fields=True):
+    """One field of the Markt track in the data file (0 goods and 0 seals: no exchange)."""
+
+    feld: int
+    waren: int
+    siegel: int
+    quelle: str
+
+
+class Daten(msgspec.Struct, forbid_unknown_fields=True):
+    """The schema of ``data.toml``."""
+
+    version: str
+    bettelmoench_waren: dict[str, int | str]
+    markt: list[Feld]
+
+
+def _derive(d: Daten) -> dict[str, Any]:
+    markt = tuple(None if f.waren == 0 else
+                  Kurs(f.waren, f.siegel,
+                       RECONSTRUCTED if is_reconstructed(f.quelle) else PRINTED, f.quelle)
+                  for f in d.markt)
+    moench = {int(k): int(v) for k, v in d.bettelmoench_waren.items() if k != "quelle"}
+    return {"DATA_VERSION": d.version, "MARKT": markt, "BETTELMOENCH_WAREN": moench}
+
+
+def _constraints(d: Daten) -> tuple[list[str], list[str]]:
+    errors: list[str] = []
+    warnings: list[str] = []
+    if [f.feld for f in d.markt] != list(range(TRACK_END + 1)):
+        errors.append(f"markt: the fields 0 to {TRACK_END}, in order")
+        return errors, warnings
+    if not any((f.waren, f.siegel) == (2, 1) for f in d.markt[:7]):
+        errors.append("markt: a field below 7 with the rate 2:1 (rulebook, Kaufmann example)")
+    rates = [f.siegel / f.waren for f in d.markt if f.waren]
+    if rates != sorted(rates):
+        warnings.append("markt: the rates do not rise along the track (pbem's reading)")
+    moench = {k: v for k, v in d.bettelmoench_waren.items() if k != "quelle"}
+    if sorted(moench, key=int) != [str(n) for n in range(1, 9)]:
+        errors.append("bettelmoench_waren: goods for 1 to 8 cards played")
+    return errors, warnings
+
+
+SETS: DataSets[Daten] = DataSets(__name__.rpartition(".")[0], Daten, _derive, _constraints)
+#: the version of the shipped file (a game records the version it starts on)
+DATA_VERSION = SETS.shipped.version
+#: the shipped table (the card texts are written with it)
+BETTELMOENCH_WAREN_SHIPPED: dict[int, int] = SETS.shipped.derived["BETTELMOENCH_WAREN"]
+
+
+def __getattr__(name: str) -> Any:
+    # ``MARKT`` and ``BETTELMOENCH_WAREN`` of the data version the game being played
+    # started with
+    return SETS.attribute(name)
+
+
+MARKT_FIELD_0_STATUS = RECONSTRUCTED  # field 0 offering no exchange is our reading
+
+
+def reconstructed_fields() -> list[int]:
+    """Markt fields whose rate is our reconstruction, not printed."""
+    markt = SETS.active.derived["MARKT"]
+    return [i for i, k in enumerate(markt) if k is None or k.status == RECONSTRUCTED]
 
 
 class Kartentext(NamedTuple):
@@ -76,7 +156,7 @@ class Kartentext(NamedTuple):
     de: str
 
 
-_MOENCH = f"{min(BETTELMOENCH_WAREN.values())}–{max(BETTELMOENCH_WAREN.values())}"
+_MOENCH = f"{min(BETTELMOENCH_WAREN_SHIPPED.values())}–{max(BETTELMOENCH_WAREN_SHIPPED.values())}"
 
 #: One line of effect per card, summarised from the rulebook's "III. Auswertung
 #: der Karten" (sections 1-8); the numbers are the ones of this file.
@@ -123,48 +203,3 @@ KARTENTEXT: dict[str, Kartentext] = {
         "fremdem Kaufmann; Ablagestapel zurück auf die Hand."),
 }
 KARTENTEXT_SOURCE = (RULEBOOK + ", III. Auswertung der Karten, 1-8", PRINTED)
-
-
-class Kurs(NamedTuple):
-    """An exchange rate on the Markt track: ``waren`` goods buy ``siegel`` seals."""
-
-    waren: int
-    siegel: int
-    status: str
-    source: str
-
-    def __str__(self) -> str:
-        return f"{self.waren}:{self.siegel}"
-
-
-_R = ("reconstructed: no source prints this field; chosen to rise monotonically "
-      "between the known rates")
-
-#: The Markt track, field 0..15.  ``None`` means the field offers no exchange.
-#: Known: field 7 = 3:2 and field 9 = 2:2 (rulebook's Kaufmann example: the
-#: purse on 9 moves back 2 to the rate 3:2), and a 2:1 rate on a field below 7
-#: (Heike's second trade in the same example).  The rest is reconstructed.
-MARKT: tuple[Kurs | None, ...] = (
-    None,  # 0: the purse is reset here after a Kaufmann round; reconstructed as no trade
-    Kurs(4, 1, RECONSTRUCTED, _R),  # 1 (start field)
-    Kurs(4, 1, RECONSTRUCTED, _R),  # 2
-    Kurs(3, 1, RECONSTRUCTED, _R),  # 3
-    Kurs(3, 1, RECONSTRUCTED, _R),  # 4
-    Kurs(2, 1, RECONSTRUCTED, _R + "; the rulebook shows a 2:1 field below field 7"),  # 5
-    Kurs(2, 1, RECONSTRUCTED, _R),  # 6
-    Kurs(3, 2, PRINTED, RULEBOOK + ", Kaufmann example: field 9 minus 2 fields = 3:2"),  # 7
-    Kurs(3, 2, RECONSTRUCTED, _R),  # 8
-    Kurs(2, 2, PRINTED, RULEBOOK + ", Kaufmann example: 'Feld 9 (Kurs 2:2)'"),  # 9
-    Kurs(2, 2, RECONSTRUCTED, _R),  # 10
-    Kurs(3, 4, RECONSTRUCTED, _R),  # 11
-    Kurs(3, 4, RECONSTRUCTED, _R),  # 12
-    Kurs(2, 3, RECONSTRUCTED, _R),  # 13
-    Kurs(2, 3, RECONSTRUCTED, _R),  # 14
-    Kurs(2, 4, RECONSTRUCTED, _R),  # 15
-)
-MARKT_FIELD_0_STATUS = RECONSTRUCTED  # field 0 offering no exchange is our reading
-
-
-def reconstructed_fields() -> list[int]:
-    """Markt fields whose rate is our reconstruction, not printed."""
-    return [i for i, k in enumerate(MARKT) if k is None or k.status == RECONSTRUCTED]

@@ -16,7 +16,8 @@ The package, one job per module (see ``pbem/games/protocol.py``, "The shape of a
 ``__init__``  this class: the protocol's methods, each short, calling the module whose
               job it is; nothing else (helpers live in the modules)
 ``rules``     the state, the legal moves, apply, scoring; the readings of the rulebook
-``data``      the card and board values, each with its source
+``data``      the card and board values: the schema of ``data.toml`` beside it, each
+              value there with its source; ``@plays_on`` plays a game on its version
 ``moves``     the moves as small values: ``Move.from_notation()`` and ``.notation()``
 ``menu``      the legal moves as choices for people (labels, groups, help, steps)
 ``sentences`` a move told as a sentence, per viewer (``describe``)
@@ -37,6 +38,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     IllegalMoveError,
@@ -49,13 +51,16 @@ from pbem.games.protocol import (
     View,
 )
 from pbem.games.ziehen import bot, data, menu, moves, picture, rules, sentences, text, view
-from pbem.games.ziehen.data import CARDS
 from pbem.games.ziehen.moves import DRAW, END, Move
 from pbem.games.ziehen.rules import ROUNDS, TURN
 
 __all__ = ["CARDS", "GAME", "ROUNDS", "TURN", "Move", "Ziehen"]
 
+#: the shipped deck (a game plays on its own version's: ``data.CARDS`` while it runs)
+CARDS: dict[str, int] = data.SETS.shipped.derived["CARDS"]
 
+
+@plays_on(data.SETS)
 class Ziehen(Rules):
     name = "ziehen"
     title = "Ziehen (example game)"
@@ -64,12 +69,14 @@ class Ziehen(Rules):
     rules_version = rules.RULES_VERSION
     data_version = data.DATA_VERSION
     description = "pbem's example game: step, draw a secret card, step, end the turn."
+    data_note = "All its values are pbem's own: the example game has no printed edition."
     default_move_note = "On timeout the seat plays its only move."
     translations = {
         "de": {
             "description": "pbems Beispielspiel: ein Schritt, eine geheime Karte ziehen, "
                            "ein Schritt, Zug beenden.",
             "default_move_note": "Läuft die Zeit ab, spielt der Platz seinen einzigen Zug.",
+            "data_note": 'Alle Werte sind pbems eigene: Das Beispielspiel gibt es nicht gedruckt.',
         },
     }
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pbem.games.language import Words
 from pbem.games.protocol import View
 from pbem.games.svg import Canvas, seat_name
-from pbem.games.ziehen.data import CARDS
+from pbem.games.ziehen import data
 from pbem.games.ziehen.menu import REGION
 from pbem.games.ziehen.words import words
 
@@ -56,7 +56,7 @@ def _row(svg: Canvas, w: Words, entry: dict, names: list[str], bold: bool, y: fl
     svg.text(WIDTH - 12, y + 21, w["cards"].format(n=entry["cards"]), font_size=11,
              fill=MUTED, text_anchor="end")
     for i, card in enumerate(entry.get("hand", [])):
-        with svg.region(card, help=f"{card}: {CARDS[card]}"):
+        with svg.region(card, help=f"{card}: {data.CARDS[card]} {w['mark']}"):
             svg.rect(150 + i * 52, y + 6, 48, 22, rx=3, fill="#ffffff", stroke=INK)
             svg.text(174 + i * 52, y + 21, card, font_size=10, fill=INK,
                      text_anchor="middle")

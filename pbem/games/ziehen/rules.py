@@ -19,7 +19,7 @@ from typing import Any
 
 from pbem.games import rng
 from pbem.games.protocol import IllegalMoveError, State, rank_by
-from pbem.games.ziehen.data import CARDS
+from pbem.games.ziehen import data
 from pbem.games.ziehen.moves import DRAW, END, STEP, Move
 
 RULES_VERSION = "1"
@@ -42,7 +42,7 @@ def new_state(players: int, options: dict[str, Any], seed: str) -> State:
         "hand": [[] for _ in range(players)],
         "over": False,
     }
-    state["deck"] = rng.shuffled(state, sorted(CARDS))
+    state["deck"] = rng.shuffled(state, sorted(data.CARDS))
     return state
 
 
@@ -92,7 +92,7 @@ def determinize(state: State, seat: int, chance: random.Random) -> State:
 
 def scores(state: State) -> list[int]:
     """The sum of the card values in each hand."""
-    return [sum(CARDS[c] for c in hand) for hand in state["hand"]]
+    return [sum(data.CARDS[c] for c in hand) for hand in state["hand"]]
 
 
 def ranks(state: State) -> list[int]:
@@ -103,7 +103,7 @@ def cards_problem(state: State) -> str | None:
     """What is wrong with ``state`` for a position (each card once, in a hand or the
     deck; a turn and a step that exist), or None."""
     held = sorted([c for hand in state["hand"] for c in hand] + state["deck"])
-    if held != sorted(CARDS):
+    if held != sorted(data.CARDS):
         return f"the cards are not the deck's, each once: {held}"
     if not 0 <= state["turn"] < state["players"] or not 0 <= state["step"] < len(TURN):
         return f"there is no turn {state['turn']} or step {state['step']}"

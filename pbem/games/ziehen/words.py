@@ -28,6 +28,9 @@ EN: Words = {
     "seat": "{name}: {cards} cards{hand}",
     "title": "Ziehen · round {round} of {rounds}",
     "cards": "{n} cards",
+    # beside a card's value where players read it: the value is not printed anywhere
+    # (each game marks its reconstructed values with the sign of pbem.games.datafile)
+    "mark": "◇ reconstructed: pbem's own value (the example game has no printed edition)",
     "deck": "Deck: {n}",
     "your row": "Your cards: take a step, or end your turn",
 }
@@ -45,6 +48,7 @@ DE: Words = {
     "seat": "{name}: {cards} Karten{hand}",
     "title": "Ziehen · Runde {round} von {rounds}",
     "cards": "{n} Karten",
+    "mark": "◇ rekonstruiert: pbems eigener Wert (das Beispielspiel ist nirgends gedruckt)",
     "deck": "Stapel: {n}",
     "your row": "Deine Karten: einen Schritt gehen oder den Zug beenden",
 }

@@ -123,5 +123,5 @@ def test_the_picture_names_each_visible_card_as_a_region_with_its_help():
     state = GAME.apply(GAME.apply(GAME.setup(2, None, "ziehen"), 0, "step"), 0, "draw")
     (card,) = state["hand"][0]
     mine = GAME.picture(GAME.view(state, 0), ["A", "B"])
-    assert f'data-region="{card}"' in mine and f"<title>{card}: {CARDS[card]}</title>" in mine
+    assert f'data-region="{card}"' in mine and f"<title>{card}: {CARDS[card]} ◇ " in mine
     assert card not in GAME.picture(GAME.view(state, 1), ["A", "B"])

@@ -1,0 +1,91 @@
+"""Every game's data file: it passes ``pbem data check``, a correction may change a
+reconstructed value but never a printed or sourced one, and the rulebook's constraints
+hold; players read the reconstructed mark in card help, in English and German."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from pbem.games import EXAMPLES, game_names, get_example, get_game
+from pbem.games.datafile import MARK, DataFileError
+from pbem.games.riga import GAME as RIGA
+from pbem.games.riga import data as riga_data
+
+GAMES = [get_game(n) for n in game_names()] + [get_example(n) for n in EXAMPLES]
+WITH_FILES = [g.name for g in GAMES if g.data_sets is not None]
+
+
+@pytest.mark.parametrize("name", WITH_FILES)
+def test_pbem_data_check_passes_on_every_shipped_file(name):
+    out = CliRunner().invoke(main, ["data", "check", name])
+    assert out.exit_code == 0, out.output
+    assert "ok, version" in out.output and "(the shipped values)" in out.output
+
+
+def _riga(*changes: tuple[str, str]) -> str:
+    text = riga_data.SETS.shipped.text.replace('version = "1-reconstructed"',
+                                               'version = "1-korrigiert"')
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def test_a_file_that_changes_a_printed_value_is_refused_naming_it(tmp_path):
+    # Danzig's Tuch is worth 5: the rulebook's Danzig example
+    old = "[stadtwert.Danzig]\nTuch = { wert = 5,"
+    text = _riga((old, old.replace("5", "7")))
+    path = tmp_path / "riga.toml"
+    path.write_text(text, encoding="utf-8")
+    out = CliRunner().invoke(main, ["data", "check", "riga", str(path)])
+    assert out.exit_code == 1
+    assert "stadtwert.Danzig.Tuch.wert is given by a source (Riga rulebook" in out.output
+    assert "5, not 7" in out.output and "refused" in out.output
+    with pytest.raises(DataFileError, match=r"stadtwert\.Danzig\.Tuch\.wert"):
+        RIGA.load_data(text)
+
+
+def test_a_reconstructed_value_may_change_and_the_check_lists_it(tmp_path):
+    old = '[gebaeude.Festung-Visby]\nkosten = { wert = 9,'
+    text = _riga((old, old.replace("9", "10")))
+    path = tmp_path / "riga.toml"
+    path.write_text(text, encoding="utf-8")
+    out = CliRunner().invoke(main, ["data", "check", "riga", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "gebaeude.Festung-Visby.kosten.wert: 9 -> 10" in out.output
+    version = RIGA.load_data(text)
+    assert version.startswith("1-korrigiert+")
+    state = RIGA.setup_version(3, None, "tide", version)
+    assert state["data_version"] == version
+    # the game reads its own version's values while it plays, the shipped ones outside
+    with RIGA.data_sets.using(version):
+        assert riga_data.gebaeude("Festung-Visby").kosten == 10
+    assert riga_data.gebaeude("Festung-Visby").kosten == 9
+
+
+def test_the_rulebooks_constraints_refuse_a_file_that_breaks_them():
+    # two cities where Korn cannot pay: the designer says exactly one
+    old = "(Tuch's +2 must be in Stockholm)\" }\nGlas = { wert = 4,"
+    text = _riga((old, old.replace("wert = 4", 'wert = "–"')))
+    checked, _ = RIGA.data_sets.check(text)
+    assert any("Glas must be '–' in exactly one city" in e for e in checked.errors)
+    # Archiv and Schatzkammer in Visby cost 16 together (rulebook example)
+    old = '[gebaeude.Archiv-Visby]\nkosten = { wert = 8,'
+    checked, _ = RIGA.data_sets.check(_riga((old, old.replace("8", "9"))))
+    assert any("cost 16 together" in e for e in checked.errors)
+
+
+def test_a_file_that_is_not_the_schema_is_refused_with_the_path():
+    checked, _ = RIGA.data_sets.check(_riga(("[grundwert]\n", "[grundwert]\nSalz = 3\n")))
+    assert not checked.ok and "unknown field `Salz` - at `$.grundwert`" in checked.errors[0]
+
+
+def test_the_mark_is_in_a_buildings_help_in_both_languages():
+    english = riga_data.help_line("Festung-Visby", "en")
+    german = riga_data.help_line("Festung-Visby", "de")
+    assert f"{MARK} Cost and points reconstructed" in english
+    assert f"{MARK} Kosten und Punkte rekonstruiert" in german
+    # the Markthalle in Danzig: its cost is printed (rulebook example), its points not
+    assert f"{MARK} Points reconstructed" in riga_data.help_line("Markthalle-Danzig", "en")
