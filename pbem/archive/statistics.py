@@ -47,6 +47,12 @@ def of_game(finished: FinishedGame) -> dict[str, Any] | None:
             "uses": [[seat, verb, name, n] for (seat, verb, name), n in sorted(counts.items())]}
 
 
+def _alt(text: str) -> str:
+    """A chart's title as its image's alternative text, without brackets (Macao's
+    ``Abt (C79)``): the archive's fast Markdown path declines an alt text with them."""
+    return md_text(text.replace("(", "").replace(")", ""))
+
+
 def game_page(game: str) -> str:
     return f"statistics/{game}"
 
@@ -215,7 +221,7 @@ def _game_pages(stats: GameStats) -> list[IndexPage]:
     text = (f"# Statistics of {md_text(title)}\n\n"
             f"{stats.games} finished games. [All statistics]({paths.rel(page, paths.html(INDEX))})"
             f" · [the games]({paths.rel(page, paths.html(paths.by_game(stats.name)))})\n\n"
-            f"{results}\n\n![{md_text(chart_title)}]({paths.rel(page, svg)})\n\n"
+            f"{results}\n\n![{_alt(chart_title)}]({paths.rel(page, svg)})\n\n"
             "## Cards, buildings and offices\n\n"
             "How often each was taken, played or built, read from the games' moves, and "
             "where the seats that did finished (each seat of a game counted once).\n\n"
@@ -243,7 +249,7 @@ def _card_page(stats: GameStats, title: str, page: str, card: Card) -> IndexPage
     text = (f"# {md_text(card.name)} ({md_text(title)})\n\n"
             f"[Statistics of {md_text(title)}]({back})"
             f" · {stats.games} finished games\n\n" + "\n".join(lines)
-            + f"\n\n![{md_text(chart_title)}]({paths.rel(page, svg)})\n")
+            + f"\n\n![{_alt(chart_title)}]({paths.rel(page, svg)})\n")
     return IndexPage(page, f"{card.name} ({title})", text, STATISTICS,
                      ((svg, chart.bars(bars, chart_title, "")),))
 
