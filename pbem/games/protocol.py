@@ -317,6 +317,11 @@ class Rules(ABC):
     #: table (``pbem.games.search``): a round or so; fewer where a move is a whole round
     #: and the estimate sees far (Tallinn)
     search_horizon: int = 12
+    #: the level of a bot the server seats by itself or offers first (the demo, a seat
+    #: given to a bot, one that takes over after timeouts): "normal" where the search
+    #: has been measured to beat the game's own bot (``bench/bots.py``), else "easy",
+    #: the game's own bot, rather than a search that plays worse than it
+    default_bot_level: str = "normal"
     #: one sentence for the lobby, beside the description: how much of the game's card and
     #: board data is reconstructed (the details are :attr:`about_data`'s)
     data_note: str = ""

@@ -70,8 +70,16 @@ LEVELS: dict[str, Level] = {
     "normal": Level("normal", 0.1, 25),
     "strong": Level("strong", 0.5, 100),
 }
-#: the level of a bot the server seats by itself (the demo, after timeouts)
+#: the level of a bot the server seats by itself (the demo, after timeouts), where the
+#: game says none (``Rules.default_bot_level``: a game whose search is not yet measured
+#: better than its own bot says "easy")
 DEFAULT_LEVEL = "normal"
+
+
+def default_level(rules: Rules) -> str:
+    """The level of a bot the server seats by itself in a game of ``rules``."""
+    level = getattr(rules, "default_bot_level", DEFAULT_LEVEL)
+    return level if level in LEVELS else DEFAULT_LEVEL
 
 
 @dataclass

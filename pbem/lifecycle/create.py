@@ -204,7 +204,7 @@ def create_game(
     """
     rules = get_game(game_name)
     players = 1 + len(seats)
-    levels = _bot_levels(bot_levels, len(seats))
+    levels = _bot_levels(bot_levels, len(seats), search.default_level(rules))
     resolved = rules.resolve_options(options, players)  # raises OptionError
     policy = clock.resolve_policy(ctx, clock_policy)
     invited = _invited(creator, seats, held)
@@ -238,11 +238,11 @@ def create_game(
     return game
 
 
-def _bot_levels(bot_levels: list[str | None] | None, seats: int) -> list[str]:
-    """The level of each seat's bot (the default where none is given); ``OptionError``
+def _bot_levels(bot_levels: list[str | None] | None, seats: int, default: str) -> list[str]:
+    """The level of each seat's bot (``default`` where none is given); ``OptionError``
     for a level that is none of ``search.LEVELS``."""
-    levels = [level or search.DEFAULT_LEVEL for level in (bot_levels or [])]
-    levels += [search.DEFAULT_LEVEL] * (seats - len(levels))
+    levels = [level or default for level in (bot_levels or [])]
+    levels += [default] * (seats - len(levels))
     unknown = [level for level in levels if level not in search.LEVELS]
     if unknown:
         raise OptionError(gettext("a bot plays at one of the levels %(levels)s, not %(level)s",

@@ -212,9 +212,9 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     return row
 
 
-def level_of(seat: Seat) -> search.Level:
-    """The level the seat's bot plays at (an unknown name: the default level)."""
-    return search.LEVELS.get(seat.bot_level) or search.LEVELS[search.DEFAULT_LEVEL]
+def level_of(seat: Seat, rules: Rules) -> search.Level:
+    """The level the seat's bot plays at (an unknown name: the game's default level)."""
+    return search.LEVELS.get(seat.bot_level) or search.LEVELS[search.default_level(rules)]
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ def _candidates(rules: Rules, state: State, seat: Seat, rng: random.Random,
                 thinking: Thinking) -> Iterator[str]:
     """What a bot seat plays, best first: a search at the seat's level, else the game's
     bot, else its default, else any."""
-    i, level = seat.index, level_of(seat)
+    i, level = seat.index, level_of(seat, rules)
     if level.searches:
         try:
             yield _thought(rules, state, i, rng, level, thinking)

@@ -120,7 +120,8 @@ def _time_out(ctx: Context, game: Game, seat: Seat, now: datetime) -> str:
     stage = (DROP if clock.drops(policy) else BOT) if takeover else DEFAULT
     changes: dict = {"timeouts_in_row": count, "in_grace": False}
     if takeover:
-        changes.update(bot=True, bot_replaced=stage == BOT, bot_level=search.DEFAULT_LEVEL)
+        changes.update(bot=True, bot_replaced=stage == BOT,
+                       bot_level=search.default_level(get_game(game.game)))
     _claim(seat, **changes)
     i = seat.index
     # the notices belong after the first default move; written first, so that the turn

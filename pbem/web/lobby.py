@@ -112,7 +112,7 @@ def _form_defaults(rules: Rules) -> dict[str, Any]:
         form[f"opt-{opt.name}"] = str(opt.default)
     for i in range(1, rules.max_players):
         form[f"seat-{i}"] = ""
-        form[f"level-{i}"] = search.DEFAULT_LEVEL
+        form[f"level-{i}"] = search.default_level(rules)
     return form
 
 
@@ -161,7 +161,7 @@ def _parse_new_game(rules: Rules, form: dict[str, Any]) -> tuple[dict[str, Any],
     for i in range(1, players):
         raw = form.get(f"seat-{i}", "").strip()
         if raw.lower() in BOT_WORDS:
-            level = form.get(f"level-{i}", search.DEFAULT_LEVEL)
+            level = form.get(f"level-{i}", search.default_level(rules))
             if level not in search.LEVELS:
                 errors.append(_("Seat %(number)s: choose how strongly its bot plays from the "
                                 "list.", number=i + 1))
