@@ -10,8 +10,9 @@ PY=${PYTHON:-python3}
 .venv/bin/ruff check pbem tests bench
 .venv/bin/lint-imports  # the layers of DESIGN.md, as pyproject.toml [tool.importlinter] writes them
 set +e
-# on every core (pytest-xdist; an idle worker takes tests from a busy one): on two idle
-# cores the suite took 10 minutes (604 s, 26 November; the aim is 5).
+# on every core (pytest-xdist; an idle worker takes tests from a busy one): on two nearly
+# idle cores the suite took 11 minutes (678 s for 1,811 tests, 26 November; 604 s for
+# 1,595 before that session's features; the aim is 5).
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
 # pytest keeps each test module with its asserts rewritten in __pycache__, unless Python
 # is told to write no bytecode (some machines set that): then every run, in every

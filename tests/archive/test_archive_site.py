@@ -164,7 +164,7 @@ def test_game_page_has_every_move_with_a_permalink_and_the_state_of_each_round(a
     assert {f"round-{r}" for r in range(1, rounds + 1)} <= page.ids
     text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
     assert text.count("State after the last move of round") == rounds
-    assert "## Setup" in text and "Rules version: 1" in text
+    assert "## Setup" in text and f"Rules version: {game.rules_version}" in text
     assert (archive.site / f"games/{game.id}.svg").read_text().startswith("<svg")
 
 
