@@ -39,6 +39,8 @@ def test_follow_a_game_and_receive_its_digest_in_a_phone(ctx, smtp_ctx, sqlite_d
         page.goto(origin + confirm)
         _fits(page)
         page.get_by_role("button", name=f"Yes, follow Visby #{game.id}").click()
+        # the click returns before the page it posts to has come: wait for its words
+        page.get_by_text("follows this game").wait_for()
         assert page.get_by_text("follows this game").is_visible()
         _fits(page)
     assert Follower.get().confirmed_at is not None
