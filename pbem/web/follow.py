@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, render_template, request, url_for
 
 from pbem import i18n, links
 from pbem.archive.feed import moves_atom
@@ -23,7 +23,7 @@ from pbem.mail import compose
 from pbem.models import Follower, Game, Move, Seat
 from pbem.web import context, csrf
 from pbem.web.lobby import _one_click_or_form, client_key
-from pbem.web.play import _field, _payload
+from pbem.web.play import _field, _payload, listed_game
 from pbem.web.refusal import Refusal, refusal_seconds
 
 bp = Blueprint("follow", __name__)
@@ -32,17 +32,10 @@ bp = Blueprint("follow", __name__)
 FEED_ENTRIES = 50
 
 
-def _game_or_404(game_id: int) -> Game:
-    game = Game.get_or_none(Game.id == game_id)
-    if game is None or game.status == Game.HELD:
-        abort(404)
-    return game
-
-
 @bp.get("/g/<int:game_id>/feed.atom")
 def feed(game_id: int) -> Any:
     """The game's public moves as a spectator reads them (the public page's sentences)."""
-    game = _game_or_404(game_id)
+    game = listed_game(game_id)
     names = compose.names_of(Seat.of(game))
     rows = (Move.select(Move.seq, Move.seat, Move.move, Move.said_author, Move.said_others,
                         Move.said_in, Move.created_at)
@@ -58,7 +51,7 @@ def feed(game_id: int) -> Any:
 
 @bp.post("/g/<int:game_id>/follow")
 def follow_post(game_id: int) -> Any:
-    game = _game_or_404(game_id)
+    game = listed_game(game_id)
     here = url_for("play.game_page", game_id=game.id)
     csrf.check(again_url=here)
     address = request.form.get("email", "")[:300]

@@ -417,10 +417,10 @@ def invite(token: str) -> Any:
     )
 
 
-@bp.post("/i/<token>")
-def invite_post(token: str) -> Any:
-    game, seat, address = _invite(token)
-    csrf.check(again_url=request.path)
+def player_from_form(address: str) -> Player:
+    """The player of ``address`` with the name, time zone and language the form of a
+    link mailed to that address gave: the link's holder may set them (an invitation, a
+    join link)."""
     name = create.clean_name(request.form.get("name", "")[:300])
     tz = request.form.get("timezone", "UTC")
     if not is_zone(tz):
@@ -428,10 +428,17 @@ def invite_post(token: str) -> Any:
     known = Player.get_or_none(Player.email == address)
     lang = chosen_language(known.language if known else DEFAULT, again_url=request.path)
     player = create.get_or_create_player(address, name, timezone=tz, language=lang)
-    # the link was mailed to this address: its holder may set the name, zone and language
     if (player.name, player.timezone, player.language) != (name, tz, lang):
         player.name, player.timezone, player.language = name, tz, lang
         player.save()
+    return player
+
+
+@bp.post("/i/<token>")
+def invite_post(token: str) -> Any:
+    game, seat, address = _invite(token)
+    csrf.check(again_url=request.path)
+    player = player_from_form(address)
     try:
         create.accept_invite(context(), game, seat, player)
     except moves.PlayError as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from pbem import i18n, links
 from pbem.games import get_game
@@ -20,10 +20,10 @@ from pbem.mail import compose
 from pbem.models import Game, Player, Seat
 from pbem.time import clock
 from pbem.web import context, csrf
-from pbem.web.lobby import client_key
-from pbem.web.play import _field, _payload, chosen_language, seat_path
+from pbem.web.lobby import client_key, player_from_form
+from pbem.web.play import _field, _payload, listed_game, seat_path
 from pbem.web.refusal import Refusal, refusal_seconds
-from pbem.web.zones import is_zone, timezones
+from pbem.web.zones import timezones
 
 bp = Blueprint("open_games", __name__)
 
@@ -36,16 +36,9 @@ def open_games() -> Any:
                            clock_of=lambda g: clock.describe_policy(g.clock) if g.clock else "")
 
 
-def _open_game(game_id: int) -> Game:
-    game = Game.get_or_none(Game.id == game_id)
-    if game is None or game.status == Game.HELD:
-        abort(404)
-    return game
-
-
 @bp.post("/open/<int:game_id>")
 def ask(game_id: int) -> Any:
-    game = _open_game(game_id)
+    game = listed_game(game_id)
     here = url_for("open_games.open_games")
     csrf.check(again_url=here)
     try:
@@ -100,16 +93,7 @@ def join_page(token: str) -> Any:
 def join_post(token: str) -> Any:
     game, address = _join(token)
     csrf.check(again_url=request.path)
-    name = create.clean_name(request.form.get("name", "")[:300])
-    tz = request.form.get("timezone", "UTC")
-    if not is_zone(tz):
-        tz = "UTC"
-    known = Player.get_or_none(Player.email == address)
-    lang = chosen_language(known.language if known else DEFAULT, again_url=request.path)
-    player = create.get_or_create_player(address, name, timezone=tz, language=lang)
-    if (player.name, player.timezone, player.language) != (name, tz, lang):
-        player.name, player.timezone, player.language = name, tz, lang
-        player.save()
+    player = player_from_form(address)
     try:
         seat = join.join(context(), game.id, player)
     except moves.PlayError as exc:

@@ -549,6 +549,15 @@ def seat_settings_post(token: str) -> Any:
     return redirect(here, code=303)
 
 
+def listed_game(game_id: int) -> Game:
+    """The game a visitor may follow or join; 404 for none, or one still held for its
+    creator's confirmation."""
+    game = Game.get_or_none(Game.id == game_id)
+    if game is None or game.status == Game.HELD:
+        abort(404)
+    return game
+
+
 @bp.get("/g/<int:game_id>")
 def game_page(game_id: int) -> Any:
     game = Game.get_or_none(Game.id == game_id)
