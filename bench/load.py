@@ -321,6 +321,8 @@ class Answer:
     started: float = 0.0  # time.perf_counter() when the request began
     #: SQL statements the server sent for it (``load_app``'s ``X-Bench-Statements``)
     statements: int = 0
+    #: seconds the server spent in the games' engines for it (``X-Bench-Engine``)
+    engine: float = 0.0
 
 
 class Browser:
@@ -359,7 +361,8 @@ class Browser:
                     self.cookies.pop(name.strip(), None)
         return Answer(response.status, response.getheader("Location"),
                       data.decode("utf-8", "replace"), seconds, started,
-                      int(response.getheader("X-Bench-Statements") or 0))
+                      int(response.getheader("X-Bench-Statements") or 0),
+                      float(response.getheader("X-Bench-Engine") or 0))
 
 
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')

@@ -12,7 +12,10 @@ the same app, server, database and connection handling per request:
 
 Every response carries ``X-Bench-Statements``: the SQL statements the request sent
 (peewee's query hook, plus BEGIN, COMMIT and ROLLBACK, which peewee sends without
-it).  pbem itself never serves any of this.
+it), and ``X-Bench-Engine``: the seconds the request spent in the games' engines
+(every public method of each registered game's ``Rules``: rules, menus, views, sentences,
+text and pictures; a call inside another one counted once, in the outermost).  pbem
+itself never serves any of this.
 
     gunicorn --workers 4 --pythonpath bench 'load_app:build_app()'
     python bench/load_app.py serve --host 127.0.0.1 --port 5001   # `pbem serve` + the route
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +39,7 @@ from pbem.models import BaseModel, db, write_transaction
 
 FLOOR_PATH = "/bench-floor"
 STATEMENTS_HEADER = "X-Bench-Statements"
+ENGINE_HEADER = "X-Bench-Engine"
 
 
 class BenchRow(BaseModel):
@@ -93,10 +98,55 @@ def count_statements(app: Flask) -> None:
         return response
 
 
+#: seconds in the engines of the request each thread is serving, and the depth of calls
+_engine = threading.local()
+
+
+def _timed(method: Any) -> Any:
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        depth = getattr(_engine, "depth", 0)
+        _engine.depth = depth + 1
+        started = time.perf_counter()
+        try:
+            return method(*args, **kwargs)
+        finally:
+            _engine.depth = depth
+            if depth == 0:  # the outermost engine call: the inner ones are inside it
+                _engine.seconds = (getattr(_engine, "seconds", 0.0)
+                                   + time.perf_counter() - started)
+    return timed
+
+
+def time_engines(app: Flask) -> None:
+    """Time what each request spends in the games' engines; the seconds in a header.
+
+    Every public method of each registered game's ``Rules`` is wrapped on the registered
+    instance (the one the server's code gets from the registry), pictures included."""
+    from pbem.games import all_games
+
+    for rules in all_games():
+        for name in dir(type(rules)):
+            if name.startswith("_"):
+                continue
+            method = getattr(rules, name, None)
+            if callable(method) and not isinstance(method, type):
+                setattr(rules, name, _timed(method))
+
+    @app.before_request
+    def _start() -> None:
+        _engine.seconds, _engine.depth = 0.0, 0
+
+    @app.after_request
+    def _tell(response: Any) -> Any:
+        response.headers[ENGINE_HEADER] = f"{getattr(_engine, 'seconds', 0.0):.6f}"
+        return response
+
+
 def add_bench_routes(app: Flask) -> Flask:
-    """The floor's routes and the statement count on ``app``."""
+    """The floor's routes, the statement count and the engines' time on ``app``."""
     app.register_blueprint(floor)
     count_statements(app)
+    time_engines(app)
     return app
 
 

@@ -20,8 +20,12 @@ The server is ``gunicorn`` with one sync worker on loopback (``--server serve``:
 floor's bench-only routes; the bench is its only client, one request at a time,
 each on a connection of its own.  Clicks alternate (click, floor, floor, click, …),
 ``--clicks`` of each per repeat; the ratio of the repeat's medians is printed
-with its min/median/max over ``--repeats``, and the SQL statements each click
-sent (the server counts them per request: peewee's query hook plus BEGIN/COMMIT).
+with its min/median/max over ``--repeats``, the SQL statements each click
+sent (the server counts them per request: peewee's query hook plus BEGIN/COMMIT), and
+the engines' share of the click: the seconds the server spent in the games' ``Rules``
+(rules, menus, views, sentences, text and pictures; ``load_app.time_engines``) over the
+click's seconds as the bench waited for them, per game and overall (issue 23 aims at
+5% at most).
 
     python bench/move_latency.py                      # SQLite, then PostgreSQL
     python bench/move_latency.py --database sqlite --repeats 3 --clicks 20
@@ -104,6 +108,13 @@ class Click:
     seconds: list[float]
     #: statements of each of the three requests
     parts: list[int]
+    #: seconds the server spent in the games' engines (pictures included), per request
+    engine: list[float] = field(default_factory=list)
+
+    @property
+    def engine_share(self) -> float:
+        """The engines' part of the whole click as the player waits for it."""
+        return sum(self.engine) / self.total if self.total else 0.0
 
     @property
     def statements(self) -> int:
@@ -187,10 +198,13 @@ def templates(ctx: Context, args: argparse.Namespace) -> list[Template]:
 
 
 def request(browser: Browser, method: str, path: str, form: dict[str, str] | None,
-            want: int) -> tuple[float, int, str, str | None]:
+            want: int, engine: list[float] | None = None
+            ) -> tuple[float, int, str, str | None]:
     answer = browser.request(method, path, form)
     if answer.status != want:
         raise SystemExit(f"{method} {path}: {answer.status}, not {want}\n{answer.text[:3000]}")
+    if engine is not None:
+        engine.append(answer.engine)
     # the statements came in a header; Browser keeps only the cookie and Location
     return answer.seconds, answer.statements, answer.text, answer.location
 
@@ -217,19 +231,21 @@ def click(ctx: Context, browser: Browser, t: Template) -> Click:
     path = urlsplit(compose.move_url(ctx, game, seat, t.move)).path
     got: list[float] = []
     parts: list[int] = []
-    seconds, n, text, _ = request(browser, "GET", path, None, 200)
+    engine: list[float] = []
+    seconds, n, text, _ = request(browser, "GET", path, None, 200, engine)
     got.append(seconds)
     parts.append(n)
     token = _CSRF.search(text)
     if token is None:
         raise SystemExit(f"the confirm page of {t.kind} has no form:\n{text[:3000]}")
     seconds, n, _, location = request(browser, "POST", path, {"csrf_token": token.group(1)},
-                                      303)
+                                      303, engine)
     got.append(seconds)
     parts.append(n)
-    seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200)
+    seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200,
+                               engine)
     got.append(seconds)
-    return Click(t.kind, got, [*parts, n])
+    return Click(t.kind, got, [*parts, n], engine)
 
 
 def floor_click(browser: Browser, row_id: int) -> Click:
@@ -330,6 +346,28 @@ def report(database: str, repeats: list[Repeat], server: str) -> None:
               f"max {n[-1]}")
     most = max(c.statements for c in clicks)
     print(f"  (goal: <= 12 statements per click: {'met' if most <= 12 else 'MISSED'})")
+    report_engine(clicks)
+
+
+def report_engine(clicks: list[Click]) -> None:
+    """The engines' share of the whole click (rules, menus, views, sentences, text and
+    pictures, timed in the server), per kind of game and over all clicks."""
+    def pct(values: list[float]) -> str:
+        values = sorted(values)
+        return (f"min {values[0]:.1%}, median {statistics.median(values):.1%}, "
+                f"max {values[-1]:.1%}")
+
+    print("  the engines' share of the whole click (time in the games' Rules, pictures "
+          "included, / the click's seconds as the bench waited for it):")
+    for kind in sorted({c.kind for c in clicks}):
+        mine = [c for c in clicks if c.kind == kind]
+        parts = [statistics.median(c.engine[i] for c in mine) * 1000 for i in range(3)]
+        print(f"    {kind:<8} {pct([c.engine_share for c in mine])}  (median ms in the "
+              f"engines: confirm {parts[0]:.1f}, POST {parts[1]:.1f}, seat page "
+              f"{parts[2]:.1f})")
+    shares = [c.engine_share for c in clicks]
+    verdict = "met" if statistics.median(shares) <= 0.05 else "MISSED"
+    print(f"    all      {pct(shares)}  (goal: <= 5%: {verdict})")
 
 
 def main() -> None:
