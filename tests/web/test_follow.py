@@ -14,6 +14,7 @@ from freezegun import freeze_time
 from web_helpers import finish, forms_in, latest_mail, paths_in, post_form, snapshot, table
 
 from pbem.lifecycle import moves
+from pbem.mail import compose
 from pbem.mail.outbox import build_message
 from pbem.models import Follower, Game, Outbox, Seat, utcnow
 from pbem.time import follow as follow_step
@@ -61,6 +62,10 @@ def test_follow_a_game_and_get_one_digest_a_day(ctx, client):
     game = table(ctx, seed=SEED)
     page = client.get(f"/g/{game.id}").text
     assert "Follow this game" in page and f"/g/{game.id}/feed.atom" in page
+    # a feed reader given the page's address finds the feed in its head
+    head = page.split("</head>", 1)[0]
+    assert (f'<link rel="alternate" type="application/atom+xml" title="{compose.game_title(game)}"'
+            f' href="/g/{game.id}/feed.atom">') in head
     before = snapshot()
     asked = _ask(client, game, "fan@example.net")
     assert asked.status_code == 200 and "a mail is on its way" in asked.text
