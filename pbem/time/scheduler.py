@@ -33,6 +33,7 @@ reloader's twin, another node) does not tick: it waits, tries the lock every
 from __future__ import annotations
 
 import contextlib
+import imaplib
 import logging
 import os
 import socket
@@ -64,6 +65,12 @@ log = logging.getLogger("pbem.time.scheduler")
 def _step(name: str, work: Callable[[], Any]) -> Any:
     try:
         return work()
+    except (OSError, imaplib.IMAP4.error) as exc:
+        # a server of the operator's that cannot be reached (the IMAP mailbox, the relay)
+        # is news for the operator, not a bug: one line a tick, not a traceback
+        log.warning("tick: step %s failed: %s: %s; the next tick tries again",
+                    name, type(exc).__name__, exc)
+        return "failed"
     except Exception:
         log.exception("tick: step %s failed; the next tick tries again", name)
         return "failed"

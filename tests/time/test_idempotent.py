@@ -6,6 +6,7 @@ SQLite and on PostgreSQL.
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections import Counter
 from datetime import timedelta
@@ -217,3 +218,28 @@ def test_a_retry_that_would_land_in_the_night_waits_for_the_morning(mail_ctx, da
     assert mail.sent_at is None and mail.not_before == utc("2026-03-03 16:00")  # 08:00 PST
     scheduler.tick(mail_ctx, utc("2026-03-03 16:00"))
     assert Outbox.get_by_id(mail.id).sent_at is not None
+
+
+def test_an_imap_mailbox_that_cannot_be_reached_costs_one_line_and_no_other_step(
+        tmp_path, database, frozen, smtp_server, caplog):
+    # a port nobody listens on: the operator configured the mailbox, its server is down
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    ctx = make_context(
+        server={"instance": str(tmp_path / "instance"), "base_url": "http://pbem.test"},
+        archive={"site_dir": str(tmp_path / "site")},
+        mail={"transport": "smtp", "smtp_host": smtp_server.host,
+              "smtp_port": str(smtp_server.port)},
+        inbound={"imap_host": "127.0.0.1", "imap_port": str(closed), "imap_ssl": "false"})
+    games = _games(ctx, 1)
+    frozen.move_to(DEADLINE)
+    with caplog.at_level("WARNING", logger="pbem.time.scheduler"):
+        done = scheduler.tick(ctx, DEADLINE)
+    assert done["replies"] == "failed"
+    assert done["timeouts"] == 2 and done["mail"]["sent"] > 0  # the rest of the tick ran
+    _assert_each_timeout_once(games)
+    said = [r for r in caplog.records if r.name == "pbem.time.scheduler"]
+    assert len(said) == 1 and said[0].levelname == "WARNING", said
+    assert "step replies failed: ConnectionRefusedError" in said[0].getMessage()
+    assert said[0].exc_info is None  # one line for the operator, not a traceback
