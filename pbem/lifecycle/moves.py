@@ -285,6 +285,22 @@ def _automatic(rules: Rules, state: State, seats: list[Seat], rng: random.Random
     return None
 
 
+def _begin_turns(ctx: Context, game: Game, seats: list[Seat], fresh: set[int], state: State,
+                 now: datetime) -> None:
+    """The clocks of the turns that began in a change start, each seated person is mailed
+    "your move", and every seat is saved as the change left it."""
+    mailed = [s.player for s in seats
+              if s.index in fresh and s.in_turn and not s.bot and s.player_id is not None]
+    # the turn mails' blocked addresses and thread roots, asked once for all of them
+    known = compose.known_for(ctx, game, mailed) if len(mailed) > 1 else None
+    for seat in seats:
+        if seat.index in fresh and seat.in_turn:
+            clock.start_turn(game, seat, now)
+            if not seat.bot and seat.player_id is not None:
+                compose.queue_turn(ctx, game, seat, seats, state, now, known)
+        save_changed(seat)
+
+
 def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
                  moves: list[Move], now: datetime | None = None,
                  until: float | None = None) -> list[Move]:
@@ -344,12 +360,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
     settle(seats, set(rules.to_move(state)), begin, end, may_begin=not game.bots_pending)
-    for seat in seats:
-        if seat.index in fresh and seat.in_turn:
-            clock.start_turn(game, seat, now)
-            if not seat.bot and seat.player_id is not None:
-                compose.queue_turn(ctx, game, seat, seats, state, now)
-        save_changed(seat)
+    _begin_turns(ctx, game, seats, fresh, state, now)
     if rules.is_over(state):
         game.status = Game.FINISHED
         game.finished_at = now

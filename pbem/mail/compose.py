@@ -95,15 +95,16 @@ def _with_headline(text: str, html: str | None, headline: str) -> tuple[str, str
 
 
 def with_talk(ctx: Context, game: Game, player: Player, text: str,
-              html: str | None) -> tuple[str, str | None]:
+              html: str | None, seats: list[Seat] | None = None) -> tuple[str, str | None]:
     """The mail with the table talk ``player`` has not been mailed yet at its top (and
-    that talk marked mailed): each message reaches each reader once, in their next mail."""
+    that talk marked mailed): each message reaches each reader once, in their next mail.
+    ``seats``: the game's seats with their players, where the caller has them."""
     if not player.takes(kinds.TALK):  # the player switched table talk off
         return text, html
-    said = take_unmailed(game, player)
+    said = take_unmailed(game, player, seats)
     if not said:
         return text, html
-    names = names_of(Seat.of(game))
+    names = names_of(seats if seats is not None else Seat.of(game))
     values = dict(said=[(names[s] if s < len(names) else f"seat {s + 1}", t) for s, t in said])
     with i18n.in_language(language_of(player)):
         text = ctx.text.get_template("mail/_talk.txt").render(**values) + "\n" + text
@@ -195,6 +196,26 @@ def list_unsubscribe(ctx: Context, to: Player | str, kind: str) -> str:
     return never_url(ctx, str(to))
 
 
+@dataclass
+class Known:
+    """What each mail of one change would ask the database, asked once for all of them
+    (``known_for``): the addresses that asked never to be mailed again, and the threads
+    whose root mail exists.  A mail queued with it keeps it up to date (a root it writes)."""
+
+    blocked: set[str]
+    roots: set[str]
+
+
+def known_for(ctx: Context, game: Game, players: list[Player]) -> Known:
+    """``Known`` for mails of ``game`` to ``players``: two statements, however many."""
+    emails = sorted({p.email.lower() for p in players})
+    wanted = sorted({game.thread_id(mail_domain(ctx), p.id) for p in players})
+    return Known(
+        {b.email for b in Blocked.select(Blocked.email).where(Blocked.email.in_(emails))},
+        {o.message_id for o in
+         Outbox.select(Outbox.message_id).where(Outbox.message_id.in_(wanted))})
+
+
 def queue(
     ctx: Context,
     *,
@@ -210,6 +231,7 @@ def queue(
     unsubscribe: str | None = None,
     reply_of: Seat | None = None,
     reply_moves: list[str] | None = None,
+    known: Known | None = None,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -224,13 +246,15 @@ def queue(
     own); a player who switched the mail's kind off gets none.  ``seats``: the game's
     seats with their players, where the caller has them (else they are read).
     ``turn_of``: the seat whose current turn a "your move" mail asks for; the mail is
-    not sent once that turn is over.
+    not sent once that turn is over.  ``known``: what the caller asked for all the
+    mails of its change at once (``known_for``), else each mail asks.
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
     if player is not None and not player.takes(kinds.list_of(kind)):
         return None
-    if Blocked.has(player.email if player is not None else str(to)):
+    address = player.email if player is not None else str(to)
+    if (address.lower() in known.blocked) if known is not None else Blocked.has(address):
         return None
     not_before = now
     digest = False
@@ -243,7 +267,7 @@ def queue(
     root = None
     if game is not None and game.status not in (Game.OPEN, Game.HELD) and player is not None:
         if not digest:  # a held mail shows one line in the digest, which takes talk itself
-            text, html = with_talk(ctx, game, player, text, html)
+            text, html = with_talk(ctx, game, player, text, html, seats)
         text, html = _with_headline(text, html, subject)
         subject = thread_subject(game, seats)
         root = game.thread_id(mail_domain(ctx), player.id)
@@ -265,24 +289,33 @@ def queue(
         seat_index=turn_of.index if turn_of is not None else None,
         turn_seq=turn_of.turn_seq if turn_of is not None else None,
     )
-    mail = _insert(row, root if not digest else None)
+    mail = _insert(row, root if not digest else None, known)
     if reply_of is not None and not digest and ctx.config.getbool("inbound", "replies"):
-        # the address names the row, so it is written once the row has its id
-        mail.choices = json.dumps({"turn": reply_of.turn_seq, "menu": reply_of.menu_seq,
-                                   "moves": reply_moves or []})
-        mail.reply_to = reply_address(ctx, mail, reply_of)
-        mail.save(only=[Outbox.choices, Outbox.reply_to])
+        _give_reply_address(ctx, mail, reply_of, reply_moves or [])
     return mail
 
 
-def _insert(row: dict[str, Any], root: str | None) -> Outbox:
+def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:
+    """``mail``'s personal reply address and the choices a reply's numbers name: the
+    address names the row, so it is written once the row has its id."""
+    mail.choices = json.dumps({"turn": seat.turn_seq, "menu": seat.menu_seq, "moves": moves})
+    mail.reply_to = reply_address(ctx, mail, seat)
+    mail.save(only=[Outbox.choices, Outbox.reply_to])
+
+
+def _insert(row: dict[str, Any], root: str | None, known: Known | None = None) -> Outbox:
     """The outbox row; the root of its thread (Message-ID ``root``) where the thread has
     none yet: the first mail of a thread that goes out on its own (a mail held for the
     digest is never delivered as itself, and is given no ``root``)."""
-    if root is not None and not Outbox.select().where(Outbox.message_id == root).exists():
+    if root is not None and not (
+            root in known.roots if known is not None
+            else Outbox.select().where(Outbox.message_id == root).exists()):
         try:
             with db.atomic():  # a savepoint: a root queued at the same time keeps its id
-                return Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
+                mail = Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
+            if known is not None:
+                known.roots.add(root)
+            return mail
         except pw.IntegrityError:
             pass
     return Outbox.create(**row)
@@ -442,9 +475,10 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
 
 
 def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
-               now: datetime | None = None) -> None:
+               now: datetime | None = None, known: Known | None = None) -> None:
     """The mail that asks ``seat`` to act: its view, what happened since its last turn,
-    and its menu as links."""
+    and its menu as links.  ``known``: as ``queue`` takes it, for all the turn mails of
+    one change."""
     rules = get_game(game.game)
     names = names_of(seats)
     view = rules.view(state, seat.index)
@@ -467,7 +501,7 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
     queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
           now=now, seats=seats, turn_of=seat, reply_of=seat,
-          reply_moves=[link.choice.move for link in menu] if menu.short else [])
+          reply_moves=[link.choice.move for link in menu] if menu.short else [], known=known)
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
