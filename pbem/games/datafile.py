@@ -189,6 +189,9 @@ class DataSets(Generic[T]):
         self.versions: dict[str, DataSet[T]] = {self.shipped.version: self.shipped}
         self._active: ContextVar[DataSet[T]] = ContextVar(f"{package}.data",
                                                           default=self.shipped)
+        #: the data module's globals and the names ``install`` put there
+        self._namespace: dict[str, Any] | None = None
+        self._installed: list[str] = []
 
     # -- reading an operator's file ---------------------------------------------------
 
@@ -224,8 +227,29 @@ class DataSets(Generic[T]):
             return self.shipped.version
         version = f"{data.version}+{text_hash(text)}"
         if version not in self.versions:
+            self._answer_by_version()  # before the version can be asked for
             self.versions[version] = DataSet(version, data, text, self.derive(data))
         return version
+
+    def install(self, namespace: dict[str, Any]) -> None:
+        """Make the shipped values plain globals of the data module (``namespace``, called
+        last in it, so that a name the module defines itself stays its own) while the
+        shipped version is the only one: the engines read ``data.X`` in their innermost
+        loops, and the module's ``__getattr__`` with its context variable made whole
+        games 5-25% slower.  Once another version is registered (``load``), they leave
+        again and ``__getattr__`` answers with the active version's values."""
+        if len(self.versions) > 1:
+            return
+        self._namespace = namespace
+        self._installed = [name for name in self.shipped.derived if name not in namespace]
+        namespace.update({name: self.shipped.derived[name] for name in self._installed})
+
+    def _answer_by_version(self) -> None:
+        """From now on the data module answers ``data.X`` through its ``__getattr__``."""
+        namespace, self._namespace = self._namespace, None
+        for name in self._installed if namespace is not None else ():
+            namespace.pop(name, None)
+        self._installed = []
 
     # -- which version answers ------------------------------------------------------------
 

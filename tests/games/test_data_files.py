@@ -4,12 +4,14 @@ hold; players read the reconstructed mark in card help, in English and German.""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from click.testing import CliRunner
 
 from pbem.cli import main
 from pbem.games import EXAMPLES, game_names, get_example, get_game
-from pbem.games.datafile import MARK, DataFileError
+from pbem.games.datafile import MARK, DataFileError, DataSets
 from pbem.games.riga import GAME as RIGA
 from pbem.games.riga import data as riga_data
 
@@ -89,3 +91,35 @@ def test_the_mark_is_in_a_buildings_help_in_both_languages():
     assert f"{MARK} Kosten und Punkte rekonstruiert" in german
     # the Markthalle in Danzig: its cost is printed (rulebook example), its points not
     assert f"{MARK} Points reconstructed" in riga_data.help_line("Markthalle-Danzig", "en")
+
+
+def test_the_shipped_values_are_plain_globals_until_another_version_is_registered():
+    from pbem.games.ziehen import data as ziehen_data
+
+    sets = DataSets("pbem.games.ziehen", ziehen_data.Daten, ziehen_data._derive,
+                    ziehen_data._constraints)
+    namespace: dict = {"DATA_VERSION": "the module's own"}
+    sets.install(namespace)
+    assert namespace["CARDS"] is sets.shipped.derived["CARDS"]  # no __getattr__ on the way
+    assert namespace["DATA_VERSION"] == "the module's own"  # a name it defines stays its own
+    corrected = sets.shipped.text.replace('version = "1"', 'version = "2"').replace(
+        "Anker = 1\n", "Anker = 11\n")
+    version = sets.load(corrected)
+    # the module's __getattr__ answers now, with the version a game plays on
+    assert "CARDS" not in namespace and namespace["DATA_VERSION"] == "the module's own"
+    with sets.using(version):
+        assert sets.attribute("CARDS")["Anker"] == 11
+    assert sets.attribute("CARDS")["Anker"] == 1
+    sets.install(namespace)  # with two versions about, it stays so
+    assert "CARDS" not in namespace
+
+
+def test_every_data_module_answers_its_values_as_globals_while_only_shipped():
+    for game in GAMES:
+        sets = game.data_sets
+        if sets is None or len(sets.versions) > 1:
+            continue  # another test of this process registered a corrected file
+        module = importlib.import_module(f"{sets.package}.data")
+        for name in sets._installed:
+            assert vars(module)[name] is sets.shipped.derived[name], (game.name, name)
+        assert sets._installed, game.name

@@ -455,3 +455,7 @@ def __getattr__(name: str) -> Any:
     # the cards and the board (``CARDS``, ``HARBOURS``, ``DISTRICT_COST``…) of the data
     # version the game being played started with
     return SETS.attribute(name)
+
+
+# last: the names this module defines above stay its own (``DataSets.install``)
+SETS.install(globals())

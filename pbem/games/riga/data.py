@@ -388,3 +388,7 @@ def __getattr__(name: str) -> Any:
     # the card values (``GEBAEUDE``, ``STADTWERT``, ``WERT``…) of the data version the
     # game being played started with
     return SETS.attribute(name)
+
+
+# last: the names this module defines above stay its own (``DataSets.install``)
+SETS.install(globals())

@@ -310,3 +310,7 @@ def __getattr__(name: str) -> Any:
     # ``EINFLUSSKARTEN``, ``STARTKARTEN`` and ``LEGAT_KARTE`` of the data version the game
     # being played started with
     return SETS.attribute(name)
+
+
+# last: the names this module defines above stay its own (``DataSets.install``)
+SETS.install(globals())

@@ -203,3 +203,7 @@ KARTENTEXT: dict[str, Kartentext] = {
         "fremdem Kaufmann; Ablagestapel zurück auf die Hand."),
 }
 KARTENTEXT_SOURCE = (RULEBOOK + ", III. Auswertung der Karten, 1-8", PRINTED)
+
+
+# last: the names this module defines above stay its own (``DataSets.install``)
+SETS.install(globals())

@@ -50,3 +50,7 @@ SOURCE = SETS.shipped.data.karten.quelle
 def __getattr__(name: str) -> Any:
     # ``CARDS``: the deck of the data version the game being played started with
     return SETS.attribute(name)
+
+
+# last: the names this module defines above stay its own (``DataSets.install``)
+SETS.install(globals())
