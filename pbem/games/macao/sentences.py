@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pbem.games.language import Words
 from pbem.games.macao import menu, rules
-from pbem.games.macao.moves import Finish, Gain, Move, Pay, Wall, With
+from pbem.games.macao.moves import Back, Finish, Gain, Move, Pay, Row, Show, Wall, With
 from pbem.games.macao.words import cubes_said, final_terms, listed, words
 from pbem.games.protocol import State
 
@@ -35,6 +35,8 @@ def _said(seat: int, move: Move, lang: str, w: Words, before: State) -> str:
 
 
 def describe(before: State, seat: int, move: Move, after: State, lang: str = "en") -> str:
+    if isinstance(move, Show | Row | Back):
+        return ""  # menu navigation (a page, a row of the city, back): never told
     w = words(lang)
     text = _said(seat, move, lang, w, before)
     if after["round"] != before["round"] and after["phase"] == "cards":
