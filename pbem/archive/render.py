@@ -70,8 +70,9 @@ class Renderer:
         return html if html is not None else self.md.reset().convert(text)
 
     def page(self, page: str, title: str, text: str, kind: str = "index",
-             downloads: Sequence[tuple[str, str]] = ()) -> str:
-        """The HTML file of ``page`` from its Markdown ``text``."""
+             downloads: Sequence[tuple[str, str]] = (), lang: str = "en") -> str:
+        """The HTML file of ``page`` from its Markdown ``text`` in ``lang`` (the archive's
+        navigation stays English, and says so)."""
         # a text table too wide for a phone scrolls in its own box, which a keyboard
         # must reach as well (axe-core: scrollable-region-focusable)
         body = markupsafe.Markup(self.to_html(text).replace("<pre>", '<pre tabindex="0">'))
@@ -82,4 +83,5 @@ class Renderer:
             source=posixpath.basename(page) + ".md",
             kind=kind,
             downloads=list(downloads),
+            lang=lang,
         )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import textwrap
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -54,6 +55,25 @@ def mark_note(lang: str | None) -> str:
 
 def is_reconstructed(quelle: str) -> bool:
     return quelle.strip().lower().startswith(RECONSTRUCTED)
+
+
+def marked(text: str, reconstructed: bool) -> str:
+    """``text`` (a value as players read it: "3:1", "card 7") with the sign after it
+    when no source gives it."""
+    return f"{text}{MARK}" if reconstructed else text
+
+
+def with_note(text: str, lang: str | None, width: int = 72) -> str:
+    """A text view with the note that explains the sign at its end, once, when the sign
+    stands in it (a value marked in a line of its own needs the line that says what the
+    sign means; a help that carries its own explanation reads alone); the note broken
+    into lines of ``width``, as a plain-text mail reads."""
+    return text + "\n\n" + "\n".join(note_lines(lang, width)) if MARK in text else text
+
+
+def note_lines(lang: str | None, width: int = 72) -> list[str]:
+    """The sign's note (:func:`mark_note`) in lines of at most ``width``."""
+    return textwrap.wrap(mark_note(lang), width, subsequent_indent="  ")
 
 
 class DataFileError(ValueError):

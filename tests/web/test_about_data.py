@@ -103,5 +103,17 @@ def test_the_archive_has_a_data_page_per_game(ctx, sqlite_database):
         assert f"About the data of {rules.title}" in html
         assert f"data version {rules.data_version}" in html
         assert (site / f"{page}.md").read_text() == archive_about.markdown(rules)
+        # and in German, as the server's page reads to a German reader; each links the other
+        german = archive_about.page(rules.name, "de")
+        assert german == f"{page}-de"
+        html_de = (site / f"{german}.html").read_text().replace("&#39;", "'")
+        assert html_de.startswith('<!doctype html>\n<html lang="de">')
+        assert f"Über die Daten von {rules.title}" in html_de
+        assert f"Datenversion {rules.data_version}" in html_de
+        for paragraph in paragraphs(rules.texts("de").about_data):
+            assert f"<p>{paragraph}</p>" in html_de.replace("&quot;", '"')
+        assert f'href="{rules.name}-data.html">English</a>' in html_de
+        assert f'href="{rules.name}-data-de.html">Deutsch</a>' in html
+        assert (site / f"{german}.md").read_text() == archive_about.markdown(rules, "de")
     # a second build writes nothing new
     assert build(site).written == []

@@ -218,8 +218,12 @@ def test_the_help_of_the_places_reads_the_readers_language():
     state = _phases()["tower"]
     _, _, english = _drawn_with_links(state, 0, "en")
     _, _, german = _drawn_with_links(state, 0, "de")
-    assert "<title>card 4: 2 Kaufleute | 1 Ritter + coin</title>" in english
-    assert "<title>Karte 4: 2 Kaufleute | 1 Ritter + Münze</title>" in german
+    # card 4 is pbem's reconstruction: the sign, and its line in the help
+    assert ("<title>card 4◇: 2 Kaufleute | 1 Ritter + coin ◇ Persons and coin reconstructed: "
+            "printed in no public source, chosen by pbem to fit the rulebook.</title>") in english
+    assert ("<title>Karte 4◇: 2 Kaufleute | 1 Ritter + Münze ◇ Personen und Münze "
+            "rekonstruiert: in keiner öffentlichen Quelle gedruckt, von pbem passend zur "
+            "Spielregel gewählt.</title>") in german
     assert "<title>In dieser Runde keinen Turm bauen.</title>" in german
     assert ">Keinen Turm bauen</text>" in german
     # a display half: the card, the half, what it does

@@ -11,6 +11,7 @@ leaves out reads in English.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pbem.games.language import Words, table_for
@@ -170,8 +171,8 @@ EN: Words = {
              "{area} city = {total}",
     # cards, cubes, goods
     "card name": {cid: _name_en(cid) for cid in data.CARDS},
-    # each with the mark of its reconstructed values (``data.mark_line``)
-    "card help": {cid: f"{_help_en(cid)} {data.mark_line(cid, 'en')}" for cid in data.CARDS},
+    # a card's help (``card_help``) is written from the data version being played
+    "code": "en",
     "colour": _COLOUR_EN,
     "good": {g: f"{g} ({GOODS_EN[g]})" for g in data.GOODS},
     # the menu (menu.py): a move's label, by its kind
@@ -276,8 +277,7 @@ DE: Words = {
     "final": "Endstand: {before} PP − {penalty} × {penalties} + {end_cards} Spielende-"
              "Karten + {area} Stadt = {total}",
     "card name": {cid: card.name for cid, card in data.CARDS.items()},
-    "card help": {cid: f"{card.text} {data.mark_line(cid, 'de')}"
-                  for cid, card in data.CARDS.items()},
+    "code": "de",
     "colour": {"r": "rot", "b": "blau", "g": "grün", "k": "schwarz", "y": "grau",
                "v": "violett"},
     "good": {g: g for g in data.GOODS},
@@ -377,7 +377,16 @@ def card_help_in(w: Words, cid: str, graf_senkt: bool = True) -> str:
     """``card_help`` from the words table ``w``."""
     if not graf_senkt and data.CARDS[cid].name == "Graf":
         return w["graf help"]
-    return w["card help"][cid]
+    return _card_help(cid, w["code"], data.SETS.active.version)
+
+
+@lru_cache(maxsize=4096)
+def _card_help(cid: str, lang: str, version: str) -> str:
+    """A card's help in ``lang`` with the mark of its reconstructed values
+    (``data.mark_line``), written from the active data ``version`` (the cache's key):
+    an operator's corrected effect or text reads as corrected, the shipped as shipped."""
+    text = _help_en(cid) if lang == "en" else data.CARDS[cid].text
+    return f"{text} {data.mark_line(cid, lang)}"
 
 
 def cubes(pool: dict[str, int], w: Words) -> str:

@@ -214,6 +214,19 @@ def mark_line(ident: str, lang: str = "en") -> str:
     return words["line"].format(mark=MARK, what=words[what]) if what else ""
 
 
+def cost_points_reconstructed(ident: str) -> tuple[bool, bool]:
+    """Whether building ``ident``'s cost, and its points, are pbem's (no source prints
+    them): where players read the number, it carries the sign."""
+    g = gebaeude(ident)
+    return is_reconstructed(g.kosten_quelle), is_reconstructed(g.punkte_quelle)
+
+
+def city_value_reconstructed(stadt: str, ware: str) -> bool:
+    """Whether what commodity ``ware`` pays in ``stadt`` is pbem's reading."""
+    quelle = _active().derived["STADTWERT_QUELLE"].get(stadt, {}).get(ware)
+    return quelle is not None and is_reconstructed(quelle)
+
+
 # -- the data file -------------------------------------------------------------------------
 
 #: a city value as printed: a number, or "–" (the commodity cannot pay there)

@@ -16,6 +16,7 @@ import textwrap
 from functools import lru_cache
 from typing import Any
 
+from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words, plural
 from pbem.games.render import seat_text
 from pbem.games.riga import data
@@ -40,24 +41,31 @@ def _points(n: Any, w: Words) -> str:
     return plural(w, "points", n) if isinstance(n, int) else str(n)
 
 
-def values_text(values: dict[str, int | None]) -> str:
-    """``Tuch –, Glas 4, Wein 5!, Korn 2``: ``!`` marks a value above the regular."""
+def values_text(values: dict[str, int | None], stadt: str | None = None) -> str:
+    """``Tuch –, Glas 4◇, Wein 5!, Korn 2``: ``!`` marks a value above the regular, the
+    sign a value of ``stadt`` that no source prints."""
     parts = []
     for code in data.WAREN:
         value = values.get(code)
+        ours = stadt is not None and data.city_value_reconstructed(stadt, code)
         if value is None:
-            parts.append(f"{ware_name(code)} –")
+            parts.append(marked(f"{ware_name(code)} –", ours))
         else:
             mark = "!" if value > data.WERT[code] else ""
-            parts.append(f"{ware_name(code)} {value}{mark}")
+            parts.append(marked(f"{ware_name(code)} {value}{mark}", ours))
     return ", ".join(parts)
 
 
 def building_line(b: dict[str, Any], w: Words) -> str:
-    """A building as one line: name and city, cost, points, what each commodity pays."""
-    line = w["building line"].format(name=building_name(b), cost=b.get("cost", "?"),
-                                     points=_points(b.get("points", 0), w),
-                                     values=values_text(b.get("values") or {}))
+    """A building as one line: name and city, cost, points, what each commodity pays; a
+    value no source prints carries the sign (the text's last line says what it means)."""
+    ident = b.get("id")
+    kosten, punkte = (data.cost_points_reconstructed(ident)
+                      if isinstance(ident, str) and data.is_building(ident) else (False, False))
+    line = w["building line"].format(name=building_name(b),
+                                     cost=marked(str(b.get("cost", "?")), kosten),
+                                     points=marked(_points(b.get("points", 0), w), punkte),
+                                     values=values_text(b.get("values") or {}, b.get("stadt")))
     if b.get("ware"):
         line += w["shows"].format(ware=ware_name(b["ware"]))
     return line
@@ -313,7 +321,7 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     if rows:
         lines += ["", w["final"]]
         lines.extend(rows)
-    return "\n".join(_wrapped(lines))
+    return with_note("\n".join(_wrapped(lines)), lang, 76)
 
 
 def _wrapped(lines: list[str], width: int = 76) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.datafile import marked
 from pbem.games.language import Words, table_for
 from pbem.games.riga import data
 
@@ -667,9 +668,12 @@ def building_name(b: Any) -> str:
 
 
 def building_facts(ident: str, lang: str = "en") -> str:
-    """``costs 7, 4 points``: a building's cost and victory points."""
+    """``costs 7◇, 4◇ points``: a building's cost and victory points, each with the sign
+    when no source prints it (the building's help says what the sign means)."""
     g = data.gebaeude(ident)
-    return words(lang)["facts"].format(cost=g.kosten, points=g.punkte)
+    kosten, punkte = data.cost_points_reconstructed(ident)
+    return words(lang)["facts"].format(cost=marked(str(g.kosten), kosten),
+                                       points=marked(str(g.punkte), punkte))
 
 
 def building_help(ident: str, lang: str = "en") -> str:

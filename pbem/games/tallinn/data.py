@@ -55,7 +55,7 @@ from typing import Any, Literal, NamedTuple
 
 import msgspec
 
-from pbem.games.datafile import DataSets, is_reconstructed
+from pbem.games.datafile import MARK, DataSets, is_reconstructed
 
 PRINTED = "printed"
 PARTLY = "partly reconstructed"
@@ -170,6 +170,13 @@ HELP: dict[str, dict[str, str]] = {
         "tower_hand": ("Lays the hand card face down as a tower (all {total} persons of both "
                        "halves count at the end); you play one card fewer."),
         "no_tower": "Build no tower this round.",
+        # beside a card no source prints whole (the sign of pbem.games.datafile)
+        "mark reconstructed": "{mark} {what} reconstructed: printed in no public source, "
+                              "chosen by pbem to fit the rulebook.",
+        "mark partly": "{mark} Halves reconstructed: the card's persons are printed, how "
+                       "they lie on its two halves pbem chose to fit the rulebook.",
+        "mark card": "Persons and coin",
+        "mark start": "Persons",
     },
     "de": {
         "persons": "Bringt {persons} in Deine Auslage, für Wettstreite und Schlusswertung.",
@@ -185,6 +192,13 @@ HELP: dict[str, dict[str, str]] = {
         "tower_hand": ("Legt die Handkarte verdeckt als Turm aus (am Ende zählen alle {total} "
                        "Personen beider Hälften); Du spielst eine Karte weniger aus."),
         "no_tower": "In dieser Runde keinen Turm bauen.",
+        "mark reconstructed": "{mark} {what} rekonstruiert: in keiner öffentlichen Quelle "
+                              "gedruckt, von pbem passend zur Spielregel gewählt.",
+        "mark partly": "{mark} Hälften rekonstruiert: die Personen der Karte sind gedruckt, "
+                       "wie sie auf ihren beiden Hälften liegen, hat pbem passend zur "
+                       "Spielregel gewählt.",
+        "mark card": "Personen und Münze",
+        "mark start": "Personen",
     },
 }
 
@@ -193,6 +207,25 @@ def karte(nummer: str) -> Karte:
     """An influence card or the Legat by its printed number (``"L"`` for the Legat)."""
     derived = SETS.active.derived
     return derived["LEGAT_KARTE"] if nummer == LEGAT else derived["EINFLUSSKARTEN"][nummer]
+
+
+def status(nummer: str) -> str:
+    """``PRINTED``, ``PARTLY`` or ``RECONSTRUCTED``: an influence card, the Legat or a
+    start card (by its name, ``"S3"``) of the active data version."""
+    start = SETS.active.derived["STARTKARTEN"].get(nummer)
+    return start.status if start is not None else karte(nummer).status
+
+
+def mark_line(nummer: str, lang: str = "en") -> str:
+    """The reconstructed mark and its one line for card ``nummer`` ("" if printed)."""
+    kind = status(nummer)
+    if kind == PRINTED:
+        return ""
+    lines = HELP["de" if lang == "de" else "en"]
+    if kind == PARTLY:
+        return lines["mark partly"].format(mark=MARK)
+    what = lines["mark start" if nummer in SETS.active.derived["STARTKARTEN"] else "mark card"]
+    return lines["mark reconstructed"].format(mark=MARK, what=what)
 
 
 def reconstructed_cards() -> list[str]:

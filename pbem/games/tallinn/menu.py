@@ -14,7 +14,16 @@ from __future__ import annotations
 from pbem.games.protocol import Choice, State
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Legat, Move, NoTower, Play, Tower
-from pbem.games.tallinn.words import card_name, card_text, estate, half_help, half_text, words
+from pbem.games.tallinn.words import (
+    card_name,
+    card_text,
+    estate,
+    half_help,
+    half_text,
+    marked_name,
+    with_mark,
+    words,
+)
 
 #: the place of "Build no tower" in the viewer's own part of the picture
 NO_TOWER_REGION = "no tower"
@@ -59,8 +68,10 @@ def choice(state: State, seat: int, move: Move, lang: str) -> Choice:
         if h.muenze:
             what += w["coin contest"].format(estate=estate(h.coin_estate() or "K", lang))
         name = card_name(move.card, lang)
-        return Choice(move.notation(), w["play"].format(card=name, half=what), name,
-                      half_help(h, lang), region=region_of(state, seat, move))
+        return Choice(move.notation(),
+                      w["play"].format(card=marked_name(move.card, lang), half=what), name,
+                      with_mark(half_help(h, lang), move.card, lang),
+                      region=region_of(state, seat, move))
     if isinstance(move, Legat):
         mine = rules.display_counts(state, seat)[move.stand]
         return Choice(move.notation(),
@@ -76,7 +87,7 @@ def choice(state: State, seat: int, move: Move, lang: str) -> Choice:
     source = rules.HAND if move.card in state["hand"][seat] else rules.DISPLAY
     group = w["tower from"][source]
     return Choice(move.notation(), f"{group}: {card_text(move.card, lang)}", group,
-                  lines[f"tower_{source}"].format(total=total),
+                  with_mark(lines[f"tower_{source}"].format(total=total), move.card, lang),
                   region=region_of(state, seat, move))
 
 

@@ -31,7 +31,7 @@ from pbem.games.tallinn.menu import (
     hand_region,
     legat_region,
 )
-from pbem.games.tallinn.words import card_name, card_text, half_help, half_text
+from pbem.games.tallinn.words import card_text, half_help, half_text, marked_name, with_mark
 from pbem.games.tallinn.words import words as words_for
 
 WIDTH = 390
@@ -114,7 +114,8 @@ def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
         if first:
             name = mine + "start"
             words = words_for(lang)
-            help = f"{words['start card']}: {start[words['text field']]}"
+            help = with_mark(f"{words['start card']}: {start[words['text field']]}",
+                             start["card"], lang)
         else:
             name = mine + display_region(card)
             help = _half_help(card, side, lang)
@@ -132,8 +133,8 @@ def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
 def _half_help(card: str, side: str, lang: str) -> str:
     """A half's help: the card, what the half shows, what it does."""
     half = data.karte(card).half(side)
-    return (f"{card_name(card, lang)}: {half_text(half, lang)}. "
-            f"{half_help(half, lang)}")
+    return with_mark(f"{marked_name(card, lang)}: {half_text(half, lang)}. "
+                     f"{half_help(half, lang)}", card, lang)
 
 
 def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) -> float:
@@ -149,7 +150,8 @@ def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) ->
         number = card["card"]
         label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
                  else number)
-        with svg.region(mine + hand_region(number), help=card_text(number, lang),
+        with svg.region(mine + hand_region(number),
+                        help=with_mark(card_text(number, lang), number, lang),
                         box=(x, y, CARD_W, CARD_H)):
             svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
             svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
@@ -220,7 +222,8 @@ def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float, lang: str,
             y += ROW
         card = tower.get("card")
         if card:
-            with svg.region(f"{mine}tower {card}", help=card_text(card, lang)):
+            with svg.region(f"{mine}tower {card}",
+                            help=with_mark(card_text(card, lang), card, lang)):
                 x = _tower(svg, halves, x, y)
         else:
             x = _tower(svg, halves, x, y)

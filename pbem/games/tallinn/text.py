@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words, plural
 from pbem.games.protocol import View
 from pbem.games.render import seat_text
@@ -17,6 +18,11 @@ from pbem.games.tallinn.words import count, words
 def counts_text(counts: dict[str, int]) -> str:
     """``Kaufleute 9, Ritter 3, Mönche 6`` (zeros included: they decide contests)."""
     return ", ".join(f"{data.STAND_NAME[c]} {counts[c]}" for c in data.STAENDE)
+
+
+def _number(card: str) -> str:
+    """A card's printed number, with the sign when no source prints the card whole."""
+    return marked(card, data.status(card) != data.PRINTED)
 
 
 def _towers(towers: list[dict[str, Any]], w: Words) -> str:
@@ -40,9 +46,11 @@ def _seat(view: View, entry: dict[str, Any], names: list[str], w: Words) -> list
     lines = [w["seat line"].format(name=name, points=entry["points"], hand=entry["hand_count"],
                                    pile=entry["pile_count"], status=status),
              w["persons"].format(counts=counts_text(entry["counts"]))]
-    start = entry["start"].get(text, entry["start"]["text"])
-    shown = [w["start"].format(text=start)] + [f"{d['card']}: {d[text]}"
-                                               for d in entry["display"]]
+    start = marked(entry["start"].get(text, entry["start"]["text"]),
+                   data.status(entry["start"]["card"]) != data.PRINTED)
+    shown = [w["start"].format(text=start)] + [
+        f"{_number(d['card'])}: {d[text]}"
+        for d in entry["display"]]
     lines.append(w["display"].format(shown="; ".join(shown)))
     lines.append(f"  {_towers(entry['towers'], w)}")
     if "legat" in entry:
@@ -54,7 +62,7 @@ def _seat(view: View, entry: dict[str, Any], names: list[str], w: Words) -> list
         hand = ", ".join(c[text] for c in entry["hand"]) or w["none"]
         lines.append(w["hand line"].format(hand=hand))
         if entry["chosen"]:
-            lines.append(w["chosen line"].format(card=entry["chosen"]["card"],
+            lines.append(w["chosen line"].format(card=_number(entry["chosen"]["card"]),
                                                  text=entry["chosen"][text]))
     return lines
 
@@ -66,11 +74,11 @@ def _own(view: View, w: Words) -> list[str]:
     lines = ["", w["your hand"] if me["hand"] else w["your hand empty"]]
     lines += [f"  {card[text]}" for card in me["hand"]]
     if me["chosen"]:
-        lines.append(w["you have chosen"].format(card=me["chosen"]["card"],
+        lines.append(w["you have chosen"].format(card=_number(me["chosen"]["card"]),
                                                  text=me["chosen"][text]))
     choice = me["tower_choice"]
     if choice and choice != "none" and view["phase"] == "tower":
-        lines.append(w["your tower"].format(card=choice["card"],
+        lines.append(w["your tower"].format(card=_number(choice["card"]),
                                             source=w["source"][choice["from"]]))
     elif choice == "none" and view["phase"] == "tower":
         lines.append(w["your no tower"])
@@ -92,7 +100,8 @@ def _final(view: View, names: list[str], w: Words) -> list[str]:
 
 
 def render(view: View, names: list[str], lang: str = "en") -> str:
-    """``view`` as plain text in ``lang``."""
+    """``view`` as plain text in ``lang``; a card no source prints whole is marked, and
+    the mark's note ends the text."""
     w = words(lang)
     phase = view["phase"]
     head = w["heading"].format(round=view["round"], rounds=view["max_rounds"])
@@ -115,4 +124,4 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
         lines.extend(f"  {seat_text(event(e, lang), names)}" for e in view["events"])
     if view.get("final"):
         lines += _final(view, names, w)
-    return "\n".join(lines)
+    return with_note("\n".join(lines), lang)

@@ -11,6 +11,7 @@ reads in English.
 
 from __future__ import annotations
 
+from pbem.games.datafile import marked
 from pbem.games.language import Words, table_for
 from pbem.games.tallinn import data
 from pbem.games.tallinn.data import Haelfte
@@ -277,10 +278,23 @@ def half_text(half: Haelfte, lang: str = "en") -> str:
 
 
 def card_text(nummer: str, lang: str = "en") -> str:
-    """``card 7: 2 Mönche, 1 Ritter | 2 Mönche, 1 Kaufmann``."""
+    """``card 7◇: 2 Mönche, 1 Ritter | 2 Mönche, 1 Kaufmann`` (the sign when no source
+    prints the card whole)."""
     card = data.karte(nummer)
-    return (f"{card_name(nummer, lang)}: {half_text(card.a, lang)} | "
+    return (f"{marked_name(nummer, lang)}: {half_text(card.a, lang)} | "
             f"{half_text(card.b, lang)}")
+
+
+def marked_name(nummer: str, lang: str = "en") -> str:
+    """``card 7◇``: the card's name with the sign when no source prints it whole."""
+    return marked(card_name(nummer, lang), data.status(nummer) != data.PRINTED)
+
+
+def with_mark(text: str, nummer: str, lang: str = "en") -> str:
+    """A help ``text`` about card ``nummer``, with the sign's line when no source prints
+    the card whole (a help is read alone, so it says what the sign means)."""
+    line = data.mark_line(nummer, lang)
+    return f"{text} {line}" if line else text
 
 
 def card_name(nummer: str, lang: str = "en") -> str:

@@ -144,6 +144,32 @@ def reconstructed_fields() -> list[int]:
     return [i for i, k in enumerate(markt) if k is None or k.status == RECONSTRUCTED]
 
 
+def field_reconstructed(field: int) -> bool:
+    """Whether Markt field ``field``'s rate (or its offering none) is ours, not printed."""
+    kurs = SETS.active.derived["MARKT"][field]
+    return kurs is None or kurs.status == RECONSTRUCTED
+
+
+def rate_reconstructed(waren: int, siegel: int, up_to: int | None) -> bool:
+    """Whether the rate ``waren``:``siegel`` a purse on field ``up_to`` offers stands on
+    no printed field at or below it (then only our fields give it)."""
+    fields = SETS.active.derived["MARKT"][: (up_to or 0) + 1]
+    return not any(k is not None and k.status == PRINTED and (k.waren, k.siegel) ==
+                   (waren, siegel) for k in fields)
+
+
+def fields_text(fields: list[int]) -> str:
+    """``0–6, 8, 10–15``: field numbers with runs joined, as the mark's line names them."""
+    runs: list[list[int]] = []
+    for f in fields:
+        if runs and f == runs[-1][-1] + 1:
+            runs[-1].append(f)
+        else:
+            runs.append([f])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r))
+                     for r in runs)
+
+
 class Kartentext(NamedTuple):
     """What a card does, in one line per language, for menus and pages.
 

@@ -3,7 +3,8 @@
 The notation ("play Ritter", "trade 3:2", "done") stays the language of the log and
 of links; a label is what a player reads on a button or in a mail, in the words of
 the reader's language (``words``).  The help line says in a sentence what the card
-does.
+does; a trade at a rate no source prints carries the sign of a reconstructed value
+(``pbem.games.datafile.MARK``) in its label and the sign's line in its help.
 
 Each choice names the place of the picture it acts on (:func:`region_of`), so that the
 seat page can make that place a link: a card in the viewer's hand for playing it, the
@@ -12,8 +13,9 @@ Markt track for a trade, the viewer's own row for stopping trading.
 
 from __future__ import annotations
 
+from pbem.games.datafile import MARK, marked
 from pbem.games.protocol import Choice, State
-from pbem.games.visby import rules
+from pbem.games.visby import data, rules
 from pbem.games.visby.moves import Move, Play, Trade
 from pbem.games.visby.words import count, words
 
@@ -41,11 +43,14 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
                       w["group play"], w["card help"][card], region=region_of(move))
     if isinstance(move, Trade):
         have = count(w, "good", state["goods"][seat])
+        ours = data.rate_reconstructed(move.waren, move.siegel, state["kurs_feld"])
+        help = w["trade help"].format(rate=marked(f"{move.waren}:{move.siegel}", ours),
+                                      have=have)
         return Choice(move.notation(),
-                      w["trade"].format(goods=count(w, "good", move.waren),
-                                        seals=count(w, "seal", move.siegel)),
+                      marked(w["trade"].format(goods=count(w, "good", move.waren),
+                                               seals=count(w, "seal", move.siegel)), ours),
                       w["group trade"],
-                      w["trade help"].format(waren=move.waren, siegel=move.siegel, have=have),
+                      f"{help} {w['mark rate'].format(mark=MARK)}" if ours else help,
                       region=region_of(move))
     return Choice(move.notation(), w["done"], w["group trade"], w["done help"],
                   region=region_of(move))

@@ -21,12 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
+from pbem.games.datafile import MARK, marked
 from pbem.games.language import Words
 from pbem.games.protocol import View
 from pbem.games.svg import Canvas, seat_name, wrap
 from pbem.games.svg import xml_text as _text
 from pbem.games.visby import data
 from pbem.games.visby.menu import MARKT, YOU
+from pbem.games.visby.text import rates_text
 from pbem.games.visby.words import count, words
 
 WIDTH = 390
@@ -73,13 +75,14 @@ def _track(svg: Canvas, y: int, track: str, field: int, caption: str,
            rates: bool = False) -> int:
     """A track's caption and its sixteen fields; returns the y below it."""
     _label(svg, MARGIN, y + 12, caption, size=12, weight="600")
-    svg.raw(_fields(y + 26, track, field, rates))
+    svg.raw(_fields(y + 26, track, field, rates, data.SETS.active.version))
     return y + 26 + CELL + (16 if rates else 6)
 
 
 @cache
-def _fields(top: int, track: str, field: int, rates: bool) -> str:
-    # the same few hundred track drawings recur in every picture of a game
+def _fields(top: int, track: str, field: int, rates: bool, version: str) -> str:
+    # the same few hundred track drawings recur in every picture of a game (per data
+    # version: an operator's corrected rates draw their own)
     svg = Canvas(numbers="str")
     colour = TRACK_COLOUR[track]
     _marker(svg, MARGIN + field * CELL + CELL / 2, top - 8, colour)
@@ -204,10 +207,16 @@ def draw(view: View, names: list[str], lang: str = "en",
                w["picture Feldzug"].format(n=count(w, "seal", tracks["Feldzug"])))
     y = _track(svg, y, "Handelsfahrt", tracks["Handelsfahrt"],
                w["picture Handelsfahrt"].format(n=count(w, "good", tracks["Handelsfahrt"])))
-    markt = w["picture Markt" if view["kurs"] else "picture Markt no rate"].format(
-        n=view["kurs_feld"], kurs=view["kurs"])
-    help = markt + (f"; {w['rates'].format(rates=', '.join(view['rates']))}"
+    here = data.field_reconstructed(view["kurs_feld"])
+    markt = (w["picture Markt"].format(n=view["kurs_feld"], kurs=marked(view["kurs"], here))
+             if view["kurs"] else
+             marked(w["picture Markt no rate"].format(n=view["kurs_feld"]), here))
+    help = markt + (f"; {w['rates'].format(rates=rates_text(view))}"
                     if view.get("rates") else "")
+    # the track's help names the fields no source prints (too narrow to mark each)
+    ours = data.reconstructed_fields()
+    if ours:
+        help += ". " + w["mark fields"].format(mark=MARK, fields=data.fields_text(ours))
     with svg.region(MARKT, help=help, box=(4, y + 1, WIDTH - 8, 26 + CELL + 16 - 2)):
         y = _track(svg, y, "Markt", view["kurs_feld"], markt, rates=True)
     y += 4

@@ -4,9 +4,11 @@ markup."""
 
 from __future__ import annotations
 
+from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words
 from pbem.games.protocol import View
 from pbem.games.render import seat_text
+from pbem.games.visby import data
 from pbem.games.visby.sentences import event
 from pbem.games.visby.words import count, words
 
@@ -40,14 +42,28 @@ def _seats(view: View, names: list[str], w: Words) -> list[str]:
     return lines
 
 
+def kurs_text(view: View, w: Words) -> str:
+    """The rate of the purse's field, marked when no source prints it."""
+    return marked(view["kurs"] or w["no exchange"], data.field_reconstructed(view["kurs_feld"]))
+
+
+def rates_text(view: View) -> str:
+    """The rates a merchant may use (``"3:2, 2:1◇"``), each marked when only fields no
+    source prints give it."""
+    return ", ".join(marked(r, data.rate_reconstructed(*map(int, r.split(":")),
+                                                       view["kurs_feld"]))
+                     for r in view["rates"])
+
+
 def render(view: View, names: list[str], lang: str = "en") -> str:
-    """``view`` as plain text in ``lang`` (card and track names as printed)."""
+    """``view`` as plain text in ``lang`` (card and track names as printed); a rate no
+    source prints is marked, and the mark's note ends the text."""
     w = words(lang)
     t = view["tracks"]
     lines = [w["heading"].format(round=view["round"], target=view["target"]),
              w["board"].format(feldzug=count(w, "seal", t["Feldzug"]),
                                handelsfahrt=count(w, "good", t["Handelsfahrt"]),
-                               field=view["kurs_feld"], kurs=view["kurs"] or w["no exchange"]),
+                               field=view["kurs_feld"], kurs=kurs_text(view, w)),
              ""]
     lines += _seats(view, names, w)
     you = view["you"]
@@ -60,11 +76,11 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
         lines += ["", w["round of events"].format(round=view["events_round"])]
         lines.extend(f"  {seat_text(event(e, lang), names)}" for e in view["events"])
     if view.get("rates"):
-        lines += ["", w["rates"].format(rates=", ".join(view["rates"]))]
+        lines += ["", w["rates"].format(rates=rates_text(view))]
     if view.get("final"):
         lines += ["", w["final"]]
         for f in view["final"]:
             lines.append(w["final line"].format(
                 name=names[f["seat"]], seals=f["seals"], rest=f["restwaren"],
                 rest_goods=count(w, "good", f["restwaren"])))
-    return "\n".join(lines)
+    return with_note("\n".join(lines), lang)

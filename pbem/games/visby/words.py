@@ -55,7 +55,13 @@ EN: Words = {
     "gloss": {card: text.gloss for card, text in KARTENTEXT.items()},
     "card help": {card: text.en for card, text in KARTENTEXT.items()},
     "trade": "Trade {goods} for {seals}",
-    "trade help": "At the Markt rate {waren}:{siegel}; you have {have}.",
+    "trade help": "At the Markt rate {rate}; you have {have}.",
+    # beside a rate no source prints (the sign of pbem.games.datafile): a help names
+    # what is reconstructed in its own line; the text view ends with the sign's note
+    "mark rate": "{mark} Rate reconstructed: printed in no public source, chosen by pbem "
+                 "to fit the rulebook.",
+    "mark fields": "{mark} Markt fields {fields} reconstructed: printed in no public source, "
+                   "chosen by pbem to fit the rulebook.",
     "done": "Stop trading",
     "done help": "You trade no more this round.",
     # the sentences (sentences.py)
@@ -126,7 +132,11 @@ DE: Words = {
     "play": "{card} ausspielen",
     "card help": {card: text.de for card, text in KARTENTEXT.items()},
     "trade": "{goods} gegen {seals} tauschen",
-    "trade help": "Kurs {waren}:{siegel} am Markt; du hast {have}.",
+    "trade help": "Kurs {rate} am Markt; du hast {have}.",
+    "mark rate": "{mark} Kurs rekonstruiert: in keiner öffentlichen Quelle gedruckt, von "
+                 "pbem passend zur Spielregel gewählt.",
+    "mark fields": "{mark} Marktfelder {fields} rekonstruiert: in keiner öffentlichen Quelle "
+                   "gedruckt, von pbem passend zur Spielregel gewählt.",
     "done": "Handel beenden",
     "done help": "Du tauschst in diesem Durchgang nicht mehr.",
     "said play": "{seat} wählt {card}",

@@ -19,6 +19,7 @@ from browser_support import inline_app_css, needs_browser, table_in_words_unbrok
 from table_words import table_in_words, words_read
 from test_riga_picture import NAMES, SETS, arranged, played_out
 
+from pbem.games.datafile import note_lines
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.riga import GAME, data
 
@@ -182,7 +183,8 @@ def test_the_text_says_year_turn_row_sets_seats_and_own_hand():
     words = flat(out)
     assert "Tuch (cloth) 5, Glas (glass) 4, Wein (wine) 3, Korn (grain) 2" in words
     row = words[words.index("Buildings in the row, newest first:"):]
-    assert row.index("Markthalle (Visby): cost 7, 3 points; Tuch –, Glas 4, Wein 5!, "
+    # cost and points no source prints carry the sign (Visby's city values are printed)
+    assert row.index("Markthalle (Visby): cost 7◇, 3 points◇; Tuch –, Glas 4, Wein 5!, "
                      "Korn 2; shows Tuch") < row.index("Bauhof (Stockholm)") \
         < row.index("-- separation card") < row.index("Bank (Tallinn)") \
         < row.index("Loge (Visby)") < row.index("Commodity sets:")
@@ -191,10 +193,13 @@ def test_the_text_says_year_turn_row_sets_seats_and_own_hand():
     assert "display: Festung (Danzig); Kontor (Visby, used); Kran (Tallinn, new: counts " \
            "from the next turn); Schule (Ritter); Wechselstube (8 ducats)" in words
     assert "Your hand:" in lines and "  commodities: 1 Tuch, 2 Wein, 1 Korn" in lines
-    assert "Festung (Visby): cost 9, 5 points; Tuch –, Glas 4, Wein 5!, Korn 2" in words
+    assert "Festung (Visby): cost 9◇, 5 points◇; Tuch –, Glas 4, Wein 5!, Korn 2" in words
+    # a city value that is pbem's reading is marked too, and the sign's note ends the text
+    assert "Stockholm): cost" in words and "Tuch 7!◇, Glas 4◇, Wein –◇, Korn 2◇" in words
+    assert out.endswith("\n".join(note_lines("en", 76)))
     for viewer in (1, SPECTATOR):
         other = text(state, viewer)
-        assert "Festung (Visby): cost 9" not in flat(other)
+        assert "Festung (Visby): cost 9◇" not in flat(other)
         assert ("Your hand:" in other) == (viewer == 1)
     assert text(state, 1).splitlines()[1] == "Heike is to erect buildings (or end the turn)."
 

@@ -144,7 +144,12 @@ def test_labels_keep_the_printed_names_with_an_english_gloss():
                                    "Ritter (knights)")
     assert de["play 1b"].label == ("Karte 1 ausspielen, aktiv: 1 Ritter + Münze: Wettstreit "
                                    "der Ritter")
-    assert en["play 7a"].label == "Play card 7, active half: 1 Ritter, 2 Mönche"
+    # card 7's persons are printed, their halves pbem's: the sign, and its line in the help
+    assert en["play 7a"].label == "Play card 7◇, active half: 1 Ritter, 2 Mönche"
+    assert en["play 7a"].help.endswith("◇ Halves reconstructed: the card's persons are "
+                                       "printed, how they lie on its two halves pbem chose "
+                                       "to fit the rulebook.")
+    assert "◇" not in en["play 1b"].help
     assert en["play 1b"].group == "card 1" and de["play 1b"].group == "Karte 1"
     assert en["play 1b"].help.startswith("Coin: a contest for the Ritter")
     assert de["play 7a"].help.startswith("Bringt 1 Ritter, 2 Mönche")
@@ -152,10 +157,10 @@ def test_labels_keep_the_printed_names_with_an_english_gloss():
     de = GAME.menu(state, 0, "de")
     assert [de[0].label, de[2].label] == [
         "Turm aus der Auslage: Karte 1: 2 Mönche | 1 Ritter + Münze",
-        "Turm aus der Hand: Karte 7: 1 Ritter, 2 Mönche | 1 Kaufmann, 2 Mönche"]
+        "Turm aus der Hand: Karte 7◇: 1 Ritter, 2 Mönche | 1 Kaufmann, 2 Mönche"]
     assert de[-1].label == "Keinen Turm bauen"
     en = GAME.menu(state, 0)
-    assert en[1].label == "Tower from your hand: card 2: 2 Kaufleute | 1 Mönch + coin"
+    assert en[1].label == "Tower from your hand: card 2◇: 2 Kaufleute | 1 Mönch + coin"
     assert en[1].group == "Tower from your hand" and en[0].group == "Tower from your display"
     assert "all 3 persons of both halves" in en[1].help and "one card fewer" in en[1].help
 

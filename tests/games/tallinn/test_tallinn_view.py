@@ -12,6 +12,7 @@ import pytest
 from table_words import table_in_words, words_read
 from tallinn_helpers import NAMES, new_game, play_round, stack
 
+from pbem.games.datafile import note_lines
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.tallinn import GAME
 
@@ -56,13 +57,15 @@ def test_the_text_shows_hand_displays_towers_scores_and_who_is_choosing():
     assert text.startswith("Tallinn, round 2 of at most 11. With Der Legat des Kaisers.")
     assert "Malte (you): 8 points; 3 in hand, 6 on the pile; has chosen" in text
     assert "  display: 1 Ritter, 2 Mönche (start); 1: 1 Ritter + coin" in text
-    assert "  1 tower: card 7: 1 Ritter, 2 Mönche | 1 Kaufmann, 2 Mönche (from the hand)" in text
+    assert "  1 tower: card 7◇: 1 Ritter, 2 Mönche | 1 Kaufmann, 2 Mönche (from the hand)" in text
     assert "Heike: 4 points; 4 in hand, 6 on the pile; choosing" in text
     assert "  persons: Kaufleute 1, Ritter 3, Mönche 2" in text
-    assert "Your hand:\n  card 2: 2 Kaufleute | 1 Mönch + coin\n  card 3: 2 Ritter" in text
+    assert "Your hand:\n  card 2◇: 2 Kaufleute | 1 Mönch + coin\n  card 3◇: 2 Ritter" in text
     assert "  Legat des Kaisers (emperor's legate): 1 Kaufmann, 1 Ritter, 1 Mönch | Wappen" in text
-    assert ("You have chosen card 2 with 1 Mönch + coin active (secret until all have chosen)."
-            in text)
+    assert ("You have chosen card 2◇ with 1 Mönch + coin active (secret until all have "
+            "chosen)." in text)
+    note = "\n".join(note_lines("en"))
+    assert text.endswith(f"\n\n{note}") and text.count(note) == 1
     assert "Still choosing a card: Heike, Anne & Bob, " in text
     assert "Round 1:\n  Malte plays card 1: 1 Ritter + coin" in text
     assert "Malte builds a tower from a hand card" in text
@@ -79,8 +82,8 @@ def test_the_text_of_another_seat_hides_hand_choice_and_tower_faces():
 
 def test_the_archive_text_shows_everything():
     text = GAME.render_text(GAME.view(mid_game(), EVERYTHING), NAMES)
-    assert "  chosen: card 2, 1 Mönch + coin" in text
-    assert "  hand: card 2: 2 Kaufleute | 1 Mönch + coin, card 3:" in text
+    assert "  chosen: card 2◇, 1 Mönch + coin" in text
+    assert "  hand: card 2◇: 2 Kaufleute | 1 Mönch + coin, card 3◇:" in text
 
 
 def test_the_text_of_a_finished_game_has_the_final_scoring():
@@ -99,8 +102,8 @@ def test_the_text_of_a_finished_game_has_the_final_scoring():
 def test_the_table_in_words_shows_own_hand_and_choice_but_no_other():
     words = words_read(render(mid_game(), 0))
     assert "Malte (you): 8 points;" in words
-    assert "\n  card 3: 2 Ritter | 1 Kaufmann + coin\n" in words
-    assert "You have chosen card 2 with 1 Mönch + coin active" in words
+    assert "\n  card 3◇: 2 Ritter | 1 Kaufmann + coin\n" in words
+    assert "You have chosen card 2◇ with 1 Mönch + coin active" in words
     for viewer in (1, SPECTATOR):
         other = words_read(render(mid_game(), viewer))
         assert "You have chosen" not in other and "card 2 with" not in other
@@ -137,6 +140,9 @@ def test_every_state_of_a_game_reads(options):
         state = GAME.apply(state, seat, rng.choice(GAME.legal_moves(state, seat)))
     words = words_read(render(state, SPECTATOR))
     final = words[words.index("\nFinal scoring:\n"):].splitlines()[2:]
+    note = note_lines("en")
+    if final[-len(note):] == note:  # the sign's note, when a marked card was shown
+        final = final[:-len(note) - 1]
     assert len(final) == 3 and all(line.endswith(" persons)") for line in final), final
 
 

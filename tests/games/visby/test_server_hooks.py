@@ -69,17 +69,21 @@ def test_trade_menu_in_english_and_german():
     en = GAME.menu(state, 0, "en")
     de = GAME.menu(state, 0, "de")
     assert [c.move for c in en] == ["trade 3:2", "trade 2:1", "trade 3:1", "trade 4:1", "done"]
-    assert [c.label for c in en] == ["Trade 3 goods for 2 seals", "Trade 2 goods for 1 seal",
-                                     "Trade 3 goods for 1 seal", "Trade 4 goods for 1 seal",
+    # 3:2 is printed (field 7); the others stand only on fields pbem reconstructed
+    assert [c.label for c in en] == ["Trade 3 goods for 2 seals", "Trade 2 goods for 1 seal◇",
+                                     "Trade 3 goods for 1 seal◇", "Trade 4 goods for 1 seal◇",
                                      "Stop trading"]
     assert [c.label for c in de] == ["3 Waren gegen 2 Siegel tauschen",
-                                     "2 Waren gegen 1 Siegel tauschen",
-                                     "3 Waren gegen 1 Siegel tauschen",
-                                     "4 Waren gegen 1 Siegel tauschen", "Handel beenden"]
+                                     "2 Waren gegen 1 Siegel tauschen◇",
+                                     "3 Waren gegen 1 Siegel tauschen◇",
+                                     "4 Waren gegen 1 Siegel tauschen◇", "Handel beenden"]
     assert {c.group for c in en} == {"Trade at the Markt"}
     assert {c.group for c in de} == {"Handel am Markt"}
     assert en[0].help == "At the Markt rate 3:2; you have 6 goods."
     assert de[0].help == "Kurs 3:2 am Markt; du hast 6 Waren."
+    assert en[1].help == ("At the Markt rate 2:1◇; you have 6 goods. ◇ Rate reconstructed: "
+                          "printed in no public source, chosen by pbem to fit the rulebook.")
+    assert de[1].help.startswith("Kurs 2:1◇ am Markt; du hast 6 Waren. ◇ Kurs rekonstruiert")
 
 
 def test_every_card_has_a_line_of_help_in_both_languages():

@@ -7,6 +7,7 @@ import re
 
 from table_words import table_in_words, words_read
 
+from pbem.games.datafile import note_lines
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.visby import GAME
 from pbem.games.visby.data import KARTEN
@@ -85,7 +86,10 @@ def test_trading_shows_rates_and_the_merchants():
     trading = [line for line in words.splitlines() if line.endswith("  - trading")]
     assert len(trading) == 2
     assert "Markt field 7 (rate 3:2)" in words
-    assert "Rates at or below the purse: 3:2, 2:1, 3:1, 4:1" in words
+    assert "Rates at or below the purse: 3:2, 2:1◇, 3:1◇, 4:1◇" in words
+    # the sign's note once, at the end
+    note = "\n".join(note_lines("en"))
+    assert words.count(note) == 1 and words.endswith(note)
 
 
 def test_the_end_shows_final_seals():
@@ -100,7 +104,7 @@ def test_the_end_shows_final_seals():
         words = words_read(render(state, viewer))
         final = words[words.index("Final seals (goods converted 3:1):"):].splitlines()
         assert final[1:] == ["  Heike: 31 (2 goods left over)",
-                             f"  {HOSTILE}: 22 (1 good left over)"]
+                             f"  {HOSTILE}: 22 (1 good left over)", "", *note_lines("en")]
         assert "choosing" not in words
 
 
