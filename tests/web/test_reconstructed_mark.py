@@ -67,7 +67,7 @@ def test_every_game_marks_in_the_seat_page_and_the_mail_in_the_readers_language(
             assert HELP[other] not in page and WORD[other] not in page, (name, lang)
 
 
-@pytest.mark.parametrize("name", ["visby", "tallinn", "riga"])
+@pytest.mark.parametrize("name", ["visby", "tallinn", "riga", "macao"])
 def test_a_value_marked_in_the_table_in_words_has_the_note_once(ctx, sqlite_client, name):
     """Where the table in words marks a value with the sign alone, its last lines say
     what the sign means, once, in the mail and on the seat page."""

@@ -6,14 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words
 from pbem.games.macao import data
-from pbem.games.macao.words import card_help_in, count, cubes, final_terms, words
+from pbem.games.macao.words import card_text_in, count, cubes, final_terms, words
 from pbem.games.protocol import View
 
 
+def _card_name(cid: str, w: Words) -> str:
+    """A card's name with the sign: every card's cost and tribute are pbem's
+    reconstruction, and the effect of most (``data.mark_line`` says which, in help)."""
+    return marked(w["card name"][cid], True)
+
+
 def _card_cost(cid: str, w: Words) -> str:
-    return f"{w['card name'][cid]} [{cubes(data.cost_cubes(cid), w)}]"
+    return f"{_card_name(cid, w)} [{cubes(data.cost_cubes(cid), w)}]"
 
 
 def _table(view: View, names: list[str], w: Words) -> list[str]:
@@ -68,7 +75,7 @@ def _seat(view: View, me: dict[str, Any], names: list[str], w: Words) -> list[st
         lines.append(f"  {w['tableau']}: " + "; ".join(_card_cost(c, w) for c in me["tableau"]))
     if me["active"]:
         lines.append(f"  {w['active']}: " + "; ".join(
-            f"{w['card name'][c]}: {card_help_in(w, c, view.get('graf_senkt', True))}"
+            f"{_card_name(c, w)}: {card_text_in(w, c, view.get('graf_senkt', True))}"
             for c in me["active"]))
     cargo = ", ".join(w["good"][g] for g in me["goods"]) or "-"
     lines.append("  " + w["ship"].format(at=me["ship"], cargo=cargo, jokers=me["jokers"]))
@@ -94,9 +101,10 @@ def _board(view: View, names: list[str], w: Words) -> list[str]:
 
 
 def render(view: View, names: list[str], lang: str = "en") -> str:
-    """``view`` as plain text in ``lang`` (card names as printed)."""
+    """``view`` as plain text in ``lang`` (card names as printed); a card's name carries
+    the sign of its reconstructed values, and the sign's note ends the text."""
     w = words(lang)
     lines = _table(view, names, w)
     for me in view["seats"]:
         lines += _seat(view, me, names, w)
-    return "\n".join(lines + _board(view, names, w))
+    return with_note("\n".join(lines + _board(view, names, w)), lang)

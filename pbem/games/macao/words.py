@@ -380,13 +380,27 @@ def card_help_in(w: Words, cid: str, graf_senkt: bool = True) -> str:
     return _card_help(cid, w["code"], data.SETS.active.version)
 
 
+def card_text_in(w: Words, cid: str, graf_senkt: bool = True) -> str:
+    """What the card does, without the line about its reconstructed values: for the
+    table in words, which marks the card's name and ends with the sign's note once."""
+    if not graf_senkt and data.CARDS[cid].name == "Graf":
+        return w["graf help"]
+    return _card_text(cid, w["code"], data.SETS.active.version)
+
+
+@lru_cache(maxsize=4096)
+def _card_text(cid: str, lang: str, version: str) -> str:
+    """A card's effect in ``lang``, written from the active data ``version`` (the cache's
+    key): an operator's corrected effect or text reads as corrected, the shipped as
+    shipped."""
+    return _help_en(cid) if lang == "en" else data.CARDS[cid].text
+
+
 @lru_cache(maxsize=4096)
 def _card_help(cid: str, lang: str, version: str) -> str:
     """A card's help in ``lang`` with the mark of its reconstructed values
-    (``data.mark_line``), written from the active data ``version`` (the cache's key):
-    an operator's corrected effect or text reads as corrected, the shipped as shipped."""
-    text = _help_en(cid) if lang == "en" else data.CARDS[cid].text
-    return f"{text} {data.mark_line(cid, lang)}"
+    (``data.mark_line``), written from the active data ``version``."""
+    return f"{_card_text(cid, lang, version)} {data.mark_line(cid, lang)}"
 
 
 def cubes(pool: dict[str, int], w: Words) -> str:

@@ -54,7 +54,11 @@ def test_the_help_says_the_corrected_value_and_the_shipped_game_the_shipped_one(
         assert words.format(3) in text and words.format(4) not in text
         assert re.search(f"<title>Statue[^<]*{re.escape(words.format(3))}", picture)
     # the cost the table in words shows is the version's too (one cube more)
-    assert "On offer: Statue (statue) [1 grey, 2 violet]" in _said(corrected, "en")[0]
-    assert "On offer: Statue (statue) [1 grey, 1 violet]" in _said(shipped, "en")[0]
-    # and the reconstructed mark stays beside the corrected value
-    assert "4 PP. ◇ Text, cost and tribute reconstructed" in _said(corrected, "en")[0]
+    assert "On offer: Statue (statue)◇ [1 grey, 2 violet]" in _said(corrected, "en")[0]
+    assert "On offer: Statue (statue)◇ [1 grey, 1 violet]" in _said(shipped, "en")[0]
+    # and the reconstructed mark stays beside the corrected value: in the help, with its
+    # line; in the table in words, after the card's name, with the note once at the end
+    assert "4 PP. ◇ Text, cost and tribute reconstructed" in _said(corrected, "en")[1]
+    text = _said(corrected, "en")[0]
+    assert "Game end: 4 PP." in text and text.count("◇ reconstructed: ") == 1
+    assert text.endswith("agree with the rulebook.")

@@ -30,13 +30,13 @@ def test_text_view_in_english_by_default_and_german_on_request():
     view = GAME.view(s, seat)
     english = GAME.render_text(view, NAMES)
     assert english.startswith("Macao, round 1 of 12, phase actions")
-    assert "Festung (fortress) [2 red, 1 black]" in english
+    assert "Festung (fortress)◇ [2 red, 1 black]" in english
     assert "cargo: Reis (rice)" in english
     assert f"Lisboa – Reis (rice): 4 {NAMES[1 - seat]}, 3 free, 2 free" in english
     german = GAME.render_text(view, NAMES, lang="de")
     assert german.startswith("Macao, Runde 1 von 12, Phase Aktionen")
-    assert "Festung [2 rot, 1 schwarz]" in german and "(fortress)" not in german
-    assert "Diplomat: Immer wenn du Prestige" in german
+    assert "Festung◇ [2 rot, 1 schwarz]" in german and "(fortress)" not in german
+    assert "Diplomat◇: Immer wenn du Prestige" in german
     assert f"Lisboa – Reis: 4 {NAMES[1 - seat]}, 3 frei, 2 frei" in german
     assert "Ladung: Reis" in german and "GM" in german
 
@@ -53,7 +53,7 @@ def test_the_table_in_words_reads_english_on_pages_and_german_where_lang_is_de()
     mail = table_in_words(GAME, view, NAMES, "de")
     german = words_read(mail)
     assert german.startswith("Macao, Runde 1 von 12, Phase Aktionen\n")
-    assert "Festung [2 rot, 1 schwarz]" in german and "(fortress)" not in german
+    assert "Festung◇ [2 rot, 1 schwarz]" in german and "(fortress)" not in german
     assert "Schiff auf Lisboa" in german and "Ladung: Reis" in german
     assert "Immer wenn du Prestige" in german           # the Diplomat's German text
     assert "Wall order" not in german and f"7: {HOSTILE}" in german
