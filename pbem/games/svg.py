@@ -74,6 +74,31 @@ def seat_name(names: Sequence[str], seat: int, limit: int, missing: str = "seat 
     return shorten(name, limit) or missing.format(n=seat + 1)
 
 
+#: advance widths of DejaVu Sans (the widest font a picture names, and the one mails are
+#: rendered with) in thousandths of an em, by character; the rest at ``_WIDTH_OTHER``
+_WIDTHS: dict[str, int] = {
+    **dict.fromkeys("ijl", 278), **dict.fromkeys("ft", 352), "r": 411, " ": 318,
+    **dict.fromkeys(".,:;'|!", 318), **dict.fromkeys("()[]-", 390), "s": 521, "z": 525,
+    "c": 550, **dict.fromkeys("kvxy", 592), **dict.fromkeys("ae", 614),
+    **dict.fromkeys("bdghnopqu", 634), "w": 818, "m": 974,
+    **dict.fromkeys("IJ", 295), "L": 557, "F": 575, **dict.fromkeys("TY", 611),
+    "E": 632, "P": 603, **dict.fromkeys("SZ", 635), **dict.fromkeys("ABKVXR", 684),
+    "C": 698, **dict.fromkeys("HNU", 740), **dict.fromkeys("DGOQ", 780), "M": 863,
+    "W": 989, **dict.fromkeys("0123456789", 636),
+}
+_WIDTH_OTHER = 640
+#: how much wider the bold face runs
+_BOLD = 1.09
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """About how wide ``text`` runs at font size ``size`` in DejaVu Sans (an upper bound
+    for the narrower sans-serif fonts a browser may pick): for placing what follows a
+    name on its line, so that a short name of wide letters ("Cem") does not run into it."""
+    ems = sum(_WIDTHS.get(c, _WIDTH_OTHER) for c in text) / 1000
+    return ems * size * (_BOLD if bold else 1.0)
+
+
 def wrap(line: str, limit: int) -> list[str]:
     """``line`` in pieces of at most ``limit`` characters, broken at spaces (a longer
     word stands alone on its line)."""

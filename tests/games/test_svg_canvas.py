@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from pbem.games.svg import Canvas
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -67,3 +69,16 @@ def test_raw_markup_is_kept_as_it_is():
     svg.raw('<path d="M0 0"/>')
     svg.element("title", "a & b")
     assert svg.markup() == '<path d="M0 0"/><title>a &amp; b</title>'
+
+
+def test_text_width_follows_the_letters_not_their_count():
+    from pbem.games.svg import text_width
+
+    # a short name of wide letters runs wider than a count of average ones guessed: the
+    # start player's badge in Riga's picture ran into "Cem"
+    assert text_width("Cem", 13, bold=True) > 3 * 8.6 + 3
+    assert text_width("ill", 10) < text_width("mmm", 10) / 2
+    assert text_width("Schatzkammer", 10) == pytest.approx(
+        sum(text_width(c, 10) for c in "Schatzkammer"))
+    assert text_width("ab", 20) == 2 * text_width("ab", 10)
+    assert text_width("Ö", 10) > 0  # a letter without a width of its own: an average one

@@ -39,7 +39,7 @@ from typing import Any
 
 from pbem.games.macao import data
 from pbem.games.macao.words import card_help, card_name, cubes, words
-from pbem.games.svg import Canvas, seat_name, wrap
+from pbem.games.svg import Canvas, seat_name, text_width, wrap
 from pbem.games.svg import xml_text as _text
 
 WIDTH = 390
@@ -81,8 +81,9 @@ def _wrap(line: str, limit: int = LINE_MAX) -> list[str]:
 
 
 def _width(text: str, size: float) -> float:
-    """About how wide ``text`` runs at ``size`` (for a frame around a heading)."""
-    return len(text) * size * 0.55
+    """About how wide ``text`` runs at ``size`` (for a frame around a heading, which is
+    bold where it is a heading: the wider estimate serves both)."""
+    return text_width(text, size, bold=True)
 
 
 def _card_help(c: str, lang: str, graf: bool = True) -> str:
@@ -185,7 +186,7 @@ def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
     gold, pp = view["tribute"]
     tribute = w["tribute"].format(g=gold, p=pp)
     with svg.region("tribute", help=w["tribute help"].format(g=gold, p=pp),
-                    box=(MARGIN - 2, y - 13, _width(tribute, 11) + 4, 17)):
+                    box=(MARGIN - 2, y - 12, _width(tribute, 11) + 4, 15)):
         svg.label(MARGIN, y, tribute + " · " + w["deck"].format(n=view["deck_count"]),
                   size=11)
     if view["to_move"] and view["phase"] != "over":

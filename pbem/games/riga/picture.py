@@ -52,7 +52,7 @@ from pbem.games.riga import words as riga_words
 from pbem.games.riga.menu import STRIP
 from pbem.games.riga.view import building_view
 from pbem.games.riga.words import building_help, building_name
-from pbem.games.svg import Canvas, seat_name, shorten, wrap
+from pbem.games.svg import Canvas, seat_name, shorten, text_width, wrap
 from pbem.games.svg import xml_text as _text
 
 WIDTH = 390
@@ -307,10 +307,8 @@ def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
     return y
 
 
-def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
-                  words: dict[str, str], lang: str, region: str) -> float:
-    """A building in a display: badge and name; used struck through, new dashed; the
-    region ``region`` with the card's help."""
+def _tile_face(d: dict[str, Any], words: dict[str, str]) -> tuple[str, list[str], float]:
+    """A display tile's name, its marks (used, new) and its width."""
     name = shorten(d.get("name") or d.get("art") or d.get("id", "?"), 14)
     face = d.get("face")
     if face is not None and face != "":
@@ -318,11 +316,19 @@ def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
     marks = []
     if d.get("used"):
         marks.append(words["used"])
-    new = bool(d.get("new"))  # erected this turn: counts from the owner's next turn
-    if new:
+    if d.get("new"):  # erected this turn: counts from the owner's next turn
         marks.append(words["new"])
-    label = name + (f" · {', '.join(marks)}" if marks else "")
-    width = 14 + 4 + 6.2 * len(label) + 6
+    width = 14 + 4 + text_width(name, 10) + 6
+    if marks:
+        width += 4 + text_width(f"· {', '.join(marks)}", 10, bold=True)
+    return name, marks, width
+
+
+def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
+                  words: dict[str, str], lang: str, region: str) -> float:
+    """A building in a display: badge and name; used struck through, new dashed; the
+    region ``region`` with the card's help."""
+    name, marks, width = _tile_face(d, words)
     with svg.region(region, help=_building_help(d, lang), box=(x, y - 1, width, 20)):
         _tile(svg, d, x, y, width, name, marks)
     return x + width + 4
@@ -337,7 +343,7 @@ def _tile(svg: _Drawing, d: dict[str, Any], x: float, y: float, width: float, na
     svg.label(x + 20, y + 13, name, size=10, fill=MUTED if d.get("used") else INK,
               text_decoration="line-through" if d.get("used") else None)
     if marks:
-        svg.label(x + 20 + 6.2 * len(name) + 2, y + 13, f"· {', '.join(marks)}", size=10,
+        svg.label(x + 20 + text_width(name, 10) + 4, y + 13, f"· {', '.join(marks)}", size=10,
                   fill=MUTED, weight="bold")
 
 
@@ -346,7 +352,7 @@ def _seat_title(svg: _Drawing, entry: dict[str, Any], y: float, title: str, star
     """A seat's name, its marks (start player, to move) and its points, on one line."""
     svg.label(MARGIN + 6, y + 15, title, size=13, weight="bold",
               class_="seat-name")
-    x = MARGIN + 6 + 8.6 * len(title) + 6
+    x = MARGIN + 6 + text_width(title, 13, bold=True) + 8
     if start:
         svg.box(x, y + 3, 38, 16, "#2e2e2e", rx=8)
         svg.label(x + 19, y + 15, words["start mark"], size=10, weight="bold", fill="#ffffff",
@@ -397,8 +403,7 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
         y += 20
     else:
         for d in display:
-            name = shorten(d.get("name") or d.get("id", "?"), 14)
-            need = 14 + 4 + 6.2 * (len(name) + 14) + 10
+            need = _tile_face(d, words)[2]
             if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
                 x = MARGIN + 6
                 y += 22
