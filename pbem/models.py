@@ -404,6 +404,11 @@ class Outbox(BaseModel):
     #: what a reply to it may name (JSON): the decision it was sent for (turn, menu
     #: version) and its choices' notations in the order the mail numbered them
     choices = pw.TextField(null=True)
+    #: the table talk the mail carries to its reader: their seats' ``talk_mailed`` before
+    #: it took the talk and after (``pbem.mail.talk``), so that a turn mail never sent
+    #: (its turn ended first) can give the talk back to be mailed
+    talk_from = pw.IntegerField(null=True)
+    talk_to = pw.IntegerField(null=True)
 
     class Meta:
         # mail still to go (neither sent nor given up) by when it may go: the tick's

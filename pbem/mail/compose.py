@@ -38,7 +38,7 @@ from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
 from pbem.mail import kinds
 from pbem.mail.picture import Picture, picture_key, table_picture
-from pbem.mail.talk import take_unmailed
+from pbem.mail.talk import Taken, take_unmailed
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import clock, quiet
 
@@ -94,16 +94,17 @@ def _with_headline(text: str, html: str | None, headline: str) -> tuple[str, str
     return text, html
 
 
-def with_talk(ctx: Context, game: Game, player: Player, text: str,
-              html: str | None, seats: list[Seat] | None = None) -> tuple[str, str | None]:
+def with_talk(ctx: Context, game: Game, player: Player, text: str, html: str | None,
+              seats: list[Seat] | None = None) -> tuple[str, str | None, Taken | None]:
     """The mail with the table talk ``player`` has not been mailed yet at its top (and
-    that talk marked mailed): each message reaches each reader once, in their next mail.
-    ``seats``: the game's seats with their players, where the caller has them."""
+    that talk marked mailed), and what it took: each message reaches each reader once, in
+    their next mail.  ``seats``: the game's seats with their players, where the caller
+    has them."""
     if not player.takes(kinds.TALK):  # the player switched table talk off
-        return text, html
+        return text, html, None
     said = take_unmailed(game, player, seats)
     if not said:
-        return text, html
+        return text, html, None
     names = names_of(seats if seats is not None else Seat.of(game))
     values = dict(said=[(names[s] if s < len(names) else f"seat {s + 1}", t) for s, t in said])
     with i18n.in_language(language_of(player)):
@@ -113,7 +114,7 @@ def with_talk(ctx: Context, game: Game, player: Player, text: str,
             at = html.find("<body")
             end = html.find(">", at) + 1 if at >= 0 else 0
             html = html[:end] + "\n" + part + html[end:]
-    return text, html
+    return text, html, said
 
 
 def queue_talk(ctx: Context, game: Game, seat: Seat, now: datetime) -> Outbox | None:
@@ -265,9 +266,10 @@ def queue(
             digest, not_before = True, quiet.next_local_time(now, player.timezone,
                                                              player.quiet_end)
     root = None
+    taken = None
     if game is not None and game.status not in (Game.OPEN, Game.HELD) and player is not None:
         if not digest:  # a held mail shows one line in the digest, which takes talk itself
-            text, html = with_talk(ctx, game, player, text, html, seats)
+            text, html, taken = with_talk(ctx, game, player, text, html, seats)
         text, html = _with_headline(text, html, subject)
         subject = thread_subject(game, seats)
         root = game.thread_id(mail_domain(ctx), player.id)
@@ -288,6 +290,8 @@ def queue(
         digest=digest,
         seat_index=turn_of.index if turn_of is not None else None,
         turn_seq=turn_of.turn_seq if turn_of is not None else None,
+        talk_from=taken.before if taken else None,
+        talk_to=taken.after if taken else None,
     )
     mail = _insert(row, root if not digest else None, known)
     if reply_of is not None and not digest and ctx.config.getbool("inbound", "replies"):

@@ -28,9 +28,10 @@ from typing import Protocol
 
 from pbem.config import Config
 from pbem.i18n import DEFAULT, supported
+from pbem.mail import talk
 from pbem.mail.kinds import list_id
 from pbem.mail.picture import split_html
-from pbem.models import Outbox, Player, Seat, utcnow
+from pbem.models import Outbox, Player, Seat, db, utcnow
 from pbem.time import quiet
 
 log = logging.getLogger(__name__)
@@ -245,8 +246,10 @@ def deliver_due(config: Config, transport: Transport, now: datetime | None = Non
         mail = Outbox.get_by_id(row.id)
         stale = stale_turn(mail)
         if stale is not None:  # given up for good, the reason kept: never sent
-            (Outbox.update(failed_at=now, claimed_until=None, last_error=stale)
-             .where(Outbox.id == mail.id).execute())
+            with db.atomic():  # the talk it carried waits for its reader again, at once
+                (Outbox.update(failed_at=now, claimed_until=None, last_error=stale)
+                 .where(Outbox.id == mail.id).execute())
+                talk.give_back(mail, now)
             log.info("mail %s to player %s: %s", mail.id, mail.player_id, stale)
             counts["skipped"] += 1
             continue

@@ -9,15 +9,33 @@ lifecycle, which stores a message (``pbem.lifecycle.talk.post``), reads it from 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import peewee as pw
 
-from pbem.models import Game, Player, Seat, Talk
+from pbem.models import Game, Outbox, Player, Seat, Talk
 
 
-def take_unmailed(game: Game, player: Player,
-                  table: list[Seat] | None = None) -> list[tuple[int, str]]:
+@dataclass
+class Taken:
+    """The talk a mail takes to its reader: (seat, text) oldest first, and the reader's
+    ``talk_mailed`` before and after (``Outbox.talk_from``, ``Outbox.talk_to``)."""
+
+    said: list[tuple[int, str]]
+    before: int = 0
+    after: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.said)
+
+    def __iter__(self) -> Iterator[tuple[int, str]]:
+        return iter(self.said)
+
+
+def take_unmailed(game: Game, player: Player, table: list[Seat] | None = None) -> Taken:
     """The messages of others ``player`` has not been mailed yet, as (seat, text), marked
     mailed now: the caller puts them in the mail it is queuing in the same transaction.
 
@@ -26,13 +44,14 @@ def take_unmailed(game: Game, player: Player,
     writes, so a second mail to the same player in the transaction takes nothing twice.
     """
     if game.__data__.get("aside_seq", 0) < 0:
-        return []  # nobody has said anything at this table (``Game.aside_seq``): no talk
+        return Taken([])  # nobody has said anything at this table (``Game.aside_seq``)
     if table is not None:
         seats = [s for s in table if s.player_id == player.id and not s.bot]
     else:
         seats = list(Seat.select().where(Seat.game == game, Seat.player == player, ~Seat.bot))
     if not seats:
-        return []
+        return Taken([])
+    before = min(s.talk_mailed for s in seats)
     rows = list(unmailed(game, seats))
     changes: dict[str, Any] = {}
     if rows:
@@ -43,7 +62,30 @@ def take_unmailed(game: Game, player: Player,
         Seat.update(**changes).where(Seat.id.in_([s.id for s in seats])).execute()
         for seat in seats:  # as the row now is, without making the caller write it again
             seat.__data__.update(changes)
-    return [(row.seat, row.text) for row in rows]
+    return Taken([(row.seat, row.text) for row in rows], before,
+                 changes.get("talk_mailed", before))
+
+
+def give_back(mail: Outbox, now: datetime) -> bool:
+    """The talk ``mail`` took, for its reader to be mailed again, now that the mail will
+    never go (a "your move" mail whose turn ended first): their seats' account goes back
+    to before the mail, and the talk waits for the tick's "table talk" mail from when it
+    was written.  Only where no later mail took newer talk meanwhile (that mail told
+    the reader the talk after this, and the account keeps one mark per reader); whether
+    it gave the talk back."""
+    if mail.talk_to is None or mail.talk_from is None or mail.game_id is None:
+        return False
+    seats = list(Seat.select().where(Seat.game == mail.game_id, Seat.player == mail.player_id,
+                                     ~Seat.bot))
+    if not seats or any(s.talk_mailed != mail.talk_to for s in seats):
+        return False
+    oldest = (Talk.select(pw.fn.MIN(Talk.created_at))
+              .where(Talk.game == mail.game_id, Talk.id > mail.talk_from,
+                     Talk.id <= mail.talk_to, Talk.seat.not_in([s.index for s in seats]))
+              .scalar())
+    (Seat.update(talk_mailed=mail.talk_from, talk_waiting_since=oldest or now)
+     .where(Seat.id.in_([s.id for s in seats])).execute())
+    return True
 
 
 def unmailed(game: Game | int, seats: list[Seat]) -> pw.ModelSelect:

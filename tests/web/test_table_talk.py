@@ -341,3 +341,39 @@ def test_a_seat_taken_back_from_the_bot_is_mailed_the_talk_it_missed(client, ctx
         [mail] = Outbox.select().where(Outbox.kind == "talk")
         assert mail.to_address == "bob@example.org"
         assert "the bot cannot read this" in mail.text_body
+
+
+def test_talk_in_a_turn_mail_never_sent_reaches_its_reader_by_a_talk_mail(client, ctx):
+    """Bob's turn mail carries Alice's message but waits for his morning; he plays on
+    his seat page before it goes, so the mail is never sent (its turn is over): the
+    message goes to him in a "table talk" mail instead, once."""
+    with freeze_time("2026-05-04 20:30:00") as frozen:
+        game = table(ctx)
+        bob = Player.get(Player.email == "bob@example.org")
+        bob.quiet_start, bob.quiet_end = "21:00", "07:00"  # UTC
+        bob.save()
+        frozen.move_to("2026-05-04 21:30:00")  # Bob's night: his mails wait
+        alice = seat_path(latest_mail("alice@example.org"))
+        assert _say(client, alice, "Good night, Bob").status_code == 303
+        mail = _play_until_bob_gets_a_turn_mail(ctx, game)
+        assert "Alice: Good night, Bob" in mail.text_body and mail.talk_to is not None
+        # Bob plays from his seat page in the night, before his turn mail may go
+        game = Game.get_by_id(game.id)
+        rules = get_game(game.game)
+        while mail.seat_index in rules.to_move(game.state):
+            seat = Seat.get(Seat.game == game, Seat.index == mail.seat_index)
+            moves.play(ctx, game.id, seat.index, rules.legal_moves(game.state, seat.index)[0],
+                       menu_seq=seat.menu_seq)
+            game = Game.get_by_id(game.id)
+        frozen.move_to("2026-05-05 07:00:30")
+        tick(ctx, transport=_Sink())
+        skipped = Outbox.get_by_id(mail.id)
+        assert skipped.sent_at is None and skipped.failed_at is not None
+        tick(ctx, transport=_Sink())  # the talk step, then its mail
+        told = [m for m in _talk_mails("bob@example.org")
+                if "Good night, Bob" in m.text_body and m.id != mail.id]
+        assert len(told) == 1 and told[0].sent_at is not None, [m.kind for m in told]
+        frozen.tick(timedelta(hours=3))
+        tick(ctx, transport=_Sink())
+        assert sum("Good night, Bob" in m.text_body for m in _talk_mails("bob@example.org")
+                   if m.id != mail.id) == 1
