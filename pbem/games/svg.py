@@ -108,6 +108,27 @@ TARGET_MARK = {"fill": "#ffffff", "fill_opacity": 0, "stroke": "#0b57d0",
                "stroke_width": 2.5, "stroke_dasharray": "6 3", "class_": "target-mark"}
 
 
+#: what ``Canvas.attributes`` wrote in the ``"g"`` format, by the attributes' items;
+#: forgotten all at once at ``_WRITTEN_MOST`` of them (about 600 bytes each: some 18 MB
+#: a process at most), when the pictures drawn have moved on
+_WRITTEN: dict[tuple[tuple[str, Any], ...], str] = {}
+_WRITTEN_MOST = 30_000
+
+
+def _keepable(attrs: dict[str, Any]) -> bool:
+    """Whether ``attrs`` may be kept by their items: an equal key always writes the
+    same.  Texts, whole numbers and floats only, and no number equal to 0 or 1: those
+    equal ``False``, ``True`` and ``-0.0``, which write otherwise (a float and a whole
+    number equal to it write the same in the ``"g"`` format)."""
+    for value in attrs.values():
+        kind = type(value)
+        if kind is str or value is None:
+            continue
+        if (kind is not int and kind is not float) or value == 0 or value == 1:
+            return False
+    return True
+
+
 class Canvas:
     """The elements of one SVG picture, in drawing order (see the module's docstring)."""
 
@@ -122,6 +143,23 @@ class Canvas:
 
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
+        if not self._shortest:
+            return self._written(attrs)
+        # a picture writes the same attributes many times (a cube, a district, a
+        # player's disc), and the seat page, the mails and the archive draw the same
+        # places again and again: what the ``"g"`` format writes is kept by the
+        # attributes themselves
+        key = tuple(attrs.items())
+        written = _WRITTEN.get(key)
+        if written is None:
+            written = self._written(attrs)
+            if _keepable(attrs):
+                if len(_WRITTEN) >= _WRITTEN_MOST:
+                    _WRITTEN.clear()
+                _WRITTEN[key] = written
+        return written
+
+    def _written(self, attrs: dict[str, Any]) -> str:
         # the hottest loop of every picture: the usual kinds (a text, a whole number, a
         # float) are written here without a call; the rest as ``xml_text`` and the
         # canvas's number format write them
