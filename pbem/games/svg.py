@@ -150,7 +150,10 @@ class Canvas:
         # places again and again: what the ``"g"`` format writes is kept by the
         # attributes themselves
         key = tuple(attrs.items())
-        written = _WRITTEN.get(key)
+        try:
+            written = _WRITTEN.get(key)
+        except TypeError:  # a value that cannot be a key (a list): written as it is
+            return self._written(attrs)
         if written is None:
             written = self._written(attrs)
             if _keepable(attrs):

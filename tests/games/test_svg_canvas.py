@@ -53,6 +53,9 @@ def test_attributes_kept_from_an_earlier_picture_are_what_they_would_be_written_
                 want = (str(value) if isinstance(value, (bool, str)) else f"{value:g}")
                 assert svg.markup() == (f'<rect x="3" y="4" width="5" height="6" '
                                         f'data-n="{want}"/>'), (first, then, value)
+    listed = Canvas()
+    listed.rect(3, 4, 5, 6, data_n=[1, "a"])
+    assert listed.markup().endswith('data-n="[1, &#x27;a&#x27;]"/>')
     kept = Canvas(numbers="str")
     kept.rect(3, 4, 5, 6, data_n=2.0)
     assert kept.markup().endswith('data-n="2.0"/>')
