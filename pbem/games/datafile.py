@@ -298,7 +298,9 @@ class DataSets(Generic[T]):
     def attribute(self, name: str) -> Any:
         """``data.<name>`` of the game's data module: the active version's value (the
         module's ``__getattr__`` calls this for the names it derives from the file)."""
-        derived = self.active.derived
+        # the rules read the data through here at every step: the active version
+        # without the property's call
+        derived = self._active.get().derived
         try:
             return derived[name]
         except KeyError:

@@ -27,12 +27,23 @@ def code(lang: str | None) -> str:
 def table_for(tables: Mapping[str, Words], lang: str | None) -> Words:
     """The words of ``lang`` from ``tables`` (by language code), with English for what
     they leave out, and English itself where ``tables`` has no such language."""
-    return _merged(id(tables), tables, code(lang) if code(lang) in tables else ENGLISH)
+    # a picture asks for its words hundreds of times (a card's name, its help): the
+    # table found for these tables and this very ``lang`` is kept
+    found = _FOUND.get((id(tables), lang))
+    if found is None or found[0] is not tables:
+        merged = _merged(id(tables), tables, code(lang) if code(lang) in tables else ENGLISH)
+        if len(_FOUND) > 1000:  # ``lang`` as a reader gave it: keep no unbounded list
+            _FOUND.clear()
+        found = _FOUND[id(tables), lang] = (tables, merged)
+    return found[1]
 
 
 #: merged tables by (id of the tables, language); each entry keeps its tables alive, so
 #: that an id is never reused for other tables while it is cached
 _MERGED: dict[tuple[int, str], tuple[Mapping[str, Words], Words]] = {}
+#: ``table_for``'s answers by (id of the tables, ``lang`` as asked), likewise kept with
+#: their tables; the languages asked for are the few a server's readers read
+_FOUND: dict[tuple[int, str | None], tuple[Mapping[str, Words], Words]] = {}
 
 
 def _merged(key: int, tables: Mapping[str, Words], lang: str) -> Words:

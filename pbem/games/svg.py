@@ -35,7 +35,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cache
 from html import escape
 from typing import Any
 
@@ -55,10 +54,17 @@ def xml_text(value: Any) -> str:
     return escape(NOT_XML.sub("", text), quote=True)
 
 
-@cache
-def _attribute_name(name: str) -> str:
-    """``font_size`` as ``font-size``, ``class_`` as ``class`` (the keywords' spelling)."""
-    return name.rstrip("_").replace("_", "-")
+class _AttributeNames(dict[str, str]):
+    """``font_size`` as ``font-size``, ``class_`` as ``class`` (the keywords' spelling),
+    each name spelled once: a picture looks up tens of thousands."""
+
+    def __missing__(self, name: str) -> str:
+        spelled = self[name] = name.rstrip("_").replace("_", "-")
+        return spelled
+
+
+_ATTRIBUTE_NAMES = _AttributeNames()
+_touched = _TOUCHED.search
 
 
 def shorten(text: str, limit: int) -> str:
@@ -127,31 +133,85 @@ TARGET_MARK = {"fill": "#ffffff", "fill_opacity": 0, "stroke": "#0b57d0",
                "stroke_width": 2.5, "stroke_dasharray": "6 3", "class_": "target-mark"}
 
 
+#: what ``Canvas.attributes`` wrote in the ``"g"`` format, by the attributes' items;
+#: forgotten all at once at ``_WRITTEN_MOST`` of them (about 600 bytes each: some 18 MB
+#: a process at most), when the pictures drawn have moved on
+_WRITTEN: dict[tuple[tuple[str, Any], ...], str] = {}
+_WRITTEN_MOST = 30_000
+
+
+def _keepable(attrs: dict[str, Any]) -> bool:
+    """Whether ``attrs`` may be kept by their items: an equal key always writes the
+    same.  Texts, whole numbers and floats only, and no number equal to 0 or 1: those
+    equal ``False``, ``True`` and ``-0.0``, which write otherwise (a float and a whole
+    number equal to it write the same in the ``"g"`` format)."""
+    for value in attrs.values():
+        kind = type(value)
+        if kind is str or value is None:
+            continue
+        if (kind is not int and kind is not float) or value == 0 or value == 1:
+            return False
+    return True
+
+
 class Canvas:
     """The elements of one SVG picture, in drawing order (see the module's docstring)."""
 
     def __init__(self, numbers: str = "g", links: Mapping[str, str] | None = None) -> None:
         self.parts: list[str] = []
         self._number = NUMBER_FORMATS[numbers]
+        #: the number format is ``"g"``: ``attributes`` writes numbers as ``_g`` does
+        self._shortest = numbers == "g"
         self.links = dict(links or {})
         #: the regions drawn as links, in drawing order (a name twice if drawn twice)
         self.linked: list[str] = []
 
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
-        out = []
-        number = self._number
+        if not self._shortest:
+            return self._written(attrs)
+        # a picture writes the same attributes many times (a cube, a district, a
+        # player's disc), and the seat page, the mails and the archive draw the same
+        # places again and again: what the ``"g"`` format writes is kept by the
+        # attributes themselves
+        key = tuple(attrs.items())
+        try:
+            written = _WRITTEN.get(key)
+        except TypeError:  # a value that cannot be a key (a list): written as it is
+            return self._written(attrs)
+        if written is None:
+            written = self._written(attrs)
+            if _keepable(attrs):
+                if len(_WRITTEN) >= _WRITTEN_MOST:
+                    _WRITTEN.clear()
+                _WRITTEN[key] = written
+        return written
+
+    def _written(self, attrs: dict[str, Any]) -> str:
+        # the hottest loop of every picture: the usual kinds (a text, a whole number, a
+        # float) are written here without a call; the rest as ``xml_text`` and the
+        # canvas's number format write them
+        out = ""
+        names, shortest = _ATTRIBUTE_NAMES, self._shortest
         for name, value in attrs.items():
-            if value is None:
-                continue
             kind = type(value)
-            # a number needs no escaping; ``bool`` is no number here (a subclass of int)
-            text = (number(value) if kind is int or kind is float
-                    else xml_text(value) if kind is str
-                    else number(value) if isinstance(value, (int, float))
-                    and not isinstance(value, bool) else xml_text(value))
-            out.append(f' {_attribute_name(name)}="{text}"')
-        return "".join(out)
+            if kind is str:
+                text = (value if _touched(value) is None
+                        else escape(NOT_XML.sub("", value), quote=True))
+            elif kind is int:
+                text = (str(value) if not shortest or -1_000_000 < value < 1_000_000
+                        else f"{value:g}")
+            elif kind is float:
+                text = f"{value:g}" if shortest else str(value)
+            elif value is None:
+                continue
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                # ``bool`` is no number here (a subclass of int)
+                text = self._number(value)
+            else:
+                text = xml_text(value)
+            out += f' {names[name]}="{text}"'
+        return out
 
     def element(self, tag: str, content: Any = None, /, **attrs: Any) -> None:
         """``<tag …/>``, or ``<tag …>content</tag>`` with ``content`` escaped."""
@@ -164,11 +224,20 @@ class Canvas:
         """Markup made elsewhere (a drawing kept from an earlier picture): not escaped."""
         self.parts.append(markup)
 
+    # ``text`` and ``rect`` are most of a picture's elements: each writes itself, as
+    # ``element`` would, without the call
+
     def text(self, x: float, y: float, content: Any, /, **attrs: Any) -> None:
-        self.element("text", content, x=x, y=y, **attrs)
+        if content is None:
+            self.element("text", content, x=x, y=y, **attrs)
+            return
+        self.parts.append(f"<text{self.attributes({'x': x, 'y': y, **attrs})}>"
+                          f"{xml_text(content)}</text>")
 
     def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
-        self.element("rect", x=x, y=y, width=width, height=height, **attrs)
+        written = self.attributes({"x": x, "y": y, "width": width, "height": height,
+                                   **attrs})
+        self.parts.append(f"<rect{written}/>")
 
     def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
         self.element("circle", cx=cx, cy=cy, r=r, **attrs)

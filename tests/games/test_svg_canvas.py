@@ -42,6 +42,27 @@ def test_the_fast_paths_write_what_the_general_ones_would():
         assert xml_text(text) == escape(NOT_XML.sub("", str(text)), quote=True)
 
 
+def test_attributes_kept_from_an_earlier_picture_are_what_they_would_be_written_as():
+    """The canvas keeps what it wrote by the attributes' items: a value equal to another
+    of another kind (``True`` and ``1``, ``-0.0`` and ``0``, ``2.0`` and ``2``) writes
+    as itself, whichever came first."""
+    values = [1, True, 1.0, 0, False, -0.0, 0.0, 2, 2.0, 2.5, "2", 1_000_000, 1e6]
+    for first in values:
+        for then in values:
+            for value in (first, then):
+                svg = Canvas()
+                svg.rect(3, 4, 5, 6, data_n=value)
+                want = (str(value) if isinstance(value, (bool, str)) else f"{value:g}")
+                assert svg.markup() == (f'<rect x="3" y="4" width="5" height="6" '
+                                        f'data-n="{want}"/>'), (first, then, value)
+    listed = Canvas()
+    listed.rect(3, 4, 5, 6, data_n=[1, "a"])
+    assert listed.markup().endswith('data-n="[1, &#x27;a&#x27;]"/>')
+    kept = Canvas(numbers="str")
+    kept.rect(3, 4, 5, 6, data_n=2.0)
+    assert kept.markup().endswith('data-n="2.0"/>')
+
+
 def test_a_region_carries_its_name_link_and_help():
     svg = Canvas()
     with svg.region("play Ritter", href="/m/abc?x=1&y=2", help="Ritter: up to 5 seals"):

@@ -75,6 +75,23 @@ def _cards_shown(state: dict[str, Any]) -> list[str]:
 
 
 def _card(c: str, graf: bool) -> dict[str, Any]:
+    # a view shows some fifty cards, each in both languages, and every seat's view of
+    # every state shows them again: each card's words are made once per data version
+    # (the cards' costs and kinds are the version's), the view gets a copy
+    version = data.SETS.active
+    key = (id(version), c, graf)
+    found = _CARDS.get(key)
+    if found is None or found[0] is not version:
+        found = _CARDS[key] = (version, _card_words(c, graf))
+    return dict(found[1])
+
+
+#: ``_card``'s words by (id of the data version, card, whether the Graf lowers costs),
+#: each kept with its version (so that an id is never reused for another while cached)
+_CARDS: dict[tuple[int, str, bool], tuple[Any, dict[str, Any]]] = {}
+
+
+def _card_words(c: str, graf: bool) -> dict[str, Any]:
     cost = data.cost_cubes(c)
     return {"name": card_name(c), "cost": pool_text(cost), "help": card_help(c, "en", graf),
             "name_de": card_name(c, "de"), "cost_de": pool_text(cost, "de"),

@@ -22,6 +22,23 @@ from pbem.games.riga import data, rules
 
 
 def building_view(ident: str) -> dict[str, Any]:
+    # every seat's view of every state shows the buildings on display again, each
+    # with its help in both languages: made once per data version and building (its
+    # values are the version's), each view gets a copy
+    version = data.SETS.active
+    found = _BUILDINGS.get((id(version), ident))
+    if found is None or found[0] is not version:
+        found = _BUILDINGS[id(version), ident] = (version, _building_words(ident))
+    shown = found[1]
+    return {**shown, "values": dict(shown["values"])}
+
+
+#: ``building_view`` by (id of the data version, building), each kept with its version
+#: (so that an id is never reused for another while cached)
+_BUILDINGS: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}
+
+
+def _building_words(ident: str) -> dict[str, Any]:
     g = data.gebaeude(ident)
     return {
         "id": ident, "art": g.art, "stadt": g.stadt, "name": g.art,
