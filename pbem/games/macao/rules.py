@@ -548,8 +548,11 @@ def _offer(state: State, seat: int, action: Move) -> Move:
 PAGE = MENU_CAP - 1
 
 
-def _action_groups(state: State, seat: int) -> dict[str, list[Move]]:
-    """The action moves by group: activate, city, wall, ship, tribute, use, joker."""
+def _action_groups(state: State, seat: int, offer: bool = True) -> dict[str, list[Move]]:
+    """The action moves by group: activate, city, wall, ship, tribute, use, joker; each
+    as the menu offers it (``_offer``: with its payment where that has one sensible way),
+    or with ``offer`` False the bare action (what ``bare`` makes of the offered move,
+    without playing each action out to find its payment)."""
     me, cubes = state["seats"][seat], pool(state, seat)
     groups: dict[str, list[Move]] = {}
     def cost(c: str) -> str:   # with the Handwerker in use: the full printed cubes
@@ -575,6 +578,8 @@ def _action_groups(state: State, seat: int) -> dict[str, list[Move]]:
     if me["jokers"]:
         double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
         groups["joker"] = [Joker("gold"), Joker("cube")] + double
+    if not offer:
+        return {k: v for k, v in groups.items() if v}
     return {k: [_offer(state, seat, m) for m in v] for k, v in groups.items() if v}
 
 
@@ -609,7 +614,9 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
         return False
     move = bare(move)
     me = state["seats"][seat]
-    groups = _action_groups(state, seat)
+    # bare actions: the same groups, and the same moves once ``bare`` (``_offer`` adds a
+    # payment or nothing), so the same answer without playing out each payment
+    groups = _action_groups(state, seat, offer=False)
     if isinstance(move, Show):   # a page of a group, where a longer menu had it (old logs)
         return move.group in groups and move.page * PAGE < len(groups[move.group])
     if isinstance(move, Row):
@@ -617,7 +624,7 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
                                           for d in _affordable_districts(state, seat))
     if move == END or isinstance(move, Use) and move in _free_use_moves(state, seat):
         return True   # ``end`` without the uses of ``finish``, or one of them on its own
-    if any(move == bare(m) for group in groups.values() for m in group):
+    if any(move == m for group in groups.values() for m in group):
         return True
     if isinstance(move, District):
         return not me["district"] and move.number in _affordable_districts(state, seat)
@@ -851,7 +858,10 @@ def _copied(value: Any) -> Any:
 def apply(state: State, seat: int, move: Move) -> State:
     if seat not in to_move(state):
         raise IllegalMoveError(f"seat {seat} is not to move")
-    if move not in _moves(state, seat) and not _extra_legal(state, seat, move):
+    # the cheaper question first: in the action phase it answers most moves without
+    # building the whole menu (every action played out for its payment), which made
+    # ``apply`` cost more than a deep copy of the state (issue 23)
+    if not _extra_legal(state, seat, move) and move not in _moves(state, seat):
         raise IllegalMoveError(f"{move.notation()} is not a legal move now")
     draft = _Draft(state)
     _PHASES[state["phase"]](draft, seat, move)

@@ -78,3 +78,78 @@ def test_apply_takes_move_values_and_the_menu_lists_them():
     legal = rules.legal(s, seat)
     assert [m.notation() for m in legal] == GAME.legal_moves(s, seat)
     assert rules.apply(s, seat, legal[0]) == GAME.apply(s, seat, legal[0].notation())
+
+
+def _old_extra_legal(s, seat, move) -> bool:
+    """``rules._extra_legal`` as it was before it read bare groups (a copy, so that the
+    test compares with the old answer, not with itself)."""
+    step = rules.steps.read(s["pending"])
+    if s["phase"] != "actions":
+        return False
+    if isinstance(step, rules.steps.Paying):
+        return isinstance(move, moves.Pay)
+    if isinstance(step, rules.steps.Gaining):
+        return isinstance(move, moves.Gain)
+    if step is not None and not isinstance(step, rules.steps.BROWSING):
+        return False
+    move = moves.bare(move)
+    me = s["seats"][seat]
+    groups = rules._action_groups(s, seat)  # offered: each payment played out
+    if isinstance(move, moves.Show):
+        return move.group in groups and move.page * rules.PAGE < len(groups[move.group])
+    if isinstance(move, moves.Row):
+        return not me["district"] and any((d - 1) // rules.data.CITY_COLUMNS == move.row
+                                          for d in rules._affordable_districts(s, seat))
+    if move == moves.END or isinstance(move, moves.Use) and move in rules._free_use_moves(
+            s, seat):
+        return True
+    if any(move == moves.bare(m) for group in groups.values() for m in group):
+        return True
+    if isinstance(move, moves.District):
+        return not me["district"] and move.number in rules._affordable_districts(s, seat)
+    if isinstance(move, moves.Wall):
+        return not me["walled"] and 1 <= move.fields <= rules._wall_steps(s, seat)
+    if isinstance(move, moves.Use) and move.times is not None:
+        card = move.card
+        return (card in me["active"] and card not in me["used"]
+                and move.times in rules._use_options(s, seat, card)
+                and rules.data.CARDS[card].effect[0] == "convert")
+    return False
+
+
+def _accepted_by_the_whole_menu(s, seat, move) -> bool:
+    """What ``apply`` accepted before it asked the cheaper question first."""
+    return move in rules._moves(s, seat) or _old_extra_legal(s, seat, move)
+
+
+def _candidates(s, seat) -> list:
+    """The menu's moves, each bare, other payments for them, pages, rows, walls, the end."""
+    menu = rules._moves(s, seat)
+    out = list(menu) + [moves.bare(m) for m in menu]
+    out += [moves.parse(t) for t in ("end", "finish", "show use 0", "show city 1", "row 0",
+                                     "row 4", "wall 1", "wall 2", "wall 6", "pay r", "gain b",
+                                     "district 3 pay r:2", "sail N1 pay k")]
+    return out
+
+
+def test_apply_asks_the_cheap_question_first_and_accepts_the_same_moves():
+    """``apply`` answers an action from its bare groups before it builds the whole menu:
+    along random games, every candidate move is accepted exactly when the whole menu (or
+    what the menu reaches) accepted it."""
+    rng = random.Random(5)
+    checked = 0
+    for players, seed in ((2, "a"), (3, "b"), (4, "c")):
+        s = GAME.setup(players, None, seed)
+        while not GAME.is_over(s) and checked < 4000:
+            seat = GAME.to_move(s)[0]
+            for move in _candidates(s, seat):
+                try:
+                    rules.apply(s, seat, move)
+                    accepted = True
+                except IllegalMoveError as exc:
+                    accepted = "not a legal move" not in str(exc)  # legal, refused later
+                assert accepted == _accepted_by_the_whole_menu(s, seat, move), (
+                    move.notation(), s["phase"], s["pending"])
+                checked += 1
+            s = rules.apply(s, seat, rng.choice(rules._moves(s, seat)))
+    assert checked >= 1000
