@@ -853,6 +853,11 @@ def apply(state: State, seat: int, move: Move) -> State:
         raise IllegalMoveError(f"seat {seat} is not to move")
     if move not in _moves(state, seat) and not _extra_legal(state, seat, move):
         raise IllegalMoveError(f"{move.notation()} is not a legal move now")
+    return apply_legal(state, seat, move)
+
+
+def apply_legal(state: State, seat: int, move: Move) -> State:
+    """``apply`` of a move known to be legal (one of ``legal``'s: a bot's), unchecked."""
     draft = _Draft(state)
     _PHASES[state["phase"]](draft, seat, move)
     return draft.state
