@@ -89,6 +89,8 @@ def main() -> None:
     parser.add_argument("--horizon", type=int,
                         help="moves per playout (default: each game's search_horizon)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--each", action="store_true",
+                        help="print each game's result to stderr as it ends")
     args = parser.parse_args()
     names = args.game or list(game_names())
     pairs = [tuple(p.split(":")) for p in (args.pair or ["normal:easy", "strong:normal",
@@ -110,7 +112,11 @@ def main() -> None:
                 for upper, lower in pairs:
                     jobs = [(name, players, i, upper, lower, args.horizon, args.iterations)
                             for i in range(args.first, args.first + args.games)]
-                    results = list(pool.map(play_one, jobs))
+                    results = []
+                    for i, result in enumerate(pool.map(play_one, jobs), args.first):
+                        results.append(result)
+                        if args.each:  # a long case shows how it goes
+                            print(f"# game {i}: {result[0]:.2f}", file=sys.stderr, flush=True)
                     wins = sum(w for w, _ in results)
                     spent = [s for _, ss in results for s in ss]
                     low, high = wilson(wins, len(results))

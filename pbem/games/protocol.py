@@ -317,6 +317,10 @@ class Rules(ABC):
     #: table (``pbem.games.search``): a round or so; fewer where a move is a whole round
     #: and the estimate sees far (Tallinn)
     search_horizon: int = 12
+    #: the share of a search's iterations by which the game's own bot's move leads when
+    #: the most visited move is played (``pbem.games.search``): where that bot plays
+    #: well, the search refines its move rather than replacing it by noise
+    search_prior: float = 0.0
     #: the level of a bot the server seats by itself or offers first (the demo, a seat
     #: given to a bot, one that takes over after timeouts): "normal" where the search
     #: has been measured to beat the game's own bot (``bench/bots.py``), else "easy",
@@ -583,6 +587,19 @@ class Rules(ABC):
         if not moves:
             raise IllegalMoveError(f"seat {seat} has no move to make")
         return rng.choice(moves)
+
+    def bot_plays(self, state: State, seat: int, rng: random.Random) -> State:
+        """The state after ``seat`` plays :meth:`bot_move`: a searching bot's playouts
+        (``pbem.games.search``).  A game whose ``apply`` checks a move at a cost may
+        skip the check here, the bot's move being legal; by default ``apply``."""
+        return self.apply(state, seat, self.bot_move(state, seat, rng))
+
+    def searched(self, state: State, seat: int) -> bool:
+        """Whether a searching bot thinks about the decision ``seat`` has in ``state``,
+        or plays its own bot's move there (``pbem.games.search``): a game whose bot
+        plays some steps well and whose search sees little in them (Macao's action
+        phase) keeps the search for the others.  By default every decision."""
+        return True
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         """Whether ``move`` ended the turn of ``seat``: it has nothing more to do in

@@ -104,7 +104,7 @@ def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Bu
         raise IllegalMoveError(f"seat {seat} has no move to make")
     if len(moves) == 1:
         return moves[0]
-    if budget.stop is not None and budget.stop():
+    if not rules.searched(state, seat) or budget.stop is not None and budget.stop():
         return rules.bot_move(state, seat, rng)
     root = _Node(seat)
     done = 0
@@ -113,8 +113,13 @@ def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Bu
             break
         _iterate(rules, rules.determinize(state, seat, rng), seat, root, rng, horizon)
         done += 1
+    # the game's own bot's move counts ``search_prior`` of the iterations ahead: the
+    # search overrules it where it found a move clearly better, not by noise
+    ahead = getattr(rules, "search_prior", 0.0) * done
+    own = rules.bot_move(state, seat, random.Random(rng.random())) if ahead else None
     best = max(root.children.items(),
-               key=lambda kv: (kv[1].visits, kv[1].reward, kv[0][1]))
+               key=lambda kv: (kv[1].visits + (ahead if kv[0][1] == own else 0),
+                               kv[1].reward, kv[0][1]))
     return best[0][1]
 
 
@@ -133,9 +138,12 @@ def _iterate(rules: Rules, state: State, searcher: int, root: _Node, rng: random
         movers = rules.to_move(state)
         if searcher not in movers or _secret_rival(rules, state, movers, searcher) is not None:
             rival = next(s for s in movers if s != searcher)
-            state = rules.apply(state, rival, rules.bot_move(state, rival, rng))
+            state = rules.bot_plays(state, rival, rng)
             continue
         actor = searcher
+        if not rules.searched(state, actor):  # the game's bot decides here: no node
+            state = rules.bot_plays(state, actor, rng)
+            continue
         legal = rules.legal_moves(state, actor)
         if len(legal) == 1:  # nothing to choose: no node
             state = rules.apply(state, actor, legal[0])
@@ -174,8 +182,7 @@ def _playout(rules: Rules, state: State, rng: random.Random, horizon: int) -> St
         movers = rules.to_move(state)
         if not movers:
             break
-        seat = movers[0]
-        state = rules.apply(state, seat, rules.bot_move(state, seat, rng))
+        state = rules.bot_plays(state, movers[0], rng)
     return state
 
 

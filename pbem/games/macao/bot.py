@@ -108,3 +108,46 @@ def _sail_target(state: dict[str, Any], seat: int) -> str | None:
                     return first[n]
                 todo.append(n)
     return None
+
+
+# -- what a position is worth: the searching bot's estimate (``Macao.estimate``) ----------
+
+#: what a gold coin, a cube arriving before the end and a card's use of an unnamed kind
+#: are worth in prestige, as a rough exchange rate (the tribute sells about 3 gold for 5
+#: PP over a round; a card of 2-3 cubes yields 1-2 PP a round)
+_GOLD, _CUBE, _OTHER_USE = 0.5, 0.4, 0.5
+
+
+def worth(state: dict[str, Any], seat: int) -> float:
+    """The seat's final score as it may turn out: the end scoring as if the game ended
+    now, plus what its activated cards will still yield in the rounds left, what its
+    tableau's cards will yield once activated (and the penalty they then escape), and
+    its gold and the cubes that arrive in time."""
+    me = state["seats"][seat]
+    left = data.ROUNDS - max(1, int(state["round"]))     # whole rounds after this one
+    total = float(rules.final_scoring(state, seat)["total"])
+    total += left * sum(_per_round(state, seat, c) for c in me["active"])
+    # a card on the tableau is activated in a round or three, as the cubes come
+    chance = min(1.0, max(0.0, (left - 1) / 3))
+    for c in me["tableau"]:
+        ends = data.CARDS[c].effect[1] if data.CARDS[c].effect[0] == "end_pp" else 0
+        later = max(0, left - 2) * _per_round(state, seat, c)
+        total += chance * (data.PENALTY + ends + later)
+    cubes = sum(n for field in me["rose"][:left + 1] for n in field.values())
+    return total + _GOLD * me["gold"] + _CUBE * cubes
+
+
+def _per_round(state: dict[str, Any], seat: int, card: str) -> float:
+    """What an activated card gives each round, in prestige."""
+    effect = data.CARDS[card].effect
+    kind = effect[0]
+    if kind == "gain":
+        res = effect[1]
+        return res.get("pp", 0) + _GOLD * res.get("gold", 0) + _CUBE * res.get("any", 0)
+    if kind == "office_pp":
+        return max(1, rules._offices_of(state, seat, effect[1]))
+    if kind in ("kapitaen", "amtsstube", "colours_pp"):
+        return 1.0
+    if kind in ("end_pp", "palast", "abt", "muessig"):
+        return 0.0
+    return _OTHER_USE

@@ -863,6 +863,11 @@ def apply(state: State, seat: int, move: Move) -> State:
     # ``apply`` cost more than a deep copy of the state (issue 23)
     if not _extra_legal(state, seat, move) and move not in _moves(state, seat):
         raise IllegalMoveError(f"{move.notation()} is not a legal move now")
+    return apply_legal(state, seat, move)
+
+
+def apply_legal(state: State, seat: int, move: Move) -> State:
+    """``apply`` of a move known to be legal (one of ``legal``'s: a bot's), unchecked."""
     draft = _Draft(state)
     _PHASES[state["phase"]](draft, seat, move)
     return draft.state

@@ -17,14 +17,13 @@ moves are broken by ``rng``.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
-from typing import Any
 
 from pbem.games.protocol import IllegalMoveError, State
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Move, Tower
-from pbem.games.tallinn.view import build
 
 Counts = dict[str, int]
 
@@ -58,9 +57,7 @@ def estate_net(mine: Counts, others: list[Counts], spread: float) -> float:
 def tower_net(cards: list[str], others: list[int]) -> float:
     if not cards:
         return -data.TURM_MEHR * len(others) * 0.9
-    state_like = {"towers": [[{"card": c} for c in cards]]}
-    counts, _ = rules.tower_counts(state_like, 0)
-    value, _ = rules.tower_value(counts)
+    value = _tower_value(tuple(cards), data.SETS.active.version)
     total = 0.0
     for k in others:
         guess = TOWER_GUESS[min(k, len(TOWER_GUESS) - 1)]
@@ -68,22 +65,33 @@ def tower_net(cards: list[str], others: list[int]) -> float:
     return total
 
 
-class _Table:
-    """The parts of a view the bot reasons about."""
+@functools.lru_cache(maxsize=4096)
+def _tower_value(cards: tuple[str, ...], version: str) -> int:
+    """The strongest estate on these tower cards (asked again and again in a search),
+    in the data version a game plays on (``version``: which one, for the cache)."""
+    counts, _ = rules.tower_counts({"towers": [[{"card": c} for c in cards]]}, 0)
+    return rules.tower_value(counts)[0]
 
-    def __init__(self, view: dict[str, Any], seat: int) -> None:
-        me = view["seats"][seat]
+
+class _Table:
+    """The parts of the table the bot reasons about: what its seat's view shows (its
+    own hand and towers; every display, and how many towers, hand and pile cards each
+    seat has), read from the state directly, since a view's words cost a playout of
+    the searching bot (``pbem.games.search``) more than the bot's own thinking."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        n = state["players"]
         self.seat = seat
-        self.counts: Counts = dict(me["counts"])
-        self.others: list[Counts] = [dict(e["counts"]) for e in view["seats"]
-                                     if e["seat"] != seat]
-        self.other_towers = [e["tower_count"] for e in view["seats"] if e["seat"] != seat]
-        self.hand = [c["card"] for c in me["hand"]]
-        self.towers = [t["card"] for t in me["towers"]]
-        self.display = [(d["card"], d["half"]) for d in me["display"]]
+        self.counts: Counts = dict(rules.display_counts(state, seat))
+        self.others: list[Counts] = [dict(rules.display_counts(state, s))
+                                     for s in range(n) if s != seat]
+        self.other_towers = [len(state["towers"][s]) for s in range(n) if s != seat]
+        self.hand = list(state["hand"][seat])
+        self.towers = [t["card"] for t in state["towers"][seat]]
+        self.display = [(card, half) for card, half in state["display"][seat]]
         # the Legat in the display (either half) gives two persons at the end
-        self.wappen = any(d["card"] == data.LEGAT for d in me["display"])
-        left = sum(e["hand_count"] + e["pile_count"] for e in view["seats"])
+        self.wappen = any(card == data.LEGAT for card, _ in self.display)
+        left = sum(len(state["hand"][s]) + len(state["pile"][s]) for s in range(n))
         # the further the end, the less a one-person lead decides anything
         self.spread = 0.8 + 0.05 * left
 
@@ -121,7 +129,7 @@ def choose(state: State, seat: int, rng: random.Random) -> Move:
     moves = rules.legal(state, seat)
     if not moves:
         raise IllegalMoveError(f"seat {seat} has no move to make")
-    table = _Table(build(state, seat), seat)
+    table = _Table(state, seat)
     phase = state["phase"]
     if phase == "legat":
         return max(moves, key=lambda m: (table.contest_points(
@@ -150,3 +158,4 @@ def choose(state: State, seat: int, rng: random.Random) -> Move:
         # the notation breaks a tie of value and chance, as it always has
         scored.append((value, rng.random(), move.notation(), move))
     return max(scored, key=lambda s: s[:3])[3]
+
