@@ -222,6 +222,9 @@ class LoggedMove(NamedTuple):
     #: the seat's turn it was played in, and whether it ended that turn
     turn_seq: int = 0
     turn_end: bool = True
+    #: recorded with no sentence in any language: the game does not tell it (menu
+    #: navigation; ``pbem.gamelog.history.is_told``), not a row of an older pbem
+    untold: bool = False
 
 
 @dataclass(frozen=True)
@@ -439,13 +442,16 @@ def load_moves(summaries: Iterable[GameSummary]) -> list[FinishedGame]:
     with db.atomic():
         for chunk in _chunks(ids):
             rows = (Move.select(Move.game, Move.seat, Move.move, Move.kind, Move.said_author,
-                                Move.turn_seq, Move.turn_end)
+                                Move.turn_seq, Move.turn_end, Move.said_in)
                     .where(Move.game.in_(chunk))
                     .order_by(Move.game, Move.seq))
-            for game_id, seat, move, kind, said, turn_seq, turn_end in db.execute(rows):
+            for game_id, seat, move, kind, said, turn_seq, turn_end, said_in in db.execute(
+                    rows):
                 logs[game_id].append(LoggedMove(
                     seat, intern.setdefault(move, move), intern.setdefault(kind, kind),
-                    said or "", turn_seq or 0, bool(turn_end)))
+                    said or "", turn_seq or 0, bool(turn_end),
+                    # the column as the database gives it: JSON text, or a dict
+                    not said and bool(said_in) and said_in not in ("{}", "null")))
             talk_rows = (Talk.select(Talk.game, Talk.after_move_seq, Talk.seat, Talk.text)
                          .where(Talk.game.in_(chunk))
                          .order_by(Talk.game, Talk.after_move_seq, Talk.id))

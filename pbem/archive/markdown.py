@@ -202,7 +202,7 @@ class GamePage(Visitor):
     def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
         assert self.game is not None
         row = self.moves[index] if index < len(self.moves) else None
-        if row is not None and row.said:
+        if row is not None and (row.said or row.untold):
             said, turn_seq, turn_end = row.said, row.turn_seq, row.turn_end
         else:  # no sentence stored: an older pbem's row, or a record without rows
             said = self.game.describe(before, seat, move, after, EVERYTHING)
