@@ -10,9 +10,11 @@ PY=${PYTHON:-python3}
 .venv/bin/ruff check pbem tests bench
 .venv/bin/lint-imports  # the layers of DESIGN.md, as pyproject.toml [tool.importlinter] writes them
 set +e
-# on every core (pytest-xdist; an idle worker takes tests from a busy one): on two nearly
-# idle cores the suite took 11 minutes (678 s for 1,811 tests, 26 November; 604 s for
-# 1,595 before that session's features; the aim is 5).
+# on every core (pytest-xdist; an idle worker takes tests from a busy one): 579 s for
+# 1,834 tests on two cores (26 November, session 14, in CI from a clean clone, a niced
+# bot bench beside it for the first minutes; 678 s for 1,811 earlier that day). The
+# aim is 5 minutes; the suite's CPU is about 690 s (bench/suite_cpu.py), so two cores
+# need at least about 345 s.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
 # pytest keeps each test module with its asserts rewritten in __pycache__, unless Python
 # is told to write no bytecode (some machines set that): then every run, in every
