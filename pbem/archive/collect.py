@@ -36,6 +36,7 @@ from typing import Any, NamedTuple
 import peewee as pw
 from peewee import fn
 
+from pbem.gamelog.history import told
 from pbem.gamelog.records import GameRecord
 from pbem.models import Game, Move, Player, Rating, RatingChange, Seat, Talk, db, shown_rating
 
@@ -449,9 +450,7 @@ def load_moves(summaries: Iterable[GameSummary]) -> list[FinishedGame]:
                     rows):
                 logs[game_id].append(LoggedMove(
                     seat, intern.setdefault(move, move), intern.setdefault(kind, kind),
-                    said or "", turn_seq or 0, bool(turn_end),
-                    # the column as the database gives it: JSON text, or a dict
-                    not said and bool(said_in) and said_in not in ("{}", "null")))
+                    said or "", turn_seq or 0, bool(turn_end), not told(said, said_in)))
             talk_rows = (Talk.select(Talk.game, Talk.after_move_seq, Talk.seat, Talk.text)
                          .where(Talk.game.in_(chunk))
                          .order_by(Talk.game, Talk.after_move_seq, Talk.id))

@@ -81,7 +81,13 @@ def is_told(row: Move) -> bool:
     """Whether a history tells the move: its game gave it no sentence (menu navigation,
     ``Rules.describe``) when it was recorded.  A row from before sentences were stored
     (no words in any language) is told, from its notation."""
-    return bool(row.said_author) or not (getattr(row, "said_in", None) or {})
+    return told(row.said_author, getattr(row, "said_in", None))
+
+
+def told(said_author: str | None, said_in: Any) -> bool:
+    """``is_told`` of a row's two columns; ``said_in`` as the model reads it (a dict) or
+    as the database gives it to a raw query (JSON text)."""
+    return bool(said_author) or not said_in or said_in in ("{}", "null")
 
 
 def said(row: Move, viewer: int | None, lang: str = DEFAULT) -> str:
