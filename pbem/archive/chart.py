@@ -58,6 +58,18 @@ def _step(span: float) -> int:
     return 10_000_000
 
 
+def _opening(title: str, height: float) -> list[str]:
+    """A chart's first elements: the document, its title (its accessible name) and a
+    white ground."""
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="chart-title" '
+        'font-family="sans-serif" font-size="12">',
+        f'<title id="chart-title">{xml_text(title)}</title>',
+        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+    ]
+
+
 def svg(points: Sequence[tuple[str, Sequence[int]]], names: Sequence[str],
         title: str = "Score of each player after each round") -> str:
     """An SVG document: one line per seat over the points, a legend below."""
@@ -78,11 +90,7 @@ def svg(points: Sequence[tuple[str, Sequence[int]]], names: Sequence[str],
         return TOP + PLOT_HEIGHT * (high - v) / (high - low)
 
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="chart-title" '
-        'font-family="sans-serif" font-size="12">',
-        f'<title id="chart-title">{xml_text(title)}</title>',
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+        *_opening(title, height),
         '<g class="grid" stroke="#dddddd" stroke-width="1">',
     ]
     ticks = range(int(low), int(high) + 1, step)
@@ -144,11 +152,7 @@ def bars(rows: Sequence[tuple[str, float]], title: str, unit: str = "") -> str:
     plot_w = WIDTH - BAR_LABEL - RIGHT - 56  # room for the value right of a bar
     height = TOP + BAR_ROW * max(1, len(rows)) + 8
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
-        f'viewBox="0 0 {WIDTH} {height}" role="img" aria-labelledby="chart-title" '
-        'font-family="sans-serif" font-size="12">',
-        f'<title id="chart-title">{xml_text(title)}</title>',
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>',
+        *_opening(title, height),
         f'<line x1="{BAR_LABEL}" y1="{TOP - 4}" x2="{BAR_LABEL}" '
         f'y2="{TOP + BAR_ROW * len(rows)}" stroke="#333333"/>',
     ]
