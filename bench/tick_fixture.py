@@ -335,7 +335,7 @@ def arm(fx: Fixture, due: int) -> dict[str, int]:
                                 to_name=f"Player {p}", subject="Something happened",
                                 text_body="Something happened.", message_id=f"<due-{p}-"
                                 f"{uuid.uuid4().hex}@bench>", created_at=past, not_before=past,
-                                attempts=0, digest=k == mails)
+                                attempts=0, digest=k == mails, composed=True)
                            for k, p in enumerate(who[:mails + 1])])
         Player.update(digest=True).where(Player.id == who[mails]).execute()
         Player.update(vacation_until=past).where(Player.id == who[mails + 1]).execute()

@@ -409,6 +409,9 @@ class Outbox(BaseModel):
     #: (its turn ended first) can give the talk back to be mailed
     talk_from = pw.IntegerField(null=True)
     talk_to = pw.IntegerField(null=True)
+    #: False while only addressed: a player's click queues the next player's "your
+    #: move" row and the tick writes its body (``pbem.mail.later``); no delivery before
+    composed = pw.BooleanField(default=True)
 
     class Meta:
         # mail still to go (neither sent nor given up) by when it may go: the tick's
@@ -420,6 +423,10 @@ class Outbox(BaseModel):
 # index of every mail's time it would walk all mail ever sent; this one holds mail to go
 Outbox.add_index(Outbox.index(Outbox.not_before, Outbox.id, name="outbox_to_send",
                               where=Outbox.sent_at.is_null() & Outbox.failed_at.is_null()))
+# the rows still to be written, which the tick finds without reading the mail to go
+Outbox.add_index(Outbox.index(Outbox.composed, Outbox.id, name="outbox_to_compose",
+                              where=(Outbox.composed == False)  # noqa: E712
+                              & Outbox.failed_at.is_null()))
 # and mail held for digests by when its digest is due: without it PostgreSQL found the
 # digests due by walking all mail still to go, which grows with the games (a digest's mail
 # waits for its day), and an idle tick read 14,000 rows at 8,000 games (bench/tick.py)

@@ -144,6 +144,7 @@ def play(
     turn_seq: int | None = None,
     now: datetime | None = None,
     check: Callable[[Game, list[Seat]], None] | None = None,
+    mail_later: bool = False,
 ) -> Outcome:
     """Apply one move of ``seat_index`` and everything that follows from it.
 
@@ -152,7 +153,9 @@ def play(
     legality counts.  ``now`` is the time the move happens (a tick passes its
     own, so that ``pbem tick --at`` sets deadlines from that time).  ``check``
     sees the locked game and its seats first, and may refuse by raising: a
-    page checks its link on the rows the move reads anyway.
+    page checks its link on the rows the move reads anyway.  ``mail_later``: the "your
+    move" mails of the turns it begins are written by the next tick (a page's click,
+    which waits for nobody's mail: ``pbem.mail.later``).
     """
     with write_transaction():
         game = lock_game(game_id)
@@ -182,7 +185,8 @@ def play(
         except MoveError as exc:
             raise PlayError("illegal", str(exc)) from exc
         moves = [record(game, seat, rules, state, move, after, kind, menu_seq)]
-        moves += after_change(ctx, game, rules, seats, after, moves, now)
+        moves += after_change(ctx, game, rules, seats, after, moves, now,
+                              mail_later=mail_later)
         return Outcome(game=game, seat=seat, moves=moves,
                        still_to_move=seat_index in rules.to_move(game.state))
 
@@ -286,7 +290,7 @@ def _automatic(rules: Rules, state: State, seats: list[Seat], rng: random.Random
 
 
 def _begin_turns(ctx: Context, game: Game, seats: list[Seat], fresh: set[int], state: State,
-                 now: datetime) -> None:
+                 now: datetime, mail_later: bool = False) -> None:
     """The clocks of the turns that began in a change start, each seated person is mailed
     "your move", and every seat is saved as the change left it."""
     mailed = [s.player for s in seats
@@ -297,13 +301,14 @@ def _begin_turns(ctx: Context, game: Game, seats: list[Seat], fresh: set[int], s
         if seat.index in fresh and seat.in_turn:
             clock.start_turn(game, seat, now)
             if not seat.bot and seat.player_id is not None:
-                compose.queue_turn(ctx, game, seat, seats, state, now, known)
+                compose.queue_turn(ctx, game, seat, seats, state, now, known,
+                                   later=mail_later)
         save_changed(seat)
 
 
 def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
                  moves: list[Move], now: datetime | None = None,
-                 until: float | None = None) -> list[Move]:
+                 until: float | None = None, mail_later: bool = False) -> list[Move]:
     """Bots and formalities move, turns end and begin, mails are queued, the end is noted.
 
     ``moves`` are the moves of this change so far (none when a game starts).  A
@@ -316,7 +321,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     Bots play for ``MAX_AUTOMATIC_SECONDS`` at most (and never past ``until`` on
     ``wall_clock``, the end of the tick's pass for bots); what they still owe then, the
     next tick plays (``Game.bots_pending``).  The moves of people in ``moves`` are
-    recorded before and stay, whatever a bot does.
+    recorded before and stay, whatever a bot does.  ``mail_later``: as ``play`` says.
     """
     now = now or utcnow()
     played: list[Move] = []
@@ -360,7 +365,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
     settle(seats, set(rules.to_move(state)), begin, end, may_begin=not game.bots_pending)
-    _begin_turns(ctx, game, seats, fresh, state, now)
+    _begin_turns(ctx, game, seats, fresh, state, now, mail_later)
     if rules.is_over(state):
         game.status = Game.FINISHED
         game.finished_at = now

@@ -1,7 +1,8 @@
 """Mails as rows of the outbox: what each player is told, rendered from templates.
 
 Queuing happens inside the caller's transaction, so a mail exists exactly
-when the change that caused it was committed.  Delivery is ``outbox``'s job.
+when the change that caused it was committed (a click's "your move" mails as rows
+addressed only, whose bodies the tick writes: ``later``).  Delivery is ``outbox``'s job.
 Every mail of a game refers to the game's thread id, so mail clients show a
 game as one conversation.
 
@@ -233,6 +234,7 @@ def queue(
     reply_of: Seat | None = None,
     reply_moves: list[str] | None = None,
     known: Known | None = None,
+    pending: bool = False,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -248,7 +250,9 @@ def queue(
     seats with their players, where the caller has them (else they are read).
     ``turn_of``: the seat whose current turn a "your move" mail asks for; the mail is
     not sent once that turn is over.  ``known``: what the caller asked for all the
-    mails of its change at once (``known_for``), else each mail asks.
+    mails of its change at once (``known_for``), else each mail asks.  ``pending``: the
+    row is addressed and threaded now, its body written later (``finish``; a "your
+    move" mail of a click, ``pbem.mail.later``): no talk is taken, no reply address given.
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
@@ -257,20 +261,13 @@ def queue(
     address = player.email if player is not None else str(to)
     if (address.lower() in known.blocked) if known is not None else Blocked.has(address):
         return None
-    not_before = now
-    digest = False
-    if player is not None:
-        not_before = quiet.deliverable_at(now, player.timezone, player.quiet_start,
-                                          player.quiet_end)
-        if player.digest and kind in DIGEST_KINDS:  # held for the digest of their next morning
-            digest, not_before = True, quiet.next_local_time(now, player.timezone,
-                                                             player.quiet_end)
+    not_before, digest = _when(player, kind, now)
     root = None
     taken = None
     if game is not None and game.status not in (Game.OPEN, Game.HELD) and player is not None:
-        if not digest:  # a held mail shows one line in the digest, which takes talk itself
-            text, html, taken = with_talk(ctx, game, player, text, html, seats)
-        text, html = _with_headline(text, html, subject)
+        if not pending:
+            text, html, taken = _dressed(ctx, game, player, subject, text, html, seats,
+                                         digest)
         subject = thread_subject(game, seats)
         root = game.thread_id(mail_domain(ctx), player.id)
     row = dict(
@@ -292,11 +289,52 @@ def queue(
         turn_seq=turn_of.turn_seq if turn_of is not None else None,
         talk_from=taken.before if taken else None,
         talk_to=taken.after if taken else None,
+        composed=not pending,
     )
     mail = _insert(row, root if not digest else None, known)
-    if reply_of is not None and not digest and ctx.config.getbool("inbound", "replies"):
+    if (reply_of is not None and not digest and not pending
+            and ctx.config.getbool("inbound", "replies")):
         _give_reply_address(ctx, mail, reply_of, reply_moves or [])
     return mail
+
+
+def _when(player: Player | None, kind: str, now: datetime) -> tuple[datetime, bool]:
+    """When a mail queued ``now`` may go (after the player's quiet hours), and whether it
+    is held for the digest of their next morning instead."""
+    if player is None:
+        return now, False
+    if player.digest and kind in DIGEST_KINDS:
+        return quiet.next_local_time(now, player.timezone, player.quiet_end), True
+    return quiet.deliverable_at(now, player.timezone, player.quiet_start,
+                                player.quiet_end), False
+
+
+def _dressed(ctx: Context, game: Game, player: Player, subject: str, text: str,
+             html: str | None, seats: list[Seat] | None, digest: bool
+             ) -> tuple[str, str | None, Taken | None]:
+    """A game's mail to a player as it goes in the game's thread: the talk waiting for
+    them on top (not in a mail held for the digest, which takes talk itself), then
+    ``subject`` as the body's first line (the thread's subject is the game's)."""
+    taken = None
+    if not digest:
+        text, html, taken = with_talk(ctx, game, player, text, html, seats)
+    text, html = _with_headline(text, html, subject)
+    return text, html, taken
+
+
+def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: str,
+           text: str, html: str | None, reply_of: Seat | None = None,
+           reply_moves: list[str] | None = None) -> None:
+    """Write the body of a ``pending`` row as ``queue`` would have written it then:
+    the talk waiting now, the headline, the reply address."""
+    text, html, taken = _dressed(ctx, game, mail.player, subject, text, html, seats, False)
+    mail.text_body, mail.html_body, mail.composed = text, html, True
+    mail.talk_from = taken.before if taken else None
+    mail.talk_to = taken.after if taken else None
+    mail.save(only=[Outbox.text_body, Outbox.html_body, Outbox.composed, Outbox.talk_from,
+                    Outbox.talk_to])
+    if reply_of is not None and ctx.config.getbool("inbound", "replies"):
+        _give_reply_address(ctx, mail, reply_of, reply_moves or [])
 
 
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:
@@ -479,10 +517,25 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
 
 
 def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
-               now: datetime | None = None, known: Known | None = None) -> None:
+               now: datetime | None = None, known: Known | None = None,
+               later: bool = False) -> None:
     """The mail that asks ``seat`` to act: its view, what happened since its last turn,
     and its menu as links.  ``known``: as ``queue`` takes it, for all the turn mails of
-    one change."""
+    one change.  ``later``: only the row now, its body written by the next tick
+    (``pbem.mail.later``), so that a player's click does not wait for the next player's
+    mail; a digest reader's is written at once (it is never sent as itself)."""
+    later = later and not seat.player.digest
+    subject, text, html, menu = ("", "", None, None) if later else turn_body(
+        ctx, game, seat, seats, state)
+    queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
+          now=now, seats=seats, turn_of=seat, reply_of=seat,
+          reply_moves=[link.choice.move for link in menu] if menu and menu.short else [],
+          known=known, pending=later)
+
+
+def turn_body(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State
+              ) -> tuple[str, str, str | None, Menu]:
+    """A "your move" mail's subject line, text, HTML and menu, for ``seat`` at ``state``."""
     rules = get_game(game.game)
     names = names_of(seats)
     view = rules.view(state, seat.index)
@@ -503,9 +556,7 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     )
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
-    queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
-          now=now, seats=seats, turn_of=seat, reply_of=seat,
-          reply_moves=[link.choice.move for link in menu] if menu.short else [], known=known)
+    return subject, text, html, menu
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,

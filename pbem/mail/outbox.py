@@ -187,6 +187,7 @@ def transport_from_config(config: Config) -> Transport:
 def due_mails(now: datetime, limit: int):
     return (Outbox.select(Outbox.id)
             .where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null(), ~Outbox.digest,
+                   Outbox.composed,
                    Outbox.not_before <= now,
                    (Outbox.claimed_until.is_null()) | (Outbox.claimed_until < now))
             .order_by(Outbox.not_before, Outbox.id)

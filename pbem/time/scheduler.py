@@ -49,7 +49,7 @@ import peewee as pw
 from pbem.archive import build_if_needed
 from pbem.context import Context
 from pbem.lifecycle import create, moves, replies, talk
-from pbem.mail import imap
+from pbem.mail import imap, later
 from pbem.mail.outbox import Transport, deliver_due, transport_from_config
 from pbem.models import utcnow, write_transaction
 from pbem.time import digest, follow, reminders, steps, timeouts, vacation
@@ -95,6 +95,8 @@ def tick(ctx: Context, now: datetime | None = None,
     # replies in the mailbox ([inbound] imap_host) play, and are answered in this tick
     done["replies"] = _step("replies", lambda: imap.poll(
         ctx.config, lambda raw: replies.receive(ctx, raw, now=now)))
+    # the bodies of "your move" mails that clicks only addressed, then the mail goes
+    done["compose"] = _step("compose", lambda: later.finish_due(ctx, now))
     done["mail"] = _step("mail", lambda: deliver_due(
         ctx.config, transport or transport_from_config(ctx.config), now))
     # held games nobody confirmed go even when nobody uses the open form again

@@ -333,7 +333,7 @@ def confirm_post(token: str) -> Any:
     try:
         outcome = moves.play(context(), game_id, index, given("move", ""),
                              menu_seq=given("menu", 0), turn_seq=given("turn", 0),
-                             check=check)
+                             check=check, mail_later=True)
     except moves.PlayError as exc:
         if not checked:  # refused before the checks ran (no game, busy): run them now
             checked.append(load_move_link(token))
@@ -436,7 +436,7 @@ def seat_play(token: str) -> Any:
     links_ = {"game_url": url_for("play.game_page", game_id=game.id), "seat_url": here}
     try:
         outcome = moves.play(context(), game.id, seat.index, move, menu_seq=menu_seq,
-                             turn_seq=turn_seq)
+                             turn_seq=turn_seq, mail_later=True)
     except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, links_) from exc
     flash(_sentence(game, outcome.moves[0], seat.index), "played")

@@ -1,0 +1,93 @@
+"""The bodies of "your move" mails a player's click only addressed: the tick writes them.
+
+A move played from a page begins the next seat's turn, whose mail costs more than the
+move itself (the table drawn for its reader, what happened since their last turn, the
+menu as links, the talk waiting).  Nobody waits for that mail in the click: it leaves
+with the next tick anyway.  So the click queues the row addressed and threaded, in the
+move's own transaction (``compose.queue_turn(later=True)``: nothing is lost if the
+server stops after it), and the tick's step here writes its body just before the
+delivery step, from the game as it is then.
+
+A row whose turn ended meanwhile (its player moved on the seat page) is given up as
+delivery would give it up (``outbox.stale_turn``), never composed.  A body that cannot
+be written (a defect) is retried by the next ticks and given up after the mail's
+``max_attempts``, with the reason kept: the move it followed stands.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from datetime import datetime
+
+from pbem.context import Context
+from pbem.mail import compose
+from pbem.mail.outbox import stale_turn
+from pbem.models import Game, Outbox, Seat, lock_row, utcnow, write_transaction
+
+log = logging.getLogger("pbem.mail.later")
+
+#: rows one tick writes at most; the rest waits for the next tick
+BATCH = 500
+
+
+def due(limit: int = BATCH) -> list[int]:
+    """The rows still to be written, oldest first (index ``outbox_to_compose``)."""
+    return [row.id for row in
+            Outbox.select(Outbox.id)
+            .where(Outbox.composed == False, Outbox.failed_at.is_null())  # noqa: E712
+            .order_by(Outbox.id).limit(limit)]
+
+
+def finish_due(ctx: Context, now: datetime | None = None) -> int:
+    """Write every row due; how many were written."""
+    now = now or utcnow()
+    done = 0
+    for mail_id in due():
+        try:
+            done += finish_one(ctx, mail_id, now)
+        except Exception as exc:  # noqa: BLE001 - one bad mail must not stop the others
+            log.exception("mail %s: its body could not be written", mail_id)
+            _failed(ctx, mail_id, now, f"cannot compose: {type(exc).__name__}: {exc}")
+    return done
+
+
+def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
+    """Write one row's body, under its game's lock (a move of the same game waits, so the
+    body and the turn it asks for agree); whether it was written."""
+    with write_transaction():
+        game_id = Outbox.select(Outbox.game).where(Outbox.id == mail_id).scalar()
+        game = lock_row(Game, game_id) if game_id is not None else None
+        mail = Outbox.get_or_none(Outbox.id == mail_id)
+        if mail is None or mail.composed or mail.failed_at is not None:
+            return False  # another tick wrote it
+        stale = stale_turn(mail) if game is not None else "not sent: the game is gone"
+        if stale is not None:
+            (Outbox.update(failed_at=now, last_error=stale)
+             .where(Outbox.id == mail.id).execute())
+            return False
+        seats = Seat.of(game)
+        seat = seats[mail.seat_index]
+        subject, text, html, menu = compose.turn_body(ctx, game, seat, seats, game.state)
+        compose.finish(ctx, mail, game, seats, subject, text, html, reply_of=seat,
+                       reply_moves=list(_short(menu)))
+        return True
+
+
+def _short(menu: compose.Menu) -> Iterator[str]:
+    """The notations a reply's numbers name: a short menu's, as ``queue_turn`` gives."""
+    if menu.short:
+        yield from (link.choice.move for link in menu)
+
+
+def _failed(ctx: Context, mail_id: int, now: datetime, error: str) -> None:
+    """Count a failed attempt; give the row up after ``[mail] max_attempts``."""
+    with write_transaction():
+        mail = Outbox.get_or_none(Outbox.id == mail_id)
+        if mail is None:
+            return
+        attempts = mail.attempts + 1
+        gave_up = attempts >= ctx.config.getint("mail", "max_attempts")
+        (Outbox.update(attempts=attempts, last_error=error[:2000],
+                       failed_at=now if gave_up else None)
+         .where(Outbox.id == mail_id).execute())

@@ -1,0 +1,142 @@
+"""A click does not wait for the next player's mail: it queues the "your move" row
+addressed, in the move's transaction, and the tick writes its body before it delivers
+(``pbem.mail.later``).  The mail then says what is true when it leaves; one whose turn
+ended first is never written; one that cannot be written never costs the move."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from urllib.parse import urlsplit
+
+from freezegun import freeze_time
+from web_helpers import latest_mail, move_forms, post_form, table, text_part
+
+from pbem.lifecycle import talk
+from pbem.mail import compose
+from pbem.mail.outbox import deliver_due
+from pbem.models import Game, Outbox, Seat
+from pbem.time.scheduler import tick
+from pbem.web import create_app
+
+NOON = datetime(2026, 3, 2, 12, 0, 0)
+ALICE, BOB = "alice@example.org", "bob@example.org"
+#: aiosmtpd's event loop keeps the real clock
+REAL_TIME_FOR = ["asyncio", "aiosmtpd"]
+
+
+def _seat_path(ctx, game: Game, index: int) -> str:
+    return urlsplit(compose.seat_url(ctx, game, Seat.get(Seat.game == game,
+                                                        Seat.index == index))).path
+
+
+def _click_until_bob_is_asked(ctx, client, game: Game) -> Outbox:
+    """Alice (else Bob, Visby's first picks are made at once) plays the first move of her
+    seat page until a click begins a turn of Bob's; Bob's new row, as the click left it."""
+    for _ in range(20):
+        before = latest_mail(BOB)
+        for index in (0, 1):
+            forms = move_forms(client.get(_seat_path(ctx, game, index)).text)
+            if forms:
+                break
+        else:
+            raise AssertionError("neither Alice nor Bob has a move on their seat page")
+        assert post_form(client, forms[0]).status_code == 303
+        asked = latest_mail(BOB)
+        if asked.id != before.id:
+            return asked
+    raise AssertionError("no click began a turn of Bob's in 20 moves")
+
+
+def test_a_click_queues_the_row_and_the_tick_writes_and_sends_it(smtp_ctx, smtp_server,
+                                                                   database):
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        # in the move's transaction: addressed and threaded, its body still to write
+        assert not asked.composed and asked.text_body == "" and asked.reply_to is None
+        assert asked.turn_seq is not None and asked.message_id and asked.subject
+        kept = _Kept()
+        deliver_due(smtp_ctx.config, kept)  # the mail due before it goes; it does not
+        assert asked.message_id not in kept.ids and Outbox.get_by_id(asked.id).sent_at is None
+        done = tick(smtp_ctx)
+        # the body the click would have written, from the game as the tick found it (at
+        # the same time: its links are signed with it)
+        game = Game.get_by_id(game.id)
+        seats = Seat.of(game)
+        headline, text, _, _ = compose.turn_body(smtp_ctx, game, seats[1], seats, game.state)
+    assert done["compose"] >= 1
+    asked = Outbox.get_by_id(asked.id)
+    assert asked.composed and asked.sent_at is not None
+    assert asked.text_body == f"{headline}\n\n{text}"  # nobody talked: no talk on top
+    assert asked.reply_to and asked.choices  # replies play: the numbers it gives are known
+    [sent] = [m for m in smtp_server.messages if m["Message-ID"] == asked.message_id]
+    assert "/m/" in text_part(sent) and "/s/" in text_part(sent)
+
+
+def test_a_turn_that_ended_before_the_tick_gets_no_mail_written(smtp_ctx, smtp_server,
+                                                                 database):
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        # Bob plays on his seat page (he has it open) until that turn is over, before
+        # any tick
+        bob = Seat.get(Seat.game == game, Seat.index == 1)
+        while bob.in_turn and bob.turn_seq == asked.turn_seq:
+            forms = move_forms(client.get(_seat_path(smtp_ctx, game, 1)).text)
+            assert post_form(client, forms[0]).status_code == 303
+            bob = Seat.get_by_id(bob.id)
+        tick(smtp_ctx)
+    asked = Outbox.get_by_id(asked.id)
+    assert not asked.composed and asked.text_body == ""
+    assert asked.sent_at is None and "turn it asks for ended" in asked.last_error
+    assert asked.message_id not in [m["Message-ID"] for m in smtp_server.messages]
+
+
+def test_talk_written_after_the_click_rides_in_the_turn_mail(smtp_ctx, smtp_server, database):
+    with freeze_time(NOON, ignore=REAL_TIME_FOR) as frozen:
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        frozen.tick(timedelta(seconds=20))
+        alice = Seat.get(Seat.game == game, Seat.index == 0)
+        talk.post(smtp_ctx, Game.get_by_id(game.id), alice, "Gut gespielt, Bob!")
+        tick(smtp_ctx)
+    asked = Outbox.get_by_id(asked.id)
+    assert asked.sent_at is not None and "Gut gespielt, Bob!" in asked.text_body
+    assert asked.talk_to is not None and asked.talk_to > asked.talk_from
+    # taken once: no "table talk" mail of its own follows
+    assert Outbox.select().where(Outbox.to_address == BOB, Outbox.kind == "talk").count() == 0
+
+
+def test_a_body_that_cannot_be_written_is_given_up_and_the_move_stands(
+        smtp_ctx, smtp_server, database, monkeypatch):
+    with freeze_time(NOON, ignore=REAL_TIME_FOR) as frozen:
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        played = Game.get_by_id(game.id).seq
+
+        def broken(*_args, **_kwargs):
+            raise RuntimeError("a defect in the turn mail")
+
+        monkeypatch.setattr(compose, "turn_body", broken)
+        attempts = smtp_ctx.config.getint("mail", "max_attempts")
+        for _ in range(attempts):
+            tick(smtp_ctx)
+            frozen.tick(timedelta(minutes=1))
+    asked = Outbox.get_by_id(asked.id)
+    assert asked.attempts == attempts and asked.failed_at is not None
+    assert "cannot compose: RuntimeError: a defect in the turn mail" in asked.last_error
+    assert Game.get_by_id(game.id).seq == played  # the move stays in the log
+
+
+class _Kept:
+    """A transport that keeps the Message-IDs it is given."""
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+
+    def send(self, message) -> None:
+        self.ids.append(message["Message-ID"])
