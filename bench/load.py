@@ -17,6 +17,11 @@ floor, floor, click, …; ``--runs`` of each), on one server:
   page; and again.  A link the server refuses (a decision that is over, a card
   already played) is counted and the next one tried; when a mail has no playable
   link left, the seat page's form plays;
+* beside the server, the tick's compose step in a process of its own, run every
+  0.1 s (the scheduler's is a minute): a click queues the next turn mail addressed
+  only, and the step writes its body (``pbem.mail.later``), which a client waits for
+  before it reads the mail's links, as a player waits for the mail; its work shares
+  the machine with the server in both kinds of run (in a floor run it finds nothing);
 * a **floor run**: the same clients at the same concurrency make floor clicks
   (``load_app``): GET a page that reads one row and renders pbem's base template,
   POST that inserts and commits one row, GET the page it redirects to.
@@ -42,8 +47,8 @@ many 5xx answers came back: both must be 0.  It has no floor runs.
 
 gunicorn is not a dependency of pbem: the bench installs it into this
 environment (``pip install gunicorn``) when it is missing.  The servers run
-without the scheduler (nothing here is due; the clients read mails from the
-outbox).  Every loop is bounded in count and in time; the servers, the client
+without the scheduler (nothing here is due but the turn mails' bodies, which the
+compose process above writes; the clients read mails from the outbox).  Every loop is bounded in count and in time; the servers, the client
 processes, the temporary folder and a scratch database the bench created are
 removed at the end, also after an error or Ctrl-C.
 """
@@ -88,6 +93,10 @@ START_SECONDS = 60
 REQUEST_SECONDS = 60
 #: the floor click's routes (``load_app.FLOOR_PATH``)
 FLOOR_PATH = "/bench-floor"
+#: how often the compose step looks for turn mails to write when it found none, and how
+#: long a client waits for one
+COMPOSE_SECONDS = 0.1
+MAIL_WAIT_SECONDS = 60
 
 SERVERS = {"gunicorn": f"gunicorn, {WORKERS} sync workers", "serve": "pbem serve (threaded)"}
 DATABASES = {"sqlite": "SQLite (WAL)", "postgresql": "PostgreSQL"}
@@ -431,17 +440,27 @@ class Client:
 
     # the mails
     def latest_mails(self, game_id: int) -> list[tuple[int, str]]:
+        """Each seat's latest turn mail, once the tick wrote it (a click's mails are
+        addressed only until then: ``pbem.mail.later``); waits for it a while, as a
+        player waits for the mail."""
         from pbem.models import Outbox
 
-        mails = []
-        for player in self.plan.table.players:
-            mail = (Outbox.select(Outbox.id, Outbox.text_body)
-                    .where(Outbox.game == game_id, Outbox.player == player,
-                           Outbox.kind == "turn")
-                    .order_by(Outbox.id.desc()).first())
-            if mail is not None and mail.id not in self.dead_mails:
-                mails.append((mail.id, mail.text_body))
-        return mails
+        for _ in range(int(MAIL_WAIT_SECONDS / 0.05)):
+            mails, waiting = [], False
+            for player in self.plan.table.players:
+                mail = (Outbox.select(Outbox.id, Outbox.text_body, Outbox.composed)
+                        .where(Outbox.game == game_id, Outbox.player == player,
+                               Outbox.kind == "turn")
+                        .order_by(Outbox.id.desc()).first())
+                if mail is not None and not mail.composed:
+                    waiting = True
+                elif mail is not None and mail.id not in self.dead_mails:
+                    mails.append((mail.id, mail.text_body))
+            if mails or not waiting:
+                return mails
+            time.sleep(0.05)
+        raise RuntimeError(f"client {self.plan.index}: no turn mail written in "
+                           f"{MAIL_WAIT_SECONDS} s")
 
     def game_over(self, game_id: int) -> bool:
         from pbem.models import Game
@@ -601,6 +620,43 @@ class Client:
             self.tally.errors.append(f"client {self.plan.index}: {exc!r}")
         db.close()
         return self.tally
+
+
+def composer_main(database_url: str, folder: Path, port: int, stop: Any) -> None:
+    """The tick's compose step (``pbem.mail.later``), run every ``COMPOSE_SECONDS`` beside
+    the server as the scheduler runs it (whose minute would keep each client waiting a
+    minute per mail): the turn mails' bodies the clicks left to it are work of the
+    server's machine too, under the same load."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from pbem.context import make_context
+    from pbem.mail import later
+    from pbem.models import db, open_database
+
+    ctx = make_context(server={"instance": str(folder / "instance"),
+                               "base_url": f"http://{LOOPBACK}:{port}"},
+                       database={"url": database_url},
+                       archive={"site_dir": str(folder / "site")})
+    open_database(database_url)
+    while not stop.is_set():
+        if not later.finish_due(ctx):
+            stop.wait(COMPOSE_SECONDS)
+    db.close()
+
+
+@contextmanager
+def composing(database_url: str, folder: Path, port: int):
+    """The compose step in a process of its own while the block runs."""
+    context = mp.get_context("fork")
+    stop = context.Event()
+    process = context.Process(target=composer_main, args=(database_url, folder, port, stop))
+    process.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        process.join(START_SECONDS)
+        if process.is_alive():
+            process.kill()
 
 
 def client_main(plan: Plan, ready: Any, start: Any, results: Any) -> None:
@@ -812,7 +868,7 @@ def run_one(server_kind: str, database: str, args: argparse.Namespace,
               f"{LOOPBACK}:{port}; runs: {', '.join(order)}", flush=True)
         server = Server(server_kind, port, server_env(url, port, folder), folder)
         runs: list[Run] = []
-        with running(server):
+        with running(server), composing(url, folder, port):
             for number, mode in enumerate(order, start=1):
                 plans = [Plan(i, port, url, table, share[i], args.warmup, args.seconds,
                               args.double_click, args.seed * 1000 + number * 100 + i,
