@@ -45,12 +45,12 @@ many 5xx answers came back: both must be 0.  It has no floor runs.
     python bench/load.py --postgres-url postgresql://postgres@127.0.0.1/scratch
       (a scratch database: pbem's tables in it are dropped and created)
 
-gunicorn is not a dependency of pbem: the bench installs it into this
-environment (``pip install gunicorn``) when it is missing.  The servers run
-without the scheduler (nothing here is due but the turn mails' bodies, which the
-compose process above writes; the clients read mails from the outbox).  Every loop is bounded in count and in time; the servers, the client
-processes, the temporary folder and a scratch database the bench created are
-removed at the end, also after an error or Ctrl-C.
+gunicorn is not a dependency of pbem: the bench installs it into this environment (``pip
+install gunicorn``) when it is missing. The servers run without the scheduler (nothing
+here is due but the turn mails' bodies, which the compose process above writes; the
+clients read mails from the outbox). Every loop is bounded in count and in time; the
+servers, the client processes, the temporary folder and a scratch database the bench
+created are removed at the end, also after an error or Ctrl-C.
 """
 
 from __future__ import annotations

@@ -29,6 +29,8 @@ log = logging.getLogger("pbem.mail.later")
 
 #: rows one tick writes at most; the rest waits for the next tick
 BATCH = 500
+#: times a row's body is drawn again when its game moved while it was drawn
+ATTEMPTS = 3
 
 
 def due(limit: int = BATCH) -> list[int]:
@@ -53,25 +55,51 @@ def finish_due(ctx: Context, now: datetime | None = None) -> int:
 
 
 def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
-    """Write one row's body, under its game's lock (a move of the same game waits, so the
-    body and the turn it asks for agree); whether it was written."""
-    with write_transaction():
-        game_id = Outbox.select(Outbox.game).where(Outbox.id == mail_id).scalar()
-        game = lock_row(Game, game_id) if game_id is not None else None
+    """Write one row's body; whether it was written.
+
+    The body is drawn outside any transaction (on SQLite a write transaction holds every
+    writer, the players' clicks too, and drawing is the dear part), then stored under
+    the game's lock if the game has not moved meanwhile; where it has, it is drawn again
+    from the new state (``ATTEMPTS`` times, then the next tick tries)."""
+    for _ in range(ATTEMPTS):
         mail = Outbox.get_or_none(Outbox.id == mail_id)
         if mail is None or mail.composed or mail.failed_at is not None:
             return False  # another tick wrote it
-        stale = stale_turn(mail) if game is not None else "not sent: the game is gone"
-        if stale is not None:
-            (Outbox.update(failed_at=now, last_error=stale)
-             .where(Outbox.id == mail.id).execute())
-            return False
+        game = Game.get_or_none(Game.id == mail.game_id)
+        if game is None or stale_turn(mail) is not None:
+            return _give_up_stale(mail_id, now)
         seats = Seat.of(game)
         seat = seats[mail.seat_index]
-        subject, text, html, menu = compose.turn_body(ctx, game, seat, seats, game.state)
-        compose.finish(ctx, mail, game, seats, subject, text, html, reply_of=seat,
-                       reply_moves=list(_short(menu)))
-        return True
+        body = compose.turn_body(ctx, game, seat, seats, game.state)
+        with write_transaction():
+            locked = lock_row(Game, game.id)
+            mail = Outbox.get_by_id(mail_id)
+            if mail.composed or mail.failed_at is not None:
+                return False
+            if locked.seq != game.seq or locked.status != game.status:
+                continue  # a move came between: draw it again from the new state
+            seats = Seat.of(locked)
+            if stale_turn(mail) is not None or seats[mail.seat_index].menu_seq != seat.menu_seq:
+                continue
+            subject, text, html, menu = body
+            compose.finish(ctx, mail, locked, seats, subject, text, html,
+                           reply_of=seats[mail.seat_index], reply_moves=list(_short(menu)))
+            return True
+    return False
+
+
+def _give_up_stale(mail_id: int, now: datetime) -> bool:
+    """Give a row up whose turn ended before it was written, as delivery would."""
+    with write_transaction():
+        mail = Outbox.get_or_none(Outbox.id == mail_id)
+        if mail is None or mail.composed or mail.failed_at is not None:
+            return False
+        stale = (stale_turn(mail) if mail.game_id is not None
+                 else "not sent: the game is gone")
+        if stale is not None:
+            (Outbox.update(failed_at=now, last_error=stale)
+             .where(Outbox.id == mail_id).execute())
+    return False
 
 
 def _short(menu: compose.Menu) -> Iterator[str]:

@@ -12,7 +12,7 @@ from freezegun import freeze_time
 from web_helpers import latest_mail, move_forms, post_form, table, text_part
 
 from pbem.lifecycle import talk
-from pbem.mail import compose
+from pbem.mail import compose, later
 from pbem.mail.outbox import deliver_due
 from pbem.models import Game, Outbox, Seat
 from pbem.time.scheduler import tick
@@ -140,3 +140,27 @@ class _Kept:
 
     def send(self, message) -> None:
         self.ids.append(message["Message-ID"])
+
+
+def test_a_body_is_drawn_again_when_the_game_moved_while_it_was_drawn(
+        smtp_ctx, smtp_server, database, monkeypatch):
+    """The body is drawn outside the write transaction; a move that came meanwhile (here
+    the game's move number raised from beside, as another request's move would) makes
+    it draw again from the game as it is then."""
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        drawn: list[int] = []
+        real = compose.turn_body
+
+        def drawing(ctx, game_row, *args):
+            drawn.append(game_row.seq)
+            if len(drawn) == 1:
+                Game.update(seq=Game.seq + 1).where(Game.id == game_row.id).execute()
+            return real(ctx, game_row, *args)
+
+        monkeypatch.setattr(compose, "turn_body", drawing)
+        assert later.finish_due(smtp_ctx) >= 1
+    assert drawn[:2] == [drawn[0], drawn[0] + 1]
+    assert Outbox.get_by_id(asked.id).composed
