@@ -8,8 +8,10 @@ One seat plays the upper level (``pbem.games.search.LEVELS``), every other seat 
 one; the upper seat goes round the table from game to game, and game ``i`` of a case has
 the same seed in every run (``--first`` starts at another ``i``, to add games to a case).
 Searching levels think by their number of iterations, not by the clock, so a result
-repeats exactly whatever the machine's load (the server gives them seconds instead:
-``Level.seconds``).
+repeats exactly whatever the machine's load; ``--clock`` gives them their seconds of
+CPU instead (``Level.seconds``), as the server does, so that the levels players meet
+are measured too (CPU seconds move little with the load, but a result then depends on
+the machine and no longer repeats exactly).
 
 It prints per case the upper level's share of first places (a first place shared by
 ``k`` seats counts ``1/k``), its 95% Wilson interval, and whether the interval's lower end
@@ -43,17 +45,22 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _move(game, state, seat, rng, level: search.Level, horizon: int | None) -> str:
+def _move(game, state, seat, rng, level: search.Level, horizon: int | None,
+          clock: bool = False) -> str:
     if not level.searches:
         return game.bot_move(state, seat, rng)
-    return search.choose(game, state, seat, rng, search.Budget(iterations=level.iterations),
-                         horizon)
+    if clock:  # as the server thinks: the level's seconds of this process's CPU
+        begun = time.process_time()
+        budget = search.Budget(stop=lambda: time.process_time() - begun >= level.seconds)
+    else:
+        budget = search.Budget(iterations=level.iterations)
+    return search.choose(game, state, seat, rng, budget, horizon)
 
 
-def play_one(args: tuple[str, int, int, str, str, int | None, int | None]
+def play_one(args: tuple[str, int, int, str, str, int | None, int | None, bool]
              ) -> tuple[float, list[float]]:
     """One game: the upper level's share of first place, and its seconds per searched move."""
-    name, players, index, upper, lower, horizon, iterations = args
+    name, players, index, upper, lower, horizon, iterations, clock = args
     game = get_game(name)
     levels = {k: search.LEVELS[k] for k in (upper, lower)}
     if iterations is not None:
@@ -67,7 +74,7 @@ def play_one(args: tuple[str, int, int, str, str, int | None, int | None]
         seat = movers[0]
         level = levels[upper] if seat == me else levels[lower]
         started = time.process_time()
-        move = _move(game, state, seat, rng, level, horizon)
+        move = _move(game, state, seat, rng, level, horizon, clock)
         if seat == me and level.searches and len(game.legal_moves(state, seat)) > 1:
             spent.append(time.process_time() - started)
         state = game.apply(state, seat, move)
@@ -88,6 +95,9 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, help="the upper level's iterations")
     parser.add_argument("--horizon", type=int,
                         help="moves per playout (default: each game's search_horizon)")
+    parser.add_argument("--clock", action="store_true",
+                        help="searching levels think by their seconds of CPU, as the server "
+                             "has them think (results then depend on the machine)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--each", action="store_true",
                         help="print each game's result to stderr as it ends")
@@ -97,7 +107,9 @@ def main() -> None:
                                                           "strong:easy"])]
     print(f"# bench/bots.py on {platform.node()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}, load {os.getloadavg()[0]:.1f} at the start")
-    print("# levels: " + ", ".join(f"{lv.name} {lv.iterations} iterations"
+    thinks = ((lambda lv: f"{lv.seconds} s of CPU") if args.clock
+              else (lambda lv: f"{lv.iterations} iterations"))
+    print("# levels: " + ", ".join(f"{lv.name} {thinks(lv)}"
                                     for lv in search.LEVELS.values() if lv.searches)
           + (f"; the upper level here {args.iterations} iterations" if args.iterations else "")
           + f"; horizon {args.horizon or 'the game’s'} moves; {args.games} games per case")
@@ -110,7 +122,8 @@ def main() -> None:
                 if not game.min_players <= players <= min(game.max_players, 4):
                     continue
                 for upper, lower in pairs:
-                    jobs = [(name, players, i, upper, lower, args.horizon, args.iterations)
+                    jobs = [(name, players, i, upper, lower, args.horizon, args.iterations,
+                             args.clock)
                             for i in range(args.first, args.first + args.games)]
                     results = []
                     for i, result in enumerate(pool.map(play_one, jobs), args.first):
