@@ -255,28 +255,31 @@ class Canvas:
         yield self
         self.parts.append("</g>")
 
-    @contextmanager
     def region(self, name: str, href: str | None = None, help: str | None = None,
                box: tuple[float, float, float, float] | None = None,
-               **attrs: Any) -> Iterator[Canvas]:
-        """What is drawn inside the block is the region ``name`` (the move or the card
-        it stands for): a link to ``href``, or to the canvas's link for ``name``, with
-        ``help`` as its title.  ``box`` (x, y, width, height) is where it lies: a linked
-        region is framed there as a place to tap (``TARGET_MARK``)."""
+               **attrs: Any) -> _Region:
+        """What is drawn inside the ``with`` block is the region ``name`` (the move or the
+        card it stands for): a link to ``href``, or to the canvas's link for ``name``,
+        with ``help`` as its title.  ``box`` (x, y, width, height) is where it lies: a
+        linked region is framed there as a place to tap (``TARGET_MARK``)."""
         href = href or self.links.get(name)
         tag = "a" if href else "g"
         if href:
             self.linked.append(name)
             attrs["class_"] = " ".join(filter(None, (attrs.get("class_"), "target")))
-        self.parts.append(f"<{tag}{self.attributes({'data_region': name, 'href': href})}"
-                          f"{self.attributes(attrs)}>")
+        if type(name) is str and (href is None or type(href) is str):
+            # what ``attributes`` writes for these two, without the key it keeps them by:
+            # a picture names hundreds of regions, most of them once
+            opening = f'<{tag} data-region="{xml_text(name)}"'
+            if href is not None:  # an empty link too, as ``attributes`` writes it
+                opening += f' href="{xml_text(href)}"'
+        else:
+            opening = f"<{tag}{self.attributes({'data_region': name, 'href': href})}"
+        self.parts.append(f"{opening}{self.attributes(attrs)}>" if attrs
+                          else f"{opening}>")
         if help:
             self.parts.append(f"<title>{xml_text(help)}</title>")
-        yield self
-        if href and box:
-            x, y, width, height = box
-            self.rect(x - 2, y - 2, width + 4, height + 4, rx=4, **TARGET_MARK)
-        self.parts.append(f"</{tag}>")
+        return _Region(self, tag, box if href else None)
 
     def markup(self) -> str:
         """What was drawn, as SVG markup (without the ``<svg>`` element around it)."""
@@ -295,3 +298,25 @@ class Canvas:
                                 "width": width, "height": height})
         return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
                 f"<title>{xml_text(title)}</title>{self.markup()}</svg>")
+
+
+class _Region:
+    """The end of a region (see ``Canvas.region``): its frame as a place to tap, and
+    its closing tag.  A class, not a generator: a picture opens hundreds of regions,
+    and a generator's context manager costs several calls more each."""
+
+    __slots__ = ("canvas", "tag", "box")
+
+    def __init__(self, canvas: Canvas, tag: str, box: tuple[float, ...] | None) -> None:
+        self.canvas, self.tag, self.box = canvas, tag, box
+
+    def __enter__(self) -> Canvas:
+        return self.canvas
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:  # a drawing that failed is not closed (it is not used)
+            return
+        if self.box:
+            x, y, width, height = self.box
+            self.canvas.rect(x - 2, y - 2, width + 4, height + 4, rx=4, **TARGET_MARK)
+        self.canvas.parts.append(f"</{self.tag}>")
