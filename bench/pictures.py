@@ -14,10 +14,12 @@ pictures the seat page, the mails, the archive and the contract test draw.
 The baseline is ``copy.deepcopy`` of the views drawn (what it costs at least to touch
 every value of the view once in Python), timed interleaved with the pictures, batch
 by batch of states, in ``--repeat`` rounds, so that a swing of the machine's load
-falls on both alike; the ratio picture/deepcopy is printed as min/median/max of the
-rounds.  Run the bench on two trees (before and after a change) to compare them: the
-ratio travels between runs better than the milliseconds do, and ``--digest`` tells
-whether both drew the same bytes (the golden manifest does not draw links).
+falls on both alike (each round draws the states in the order played, and begins with
+what the canvas keeps between pictures forgotten: no round draws from another's); the
+ratio picture/deepcopy is printed as min/median/max of the rounds.  Run the bench on
+two trees (before and after a change) to compare them: the ratio travels between runs
+better than the milliseconds do, and ``--digest`` tells whether both drew the same
+bytes (the golden manifest does not draw links).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 
 from pbem.gamelog.records import replay_steps
 from pbem.gamelog.selfplay import play_random_game
-from pbem.games import all_games, game_names, get_game
+from pbem.games import all_games, game_names, get_game, svg
 from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules
 
 LANGS = ("en", "de")
@@ -98,6 +100,12 @@ def measure(game: Rules, states: list[list[Drawing]], repeat: int) -> dict[str, 
     picture = game.picture
     rounds = []
     for _ in range(repeat):
+        # each round as a fresh process draws them: what a picture keeps for the next
+        # (``pbem.games.svg``) is kept from the pictures before it in this round only
+        if hasattr(svg, "forget"):
+            svg.forget()
+        else:  # a tree from before ``forget``: its attributes kept
+            getattr(svg, "_WRITTEN", {}).clear()
         total = {"picture": 0.0, "deepcopy": 0.0}
         for batch in batches:
             def run_picture(batch: list[Drawing] = batch) -> None:

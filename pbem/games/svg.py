@@ -28,11 +28,21 @@ its regions as its menu names a :class:`~pbem.games.protocol.Choice`'s ``region`
 draws nothing else for it.  A linked region given its ``box`` is marked as a place to
 tap by a dashed frame (a shape, not a colour alone, tells it from the rest) that also
 makes the whole box the target of a finger, not only its strokes.
+
+Pictures are drawn often (every reader's seat page and mail, every round of the
+archive, the tests' playouts), and most of a board looks as it did in the picture
+before.  ``Canvas.drawn`` draws a piece of it (a district, a card, a field) by a
+function of its arguments and keeps what it wrote, in this process, for the next
+picture that draws that piece with the same arguments and links::
+
+    svg.drawn(_district, data.SETS.active.version, lang, d, x, top, owner,
+              regions=(f"district {d}",))
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from html import escape
@@ -154,11 +164,40 @@ def _keepable(attrs: dict[str, Any]) -> bool:
     return True
 
 
+#: what ``Canvas.drawn`` drew, by its key: the markup and the regions linked in it;
+#: forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB a process at most)
+_KEPT: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
+_KEPT_MOST = 4_000_000
+_kept_chars = 0
+#: the threads of a server draw at once: one stores (or forgets) at a time; reading a
+#: dict is safe without it, and what it reads is never changed, only replaced
+_KEPT_LOCK = threading.Lock()
+#: the names of the regions in a drawing, escaped as written
+_REGION_NAMES = re.compile('data-region="([^"]*)"')
+
+
+def _keyable(value: Any, nested: bool = False) -> bool:
+    """Whether ``value`` keys a drawing safely: values equal as keys are the same value.
+    ``Canvas.drawn`` keys by the arguments' kinds too (``2`` and ``2.0``, ``1`` and
+    ``True`` are other keys); left are a float equal to 0 (``-0.0`` writes ``-0``) and,
+    inside a tuple, where the kinds are not keyed, anything but texts, whole numbers
+    and ``None``."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return True
+    if kind is tuple:
+        return all(_keyable(v, nested=True) for v in value)
+    if nested:
+        return False
+    return kind is bool or (kind is float and value != 0)
+
+
 class Canvas:
     """The elements of one SVG picture, in drawing order (see the module's docstring)."""
 
     def __init__(self, numbers: str = "g", links: Mapping[str, str] | None = None) -> None:
         self.parts: list[str] = []
+        self._format = numbers
         self._number = NUMBER_FORMATS[numbers]
         #: the number format is ``"g"``: ``attributes`` writes numbers as ``_g`` does
         self._shortest = numbers == "g"
@@ -281,6 +320,53 @@ class Canvas:
             self.parts.append(f"<title>{xml_text(help)}</title>")
         return _Region(self, tag, box if href else None)
 
+    def drawn(self, draw: Callable[..., None], *args: Any,
+              regions: Sequence[str] = ()) -> None:
+        """What ``draw(canvas, *args)`` draws, drawn here: kept by its arguments, and the
+        links of ``regions``, and written again as it was.
+
+        A piece of the board (a district, a card on offer, a sea field) looks the same in
+        many pictures: of one table for every reader, and of the next moves.  ``draw``
+        is a module's function that draws from its arguments alone (the data version
+        among them where what it draws reads the game's data, the language where it
+        writes words); ``regions`` names every region it draws (a region it does not
+        name raises).  Arguments that cannot key it (a list, a float equal to 0) draw
+        it anew each time."""
+        links = self.links
+        hrefs = tuple(links.get(r) for r in regions) if links and regions else None
+        key = (draw, self._format, args, tuple(map(type, args)), hrefs)
+        try:
+            kept = _KEPT.get(key)
+        except TypeError:  # an argument that cannot be a key (a list)
+            kept, key = None, None
+        if kept is None:
+            kept = self._draw_kept(key, draw, args, regions)
+        self.parts.append(kept[0])
+        if kept[1]:
+            self.linked.extend(kept[1])
+
+    def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., None],
+                   args: tuple[Any, ...],
+                   regions: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+        global _kept_chars
+        links = {r: self.links[r] for r in regions if r in self.links}
+        apart = type(self)(self._format, links)
+        draw(apart, *args)
+        markup = apart.markup()
+        unnamed = set(_REGION_NAMES.findall(markup)) - {xml_text(r) for r in regions}
+        if unnamed:
+            raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
+                             f"{sorted(unnamed)}")
+        kept = (markup, tuple(apart.linked))
+        if key is not None and all(_keyable(a) for a in args):
+            with _KEPT_LOCK:
+                if _kept_chars + len(markup) > _KEPT_MOST:
+                    _KEPT.clear()
+                    _kept_chars = 0
+                _KEPT[key] = kept
+                _kept_chars += len(markup)
+        return kept
+
     def markup(self) -> str:
         """What was drawn, as SVG markup (without the ``<svg>`` element around it)."""
         return "".join(self.parts)
@@ -320,3 +406,13 @@ class _Region:
             x, y, width, height = self.box
             self.canvas.rect(x - 2, y - 2, width + 4, height + 4, rx=4, **TARGET_MARK)
         self.canvas.parts.append(f"</{self.tag}>")
+
+
+def forget() -> None:
+    """Forget what every canvas kept (attributes written, drawings): a bench that draws
+    the same pictures again starts each round as a fresh process would."""
+    global _kept_chars
+    with _KEPT_LOCK:
+        _KEPT.clear()
+        _kept_chars = 0
+    _WRITTEN.clear()

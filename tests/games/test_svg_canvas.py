@@ -103,3 +103,43 @@ def test_text_width_follows_the_letters_not_their_count():
         sum(text_width(c, 10) for c in "Schatzkammer"))
     assert text_width("ab", 20) == 2 * text_width("ab", 10)
     assert text_width("Ö", 10) > 0  # a letter without a width of its own: an average one
+
+
+def _piece(svg: Canvas, n: int, x: float) -> None:
+    with svg.region(f"piece {n}", help=f"piece {n}", box=(x, 0, 10, 10)):
+        svg.rect(x, 0, 10, 10, fill="#fff")
+
+
+def _straying_piece(svg: Canvas, n: int) -> None:
+    with svg.region(f"other {n}"):
+        svg.text(0, 0, "x")
+
+
+def test_a_kept_drawing_is_what_drawing_it_writes_links_and_all():
+    from pbem.games.svg import forget
+
+    forget()
+    for links in ({}, {"piece 1": "/m/1"}, {"piece 1": "/m/2"}, {"piece 2": "/m/3"}):
+        for _ in range(2):  # drawn, then kept
+            direct, kept = Canvas(links=links), Canvas(links=links)
+            _piece(direct, 1, 2.5)
+            kept.drawn(_piece, 1, 2.5, regions=("piece 1",))
+            assert kept.markup() == direct.markup()
+            assert kept.linked == direct.linked
+    # a number equal to another of another kind is another key (the "str" format
+    # writes 2 and 2.0 apart)
+    for x in (2, 2.0, 2, 2.0):
+        direct, kept = Canvas(numbers="str"), Canvas(numbers="str")
+        _piece(direct, 1, x)
+        kept.drawn(_piece, 1, x, regions=("piece 1",))
+        assert kept.markup() == direct.markup(), x
+    for x in (0.0, -0.0, 0.0):  # a float equal to 0 is drawn anew each time
+        direct, kept = Canvas(), Canvas()
+        _piece(direct, 1, x)
+        kept.drawn(_piece, 1, x, regions=("piece 1",))
+        assert kept.markup() == direct.markup(), x
+
+
+def test_a_kept_drawing_names_every_region_it_draws():
+    with pytest.raises(ValueError, match="other 1"):
+        Canvas().drawn(_straying_piece, 1, regions=("piece 1",))
