@@ -46,7 +46,9 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from html import escape
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 #: characters XML 1.0 does not allow in a document, even escaped
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -164,9 +166,10 @@ def _keepable(attrs: dict[str, Any]) -> bool:
     return True
 
 
-#: what ``Canvas.drawn`` drew, by its key: the markup and the regions linked in it;
-#: forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB a process at most)
-_KEPT: dict[tuple[Any, ...], tuple[str, tuple[str, ...]]] = {}
+#: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it and what
+#: the drawing returned; forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB
+#: a process at most)
+_KEPT: dict[tuple[Any, ...], tuple[str, tuple[str, ...], Any]] = {}
 _KEPT_MOST = 4_000_000
 _kept_chars = 0
 #: the threads of a server draw at once: one stores (or forgets) at a time; reading a
@@ -266,26 +269,59 @@ class Canvas:
     # ``text`` and ``rect`` are most of a picture's elements: each writes itself, as
     # ``element`` would, without the call
 
+    # their places (``x``, ``y``…) are written apart from their style: a style recurs
+    # and is kept by ``attributes``, the places vary from element to element
+
+    def _at(self, name: str, value: Any) -> str:
+        """`` name="value"``, a place as ``attributes`` writes it."""
+        kind = type(value)
+        if kind is float:
+            return f' {name}="{value:g}"' if self._shortest else f' {name}="{value}"'
+        if kind is int and (not self._shortest or -1_000_000 < value < 1_000_000):
+            return f' {name}="{value}"'
+        return self.attributes({name: value})
+
+    def _style(self, attrs: dict[str, Any]) -> str:
+        return self.attributes(attrs) if attrs else ""
+
     def text(self, x: float, y: float, content: Any, /, **attrs: Any) -> None:
         if content is None:
             self.element("text", content, x=x, y=y, **attrs)
             return
-        self.parts.append(f"<text{self.attributes({'x': x, 'y': y, **attrs})}>"
-                          f"{xml_text(content)}</text>")
+        if "x" in attrs or "y" in attrs:  # given twice: as the dict merges them
+            written = self.attributes({"x": x, "y": y, **attrs})
+        else:
+            written = f"{self._at('x', x)}{self._at('y', y)}{self._style(attrs)}"
+        self.parts.append(f"<text{written}>{xml_text(content)}</text>")
 
     def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
-        written = self.attributes({"x": x, "y": y, "width": width, "height": height,
-                                   **attrs})
+        if "x" in attrs or "y" in attrs or "width" in attrs or "height" in attrs:
+            written = self.attributes({"x": x, "y": y, "width": width, "height": height,
+                                       **attrs})
+        else:
+            written = (f"{self._at('x', x)}{self._at('y', y)}{self._at('width', width)}"
+                       f"{self._at('height', height)}{self._style(attrs)}")
         self.parts.append(f"<rect{written}/>")
 
     def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
-        self.element("circle", cx=cx, cy=cy, r=r, **attrs)
+        if "cx" in attrs or "cy" in attrs or "r" in attrs:
+            self.element("circle", cx=cx, cy=cy, r=r, **attrs)  # raises, as it did
+            return
+        self.parts.append(f"<circle{self._at('cx', cx)}{self._at('cy', cy)}"
+                          f"{self._at('r', r)}{self._style(attrs)}/>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, /, **attrs: Any) -> None:
-        self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)
+        if "x1" in attrs or "y1" in attrs or "x2" in attrs or "y2" in attrs:
+            self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)  # raises, as it did
+            return
+        self.parts.append(f"<line{self._at('x1', x1)}{self._at('y1', y1)}"
+                          f"{self._at('x2', x2)}{self._at('y2', y2)}{self._style(attrs)}/>")
 
     def path(self, d: str, /, **attrs: Any) -> None:
-        self.element("path", d=d, **attrs)
+        if type(d) is not str or "d" in attrs:
+            self.element("path", d=d, **attrs)
+            return
+        self.parts.append(f'<path d="{xml_text(d)}"{self._style(attrs)}/>')
 
     @contextmanager
     def group(self, **attrs: Any) -> Iterator[Canvas]:
@@ -320,10 +356,10 @@ class Canvas:
             self.parts.append(f"<title>{xml_text(help)}</title>")
         return _Region(self, tag, box if href else None)
 
-    def drawn(self, draw: Callable[..., None], *args: Any,
-              regions: Sequence[str] = ()) -> None:
+    def drawn(self, draw: Callable[..., _T], *args: Any, regions: Sequence[str] = ()) -> _T:
         """What ``draw(canvas, *args)`` draws, drawn here: kept by its arguments, and the
-        links of ``regions``, and written again as it was.
+        links of ``regions``, and written again as it was; returns what ``draw`` returned
+        (kept with it: a number or a tuple, which no one changes).
 
         A piece of the board (a district, a card on offer, a sea field) looks the same in
         many pictures: of one table for every reader, and of the next moves.  ``draw``
@@ -344,20 +380,21 @@ class Canvas:
         self.parts.append(kept[0])
         if kept[1]:
             self.linked.extend(kept[1])
+        return kept[2]
 
-    def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., None],
+    def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., Any],
                    args: tuple[Any, ...],
-                   regions: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+                   regions: Sequence[str]) -> tuple[str, tuple[str, ...], Any]:
         global _kept_chars
         links = {r: self.links[r] for r in regions if r in self.links}
         apart = type(self)(self._format, links)
-        draw(apart, *args)
+        result = draw(apart, *args)
         markup = apart.markup()
         unnamed = set(_REGION_NAMES.findall(markup)) - {xml_text(r) for r in regions}
         if unnamed:
             raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
                              f"{sorted(unnamed)}")
-        kept = (markup, tuple(apart.linked))
+        kept = (markup, tuple(apart.linked), result)
         if key is not None and all(_keyable(a) for a in args):
             with _KEPT_LOCK:
                 if _kept_chars + len(markup) > _KEPT_MOST:

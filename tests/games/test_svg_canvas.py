@@ -143,3 +143,32 @@ def test_a_kept_drawing_is_what_drawing_it_writes_links_and_all():
 def test_a_kept_drawing_names_every_region_it_draws():
     with pytest.raises(ValueError, match="other 1"):
         Canvas().drawn(_straying_piece, 1, regions=("piece 1",))
+
+
+def test_places_are_written_as_the_attributes_would_be():
+    """``text``, ``rect``, ``circle``, ``line`` and ``path`` write their places apart from
+    their style: byte for byte what ``attributes`` writes for all of them at once, in
+    both number formats, for every kind of value (and a place given twice as before)."""
+    values = (0, -1, 7, 999_999, 1_000_000, -12_345_678, 0.5, -0.0, 2.0, 1e-7, True, None,
+              "3", "a<b")
+    for numbers in ("g", "str"):
+        for value in values:
+            svg, want = Canvas(numbers), Canvas(numbers)
+            svg.text(value, 1.5, "t", fill="#000")
+            svg.rect(1, value, 2.5, value, rx=2)
+            svg.circle(value, 3, value)
+            svg.line(value, 1, 2.0, value, stroke="#000")
+            svg.path(f"M{value} 0", fill="none")
+            write = want.attributes
+            assert svg.markup() == (
+                f'<text{write({"x": value, "y": 1.5, "fill": "#000"})}>t</text>'
+                f'<rect{write({"x": 1, "y": value, "width": 2.5, "height": value, "rx": 2})}/>'
+                f'<circle{write({"cx": value, "cy": 3, "r": value})}/>'
+                f'<line{write({"x1": value, "y1": 1, "x2": 2.0, "y2": value})}'
+                f'{write({"stroke": "#000"})}/>'
+                f'<path{write({"d": f"M{value} 0", "fill": "none"})}/>'), (numbers, value)
+    twice = Canvas()
+    twice.text(1, 2, "t", x=5)
+    assert twice.markup() == '<text x="5" y="2">t</text>'
+    with pytest.raises(TypeError):
+        Canvas().circle(1, 2, 3, r=4)
