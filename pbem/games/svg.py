@@ -45,6 +45,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from html import escape
 from typing import Any, TypeVar
 
@@ -109,6 +110,8 @@ _WIDTH_OTHER = 640
 _BOLD = 1.09
 
 
+# the same names and labels are measured in picture after picture
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """About how wide ``text`` runs at font size ``size`` in DejaVu Sans (an upper bound
     for the narrower sans-serif fonts a browser may pick): for placing what follows a
@@ -189,7 +192,11 @@ def _keyable(value: Any, nested: bool = False) -> bool:
     if kind is str or kind is int or value is None:
         return True
     if kind is tuple:
-        return all(_keyable(v, nested=True) for v in value)
+        for v in value:  # a loop, not ``all``: a card's face is a few dozen of them
+            k = type(v)
+            if not (k is str or k is int or v is None or (k is tuple and _keyable(v, True))):
+                return False
+        return True
     if nested:
         return False
     return kind is bool or (kind is float and value != 0)
@@ -370,9 +377,15 @@ class Canvas:
         it anew each time."""
         links = self.links
         hrefs = tuple(links.get(r) for r in regions) if links and regions else None
-        key = (draw, self._format, args, tuple(map(type, args)), hrefs)
+        kinds = tuple(map(type, args))
+        key: tuple[Any, ...] | None = (draw, self._format, args, kinds, hrefs)
+        # checked before it is looked up: an equal key kept earlier (``(1,)`` for
+        # ``(True,)``, ``0.0`` for ``-0.0``) must not be taken for it; only a tuple or a
+        # number equal to 0 can be such a key
+        if (tuple in kinds or 0 in args) and not all(map(_keyable, args)):
+            key = None
         try:
-            kept = _KEPT.get(key)
+            kept = _KEPT.get(key) if key is not None else None
         except TypeError:  # an argument that cannot be a key (a list)
             kept, key = None, None
         if kept is None:
@@ -395,7 +408,7 @@ class Canvas:
             raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
                              f"{sorted(unnamed)}")
         kept = (markup, tuple(apart.linked), result)
-        if key is not None and all(_keyable(a) for a in args):
+        if key is not None:
             with _KEPT_LOCK:
                 if _kept_chars + len(markup) > _KEPT_MOST:
                     _KEPT.clear()

@@ -138,6 +138,16 @@ def test_a_kept_drawing_is_what_drawing_it_writes_links_and_all():
         _piece(direct, 1, x)
         kept.drawn(_piece, 1, x, regions=("piece 1",))
         assert kept.markup() == direct.markup(), x
+    # inside a tuple the kinds are not keyed: a truth value or a float there is drawn anew
+    for values in ((1,), (True,), (1.0,), (2,), (2.0,), (("a", 2),), (("a", 2.0),)):
+        direct, kept = Canvas(numbers="str"), Canvas(numbers="str")
+        _values(direct, values)
+        kept.drawn(_values, values)
+        assert kept.markup() == direct.markup(), values
+
+
+def _values(svg: Canvas, values: tuple[object, ...]) -> None:
+    svg.rect(0, 0, 1, 1, data_v=str(values[0]))
 
 
 def test_a_kept_drawing_names_every_region_it_draws():
