@@ -395,9 +395,17 @@ def _tile(svg: _Drawing, d: dict[str, Any], x: float, y: float, width: float, na
                   fill=MUTED, weight="bold")
 
 
-def _seat_title(svg: _Drawing, entry: dict[str, Any], y: float, title: str, start: bool,
-                moving: bool, words: dict[str, str]) -> None:
-    """A seat's name, its marks (start player, to move) and its points, on one line."""
+def _seat_title(svg: _Drawing, lang: str, seat: int, points: Any, y: float, title: str,
+                start: bool, moving: bool) -> None:
+    """A seat's name, its marks (start player, to move) and its points, on one line: the
+    region ``seat <seat + 1>``."""
+    words = _words(lang)[1]
+    with svg.region(f"seat {seat + 1}", box=(MARGIN, y, WIDTH - 2 * MARGIN, 22)):
+        _seat_marks(svg, points, y, title, start, moving, words)
+
+
+def _seat_marks(svg: _Drawing, points: Any, y: float, title: str, start: bool, moving: bool,
+                words: dict[str, str]) -> None:
     svg.label(MARGIN + 6, y + 15, title, size=13, weight="bold",
               class_="seat-name")
     x = MARGIN + 6 + text_width(title, 13, bold=True) + 8
@@ -408,7 +416,7 @@ def _seat_title(svg: _Drawing, entry: dict[str, Any], y: float, title: str, star
         x += 42
     if moving:
         svg.label(x, y + 15, f"◀ {words['to move']}", size=10, weight="bold", fill="#1b5e20")
-    svg.label(WIDTH - MARGIN, y + 15, words["score"].format(n=entry.get("points", 0)),
+    svg.label(WIDTH - MARGIN, y + 15, words["score"].format(n=points),
               size=13, weight="bold", anchor="end")
 
 
@@ -422,8 +430,9 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     # room for the marks and the points: a long name is cut short
     room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
     title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
-    with svg.region(f"seat {seat + 1}", box=(MARGIN, y, WIDTH - 2 * MARGIN, 22)):
-        _seat_title(svg, entry, y, title, start, moving, words)
+    # the same line in every reader's picture and often in the next ones: kept
+    svg.drawn(_seat_title, lang, seat, entry.get("points", 0), y, title, start, moving,
+              regions=(f"seat {seat + 1}",))
     y += 22
     status = [words["hand"].format(n=entry.get("hand_count", 0),
                                    w=_count(entry.get("waren_count", 0), "ware", words),
@@ -483,10 +492,28 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
     waren = hand.get("waren") or {}
+    counts = tuple(waren.get(code, 0) for code in WAREN)
+    svg.drawn(_hand_waren, lang, prefix, counts, y,
+              regions=tuple(f"{prefix} {code}" for code in WAREN))
+    y += CHIP + 8
+    buildings = hand.get("gebaeude") or []
+    if buildings:
+        y = _value_header(svg, y, lang, words)
+        for b in buildings:
+            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
+    else:
+        svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
+        y += 18
+    return y + 4
+
+
+def _hand_waren(svg: _Drawing, lang: str, prefix: str, counts: tuple[int, ...],
+                y: float) -> None:
+    """A hand's commodities, ``counts`` by kind (``WAREN``), each kind a region."""
+    words = _words(lang)[1]
     x = MARGIN
     shown = False
-    for code in WAREN:
-        k = waren.get(code, 0)
+    for code, k in zip(WAREN, counts, strict=True):
         if not k:
             continue
         shown = True
@@ -499,16 +526,6 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
         x += width + 14
     if not shown:
         svg.label(x, y + 12, words["no waren"], size=11, fill=MUTED)
-    y += CHIP + 8
-    buildings = hand.get("gebaeude") or []
-    if buildings:
-        y = _value_header(svg, y, lang, words)
-        for b in buildings:
-            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
-    else:
-        svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
-        y += 18
-    return y + 4
 
 
 def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
