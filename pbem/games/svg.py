@@ -182,24 +182,28 @@ _KEPT_LOCK = threading.Lock()
 _REGION_NAMES = re.compile('data-region="([^"]*)"')
 
 
-def _keyable(value: Any, nested: bool = False) -> bool:
-    """Whether ``value`` keys a drawing safely: values equal as keys are the same value.
-    ``Canvas.drawn`` keys by the arguments' kinds too (``2`` and ``2.0``, ``1`` and
-    ``True`` are other keys); left are a float equal to 0 (``-0.0`` writes ``-0``) and,
-    inside a tuple, where the kinds are not keyed, anything but texts, whole numbers
-    and ``None``."""
-    kind = type(value)
-    if kind is str or kind is int or value is None:
-        return True
-    if kind is tuple:
-        for v in value:  # a loop, not ``all``: a card's face is a few dozen of them
-            k = type(v)
-            if not (k is str or k is int or v is None or (k is tuple and _keyable(v, True))):
+def _keyable(args: tuple[Any, ...], kinds: tuple[type, ...]) -> bool:
+    """Whether ``args`` (of ``kinds``) key a drawing safely: arguments equal as keys are
+    the same arguments.  ``Canvas.drawn`` keys by the arguments' kinds too (``2`` and
+    ``2.0``, ``1`` and ``True`` are other keys); left are a float equal to 0 (``-0.0``
+    writes ``-0``) and, inside a tuple, where the kinds are not keyed, anything but
+    texts, whole numbers and ``None``."""
+    for value, kind in zip(args, kinds, strict=True):
+        if kind is tuple:
+            if not _plain(value):
                 return False
-        return True
-    if nested:
-        return False
-    return kind is bool or (kind is float and value != 0)
+        elif kind is float and value == 0:
+            return False
+    return True
+
+
+def _plain(values: tuple[Any, ...]) -> bool:
+    """Whether ``values`` hold texts, whole numbers, ``None`` and tuples of them only."""
+    for v in values:  # a loop, not ``all``: a card's face is a few dozen of them
+        k = type(v)
+        if not (k is str or k is int or v is None or (k is tuple and _plain(v))):
+            return False
+    return True
 
 
 class Canvas:
@@ -381,8 +385,8 @@ class Canvas:
         key: tuple[Any, ...] | None = (draw, self._format, args, kinds, hrefs)
         # checked before it is looked up: an equal key kept earlier (``(1,)`` for
         # ``(True,)``, ``0.0`` for ``-0.0``) must not be taken for it; only a tuple or a
-        # number equal to 0 can be such a key
-        if (tuple in kinds or 0 in args) and not all(map(_keyable, args)):
+        # float equal to 0 can be such a key
+        if (tuple in kinds or (float in kinds and 0 in args)) and not _keyable(args, kinds):
             key = None
         try:
             kept = _KEPT.get(key) if key is not None else None
