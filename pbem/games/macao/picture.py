@@ -338,28 +338,42 @@ def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: d
     y += 6
     cols = data.CITY_COLUMNS
     rows = len(data.DISTRICT_COST) // cols
-    cw, ch = (WIDTH - 2 * MARGIN) / cols, 48
+    version = data.SETS.active.version
     for row in range(rows):
-        top = y + row * ch
-        name = f"row {row}"
         first, last = row * cols + 1, (row + 1) * cols
-        with svg.region(name, help=w["row help"].format(first=first, last=last),
-                        box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
-            with svg.unlinked() if name in svg.links else nullcontext():
-                for d in range(first, last + 1):
-                    _district(svg, view, marks, lang, d, MARGIN + (d - first) * cw, top,
-                              cw, ch)
-    return y + rows * ch
+        districts = tuple(_district(view, marks, d) for d in range(first, last + 1))
+        # a row looks the same in every reader's picture and through many moves
+        svg.drawn(_city_row, version, lang, row, y + row * CITY_ROW, districts,
+                  regions=(f"row {row}", *(f"district {d}" for d in range(first, last + 1))))
+    return y + rows * CITY_ROW
 
 
-def _district(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, d: int,
-              x: float, top: float, cw: float, ch: float) -> None:
+#: the height of a row of the city
+CITY_ROW = 48
+
+
+def _district(view: dict[str, Any], marks: list[str],
+              d: int) -> tuple[int | None, str | None, str]:
+    """What district ``d`` shows: its owner and the owner's mark, or its tile."""
     owner = view["city"].get(str(d))
     mark = None if owner is None else marks[owner]
     tile = "" if owner is not None else view["tiles"].get(str(d), "")
-    # a district looks the same in every reader's picture and through many moves
-    svg.drawn(_draw_district, data.SETS.active.version, lang, d, x, top, cw, ch, owner,
-              mark, tile, regions=(f"district {d}",))
+    return owner, mark, tile
+
+
+def _city_row(svg: _Drawing, version: str, lang: str, row: int, top: float,
+              districts: tuple[tuple[int | None, str | None, str], ...]) -> None:
+    """Row ``row`` of the city (a place, whose districts are then none)."""
+    cols = data.CITY_COLUMNS
+    cw, ch = (WIDTH - 2 * MARGIN) / cols, CITY_ROW
+    name = f"row {row}"
+    first, last = row * cols + 1, (row + 1) * cols
+    help = words(lang)["picture"]["row help"].format(first=first, last=last)
+    with svg.region(name, help=help, box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
+        with svg.unlinked() if name in svg.links else nullcontext():
+            for d, (owner, mark, tile) in enumerate(districts, start=first):
+                svg.drawn(_draw_district, version, lang, d, MARGIN + (d - first) * cw, top,
+                          cw, ch, owner, mark, tile, regions=(f"district {d}",))
 
 
 def _draw_district(svg: _Drawing, _version: str, lang: str, d: int, x: float, top: float,
