@@ -182,3 +182,37 @@ def test_places_are_written_as_the_attributes_would_be():
     assert twice.markup() == '<text x="5" y="2">t</text>'
     with pytest.raises(TypeError):
         Canvas().circle(1, 2, 3, r=4)
+
+
+def test_kept_drawings_are_right_in_threads_that_draw_and_forget_at_once(monkeypatch):
+    """A server's threads draw at once: what one keeps (or forgets, the store being full)
+    never gives another thread a wrong drawing."""
+    import threading
+
+    from pbem.games import svg as canvas
+
+    monkeypatch.setattr(canvas, "_KEPT_MOST", 3_000)  # full, and forgotten, again and again
+    canvas.forget()
+    pieces = [(n, x) for n in range(8) for x in (1.5, 2.5, 3.5)]
+    want = {}
+    for n, x in pieces:
+        direct = Canvas(links={f"piece {n}": f"/m/{n}"})
+        _piece(direct, n, x)
+        want[n, x] = direct.markup()
+    wrong: list[tuple[int, float]] = []
+
+    def draw(offset: int) -> None:
+        for i in range(600):
+            n, x = pieces[(i + offset) % len(pieces)]
+            kept = Canvas(links={f"piece {n}": f"/m/{n}"})
+            kept.drawn(_piece, n, x, regions=(f"piece {n}",))
+            if kept.markup() != want[n, x] or kept.linked != [f"piece {n}"]:
+                wrong.append((n, x))
+
+    threads = [threading.Thread(target=draw, args=(k * 5,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    assert canvas._kept_chars <= 3_000
