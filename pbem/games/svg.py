@@ -377,8 +377,9 @@ class Canvas:
         is a module's function that draws from its arguments alone (the data version
         among them where what it draws reads the game's data, the language where it
         writes words); ``regions`` names every region it draws (a region it does not
-        name raises).  Arguments that cannot key it (a list, a float equal to 0) draw
-        it anew each time."""
+        name raises).  It draws on a new canvas of this one's class, number format and
+        the links of ``regions``.  Arguments that cannot key it (a list, a float equal to
+        0, a truth value inside a tuple) draw it anew each time."""
         links = self.links
         hrefs = tuple(links.get(r) for r in regions) if links and regions else None
         kinds = tuple(map(type, args))
