@@ -251,14 +251,24 @@ def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float, lang: str,
             x = 6.0
             y += ROW
         card = tower.get("card")
-        if card:
-            with svg.region(f"{mine}tower {card}",
-                            help=with_mark(card_text(card, lang), card, lang)):
-                x = _tower(svg, halves, x, y)
-        else:
-            x = _tower(svg, halves, x, y)
-        x += 6
+        # (a Wappen as 1 or 0: a key keeps no truth value inside a tuple)
+        faces = tuple((_counts(h["persons"]), 1 if h["wappen"] else 0) for h in halves)
+        x = svg.drawn(_kept_tower, data.SETS.active.version, lang, mine, card, faces, x, y,
+                      regions=(f"{mine}tower {card}",) if card else ()) + 6
     return y
+
+
+def _kept_tower(svg: Canvas, _version: str, lang: str, mine: str, card: str | None,
+                faces: tuple[tuple[tuple[int, ...], int], ...], x: float, y: float) -> float:
+    """A tower, a region with its card's help where the view holds its card; the next
+    free x."""
+    halves = [{"persons": dict(zip(data.STAENDE, counts, strict=True)), "wappen": bool(w)}
+              for counts, w in faces]
+    if card:
+        with svg.region(f"{mine}tower {card}",
+                        help=with_mark(card_text(card, lang), card, lang)):
+            return _tower(svg, halves, x, y)
+    return _tower(svg, halves, x, y)
 
 
 def _tower(svg: Canvas, halves: list[dict[str, Any]], x: float, y: float) -> float:
