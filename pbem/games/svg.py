@@ -28,15 +28,28 @@ its regions as its menu names a :class:`~pbem.games.protocol.Choice`'s ``region`
 draws nothing else for it.  A linked region given its ``box`` is marked as a place to
 tap by a dashed frame (a shape, not a colour alone, tells it from the rest) that also
 makes the whole box the target of a finger, not only its strokes.
+
+Pictures are drawn often (every reader's seat page and mail, every round of the
+archive, the tests' playouts), and most of a board looks as it did in the picture
+before.  ``Canvas.drawn`` draws a piece of it (a district, a card, a field) by a
+function of its arguments and keeps what it wrote, in this process, for the next
+picture that draws that piece with the same arguments and links::
+
+    svg.drawn(_district, data.SETS.active.version, lang, d, x, top, owner,
+              regions=(f"district {d}",))
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from html import escape
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 #: characters XML 1.0 does not allow in a document, even escaped
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -97,6 +110,8 @@ _WIDTH_OTHER = 640
 _BOLD = 1.09
 
 
+# the same names and labels are measured in picture after picture
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """About how wide ``text`` runs at font size ``size`` in DejaVu Sans (an upper bound
     for the narrower sans-serif fonts a browser may pick): for placing what follows a
@@ -154,11 +169,49 @@ def _keepable(attrs: dict[str, Any]) -> bool:
     return True
 
 
+#: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it and what
+#: the drawing returned; forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB
+#: a process at most)
+_KEPT: dict[tuple[Any, ...], tuple[str, tuple[str, ...], Any]] = {}
+_KEPT_MOST = 4_000_000
+_kept_chars = 0
+#: the threads of a server draw at once: one stores (or forgets) at a time; reading a
+#: dict is safe without it, and what it reads is never changed, only replaced
+_KEPT_LOCK = threading.Lock()
+#: the names of the regions in a drawing, escaped as written
+_REGION_NAMES = re.compile('data-region="([^"]*)"')
+
+
+def _keyable(args: tuple[Any, ...], kinds: tuple[type, ...]) -> bool:
+    """Whether ``args`` (of ``kinds``) key a drawing safely: arguments equal as keys are
+    the same arguments.  ``Canvas.drawn`` keys by the arguments' kinds too (``2`` and
+    ``2.0``, ``1`` and ``True`` are other keys); left are a float equal to 0 (``-0.0``
+    writes ``-0``) and, inside a tuple, where the kinds are not keyed, anything but
+    texts, whole numbers and ``None``."""
+    for value, kind in zip(args, kinds, strict=True):
+        if kind is tuple:
+            if not _plain(value):
+                return False
+        elif kind is float and value == 0:
+            return False
+    return True
+
+
+def _plain(values: tuple[Any, ...]) -> bool:
+    """Whether ``values`` hold texts, whole numbers, ``None`` and tuples of them only."""
+    for v in values:  # a loop, not ``all``: a card's face is a few dozen of them
+        k = type(v)
+        if not (k is str or k is int or v is None or (k is tuple and _plain(v))):
+            return False
+    return True
+
+
 class Canvas:
     """The elements of one SVG picture, in drawing order (see the module's docstring)."""
 
     def __init__(self, numbers: str = "g", links: Mapping[str, str] | None = None) -> None:
         self.parts: list[str] = []
+        self._format = numbers
         self._number = NUMBER_FORMATS[numbers]
         #: the number format is ``"g"``: ``attributes`` writes numbers as ``_g`` does
         self._shortest = numbers == "g"
@@ -227,26 +280,59 @@ class Canvas:
     # ``text`` and ``rect`` are most of a picture's elements: each writes itself, as
     # ``element`` would, without the call
 
+    # their places (``x``, ``y``…) are written apart from their style: a style recurs
+    # and is kept by ``attributes``, the places vary from element to element
+
+    def _at(self, name: str, value: Any) -> str:
+        """`` name="value"``, a place as ``attributes`` writes it."""
+        kind = type(value)
+        if kind is float:
+            return f' {name}="{value:g}"' if self._shortest else f' {name}="{value}"'
+        if kind is int and (not self._shortest or -1_000_000 < value < 1_000_000):
+            return f' {name}="{value}"'
+        return self.attributes({name: value})
+
+    def _style(self, attrs: dict[str, Any]) -> str:
+        return self.attributes(attrs) if attrs else ""
+
     def text(self, x: float, y: float, content: Any, /, **attrs: Any) -> None:
         if content is None:
             self.element("text", content, x=x, y=y, **attrs)
             return
-        self.parts.append(f"<text{self.attributes({'x': x, 'y': y, **attrs})}>"
-                          f"{xml_text(content)}</text>")
+        if "x" in attrs or "y" in attrs:  # given twice: as the dict merges them
+            written = self.attributes({"x": x, "y": y, **attrs})
+        else:
+            written = f"{self._at('x', x)}{self._at('y', y)}{self._style(attrs)}"
+        self.parts.append(f"<text{written}>{xml_text(content)}</text>")
 
     def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
-        written = self.attributes({"x": x, "y": y, "width": width, "height": height,
-                                   **attrs})
+        if "x" in attrs or "y" in attrs or "width" in attrs or "height" in attrs:
+            written = self.attributes({"x": x, "y": y, "width": width, "height": height,
+                                       **attrs})
+        else:
+            written = (f"{self._at('x', x)}{self._at('y', y)}{self._at('width', width)}"
+                       f"{self._at('height', height)}{self._style(attrs)}")
         self.parts.append(f"<rect{written}/>")
 
     def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
-        self.element("circle", cx=cx, cy=cy, r=r, **attrs)
+        if "cx" in attrs or "cy" in attrs or "r" in attrs:
+            self.element("circle", cx=cx, cy=cy, r=r, **attrs)  # raises, as it did
+            return
+        self.parts.append(f"<circle{self._at('cx', cx)}{self._at('cy', cy)}"
+                          f"{self._at('r', r)}{self._style(attrs)}/>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, /, **attrs: Any) -> None:
-        self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)
+        if "x1" in attrs or "y1" in attrs or "x2" in attrs or "y2" in attrs:
+            self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)  # raises, as it did
+            return
+        self.parts.append(f"<line{self._at('x1', x1)}{self._at('y1', y1)}"
+                          f"{self._at('x2', x2)}{self._at('y2', y2)}{self._style(attrs)}/>")
 
     def path(self, d: str, /, **attrs: Any) -> None:
-        self.element("path", d=d, **attrs)
+        if type(d) is not str or "d" in attrs:
+            self.element("path", d=d, **attrs)
+            return
+        self.parts.append(f'<path d="{xml_text(d)}"{self._style(attrs)}/>')
 
     @contextmanager
     def group(self, **attrs: Any) -> Iterator[Canvas]:
@@ -255,28 +341,86 @@ class Canvas:
         yield self
         self.parts.append("</g>")
 
-    @contextmanager
     def region(self, name: str, href: str | None = None, help: str | None = None,
                box: tuple[float, float, float, float] | None = None,
-               **attrs: Any) -> Iterator[Canvas]:
-        """What is drawn inside the block is the region ``name`` (the move or the card
-        it stands for): a link to ``href``, or to the canvas's link for ``name``, with
-        ``help`` as its title.  ``box`` (x, y, width, height) is where it lies: a linked
-        region is framed there as a place to tap (``TARGET_MARK``)."""
+               **attrs: Any) -> _Region:
+        """What is drawn inside the ``with`` block is the region ``name`` (the move or the
+        card it stands for): a link to ``href``, or to the canvas's link for ``name``,
+        with ``help`` as its title.  ``box`` (x, y, width, height) is where it lies: a
+        linked region is framed there as a place to tap (``TARGET_MARK``)."""
         href = href or self.links.get(name)
         tag = "a" if href else "g"
         if href:
             self.linked.append(name)
             attrs["class_"] = " ".join(filter(None, (attrs.get("class_"), "target")))
-        self.parts.append(f"<{tag}{self.attributes({'data_region': name, 'href': href})}"
-                          f"{self.attributes(attrs)}>")
+        if type(name) is str and (href is None or type(href) is str):
+            # what ``attributes`` writes for these two, without the key it keeps them by:
+            # a picture names hundreds of regions, most of them once
+            opening = f'<{tag} data-region="{xml_text(name)}"'
+            if href is not None:  # an empty link too, as ``attributes`` writes it
+                opening += f' href="{xml_text(href)}"'
+        else:
+            opening = f"<{tag}{self.attributes({'data_region': name, 'href': href})}"
+        self.parts.append(f"{opening}{self.attributes(attrs)}>" if attrs
+                          else f"{opening}>")
         if help:
             self.parts.append(f"<title>{xml_text(help)}</title>")
-        yield self
-        if href and box:
-            x, y, width, height = box
-            self.rect(x - 2, y - 2, width + 4, height + 4, rx=4, **TARGET_MARK)
-        self.parts.append(f"</{tag}>")
+        return _Region(self, tag, box if href else None)
+
+    def drawn(self, draw: Callable[..., _T], *args: Any, regions: Sequence[str] = ()) -> _T:
+        """What ``draw(canvas, *args)`` draws, drawn here: kept by its arguments, and the
+        links of ``regions``, and written again as it was; returns what ``draw`` returned
+        (kept with it: a number or a tuple, which no one changes).
+
+        A piece of the board (a district, a card on offer, a sea field) looks the same in
+        many pictures: of one table for every reader, and of the next moves.  ``draw``
+        is a module's function that draws from its arguments alone (the data version
+        among them where what it draws reads the game's data, the language where it
+        writes words); ``regions`` names every region it draws (a region it does not
+        name raises).  It draws on a new canvas of this one's class, number format and
+        the links of ``regions``.  Arguments that cannot key it (a list, a float equal to
+        0, a truth value inside a tuple) draw it anew each time."""
+        links = self.links
+        hrefs = tuple(links.get(r) for r in regions) if links and regions else None
+        kinds = tuple(map(type, args))
+        key: tuple[Any, ...] | None = (draw, self._format, args, kinds, hrefs)
+        # checked before it is looked up: an equal key kept earlier (``(1,)`` for
+        # ``(True,)``, ``0.0`` for ``-0.0``) must not be taken for it; only a tuple or a
+        # float equal to 0 can be such a key
+        if (tuple in kinds or (float in kinds and 0 in args)) and not _keyable(args, kinds):
+            key = None
+        try:
+            kept = _KEPT.get(key) if key is not None else None
+        except TypeError:  # an argument that cannot be a key (a list)
+            kept, key = None, None
+        if kept is None:
+            kept = self._draw_kept(key, draw, args, regions)
+        self.parts.append(kept[0])
+        if kept[1]:
+            self.linked.extend(kept[1])
+        return kept[2]
+
+    def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., Any],
+                   args: tuple[Any, ...],
+                   regions: Sequence[str]) -> tuple[str, tuple[str, ...], Any]:
+        global _kept_chars
+        links = {r: self.links[r] for r in regions if r in self.links}
+        apart = type(self)(self._format, links)
+        result = draw(apart, *args)
+        markup = apart.markup()
+        unnamed = set(_REGION_NAMES.findall(markup)) - {xml_text(r) for r in regions}
+        if unnamed:
+            raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
+                             f"{sorted(unnamed)}")
+        kept = (markup, tuple(apart.linked), result)
+        if key is not None:
+            with _KEPT_LOCK:
+                if _kept_chars + len(markup) > _KEPT_MOST:
+                    _KEPT.clear()
+                    _kept_chars = 0
+                _KEPT[key] = kept
+                _kept_chars += len(markup)
+        return kept
 
     def markup(self) -> str:
         """What was drawn, as SVG markup (without the ``<svg>`` element around it)."""
@@ -295,3 +439,35 @@ class Canvas:
                                 "width": width, "height": height})
         return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
                 f"<title>{xml_text(title)}</title>{self.markup()}</svg>")
+
+
+class _Region:
+    """The end of a region (see ``Canvas.region``): its frame as a place to tap, and
+    its closing tag.  A class, not a generator: a picture opens hundreds of regions,
+    and a generator's context manager costs several calls more each."""
+
+    __slots__ = ("canvas", "tag", "box")
+
+    def __init__(self, canvas: Canvas, tag: str, box: tuple[float, ...] | None) -> None:
+        self.canvas, self.tag, self.box = canvas, tag, box
+
+    def __enter__(self) -> Canvas:
+        return self.canvas
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if kind is not None:  # a drawing that failed is not closed (it is not used)
+            return
+        if self.box:
+            x, y, width, height = self.box
+            self.canvas.rect(x - 2, y - 2, width + 4, height + 4, rx=4, **TARGET_MARK)
+        self.canvas.parts.append(f"</{self.tag}>")
+
+
+def forget() -> None:
+    """Forget what every canvas kept (attributes written, drawings): a bench that draws
+    the same pictures again starts each round as a fresh process would."""
+    global _kept_chars
+    with _KEPT_LOCK:
+        _KEPT.clear()
+        _kept_chars = 0
+    _WRITTEN.clear()

@@ -103,3 +103,116 @@ def test_text_width_follows_the_letters_not_their_count():
         sum(text_width(c, 10) for c in "Schatzkammer"))
     assert text_width("ab", 20) == 2 * text_width("ab", 10)
     assert text_width("Ö", 10) > 0  # a letter without a width of its own: an average one
+
+
+def _piece(svg: Canvas, n: int, x: float) -> None:
+    with svg.region(f"piece {n}", help=f"piece {n}", box=(x, 0, 10, 10)):
+        svg.rect(x, 0, 10, 10, fill="#fff")
+
+
+def _straying_piece(svg: Canvas, n: int) -> None:
+    with svg.region(f"other {n}"):
+        svg.text(0, 0, "x")
+
+
+def test_a_kept_drawing_is_what_drawing_it_writes_links_and_all():
+    from pbem.games.svg import forget
+
+    forget()
+    for links in ({}, {"piece 1": "/m/1"}, {"piece 1": "/m/2"}, {"piece 2": "/m/3"}):
+        for _ in range(2):  # drawn, then kept
+            direct, kept = Canvas(links=links), Canvas(links=links)
+            _piece(direct, 1, 2.5)
+            kept.drawn(_piece, 1, 2.5, regions=("piece 1",))
+            assert kept.markup() == direct.markup()
+            assert kept.linked == direct.linked
+    # a number equal to another of another kind is another key (the "str" format
+    # writes 2 and 2.0 apart)
+    for x in (2, 2.0, 2, 2.0):
+        direct, kept = Canvas(numbers="str"), Canvas(numbers="str")
+        _piece(direct, 1, x)
+        kept.drawn(_piece, 1, x, regions=("piece 1",))
+        assert kept.markup() == direct.markup(), x
+    for x in (0.0, -0.0, 0.0):  # a float equal to 0 is drawn anew each time
+        direct, kept = Canvas(), Canvas()
+        _piece(direct, 1, x)
+        kept.drawn(_piece, 1, x, regions=("piece 1",))
+        assert kept.markup() == direct.markup(), x
+    # inside a tuple the kinds are not keyed: a truth value or a float there is drawn anew
+    for values in ((1,), (True,), (1.0,), (2,), (2.0,), (("a", 2),), (("a", 2.0),)):
+        direct, kept = Canvas(numbers="str"), Canvas(numbers="str")
+        _values(direct, values)
+        kept.drawn(_values, values)
+        assert kept.markup() == direct.markup(), values
+
+
+def _values(svg: Canvas, values: tuple[object, ...]) -> None:
+    svg.rect(0, 0, 1, 1, data_v=str(values[0]))
+
+
+def test_a_kept_drawing_names_every_region_it_draws():
+    with pytest.raises(ValueError, match="other 1"):
+        Canvas().drawn(_straying_piece, 1, regions=("piece 1",))
+
+
+def test_places_are_written_as_the_attributes_would_be():
+    """``text``, ``rect``, ``circle``, ``line`` and ``path`` write their places apart from
+    their style: byte for byte what ``attributes`` writes for all of them at once, in
+    both number formats, for every kind of value (and a place given twice as before)."""
+    values = (0, -1, 7, 999_999, 1_000_000, -12_345_678, 0.5, -0.0, 2.0, 1e-7, True, None,
+              "3", "a<b")
+    for numbers in ("g", "str"):
+        for value in values:
+            svg, want = Canvas(numbers), Canvas(numbers)
+            svg.text(value, 1.5, "t", fill="#000")
+            svg.rect(1, value, 2.5, value, rx=2)
+            svg.circle(value, 3, value)
+            svg.line(value, 1, 2.0, value, stroke="#000")
+            svg.path(f"M{value} 0", fill="none")
+            write = want.attributes
+            assert svg.markup() == (
+                f'<text{write({"x": value, "y": 1.5, "fill": "#000"})}>t</text>'
+                f'<rect{write({"x": 1, "y": value, "width": 2.5, "height": value, "rx": 2})}/>'
+                f'<circle{write({"cx": value, "cy": 3, "r": value})}/>'
+                f'<line{write({"x1": value, "y1": 1, "x2": 2.0, "y2": value})}'
+                f'{write({"stroke": "#000"})}/>'
+                f'<path{write({"d": f"M{value} 0", "fill": "none"})}/>'), (numbers, value)
+    twice = Canvas()
+    twice.text(1, 2, "t", x=5)
+    assert twice.markup() == '<text x="5" y="2">t</text>'
+    with pytest.raises(TypeError):
+        Canvas().circle(1, 2, 3, r=4)
+
+
+def test_kept_drawings_are_right_in_threads_that_draw_and_forget_at_once(monkeypatch):
+    """A server's threads draw at once: what one keeps (or forgets, the store being full)
+    never gives another thread a wrong drawing."""
+    import threading
+
+    from pbem.games import svg as canvas
+
+    monkeypatch.setattr(canvas, "_KEPT_MOST", 3_000)  # full, and forgotten, again and again
+    canvas.forget()
+    pieces = [(n, x) for n in range(8) for x in (1.5, 2.5, 3.5)]
+    want = {}
+    for n, x in pieces:
+        direct = Canvas(links={f"piece {n}": f"/m/{n}"})
+        _piece(direct, n, x)
+        want[n, x] = direct.markup()
+    wrong: list[tuple[int, float]] = []
+
+    def draw(offset: int) -> None:
+        for i in range(600):
+            n, x = pieces[(i + offset) % len(pieces)]
+            kept = Canvas(links={f"piece {n}": f"/m/{n}"})
+            kept.drawn(_piece, n, x, regions=(f"piece {n}",))
+            if kept.markup() != want[n, x] or kept.linked != [f"piece {n}"]:
+                wrong.append((n, x))
+
+    threads = [threading.Thread(target=draw, args=(k * 5,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not wrong
+    assert canvas._kept_chars <= 3_000

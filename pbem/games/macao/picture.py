@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, nullcontext
+from functools import lru_cache
 from typing import Any
 
 from pbem.games.macao import data
@@ -154,16 +155,16 @@ def _pool(field: dict[str, int]) -> list[tuple[str, int]]:
 def draw(view: dict[str, Any], names: list[str], lang: str = "en",
          links: Mapping[str, str] | None = None) -> str:
     t = words(lang)
-    w, letters = {**t["picture"], "colour": t["colour"]}, t["letter"]
+    w = {**t["picture"], "colour": t["colour"]}
     players = len(view["seats"])
     marks = seat_letters(names, players)
     svg = _Drawing(links=links)
-    y = _header(svg, view, names, lang, w, letters)
+    y = _header(svg, view, names, lang, w)
     y = _scores(svg, view, names, marks, lang, w, y)
     y = _wall(svg, view, names, marks, w, y)
-    y = _city(svg, view, marks, lang, w, letters, y)
+    y = _city(svg, view, marks, lang, w, y)
     y = _sea(svg, view, marks, lang, w, y)
-    y = _seats(svg, view, names, marks, lang, w, letters, y)
+    y = _seats(svg, view, names, marks, lang, w, y)
     height = int(y + MARGIN)
     # the title is the picture's alt text in mails (pbem.mail.picture.alt_text)
     title = (f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · "
@@ -177,7 +178,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
 
 
 def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
-            w: dict[str, Any], letters: dict[str, str]) -> float:
+            w: dict[str, Any]) -> float:
     y = 20.0
     phase = words(lang)["picture phase"].get(view["phase"], view["phase"])
     svg.label(MARGIN, y, f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · {phase}",
@@ -198,37 +199,59 @@ def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
         svg.label(MARGIN, y + 11, w["dice"] + ":", size=10)
         x = MARGIN + 44
         for colour, value in view["dice"]:
-            with svg.region(f"die {colour}", box=(x - 2, y - 2, 32, 18),
-                            help=w["die help"].format(colour=w["colour"][colour],
-                                                      value=value)):
-                svg.cube(x, y, colour, letters)
-                svg.label(x + 16, y + 11, str(value), size=11, weight="bold")
+            svg.drawn(_die, lang, colour, value, x, y, regions=(f"die {colour}",))
             x += 36
         y += 16
     if view["display"]:
         y += 16
         svg.label(MARGIN, y, w["offer"] + ":", size=11, weight="bold")
+        version, graf = data.SETS.active.version, view.get("graf_senkt", True)
         for c in view["display"]:
             y += ROW
-            x = MARGIN
-            with svg.region(f"offer {c}", help=_card_help(c, lang, view.get("graf_senkt", True)),
-                            box=(MARGIN - 1, y - 14, WIDTH - 2 * MARGIN + 2, ROW - 4)):
-                for colour in data.CARDS[c].cost:
-                    svg.cube(x, y - 11, colour, letters, size=12)
-                    x += 14
-                svg.label(x + 4, y, card_name(c, lang), size=10)
+            svg.drawn(_offer, version, lang, graf, c, y, regions=(f"offer {c}",))
     # the cube legend: what each letter stands for, each colour a place (the general
     # supply a cube of any colour is taken from)
     y += 22
+    svg.drawn(_cube_legend, lang, y, regions=_LEGEND_REGIONS)
+    return y
+
+
+def _die(svg: _Drawing, lang: str, colour: str, value: int, x: float, y: float) -> None:
+    w = words(lang)
+    with svg.region(f"die {colour}", box=(x - 2, y - 2, 32, 18),
+                    help=w["picture"]["die help"].format(colour=w["colour"][colour],
+                                                         value=value)):
+        svg.cube(x, y, colour, w["letter"])
+        svg.label(x + 16, y + 11, str(value), size=11, weight="bold")
+
+
+def _offer(svg: _Drawing, _version: str, lang: str, graf: bool, c: str, y: float) -> None:
+    """A card on offer: its cost in cubes and its name, with its help."""
+    x = MARGIN
+    letters = words(lang)["letter"]
+    with svg.region(f"offer {c}", help=_card_help(c, lang, graf),
+                    box=(MARGIN - 1, y - 14, WIDTH - 2 * MARGIN + 2, ROW - 4)):
+        for colour in data.CARDS[c].cost:
+            svg.cube(x, y - 11, colour, letters, size=12)
+            x += 14
+        svg.label(x + 4, y, card_name(c, lang), size=10)
+
+
+#: the cube legend's places: a colour's general supply each
+_LEGEND_REGIONS = tuple(f"cubes {colour}" for colour in data.COLOURS)
+
+
+def _cube_legend(svg: _Drawing, lang: str, y: float) -> None:
+    t = words(lang)
+    w, letters = t["picture"], t["letter"]
     svg.label(MARGIN, y, f"{w['cubes']}:", size=9, fill=MUTED)
     step = (WIDTH - 2 * MARGIN - 34) / len(data.COLOURS)
     for i, colour in enumerate(data.COLOURS):
         x = MARGIN + 34 + step * i
         with svg.region(f"cubes {colour}", box=(x, y - 12, step - 4, 17),
-                        help=w["cube help"].format(colour=w["colour"][colour])):
+                        help=w["cube help"].format(colour=t["colour"][colour])):
             svg.cube(x + 1, y - 10, colour, letters, size=12)
-            svg.label(x + 15, y, w["colour"][colour], size=9, fill=MUTED)
-    return y
+            svg.label(x + 15, y, t["colour"][colour], size=9, fill=MUTED)
 
 
 def _scores(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
@@ -239,23 +262,14 @@ def _scores(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[s
     for me in view["seats"]:
         s = me["seat"]
         y += 22
-        svg.open(score=s)
-        svg.disc(MARGIN + 7, y - 4, s, marks[s])
         you = f" ({w['you']})" if s == view.get("you") else ""
-        svg.label(MARGIN + 18, y, _name(names, s) + you, size=11,
-                  weight="bold" if you else "normal")
-        svg.label(WIDTH - MARGIN, y, f"{me['pp']} PP", size=12, weight="bold", anchor="end")
-        # the prestige track as a bar (0-99 around the board; longer if passed)
-        bar = (WIDTH - 2 * MARGIN - 18) * max(0, me["pp"]) / top
-        svg.box(MARGIN + 18, y + 3, WIDTH - 2 * MARGIN - 18, 4, "#eef1f4", stroke="none")
-        svg.box(MARGIN + 18, y + 3, bar, 4, SEAT_FILL[s % 4], stroke="#000")
-        y += 17
         line = (f"{me['gold']} {w['gold']} · {me['penalties']} {w['penalties']} (−3) · "
                 f"{w['area']} {me['area']}")
         if view.get("final"):
             line += f" · {w['final']} {view['final'][s]['total']}"
-        svg.label(MARGIN + 18, y, line, size=9, fill=MUTED)
-        svg.close()
+        svg.drawn(_score, s, marks[s], _name(names, s) + you, bool(you), me["pp"], top,
+                  line, y)
+        y += 17
     y += 16
     colours = words(lang)["seat colour"]
     legend = " · ".join(f"{marks[s]} = {_name(names, s, 12)} ({colours[s % 4]})"
@@ -264,6 +278,22 @@ def _scores(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[s
         svg.label(MARGIN, y, part, size=9, fill=MUTED)
         y += 12
     return y - 12
+
+
+def _score(svg: _Drawing, s: int, mark: str, title: str, you: bool, pp: int, top: int,
+           line: str, y: float) -> None:
+    """A seat's prestige: its disc, name and points, the points as a bar, and ``line``
+    (gold, penalties, area) under it."""
+    svg.open(score=s)
+    svg.disc(MARGIN + 7, y - 4, s, mark)
+    svg.label(MARGIN + 18, y, title, size=11, weight="bold" if you else "normal")
+    svg.label(WIDTH - MARGIN, y, f"{pp} PP", size=12, weight="bold", anchor="end")
+    # the prestige track as a bar (0-99 around the board; longer if passed)
+    bar = (WIDTH - 2 * MARGIN - 18) * max(0, pp) / top
+    svg.box(MARGIN + 18, y + 3, WIDTH - 2 * MARGIN - 18, 4, "#eef1f4", stroke="none")
+    svg.box(MARGIN + 18, y + 3, bar, 4, SEAT_FILL[s % 4], stroke="#000")
+    svg.label(MARGIN + 18, y + 17, line, size=9, fill=MUTED)
+    svg.close()
 
 
 def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str],
@@ -277,14 +307,10 @@ def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str
     deepest = max([1] + [len(stack) for stack in view["wall"]])
     height = 14 + 16 * deepest
     for i, stack in enumerate(view["wall"]):
-        x = MARGIN + i * cell
-        with svg.region(f"wall {i + 1}", help=w["wall help"].format(n=i + 1),
-                        box=(x + 1.5, y + 1.5, cell - 4, height - 3), data_wall=i + 1):
-            svg.box(x, y, cell - 1, height, "#e8e0d0")
-            svg.label(x + cell / 2, y + 10, str(i + 1), size=9, fill=MUTED, anchor="middle")
-            # top of the stack first, as the turn order reads it (a Turm's owner on top)
-            for k, s in enumerate(sorted(stack, key=lambda s: rank.get(s, 0))):
-                svg.disc(x + cell / 2, y + 20 + 16 * k, s, marks[s])
+        # top of the stack first, as the turn order reads it (a Turm's owner on top)
+        on = tuple(sorted(stack, key=lambda s: rank.get(s, 0)))
+        svg.drawn(_wall_field, w["wall help"], i, MARGIN + i * cell, y, cell, height, on,
+                  tuple(marks[s] for s in on), regions=(f"wall {i + 1}",))
     y += height + 14
     order = ", ".join(f"{k + 1}. {_name(names, s, 12)}" for k, s in enumerate(view["order"]))
     for part in _wrap(w["order"].format(names=order), 66):
@@ -293,31 +319,69 @@ def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str
     return y - 13
 
 
+def _wall_field(svg: _Drawing, help: str, i: int, x: float, y: float, cell: float,
+                height: int, stack: tuple[int, ...], marks: tuple[str, ...]) -> None:
+    """Wall field ``i + 1`` with the discs on it, the top one first."""
+    with svg.region(f"wall {i + 1}", help=help.format(n=i + 1),
+                    box=(x + 1.5, y + 1.5, cell - 4, height - 3), data_wall=i + 1):
+        svg.box(x, y, cell - 1, height, "#e8e0d0")
+        svg.label(x + cell / 2, y + 10, str(i + 1), size=9, fill=MUTED, anchor="middle")
+        for k, (s, mark) in enumerate(zip(stack, marks, strict=True)):
+            svg.disc(x + cell / 2, y + 20 + 16 * k, s, mark)
+
+
 def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
-          letters: dict[str, str], y: float) -> float:
+          y: float) -> float:
     y += 24
     with svg.region("city", box=(MARGIN - 2, y - 15, _width(w["city"], 12) + 4, 20)):
         svg.label(MARGIN, y, w["city"], size=12, weight="bold")
     y += 6
     cols = data.CITY_COLUMNS
     rows = len(data.DISTRICT_COST) // cols
-    cw, ch = (WIDTH - 2 * MARGIN) / cols, 48
+    version = data.SETS.active.version
     for row in range(rows):
-        top = y + row * ch
-        name = f"row {row}"
         first, last = row * cols + 1, (row + 1) * cols
-        with svg.region(name, help=w["row help"].format(first=first, last=last),
-                        box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
-            with svg.unlinked() if name in svg.links else nullcontext():
-                for d in range(first, last + 1):
-                    _district(svg, view, marks, lang, w, letters, d,
-                              MARGIN + (d - first) * cw, top, cw, ch)
-    return y + rows * ch
+        districts = tuple(_district(view, marks, d) for d in range(first, last + 1))
+        # a row looks the same in every reader's picture and through many moves
+        svg.drawn(_city_row, version, lang, row, y + row * CITY_ROW, districts,
+                  regions=(f"row {row}", *(f"district {d}" for d in range(first, last + 1))))
+    return y + rows * CITY_ROW
 
 
-def _district(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str,
-              w: dict[str, Any], letters: dict[str, str], d: int, x: float, top: float,
-              cw: float, ch: float) -> None:
+#: the height of a row of the city
+CITY_ROW = 48
+
+
+def _district(view: dict[str, Any], marks: list[str],
+              d: int) -> tuple[int | None, str | None, str]:
+    """What district ``d`` shows: its owner and the owner's mark, or its tile."""
+    owner = view["city"].get(str(d))
+    mark = None if owner is None else marks[owner]
+    tile = "" if owner is not None else view["tiles"].get(str(d), "")
+    return owner, mark, tile
+
+
+def _city_row(svg: _Drawing, version: str, lang: str, row: int, top: float,
+              districts: tuple[tuple[int | None, str | None, str], ...]) -> None:
+    """Row ``row`` of the city (a place, whose districts are then none)."""
+    cols = data.CITY_COLUMNS
+    cw, ch = (WIDTH - 2 * MARGIN) / cols, CITY_ROW
+    name = f"row {row}"
+    first, last = row * cols + 1, (row + 1) * cols
+    help = words(lang)["picture"]["row help"].format(first=first, last=last)
+    with svg.region(name, help=help, box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
+        with svg.unlinked() if name in svg.links else nullcontext():
+            for d, (owner, mark, tile) in enumerate(districts, start=first):
+                svg.drawn(_draw_district, version, lang, d, MARGIN + (d - first) * cw, top,
+                          cw, ch, owner, mark, tile, regions=(f"district {d}",))
+
+
+def _draw_district(svg: _Drawing, _version: str, lang: str, d: int, x: float, top: float,
+                   cw: float, ch: float, owner: int | None, mark: str | None,
+                   tile: str) -> None:
+    """District ``d``: its owner's marker, or its tile and its cost in cubes."""
+    t = words(lang)
+    w, letters = {**t["picture"], "colour": t["colour"]}, t["letter"]
     cost = data.DISTRICT_COST[d]
     dark = d in data.DARK_DISTRICTS
     help_ = w["district help"].format(n=d, cost=cubes({c: cost.count(c) for c in cost}, w))
@@ -325,12 +389,10 @@ def _district(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str,
                     data_district=d):
         svg.box(x, top, cw - 2, ch - 2, "#c9b79c" if dark else "#f6f1e4", stroke="#6e5b3f")
         svg.label(x + 3, top + 11, str(d), size=9, fill=MUTED)
-        owner = view["city"].get(str(d))
-        if owner is not None:
-            svg.marker(x + cw / 2, top + 24, owner, marks[owner])
+        if owner is not None and mark is not None:
+            svg.marker(x + cw / 2, top + 24, owner, mark)
         else:
-            tile = view["tiles"].get(str(d), "")
-            label = "Joker" if tile == "Joker" else words(lang)["good short"].get(tile, tile)
+            label = "Joker" if tile == "Joker" else t["good short"].get(tile, tile)
             svg.label(x + 3, top + 24, label, size=9,
                       weight="bold" if tile == "Joker" else "normal")
             cx = x + 3
@@ -359,10 +421,34 @@ def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: di
     y += 24
     with svg.region("sea", box=(MARGIN - 2, y - 15, _width(w["sea"], 12) + 4, 20)):
         svg.label(MARGIN, y, w["sea"], size=12, weight="bold")
-    routes = _routes()
     ships: dict[str, list[int]] = {}
     for me in view["seats"]:
         ships.setdefault(me["ship"], []).append(me["seat"])
+    version = data.SETS.active.version
+    where, step, bottom = _sea_chart(y, version)
+    svg.drawn(_sea_edges, y, version)
+    for field, (fx, fy) in where.items():
+        here = tuple(ships.get(field, []))
+        svg.drawn(_sea_place, version, lang, field, fx, fy, step, here,
+                  tuple(marks[s] for s in here), regions=(f"sea {field}",))
+    y = bottom + 18
+    svg.label(MARGIN, y, w["harbours"], size=12, weight="bold")
+    for harbour in data.HARBOURS:
+        y += ROW
+        spaces = tuple(view["harbours"].get(harbour, []))
+        svg.drawn(_harbour, version, lang, harbour, y, spaces,
+                  tuple(marks[s] for s in spaces if s is not None),
+                  regions=(f"harbour {harbour}",))
+    return y
+
+
+@lru_cache(maxsize=64)
+def _sea_chart(y: float, _version: str) -> tuple[Mapping[str, tuple[float, float]], float,
+                                                 float]:
+    """Where each sea field lies for a sea drawn from ``y`` (of the data ``_version``),
+    the step between two fields of a route, and the y under the sea (kept: not to be
+    changed)."""
+    routes = _routes()
     step = (WIDTH - 2 * MARGIN - 44) / max(len(r) for r in routes)
     anchor_x = MARGIN + 14
     rows_y = [y + 34 + 62 * i for i in range(len(routes))]
@@ -371,47 +457,60 @@ def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: di
     for route, ry in zip(routes, rows_y, strict=True):
         for i, field in enumerate(route):
             where[field] = (MARGIN + 44 + step * i + step / 2, ry)
+    return where, step, rows_y[-1] + 34
+
+
+def _sea_edges(svg: _Drawing, y: float, version: str) -> None:
+    where = _sea_chart(y, version)[0]
     for a, b in data.SEA_EDGES:
         svg.rule(*where[a], *where[b])
-    good_short = words(lang)["good short"]
-    for field, (fx, fy) in where.items():
-        if field in data.HARBOURS:
-            good, values = data.HARBOURS[field]
-            help_ = w["harbour help"].format(harbour=field, good=good_short[good],
-                                             values="/".join(map(str, values)))
-        else:
-            help_ = w["sea help"].format(field=field)
-        box = ((fx - 13, fy - 14, 26, 42) if field == data.START_FIELD
-               else (fx - step / 2 + 2, fy - 27, step - 4, 50))
-        with svg.region(f"sea {field}", help=help_, box=box, data_field=field):
-            _sea_field(svg, field, fx, fy, ships.get(field, []), marks)
-    y = rows_y[-1] + 34
-    y += 18
-    svg.label(MARGIN, y, w["harbours"], size=12, weight="bold")
-    for harbour, (good, values) in data.HARBOURS.items():
-        y += ROW
-        help_ = w["harbour help"].format(harbour=harbour, good=good_short[good],
+
+
+def _sea_place(svg: _Drawing, _version: str, lang: str, field: str, fx: float, fy: float,
+               step: float, here: tuple[int, ...], marks: tuple[str, ...]) -> None:
+    """A sea field as the region of its name, with its help and its ships."""
+    t = words(lang)
+    w, good_short = t["picture"], t["good short"]
+    if field in data.HARBOURS:
+        good, values = data.HARBOURS[field]
+        help_ = w["harbour help"].format(harbour=field, good=good_short[good],
                                          values="/".join(map(str, values)))
-        with svg.region(f"harbour {harbour}", help=help_, data_harbour=harbour,
-                        box=(MARGIN - 2, y - 14, WIDTH - 2 * MARGIN + 4, ROW - 4)):
-            svg.label(MARGIN, y, harbour, size=10)
-            svg.label(MARGIN + 74, y, good_short[good], size=10, fill=MUTED)
-            spaces = view["harbours"].get(harbour, [])
-            for i, value in enumerate(values):
-                x = MARGIN + 150 + 50 * i
-                who = spaces[i] if i < len(spaces) else None
-                svg.box(x, y - 12, 46, 16, "#fff" if who is None else "#eef1f4", rx=2)
-                svg.label(x + 4, y, f"{value}", size=10, weight="bold")
-                if who is None:
-                    svg.label(x + 43, y, w["free"], size=9, fill=MUTED, anchor="end")
-                else:
-                    svg.disc(x + 35, y - 4, who, marks[who], r=6.5)
-    return y
+    else:
+        help_ = w["sea help"].format(field=field)
+    box = ((fx - 13, fy - 14, 26, 42) if field == data.START_FIELD
+           else (fx - step / 2 + 2, fy - 27, step - 4, 50))
+    with svg.region(f"sea {field}", help=help_, box=box, data_field=field):
+        _sea_field(svg, field, fx, fy, here, marks)
 
 
-def _sea_field(svg: _Drawing, field: str, fx: float, fy: float, here: list[int],
-               marks: list[str]) -> None:
-    """A sea field (a harbour, the anchor or open sea) with the ships on it."""
+def _harbour(svg: _Drawing, _version: str, lang: str, harbour: str, y: float,
+             spaces: tuple[int | None, ...], marks: tuple[str, ...]) -> None:
+    """A harbour's line: its good and its delivery spaces, free or taken."""
+    t = words(lang)
+    w, good_short = t["picture"], t["good short"]
+    good, values = data.HARBOURS[harbour]
+    help_ = w["harbour help"].format(harbour=harbour, good=good_short[good],
+                                     values="/".join(map(str, values)))
+    taken = iter(marks)
+    with svg.region(f"harbour {harbour}", help=help_, data_harbour=harbour,
+                    box=(MARGIN - 2, y - 14, WIDTH - 2 * MARGIN + 4, ROW - 4)):
+        svg.label(MARGIN, y, harbour, size=10)
+        svg.label(MARGIN + 74, y, good_short[good], size=10, fill=MUTED)
+        for i, value in enumerate(values):
+            x = MARGIN + 150 + 50 * i
+            who = spaces[i] if i < len(spaces) else None
+            svg.box(x, y - 12, 46, 16, "#fff" if who is None else "#eef1f4", rx=2)
+            svg.label(x + 4, y, f"{value}", size=10, weight="bold")
+            if who is None:
+                svg.label(x + 43, y, w["free"], size=9, fill=MUTED, anchor="end")
+            else:
+                svg.disc(x + 35, y - 4, who, next(taken), r=6.5)
+
+
+def _sea_field(svg: _Drawing, field: str, fx: float, fy: float, here: tuple[int, ...],
+               marks: tuple[str, ...]) -> None:
+    """A sea field (a harbour, the anchor or open sea) with the ships on it (``here``,
+    with their seats' ``marks``)."""
     if field in data.HARBOURS:
         svg.box(fx - 8, fy - 8, 16, 16, "#dbe9f6", stroke="#1f4e79", rx=3)
         svg.label(fx, fy + 20, field, size=9, anchor="middle")
@@ -421,16 +520,16 @@ def _sea_field(svg: _Drawing, field: str, fx: float, fy: float, here: list[int],
         svg.label(fx, fy + 24, field, size=9, anchor="middle")
     else:
         svg.circle(fx, fy, 5, fill="#dbe9f6", stroke="#1f4e79")
-    for k, s in enumerate(here):
+    for k, (s, mark) in enumerate(zip(here, marks, strict=True)):
         if field == data.START_FIELD:     # room above and below the anchor
             sx, sy = fx + 22 + 16 * (k // 2), fy - 8 + 16 * (k % 2)
         else:
             sx, sy = fx - 8 * (len(here) - 1) + 16 * k, fy - 17
-        svg.disc(sx, sy, s, marks[s], r=7)
+        svg.disc(sx, sy, s, mark, r=7)
 
 
 def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
-           w: dict[str, Any], letters: dict[str, str], y: float) -> float:
+           w: dict[str, Any], y: float) -> float:
     you = view.get("you")
     order = sorted(view["seats"], key=lambda me: (me["seat"] != you, me["seat"]))
     for me in order:
@@ -450,8 +549,8 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
             for part in parts:
                 svg.label(MARGIN, y, part, size=10)
                 y += 13
-        y = _rose(svg, me, w, letters, mine, y)
-        y = _cards(svg, me, lang, w, letters, you, y, view.get("graf_senkt", True))
+        y = _rose(svg, me, w, lang, mine, y)
+        y = _cards(svg, me, lang, w, you, y, view.get("graf_senkt", True))
         svg.close()
     return y
 
@@ -478,8 +577,8 @@ def _panel_title(svg: _Drawing, view: dict[str, Any], names: list[str], marks: l
     return y + 15
 
 
-def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], letters: dict[str, str],
-          mine: bool, y: float) -> float:
+def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], lang: str, mine: bool,
+          y: float) -> float:
     """The wind rose as seven fields in a row: the arrow (the action supply), then 1..6;
     the viewer's fields and the cube places of its supply are places to tap, a finger
     apart."""
@@ -491,25 +590,51 @@ def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], letters: dict[st
     deepest = max([1] + [len(_pool(f)) for f in me["rose"]])
     height = 16 + pitch * deepest
     for i, field in enumerate(me["rose"]):
-        x = MARGIN + i * col
-        with (svg.region(f"rose {i}", help=w["rose help"].format(n=i),
-                         box=(x + 1, y + 1, col - 4, height - 2))
-              if mine and i else nullcontext()):
-            svg.box(x, y, col - 2, height, "#f3f0ff" if i == 0 else "#fafafa")
-            svg.label(x + 3, y + 11, w["arrow"] if i == 0 else str(i), size=9,
-                      weight="bold" if i == 0 else "normal")
-            for k, (colour, n) in enumerate(_pool(field)):
-                with (svg.region(f"supply {colour}", box=(x + 1, y + 13 + pitch * k, col - 6,
-                                                          pitch - 3),
-                                 help=w["supply help"].format(n=n, colour=w["colour"][colour]))
-                      if mine and not i else nullcontext()):
-                    svg.cube(x + 3, y + 15 + pitch * k, colour, letters)
-                    svg.label(x + 19, y + 26 + pitch * k, f"×{n}", size=10)
+        pool = tuple(_pool(field))
+        # the viewer's fields are places, and the cubes of its action supply
+        regions = ((f"rose {i}" if i else "", *(f"supply {c}" for c, _ in pool)) if mine
+                   else ())
+        svg.drawn(_rose_field, lang, i, MARGIN + i * col, y, col, pitch, height, pool,
+                  mine, regions=regions)
     return y + height + 4
 
 
+def _rose_field(svg: _Drawing, lang: str, i: int, x: float, y: float, col: float,
+                pitch: int, height: int, pool: tuple[tuple[str, int], ...],
+                mine: bool) -> None:
+    """Field ``i`` of a wind rose (0: the arrow, the action supply) with its cubes."""
+    t = words(lang)
+    w, letters = t["picture"], t["letter"]
+    with (svg.region(f"rose {i}", help=w["rose help"].format(n=i),
+                     box=(x + 1, y + 1, col - 4, height - 2))
+          if mine and i else nullcontext()):
+        svg.box(x, y, col - 2, height, "#f3f0ff" if i == 0 else "#fafafa")
+        svg.label(x + 3, y + 11, w["arrow"] if i == 0 else str(i), size=9,
+                  weight="bold" if i == 0 else "normal")
+        for k, (colour, n) in enumerate(pool):
+            with (svg.region(f"supply {colour}", box=(x + 1, y + 13 + pitch * k, col - 6,
+                                                      pitch - 3),
+                             help=w["supply help"].format(n=n, colour=t["colour"][colour]))
+                  if mine and not i else nullcontext()):
+                svg.cube(x + 3, y + 15 + pitch * k, colour, letters)
+                svg.label(x + 19, y + 26 + pitch * k, f"×{n}", size=10)
+
+
+def _card(svg: _Drawing, _version: str, lang: str, graf: bool, c: str, name: str,
+          y: float) -> None:
+    """A card of a tableau, a row: its cost in cubes and its name, with its help."""
+    letters = words(lang)["letter"]
+    with svg.region(name, help=_card_help(c, lang, graf),
+                    box=(MARGIN, y - 14, WIDTH - 2 * MARGIN, ROW - 4)):
+        x = MARGIN + 6
+        for colour in data.CARDS[c].cost:
+            svg.cube(x, y - 11, colour, letters, size=12)
+            x += 14
+        svg.label(max(x + 4, MARGIN + 66), y, card_name(c, lang), size=10)
+
+
 def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
-           letters: dict[str, str], you: int | None, y: float, graf: bool = True) -> float:
+           you: int | None, y: float, graf: bool = True) -> float:
     """A seat's tableau and activated cards, each with its help: the viewer's one a row
     each, a finger's place (all seats' for a reader who sits at none), another seat's
     as a line of names."""
@@ -528,13 +653,8 @@ def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
             for c in cards:
                 y += ROW if mine else 16
                 name = f"card {c}" if mine else f"seat {s} card {c}"
-                with svg.region(name, help=_card_help(c, lang, graf),
-                                box=(MARGIN, y - 14, WIDTH - 2 * MARGIN, ROW - 4)):
-                    x = MARGIN + 6
-                    for colour in data.CARDS[c].cost:
-                        svg.cube(x, y - 11, colour, letters, size=12)
-                        x += 14
-                    svg.label(max(x + 4, MARGIN + 66), y, card_name(c, lang), size=10)
+                svg.drawn(_card, data.SETS.active.version, lang, graf, c, name, y,
+                          regions=(name,))
         else:
             text = f"{label}: " + ", ".join(card_name(c, lang) for c in cards)
             with svg.region(f"seat {s} {key}",

@@ -199,7 +199,29 @@ def _season(view: dict[str, Any], words: dict[str, str]) -> str:
     return words.get(season, season)
 
 
+def _face(card: dict[str, Any], keys: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+    """The entries ``keys`` of a card's view that it has, as a key to keep its drawing by
+    (``Canvas.drawn``): a dict among them as its items, a list as a tuple."""
+    return tuple((k, tuple(v.items()) if type(v) is dict else tuple(v) if type(v) is list
+                  else v) for k in keys if k in card for v in (card[k],))
+
+
+def _thawed(face: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """A card's view again from its ``_face`` (its values a dict)."""
+    return {k: dict(v) if k == "values" and type(v) is tuple else v for k, v in face}
+
+
+#: what a building's line and its help read of its view
+_LINE_KEYS = ("id", "name", "art", "stadt", "ware", "cost", "points", "values")
+
+
 def _value_header(svg: _Drawing, y: float, lang: str, words: dict[str, str]) -> float:
+    # the same few lines in every picture: kept (``Canvas.drawn``)
+    return svg.drawn(_value_header_line, lang, y)
+
+
+def _value_header_line(svg: _Drawing, lang: str, y: float) -> float:
+    words = _words(lang)[1]
     svg.label(X_COST, y + 13, words["cost"], size=10, fill=MUTED, anchor="middle")
     svg.label(X_POINTS, y + 13, words["points"], size=10, fill=MUTED, anchor="middle")
     for i, code in enumerate(WAREN):
@@ -224,7 +246,16 @@ def _building(svg: _Drawing, b: dict[str, Any], y: float, lang: str, faded: bool
               region: str = "") -> float:
     """One building as a line: badge, name (and its commodity), cost, points, values;
     the region ``region`` (``row <id>``, ``hand <id>``…) with the card's help."""
-    with svg.region(region or f"building {b.get('id', '?')}", help=_building_help(b, lang),
+    region = region or f"building {b.get('id', '?')}"
+    # a building looks the same in the row, a hand, a draw, and in every reader's picture
+    return svg.drawn(_building_card, data.SETS.active.version, lang, _face(b, _LINE_KEYS),
+                     y, faded, region, regions=(region,))
+
+
+def _building_card(svg: _Drawing, _version: str, lang: str, face: tuple[tuple[str, Any], ...],
+                   y: float, faded: bool, region: str) -> float:
+    b = _thawed(face)
+    with svg.region(region, help=_building_help(b, lang),
                     box=(MARGIN - 2, y + 1, WIDTH - 2 * MARGIN + 4, ROW_H - 2)):
         _building_line(svg, b, y, lang, faded)
     return y + ROW_H
@@ -254,6 +285,11 @@ def _building_line(svg: _Drawing, b: dict[str, Any], y: float, lang: str,
             svg.box(x - 11, y + 2, 22, 18, "#ffffff", INK, 1.4, rx=3)
         svg.label(x, y + 15, value, size=12, weight="bold" if more else "normal",
                   anchor="middle")
+
+
+def _kept_sets(svg: _Drawing, y: float, faces: tuple[tuple[tuple[str, Any], ...], ...],
+               lang: str) -> float:
+    return _sets(svg, y, [_thawed(face) for face in faces], lang, _words(lang)[1])
 
 
 def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
@@ -324,11 +360,23 @@ def _tile_face(d: dict[str, Any], words: dict[str, str]) -> tuple[str, list[str]
     return name, marks, width
 
 
+#: what a display's building and its help read of its view (besides used and new)
+_TILE_KEYS = ("id", "name", "art", "stadt", "face")
+
+
 def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
-                  words: dict[str, str], lang: str, region: str) -> float:
+                  lang: str, region: str) -> float:
     """A building in a display: badge and name; used struck through, new dashed; the
-    region ``region`` with the card's help."""
-    name, marks, width = _tile_face(d, words)
+    region ``region`` with the card's help.  The x after it."""
+    return svg.drawn(_tile_card, data.SETS.active.version, lang, _face(d, _TILE_KEYS),
+                     bool(d.get("used")), bool(d.get("new")), x, y, region,
+                     regions=(region,))
+
+
+def _tile_card(svg: _Drawing, _version: str, lang: str, face: tuple[tuple[str, Any], ...],
+               used: bool, new: bool, x: float, y: float, region: str) -> float:
+    d = {**_thawed(face), "used": used, "new": new}
+    name, marks, width = _tile_face(d, _words(lang)[1])
     with svg.region(region, help=_building_help(d, lang), box=(x, y - 1, width, 20)):
         _tile(svg, d, x, y, width, name, marks)
     return x + width + 4
@@ -347,9 +395,17 @@ def _tile(svg: _Drawing, d: dict[str, Any], x: float, y: float, width: float, na
                   fill=MUTED, weight="bold")
 
 
-def _seat_title(svg: _Drawing, entry: dict[str, Any], y: float, title: str, start: bool,
-                moving: bool, words: dict[str, str]) -> None:
-    """A seat's name, its marks (start player, to move) and its points, on one line."""
+def _seat_title(svg: _Drawing, lang: str, seat: int, points: Any, y: float, title: str,
+                start: bool, moving: bool) -> None:
+    """A seat's name, its marks (start player, to move) and its points, on one line: the
+    region ``seat <seat + 1>``."""
+    words = _words(lang)[1]
+    with svg.region(f"seat {seat + 1}", box=(MARGIN, y, WIDTH - 2 * MARGIN, 22)):
+        _seat_marks(svg, points, y, title, start, moving, words)
+
+
+def _seat_marks(svg: _Drawing, points: Any, y: float, title: str, start: bool, moving: bool,
+                words: dict[str, str]) -> None:
     svg.label(MARGIN + 6, y + 15, title, size=13, weight="bold",
               class_="seat-name")
     x = MARGIN + 6 + text_width(title, 13, bold=True) + 8
@@ -360,7 +416,7 @@ def _seat_title(svg: _Drawing, entry: dict[str, Any], y: float, title: str, star
         x += 42
     if moving:
         svg.label(x, y + 15, f"◀ {words['to move']}", size=10, weight="bold", fill="#1b5e20")
-    svg.label(WIDTH - MARGIN, y + 15, words["score"].format(n=entry.get("points", 0)),
+    svg.label(WIDTH - MARGIN, y + 15, words["score"].format(n=points),
               size=13, weight="bold", anchor="end")
 
 
@@ -374,8 +430,9 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     # room for the marks and the points: a long name is cut short
     room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
     title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
-    with svg.region(f"seat {seat + 1}", box=(MARGIN, y, WIDTH - 2 * MARGIN, 22)):
-        _seat_title(svg, entry, y, title, start, moving, words)
+    # the same line in every reader's picture and often in the next ones: kept
+    svg.drawn(_seat_title, lang, seat, entry.get("points", 0), y, title, start, moving,
+              regions=(f"seat {seat + 1}",))
     y += 22
     status = [words["hand"].format(n=entry.get("hand_count", 0),
                                    w=_count(entry.get("waren_count", 0), "ware", words),
@@ -411,7 +468,7 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
             # it), the others' by seat and card
             region = (f"own {d.get('art')}" if you
                       else f"display {seat + 1} {d.get('id', '?')}")
-            x = _display_tile(svg, d, x, y, words, lang, region)
+            x = _display_tile(svg, d, x, y, lang, region)
         y += 24
     left = entry.get("riga_left") or []
     if left:
@@ -435,10 +492,28 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
     waren = hand.get("waren") or {}
+    counts = tuple(waren.get(code, 0) for code in WAREN)
+    svg.drawn(_hand_waren, lang, prefix, counts, y,
+              regions=tuple(f"{prefix} {code}" for code in WAREN))
+    y += CHIP + 8
+    buildings = hand.get("gebaeude") or []
+    if buildings:
+        y = _value_header(svg, y, lang, words)
+        for b in buildings:
+            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
+    else:
+        svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
+        y += 18
+    return y + 4
+
+
+def _hand_waren(svg: _Drawing, lang: str, prefix: str, counts: tuple[int, ...],
+                y: float) -> None:
+    """A hand's commodities, ``counts`` by kind (``WAREN``), each kind a region."""
+    words = _words(lang)[1]
     x = MARGIN
     shown = False
-    for code in WAREN:
-        k = waren.get(code, 0)
+    for code, k in zip(WAREN, counts, strict=True):
         if not k:
             continue
         shown = True
@@ -451,16 +526,6 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
         x += width + 14
     if not shown:
         svg.label(x, y + 12, words["no waren"], size=11, fill=MUTED)
-    y += CHIP + 8
-    buildings = hand.get("gebaeude") or []
-    if buildings:
-        y = _value_header(svg, y, lang, words)
-        for b in buildings:
-            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
-    else:
-        svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
-        y += 18
-    return y + 4
 
 
 def _project(svg: _Drawing, project: dict[str, Any], y: float, lang: str,
@@ -639,7 +704,12 @@ def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-            y = _sets(svg, y + 21, sets, lang, words)
+            # the sets look the same to every reader of a table
+            faces = tuple(_face(s, ("waren", "value")) for s in sets)
+            regions = [name for i, s in enumerate(sets)
+                       for name in (f"set {i + 1}",
+                                    *(f"set {i + 1} {c}" for c in s.get("waren", [])))]
+            y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=regions)
     piles = view.get("piles")
     if piles:
         counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
@@ -664,8 +734,14 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
     return y
 
 
-def _key(svg: _Drawing, y: float, lang: str, words: dict[str, str]) -> float:
-    """The letters of the commodities and the cities, and the marks."""
+def _key(svg: _Drawing, y: float, lang: str) -> float:
+    """The letters of the commodities and the cities, and the marks: the same in every
+    picture of a language, kept."""
+    return svg.drawn(_key_lines, y, lang)
+
+
+def _key_lines(svg: _Drawing, y: float, lang: str) -> float:
+    words = _words(lang)[1]
     svg.rule(0, y, WIDTH, y)
     y += 6
     key = [" · ".join(f"{WARE_LETTERS[lang][w]} {WARE_NAME[lang][w]} {REGULAR[w]}"
@@ -793,7 +869,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     y = _sets_and_piles(svg, view, y, lang, words)
     for entry in view.get("seats") or []:
         y = _seat_block(svg, entry, view, names, y, lang, words)
-    y = _key(svg, y, lang, words)
+    y = _key(svg, y, lang)
     y = _own(svg, view, names, y, lang, words)
     y = _final(svg, view, names, y, words)
     height = int(y + 6)

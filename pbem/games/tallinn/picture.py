@@ -104,30 +104,47 @@ def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
     pieces = [(start["persons"], None, False, True, None, None)] + [
         (d["persons"], d["coin"], d["wappen"], False, d["card"], d["half"])
         for d in entry["display"]]
+    version = data.SETS.active.version
+    start_text = start[words_for(lang)["text field"]]
     for persons, coin, wappen, first, card, side in pieces:
         need = (SYMBOL + 2) * max(1, sum(persons.values())) + 6
         if x + need > WIDTH - 4:
             x = 6.0
             y += pitch
-        half = Canvas(numbers="str")
-        end = _half(half, persons, coin, wappen, x, y + 2)
-        if first:
-            name = mine + "start"
-            words = words_for(lang)
-            help = with_mark(f"{words['start card']}: {start[words['text field']]}",
-                             start["card"], lang)
-        else:
-            name = mine + display_region(card)
-            help = _half_help(card, side, lang)
-        box = (x - 2, y - 2, end - x + 2, TAP) if roomy else None
-        with svg.region(name, help=help, box=box):
-            # the frame goes first, but its width is known once the half is drawn
-            svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
-                     stroke="#555" if first else "#bbb", stroke_width=1.5 if first else 1)
-            svg.raw(half.markup())
-        # a place to tap keeps its frame clear of the next one's
-        x = end + (10 if roomy else 6)
+        name = mine + ("start" if first else display_region(card))
+        # a half looks the same in every reader's picture, move after move
+        x = svg.drawn(_display_half, version, lang, name, _counts(persons), coin, wappen,
+                      (start["card"], start_text) if first else None, card, side, x, y,
+                      roomy, regions=(name,))
     return y
+
+
+def _counts(persons: dict[str, int]) -> tuple[int, ...]:
+    """A half's persons as a key (``Canvas.drawn``): their number by estate."""
+    return tuple(persons.get(code, 0) for code in data.STAENDE)
+
+
+def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tuple[int, ...],
+                  coin: str | None, wappen: bool, start: tuple[str, str] | None,
+                  card: str | None, side: str | None, x: float, y: float,
+                  roomy: bool) -> float:
+    """A half of the display (``start``: the start card, its number and text) as the
+    region ``name``; the x where the next one begins."""
+    half = Canvas(numbers="str")
+    end = _half(half, dict(zip(data.STAENDE, counts, strict=True)), coin, wappen, x, y + 2)
+    if start:
+        words = words_for(lang)
+        help = with_mark(f"{words['start card']}: {start[1]}", start[0], lang)
+    else:
+        help = _half_help(str(card), str(side), lang)
+    box = (x - 2, y - 2, end - x + 2, TAP) if roomy else None
+    with svg.region(name, help=help, box=box):
+        # the frame goes first, but its width is known once the half is drawn
+        svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
+                 stroke="#555" if start else "#bbb", stroke_width=1.5 if start else 1)
+        svg.raw(half.markup())
+    # a place to tap keeps its frame clear of the next one's
+    return end + (10 if roomy else 6)
 
 
 def _half_help(card: str, side: str, lang: str) -> str:
@@ -143,37 +160,50 @@ def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) ->
     holds it for its owner only) framed solid.  The y below it."""
     x = 6.0
     chosen = entry.get("chosen")
+    version = data.SETS.active.version
     for card in entry["hand"]:
         if x + CARD_W > WIDTH - 4:
             x = 6.0
             y += CARD_H + 8
         number = card["card"]
-        label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
-                 else number)
-        with svg.region(mine + hand_region(number),
-                        help=with_mark(card_text(number, lang), number, lang),
-                        box=(x, y, CARD_W, CARD_H)):
-            svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
-            svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
-                     text_anchor="middle")
-            for i, half in enumerate(card["halves"]):
-                top = y + LABEL_H + i * HALF_H
-                picked = bool(chosen) and (chosen["card"], chosen["half"]) == (
-                    number, half["half"])
-                help = _half_help(number, half["half"], lang)
-                if picked:
-                    help += " " + words_for(lang)["picture"]["chosen"]
-                with svg.region(mine + hand_region(number, half["half"]), help=help,
-                                box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
-                    if i:
-                        svg.line(x + 4, top, x + CARD_W - 4, top, stroke="#ccc")
-                    if picked:
-                        svg.rect(x + 2, top + 2, CARD_W - 4, HALF_H - 4, rx=3,
-                                 fill="none", stroke="#2e7d32", stroke_width=2.5)
-                    _half(svg, half["persons"], half["coin"], half["wappen"], x + 5,
-                          top + (HALF_H - SYMBOL) / 2)
+        # (a Wappen as 1 or 0: a key keeps no truth value inside a tuple)
+        halves = tuple((h["half"], _counts(h["persons"]), h["coin"], 1 if h["wappen"] else 0)
+                       for h in card["halves"])
+        picked = chosen["half"] if chosen and chosen["card"] == number else None
+        # a card in hand looks the same move after move
+        svg.drawn(_hand_card, version, lang, mine, number, halves, picked, x, y,
+                  regions=(mine + hand_region(number),
+                           *(mine + hand_region(number, h[0]) for h in halves)))
         x += CARD_W + 8
     return y + CARD_H + 6
+
+
+def _hand_card(svg: Canvas, _version: str, lang: str, mine: str, number: str,
+               halves: tuple[tuple[str, tuple[int, ...], str | None, int], ...],
+               picked: str | None, x: float, y: float) -> None:
+    """A hand card, its halves one above the other (``picked``: the half chosen)."""
+    label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
+             else number)
+    with svg.region(mine + hand_region(number),
+                    help=with_mark(card_text(number, lang), number, lang),
+                    box=(x, y, CARD_W, CARD_H)):
+        svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
+        svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
+                 text_anchor="middle")
+        for i, (side, counts, coin, wappen) in enumerate(halves):
+            top = y + LABEL_H + i * HALF_H
+            help = _half_help(number, side, lang)
+            if picked is not None and picked == side:
+                help += " " + words_for(lang)["picture"]["chosen"]
+            with svg.region(mine + hand_region(number, side), help=help,
+                            box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
+                if i:
+                    svg.line(x + 4, top, x + CARD_W - 4, top, stroke="#ccc")
+                if picked is not None and picked == side:
+                    svg.rect(x + 2, top + 2, CARD_W - 4, HALF_H - 4, rx=3,
+                             fill="none", stroke="#2e7d32", stroke_width=2.5)
+                _half(svg, dict(zip(data.STAENDE, counts, strict=True)), coin, bool(wappen),
+                      x + 5, top + (HALF_H - SYMBOL) / 2)
 
 
 def _legat_row(svg: Canvas, entry: dict[str, Any], y: float, lang: str) -> float:
@@ -221,14 +251,24 @@ def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float, lang: str,
             x = 6.0
             y += ROW
         card = tower.get("card")
-        if card:
-            with svg.region(f"{mine}tower {card}",
-                            help=with_mark(card_text(card, lang), card, lang)):
-                x = _tower(svg, halves, x, y)
-        else:
-            x = _tower(svg, halves, x, y)
-        x += 6
+        # (a Wappen as 1 or 0: a key keeps no truth value inside a tuple)
+        faces = tuple((_counts(h["persons"]), 1 if h["wappen"] else 0) for h in halves)
+        x = svg.drawn(_kept_tower, data.SETS.active.version, lang, mine, card, faces, x, y,
+                      regions=(f"{mine}tower {card}",) if card else ()) + 6
     return y
+
+
+def _kept_tower(svg: Canvas, _version: str, lang: str, mine: str, card: str | None,
+                faces: tuple[tuple[tuple[int, ...], int], ...], x: float, y: float) -> float:
+    """A tower, a region with its card's help where the view holds its card; the next
+    free x."""
+    halves = [{"persons": dict(zip(data.STAENDE, counts, strict=True)), "wappen": bool(w)}
+              for counts, w in faces]
+    if card:
+        with svg.region(f"{mine}tower {card}",
+                        help=with_mark(card_text(card, lang), card, lang)):
+            return _tower(svg, halves, x, y)
+    return _tower(svg, halves, x, y)
 
 
 def _tower(svg: Canvas, halves: list[dict[str, Any]], x: float, y: float) -> float:

@@ -157,13 +157,20 @@ def _heading(svg: Canvas, view: View, entry: dict, names: list[str], finals: dic
     seat = entry["seat"]
     you = seat == view["you"]
     name = _name(names, seat) + (f" ({w['you']})" if you else "")
+    # the same line in every reader's picture and often in the next ones: kept
+    svg.drawn(_heading_line, y, name, you, _status(view, entry, finals, w),
+              bool(entry["choosing"] or entry["trading"]), entry["seals"], view["target"],
+              count(w, "seal", entry["seals"]), entry["goods"], count(w, "good", entry["goods"]))
+
+
+def _heading_line(svg: Canvas, y: int, name: str, you: bool, status: str, busy: bool,
+                  seals: int, target: int, seals_said: str, goods: int,
+                  goods_said: str) -> None:
     _label(svg, MARGIN, y + 17, name, size=12, weight="700" if you else "600")
-    _label(svg, WIDTH - MARGIN, y + 17, _status(view, entry, finals, w), size=11,
-           weight="700" if entry["choosing"] or entry["trading"] else "normal", anchor="end")
-    _bar(svg, MARGIN, y + 25, entry["seals"], view["target"], 110, SEALS_COLOUR,
-         count(w, "seal", entry["seals"]))
-    _bar(svg, 200, y + 25, entry["goods"], data.GOODS_MAX, 90, GOODS_COLOUR,
-         count(w, "good", entry["goods"]))
+    _label(svg, WIDTH - MARGIN, y + 17, status, size=11, weight="700" if busy else "normal",
+           anchor="end")
+    _bar(svg, MARGIN, y + 25, seals, target, 110, SEALS_COLOUR, seals_said)
+    _bar(svg, 200, y + 25, goods, data.GOODS_MAX, 90, GOODS_COLOUR, goods_said)
 
 
 def _card_help(cards: list[str], w: Words) -> str:
@@ -176,21 +183,26 @@ def _hand(svg: Canvas, hand: list[str], chosen: list[str], y: int, w: Words) -> 
     for i, card in enumerate(hand):
         x = MARGIN + (i % HAND_COLUMNS) * (CARD_W + CARD_GAP)
         top = y + (i // HAND_COLUMNS) * (CARD_H + CARD_GAP)
-        mine = card in chosen
-        help = f"{card}: {w['card help'][card]}"
-        with svg.region(card, help=f"{w['picture chosen card']}: {help}" if mine else help,
-                        box=(x, top, CARD_W, CARD_H)):
-            svg.rect(x, top, CARD_W, CARD_H, rx=3, fill="#eaeef2" if mine else "#ffffff",
-                     stroke=INK, stroke_width=2 if mine else 1)
-            if mine:
-                _label(svg, x + CARD_W / 2, top + 13, card, size=11, weight="700",
-                       anchor="middle")
-                _label(svg, x + CARD_W / 2, top + 24, w["picture chosen card"], size=9,
-                       anchor="middle")
-            else:
-                _label(svg, x + CARD_W / 2, top + 18, card, size=11, anchor="middle")
+        svg.drawn(_hand_card, w["picture chosen card"], w["card help"][card], card,
+                  card in chosen, x, top, regions=(card,))
     lines = -(-len(hand) // HAND_COLUMNS)
     return y + lines * (CARD_H + CARD_GAP) + (2 if lines else 0)
+
+
+def _hand_card(svg: Canvas, chosen_said: str, card_help: str, card: str, mine: bool,
+               x: int, top: int) -> None:
+    """A card of the viewer's hand, the region of its name; ``mine``: chosen this round."""
+    help = f"{card}: {card_help}"
+    with svg.region(card, help=f"{chosen_said}: {help}" if mine else help,
+                    box=(x, top, CARD_W, CARD_H)):
+        svg.rect(x, top, CARD_W, CARD_H, rx=3, fill="#eaeef2" if mine else "#ffffff",
+                 stroke=INK, stroke_width=2 if mine else 1)
+        if mine:
+            _label(svg, x + CARD_W / 2, top + 13, card, size=11, weight="700",
+                   anchor="middle")
+            _label(svg, x + CARD_W / 2, top + 24, chosen_said, size=9, anchor="middle")
+        else:
+            _label(svg, x + CARD_W / 2, top + 18, card, size=11, anchor="middle")
 
 
 def draw(view: View, names: list[str], lang: str = "en",
