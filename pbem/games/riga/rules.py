@@ -775,6 +775,12 @@ def apply(state: State, seat: int, move: Move) -> State:
     allowed = {m for m, _ in entries} | set(_listed(state, entries))
     if move not in allowed:
         raise IllegalMoveError(_why_not(state, seat, move))
+    return apply_played(state, seat, move)
+
+
+def apply_played(state: State, seat: int, move: Move) -> State:
+    """``apply`` of a move that ``apply`` accepted when it was played, unchecked: building
+    the menu to look the move up costs as much as playing it."""
     new = _copy(state)
     if isinstance(move, Menu | More | Back) and not (new["sub"] or {}).get("kind") == "kloster":
         _navigate(new, seat, move)
