@@ -23,7 +23,7 @@ from pbem.archive.text import one_line
 from pbem.archive.visit import walk
 from pbem.gamelog.records import GameRecord, RecordError
 from pbem.games import UnknownGameError, get_game
-from pbem.games.protocol import Rules
+from pbem.games.protocol import Rules, State
 
 _RESULT_KEYS = ("scores", "ranks", "winners")
 
@@ -97,9 +97,8 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     if game is None:
         out.problem = f"no game called {s.game!r} is registered"
     else:
-        visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
         try:
-            final = walk(game, finished.record(), [visitor, track])
+            visitor, track, final = _replayed(game, finished, title)
         except RecordError as exc:
             out.problem = str(exc)
         else:
@@ -122,6 +121,35 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     return out
 
 
+def _replayed(game: Rules, finished: FinishedGame,
+              title: str) -> tuple[GamePage, chart.ScoreTrack, State]:
+    """The page's two visitors over one replay of the game's log, and its final state.
+
+    The log is a finished game's, each move of which ``apply`` accepted when it was
+    played: it replays without checking each move again (``apply_played``; checking
+    costs as much as playing), which ``pbem verify`` does for every stored log.  Should
+    that replay fail, or end where the game did not (not over, or with another result
+    than the one stored), the log replays once more through ``apply``, whose refusal of
+    a move says which and why (:class:`RecordError`).
+    """
+    s = finished.summary
+    record = finished.record()
+    visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
+    try:
+        final = walk(game, record, [visitor, track], played=True)
+        if game.is_over(final) and _stored_result_agrees(game.result(final).to_json(),
+                                                         s.result):
+            return visitor, track, final
+    except Exception:  # an unchecked move that was not legal may fail in any way
+        pass
+    visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
+    return visitor, track, walk(game, record, [visitor, track])
+
+
+def _stored_result_agrees(result: dict[str, Any], stored: dict[str, Any] | None) -> bool:
+    return not stored or all(stored.get(k) == result[k] for k in _RESULT_KEYS)
+
+
 def _final_result(game: Rules, final: dict[str, Any],
                   stored: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
     """The engine's result of the replayed game, with a note if the stored one differs."""
@@ -130,7 +158,7 @@ def _final_result(game: Rules, final: dict[str, Any],
                                     "shown is the one stored when the game was closed."]
     result = game.result(final).to_json()
     notes = []
-    if stored and any(stored.get(k) != result[k] for k in _RESULT_KEYS):
+    if not _stored_result_agrees(result, stored):
         notes.append("The result stored when the game ended differed from this replay "
                      f"(stored scores {stored.get('scores')}); the replay is shown.")
     return result, notes
