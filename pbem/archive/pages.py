@@ -11,7 +11,8 @@ gets a page, with its moves as recorded and the result stored when it ended.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from json.encoder import encode_basestring
 from typing import Any
 
 from pbem.archive import chart, paths
@@ -65,14 +66,15 @@ def _record_text(record: GameRecord) -> str:
     most of a record: they are a list of ``{"move", "seat"}`` objects, one
     key per line at a fixed depth, each string dumped by the C encoder.
     """
-    data = record.to_json()
-    moves = data.pop("moves")
+    data = replace(record, moves=[]).to_json()
+    del data["moves"]
     text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
-    if not moves:
+    if not record.moves:
         block = ' "moves": [],'
     else:
-        items = ",\n".join(f'  {{\n   "move": {json.dumps(m["move"], ensure_ascii=False)},\n'
-                           f'   "seat": {json.dumps(m["seat"])}\n  }}' for m in moves)
+        # ``encode_basestring`` is what ``json.dumps(text, ensure_ascii=False)`` calls
+        items = ",\n".join(f'  {{\n   "move": {encode_basestring(move)},\n'
+                           f'   "seat": {int(seat)}\n  }}' for seat, move in record.moves)
         block = f' "moves": [\n{items}\n ],'
     # the keys are sorted: "moves" comes right after the line of "game", the first key
     head, game_line, rest = text.split("\n", 2)
