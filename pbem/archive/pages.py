@@ -2,8 +2,9 @@
 
 ``render_game`` is pure: a :class:`FinishedGame` in, ``{path: text}`` out.
 It replays the record once with two visitors (the Markdown page and the
-score track): the moves read as the sentences stored on their rows, and the
-replay gives the state after each round and the scores.  A game whose record
+score track), as played, without checking each move again (``_replayed``): the
+moves read as the sentences stored on their rows, and the replay gives the state
+after each round and the scores.  A game whose record
 no longer replays (an old rules version, a game no longer registered) still
 gets a page, with its moves as recorded and the result stored when it ended.
 """

@@ -1,7 +1,8 @@
 """One replay of a game's move log, told to any number of visitors.
 
 Like python-chess's PGN visitors: the walk replays the record once through
-the game's own ``apply`` (:func:`pbem.gamelog.records.replay_steps`) and tells each
+the game's own ``apply``, or ``apply_played`` for a log every move of which was
+accepted when it was played (:func:`pbem.gamelog.records.replay_steps`), and tells each
 visitor what happened: the setup, every move with the states before and
 after it, the end of each round, the end of the game.  The Markdown page and
 the score chart are two visitors over one replay.
