@@ -2,8 +2,9 @@
 
 ``render_game`` is pure: a :class:`FinishedGame` in, ``{path: text}`` out.
 It replays the record once with two visitors (the Markdown page and the
-score track): the moves read as the sentences stored on their rows, and the
-replay gives the state after each round and the scores.  A game whose record
+score track), as played, without checking each move again (``_replayed``): the
+moves read as the sentences stored on their rows, and the replay gives the state
+after each round and the scores.  A game whose record
 no longer replays (an old rules version, a game no longer registered) still
 gets a page, with its moves as recorded and the result stored when it ended.
 """
@@ -11,7 +12,8 @@ gets a page, with its moves as recorded and the result stored when it ended.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from json.encoder import encode_basestring
 from typing import Any
 
 from pbem.archive import chart, paths
@@ -23,7 +25,7 @@ from pbem.archive.text import one_line
 from pbem.archive.visit import walk
 from pbem.gamelog.records import GameRecord, RecordError
 from pbem.games import UnknownGameError, get_game
-from pbem.games.protocol import Rules
+from pbem.games.protocol import Rules, State
 
 _RESULT_KEYS = ("scores", "ranks", "winners")
 
@@ -65,14 +67,15 @@ def _record_text(record: GameRecord) -> str:
     most of a record: they are a list of ``{"move", "seat"}`` objects, one
     key per line at a fixed depth, each string dumped by the C encoder.
     """
-    data = record.to_json()
-    moves = data.pop("moves")
+    data = replace(record, moves=[]).to_json()
+    del data["moves"]
     text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
-    if not moves:
+    if not record.moves:
         block = ' "moves": [],'
     else:
-        items = ",\n".join(f'  {{\n   "move": {json.dumps(m["move"], ensure_ascii=False)},\n'
-                           f'   "seat": {json.dumps(m["seat"])}\n  }}' for m in moves)
+        # ``encode_basestring`` is what ``json.dumps(text, ensure_ascii=False)`` calls
+        items = ",\n".join(f'  {{\n   "move": {encode_basestring(move)},\n'
+                           f'   "seat": {int(seat)}\n  }}' for seat, move in record.moves)
         block = f' "moves": [\n{items}\n ],'
     # the keys are sorted: "moves" comes right after the line of "game", the first key
     head, game_line, rest = text.split("\n", 2)
@@ -97,9 +100,8 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     if game is None:
         out.problem = f"no game called {s.game!r} is registered"
     else:
-        visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
         try:
-            final = walk(game, finished.record(), [visitor, track])
+            visitor, track, final = _replayed(game, finished, title)
         except RecordError as exc:
             out.problem = str(exc)
         else:
@@ -122,6 +124,35 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     return out
 
 
+def _replayed(game: Rules, finished: FinishedGame,
+              title: str) -> tuple[GamePage, chart.ScoreTrack, State]:
+    """The page's two visitors over one replay of the game's log, and its final state.
+
+    The log is a finished game's, each move of which ``apply`` accepted when it was
+    played: it replays without checking each move again (``apply_played``; checking
+    costs as much as playing), which ``pbem verify`` does for every stored log.  Should
+    that replay fail, or end where the game did not (not over, or with another result
+    than the one stored), the log replays once more through ``apply``, whose refusal of
+    a move says which and why (:class:`RecordError`).
+    """
+    s = finished.summary
+    record = finished.record()
+    visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
+    try:
+        final = walk(game, record, [visitor, track], played=True)
+        if game.is_over(final) and _stored_result_agrees(game.result(final).to_json(),
+                                                         s.result):
+            return visitor, track, final
+    except Exception:  # an unchecked move that was not legal may fail in any way
+        pass
+    visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
+    return visitor, track, walk(game, record, [visitor, track])
+
+
+def _stored_result_agrees(result: dict[str, Any], stored: dict[str, Any] | None) -> bool:
+    return not stored or all(stored.get(k) == result[k] for k in _RESULT_KEYS)
+
+
 def _final_result(game: Rules, final: dict[str, Any],
                   stored: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
     """The engine's result of the replayed game, with a note if the stored one differs."""
@@ -130,7 +161,7 @@ def _final_result(game: Rules, final: dict[str, Any],
                                     "shown is the one stored when the game was closed."]
     result = game.result(final).to_json()
     notes = []
-    if stored and any(stored.get(k) != result[k] for k in _RESULT_KEYS):
+    if not _stored_result_agrees(result, stored):
         notes.append("The result stored when the game ended differed from this replay "
                      f"(stored scores {stored.get('scores')}); the replay is shown.")
     return result, notes

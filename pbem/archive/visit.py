@@ -1,7 +1,8 @@
 """One replay of a game's move log, told to any number of visitors.
 
 Like python-chess's PGN visitors: the walk replays the record once through
-the game's own ``apply`` (:func:`pbem.gamelog.records.replay_steps`) and tells each
+the game's own ``apply``, or ``apply_played`` for a log every move of which was
+accepted when it was played (:func:`pbem.gamelog.records.replay_steps`), and tells each
 visitor what happened: the setup, every move with the states before and
 after it, the end of each round, the end of the game.  The Markdown page and
 the score chart are two visitors over one replay.
@@ -38,13 +39,17 @@ class Visitor:
         pass
 
 
-def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor]) -> State:
+def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor],
+         played: bool = False) -> State:
     """Replay ``record`` once, telling every visitor; the final state.
 
     Raises :class:`pbem.gamelog.records.RecordError` when the record does not replay
-    (another rules version, a refused move, a setup the engine refuses).
+    (another rules version, a refused move, a setup the engine refuses).  ``played``
+    replays a log whose every move was accepted when it was played, without checking
+    each move again (``replay_steps``): a move that was not legal may then fail in any
+    way, or not.
     """
-    steps = replay_steps(record)
+    steps = replay_steps(record, played)
     first = next(steps, None)
     # the replay's own setup is the state before its first move (set up only once)
     state = first[3] if first is not None else game.setup_version(

@@ -96,13 +96,20 @@ def _setup(record: GameRecord) -> State:
         raise RecordError(f"the record's setup is refused: {exc}") from exc
 
 
-def replay_steps(record: GameRecord) -> Iterator[tuple[int, int, str, State, State]]:
-    """Yield ``(index, seat, move, before, after)`` for every move of the record."""
+def replay_steps(record: GameRecord, played: bool = False,
+                 ) -> Iterator[tuple[int, int, str, State, State]]:
+    """Yield ``(index, seat, move, before, after)`` for every move of the record.
+
+    ``played``: every move is one that ``apply`` accepted when it was played (a
+    finished game's stored log), replayed by the game's ``apply_played``, which may
+    skip the check of each move; an illegal move may then fail in any way, or not.
+    """
     game = get_game(record.game)
     state = _setup(record)
+    apply = game.apply_played if played else game.apply
     for index, (seat, move) in enumerate(record.moves):
         try:
-            after = game.apply(state, seat, move)
+            after = apply(state, seat, move)
         except MoveError as exc:
             raise RecordError(f"move {index + 1} ({seat}: {move}) is refused: {exc}") from exc
         yield index, seat, move, state, after

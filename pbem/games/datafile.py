@@ -310,8 +310,9 @@ class DataSets(Generic[T]):
 
 #: the protocol's methods whose first argument is a state or a view (``data_version``)
 _STATE_METHODS = ("to_move", "legal_moves", "menu", "is_secret", "formality", "apply",
-                  "is_over", "result", "scores", "round", "view", "render_text", "picture",
-                  "describe", "default_move", "bot_move", "turn_over", "is_commit_point")
+                  "apply_played", "is_over", "result", "scores", "round", "view",
+                  "render_text", "picture", "describe", "default_move", "bot_move",
+                  "turn_over", "is_commit_point")
 
 
 def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:

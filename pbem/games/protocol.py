@@ -471,6 +471,16 @@ class Rules(ABC):
     def apply(self, state: State, seat: int, move: str) -> State:
         """The state after ``seat`` plays ``move``; raises ``MoveError`` if it cannot."""
 
+    def apply_played(self, state: State, seat: int, move: str) -> State:
+        """:meth:`apply` of a move that ``apply`` accepted when it was played: a move of
+        a stored log, replayed (the archive's pages).  A game whose ``apply`` checks a
+        move at a cost may skip the check here; by default ``apply``.
+
+        A move that was not so accepted may then give any state or fail in any way:
+        whoever replays a log that no ``apply`` has checked uses ``apply`` (an imported
+        record, ``pbem verify``, which replays every stored log against the engine)."""
+        return self.apply(state, seat, move)
+
     @abstractmethod
     def is_over(self, state: State) -> bool:
         """Whether the game has ended."""

@@ -17,10 +17,10 @@ from click.testing import CliRunner
 
 from pbem.archive import build
 from pbem.cli import main as cli
-from pbem.gamelog.records import GameRecord, replay
+from pbem.gamelog.records import GameRecord, replay, replay_steps
 from pbem.games import get_game
 from pbem.lifecycle.records import game_record
-from pbem.models import Game, Seat
+from pbem.models import Game, Move, Seat
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -528,6 +528,24 @@ def test_a_game_that_no_longer_replays_still_gets_a_page(archive: Archive):
     assert "does not replay" in text and "## Moves" in text
     assert f"[{old.seq}](#m{old.seq})" in text
     assert not (archive.site / f"games/{old.id}.svg").exists()
+
+
+def test_a_stored_log_that_no_longer_holds_is_told_by_the_checked_replay(archive: Archive):
+    """A stored log replays without checking each move (``apply_played``); one that ends
+    before its game does replays again through ``apply``, which names the refused move."""
+    game = next(g for g in archive.games if g.game == "riga")
+    steps = list(replay_steps(game_record(game)))
+    rules = get_game(game.game)
+    index, seat = next((i, s) for i, _s, _m, before, _a in steps[len(steps) // 2:]
+                       for s in range(len(game.seats)) if s not in rules.to_move(before))
+    Move.delete().where(Move.game == game.id, Move.seq > index + 1).execute()
+    Move.update(seat=seat).where(Move.game == game.id, Move.seq == index + 1).execute()
+    report = build(archive.site)
+    [(game_id, why)] = report.problems
+    assert game_id == game.id
+    assert why.startswith(f"move {index + 1} ({seat}: {steps[index][2]}) is refused")
+    text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
+    assert "does not replay" in text
 
 
 # -- the command and the scheduler ----------------------------------------------------

@@ -420,6 +420,10 @@ class Playout:
         after = game.apply(state, seat, move)
         assert state == frozen and as_json(state) == dumped, f"apply changed its input: {where}"
         assert after is not state
+        # a stored log replays through ``apply_played`` (the archive): the same state
+        assert game.apply_played(state, seat, move) == after, f"apply_played differs: {where}"
+        assert state == frozen and as_json(state) == dumped, \
+            f"apply_played changed its input: {where}"
         turn_over = game.turn_over(state, seat, move, after)
         assert isinstance(turn_over, bool)
         if seat not in game.to_move(after):

@@ -151,6 +151,9 @@ class Macao(Rules):
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
 
+    def apply_played(self, state: State, seat: int, move: str) -> State:
+        return rules.apply_legal(state, seat, moves.parse(move))
+
     def uses(self, log: Log) -> list[Use]:
         return moves.uses(log)
 

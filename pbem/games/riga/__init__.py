@@ -151,6 +151,9 @@ class Riga(Rules):
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, parse(move))
 
+    def apply_played(self, state: State, seat: int, move: str) -> State:
+        return rules.apply_played(state, seat, parse(move))
+
     def formality(self, state: State, seat: int) -> str | None:
         # a forced step (nothing left to build: "end"; one kind of card to discard) is
         # played at once; a menu step or the take never is
