@@ -331,8 +331,10 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
     mail.text_body, mail.html_body, mail.composed = text, html, True
     mail.talk_from = taken.before if taken else None
     mail.talk_to = taken.after if taken else None
+    # attempts to write it that failed are not attempts to deliver it
+    mail.attempts, mail.last_error = 0, None
     mail.save(only=[Outbox.text_body, Outbox.html_body, Outbox.composed, Outbox.talk_from,
-                    Outbox.talk_to])
+                    Outbox.talk_to, Outbox.attempts, Outbox.last_error])
     if reply_of is not None and ctx.config.getbool("inbound", "replies"):
         _give_reply_address(ctx, mail, reply_of, reply_moves or [])
 
