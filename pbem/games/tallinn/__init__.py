@@ -238,7 +238,18 @@ class Tallinn(Rules):
         return bot.choose(state, seat, rng).notation()
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return rules.determinize(state, seat, rng)
+        drawn = rules.determinize(state, seat, rng)
+        # a rival's pending secret choice is made anew as its bot would make it with the
+        # cards drawn for it: the search takes every rival for the game's bot
+        # (``pbem.games.search``), and a choice at random misreads the round to come
+        for rival in range(state["players"]):
+            key = "chosen" if state["phase"] == "choose" else "tower_choice"
+            if rival == seat or not rules.is_secret(state) or drawn[key][rival] is None:
+                continue
+            drawn[key][rival] = None
+            move = bot.choose(drawn, rival, rng)
+            drawn[key][rival] = rules.secret_choice(drawn, rival, move)
+        return drawn
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the last secret choice reveals the round, and the same seat may at once

@@ -387,8 +387,9 @@ def determinize(state: State, seat: int, chance: random.Random) -> State:
     pile, face-down towers) is hidden from the others, so a rival's hidden cards are
     dealt anew to its towers, hand and pile (same sizes, towers keeping where they came
     from), its pending card choice is a card of its new hand with a half drawn by
-    ``chance``, and its pending secret tower decision one of its tower moves.  The
-    seat's own pile is shuffled (it knows which cards are on it, not their order).
+    ``chance``, and its pending secret tower decision one of its tower moves (the
+    game's ``determinize`` makes both anew as the rival's bot would).  The seat's own
+    pile is shuffled (it knows which cards are on it, not their order).
     """
     new = _copy_state(state)
     new["seed"] = rng.reseeded(chance)
@@ -411,10 +412,20 @@ def determinize(state: State, seat: int, chance: random.Random) -> State:
             new["chosen"][s] = [chance.choice(new["hand"][s]), chance.choice(HALVES)]
         if state["tower_choice"][s] is not None and is_secret(state):
             new["tower_choice"][s] = None
-            pick = chance.choice(legal(new, s))
-            new["tower_choice"][s] = "none" if isinstance(pick, NoTower) else {
-                "from": DISPLAY if pick.card in open_cards else HAND, "card": pick.card}
+            new["tower_choice"][s] = secret_choice(new, s, chance.choice(legal(new, s)))
     return new
+
+
+def secret_choice(state: State, seat: int, move: Move) -> Any:
+    """How ``move``, a secret choice of ``seat`` not yet revealed, is kept in ``state``
+    (``chosen`` in the card choice, ``tower_choice`` in the towers' phase)."""
+    if isinstance(move, Play):
+        return [move.card, move.half]
+    if isinstance(move, NoTower):
+        return "none"
+    assert isinstance(move, Tower)
+    return {"from": DISPLAY if move.card in display_cards(state, seat) else HAND,
+            "card": move.card}
 
 
 # -- resolution ------------------------------------------------------------------

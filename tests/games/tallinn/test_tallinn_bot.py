@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tallinn_helpers import new_game, play_round, stack
 
 from pbem.games.tallinn import GAME, rules
 from pbem.games.tallinn.moves import parse
@@ -82,3 +83,32 @@ def test_the_bot_plays_from_its_view_only():
                 state, seat, random.Random(1))
             checked += 1
     assert checked > 20
+
+
+def _last_round(first: str) -> dict:
+    """Round 10 of a 2-player game without towers, seat 0 holding card ``first`` as its
+    last card: every other card of its set lies open in its display."""
+    state = new_game(2)
+    usage = [c for c in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "1") if c != first]
+    for seat in (0, 1):
+        stack(state, seat, "S1", usage + [first])
+    for card in usage:  # the halves without a coin: no contest, no tower
+        state = play_round(state, {0: f"{card}a", 1: f"{card}a"})
+    assert state["round"] == 10 and state["hand"] == [[first], [first]]
+    return state
+
+
+@pytest.mark.parametrize("first", ["1", "10"])
+def test_a_rival_s_pending_card_is_drawn_as_its_bot_chooses(first):
+    """A searching seat takes its rivals for the game's bot: a rival's secret card,
+    chosen before the seat's, is drawn as the bot would choose it with the cards drawn
+    for it; here the rival has one card left and no tower, so its hand is known."""
+    state = _last_round(first)
+    bot = {GAME.bot_move(state, 0, random.Random(seed)) for seed in range(3)}
+    assert len(bot) == 1
+    move = bot.pop()
+    chosen = GAME.apply(state, 0, move)
+    for seed in range(12):
+        drawn = GAME.determinize(chosen, 1, random.Random(seed))
+        assert drawn["chosen"][0] == [parse(move).card, parse(move).half]
+
