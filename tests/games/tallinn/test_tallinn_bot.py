@@ -16,6 +16,7 @@ import random
 import pytest
 from tallinn_helpers import new_game, play_round, stack
 
+from pbem.games import search
 from pbem.games.tallinn import GAME, rules
 from pbem.games.tallinn.moves import parse
 
@@ -112,3 +113,24 @@ def test_a_rival_s_pending_card_is_drawn_as_its_bot_chooses(first):
         drawn = GAME.determinize(chosen, 1, random.Random(seed))
         assert drawn["chosen"][0] == [parse(move).card, parse(move).half]
 
+
+def test_the_search_tries_every_move_on_each_drawn_state():
+    """Tallinn's search compares its moves on the same drawn states
+    (``Rules.search_paired``): each drawn state once per move, in whole rounds."""
+    drawn: list[dict] = []
+
+    class Counted(type(GAME)):
+        def determinize(self, state, seat, rng):
+            drawn.append(super().determinize(state, seat, rng))
+            return drawn[-1]
+
+    state = GAME.setup(4, None, "paired")
+    moves = GAME.legal_moves(state, 0)
+    assert len(moves) == 6
+    move = search.choose(Counted(), state, 0, random.Random(1),
+                         search.Budget(iterations=2 * len(moves) + 5))
+    assert move in moves
+    assert len(drawn) == 2 * len(moves)
+    assert all(d == drawn[0] for d in drawn[:len(moves)])
+    assert all(d == drawn[len(moves)] for d in drawn[len(moves):])
+    assert drawn[0] != drawn[len(moves)]
