@@ -81,9 +81,10 @@ class Tallinn(Rules):
     rules_version = rules.RULES_VERSION
     older_rules_versions = rules.OLDER_RULES_VERSIONS
     data_version = data.DATA_VERSION
-    #: normal takes first place against Tallinn's own bot in 66% of 2-player and 54% of
-    #: 3-player games, each interval above an even share; strong clears issue 27's bar
-    #: (86%, 61%; bench/bots.py, README)
+    #: normal takes first place against Tallinn's own bot in 84% of 2-player, 48% of
+    #: 3-player and 62% of 4-player games, each above an even share (with 3 players
+    #: not its whole interval); strong clears issue 27's bar (92%, 71%, 75%;
+    #: bench/bots.py, README)
     default_bot_level = "normal"
     stylesheet = "games/tallinn/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
