@@ -134,3 +134,14 @@ def test_the_search_tries_every_move_on_each_drawn_state():
     assert all(d == drawn[0] for d in drawn[:len(moves)])
     assert all(d == drawn[len(moves)] for d in drawn[len(moves):])
     assert drawn[0] != drawn[len(moves)]
+    # the server's clock: asked before the search and before each drawn state after
+    # the first, so a stop says "enough" between whole rounds of the moves
+    drawn.clear()
+    calls: list[int] = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    search.choose(Counted(), state, 0, random.Random(1), search.Budget(stop=stop))
+    assert len(calls) == 3 and len(drawn) == 2 * len(moves)
