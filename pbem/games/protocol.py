@@ -314,13 +314,18 @@ class Rules(ABC):
     #: by blank lines). Shown on the game's "about this game's data" page only.
     about_data: str = ""
     #: how many moves a searching bot's playout plays before :meth:`estimate` judges the
-    #: table (``pbem.games.search``): a round or so; fewer where a move is a whole round
-    #: and the estimate sees far (Tallinn)
+    #: table (``pbem.games.search``): a round or so; the whole game where it is short
+    #: and the estimate cannot see its second half (Tallinn)
     search_horizon: int = 12
     #: the share of a search's iterations by which the game's own bot's move leads when
     #: the most visited move is played (``pbem.games.search``): where that bot plays
     #: well, the search refines its move rather than replacing it by noise
     search_prior: float = 0.0
+    #: whether a searching bot compares its moves on the same drawn states, each with
+    #: the game's bot playing on, by the margin of the final scores, instead of growing
+    #: its tree (``pbem.games.search``): where a move's worth is a few points that the
+    #: luck of the draws hides (Tallinn)
+    search_paired: bool = False
     #: the level of a bot the server seats by itself or offers first (the demo, a seat
     #: given to a bot, one that takes over after timeouts): "normal" where the search
     #: has been measured to beat the game's own bot (``bench/bots.py``), else "easy",

@@ -11,6 +11,11 @@ bot (``Rules.bot_move``) as the playout policy, to the end or the game's
 result.  The move played is the root's most visited
 one: a vote of all the drawn states.
 
+A game may ask instead (``Rules.search_paired``) that each drawn state try every move
+of the seat with the same luck after it, the game's bot playing on for everyone: no
+tree, but the moves compared on the same draws, by the margin of the final scores
+(Tallinn, whose moves differ by a few points that the luck of the draws hides).
+
 The tree holds the seat's own decisions only: rivals play by their bot, in the tree as in
 the playouts (the opponent model of the search, and a best reply to the game's own bot
 where it meets one), and their moves lead to the same node whichever they were, as
@@ -106,6 +111,8 @@ def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Bu
         return moves[0]
     if not rules.searched(state, seat) or budget.stop is not None and budget.stop():
         return rules.bot_move(state, seat, rng)
+    if getattr(rules, "search_paired", False):
+        return _paired(rules, state, seat, rng, budget, horizon, moves)
     root = _Node(seat)
     done = 0
     while budget.iterations is None or done < budget.iterations:
@@ -121,6 +128,33 @@ def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Bu
                key=lambda kv: (kv[1].visits + (ahead if kv[0][1] == own else 0),
                                kv[1].reward, kv[0][1]))
     return best[0][1]
+
+
+def _paired(rules: Rules, state: State, seat: int, rng: random.Random, budget: Budget,
+            horizon: int, moves: list[str]) -> str:
+    """Each drawn state tries every move, the seat playing on by its game's bot like
+    everyone, with the same draws and dice after each: the moves are compared on the same
+    luck, so a small difference shows in few drawn states, where the tree's one move per
+    drawn state needs many.  On the same luck most moves win or lose alike, so a playout
+    is judged by the margin of the final scores (``_margins``), not by who won.  The move
+    with the best mean is played; on a tie the game's own bot's.  A rival choosing in
+    secret after the seat sees the seat's choice in the state only through its bot,
+    which reads its own view."""
+    totals = dict.fromkeys(moves, 0.0)
+    drawn = 0
+    while drawn == 0 or budget.iterations is None or \
+            (drawn + 1) * len(moves) <= budget.iterations:
+        if drawn and budget.stop is not None and budget.stop():
+            break
+        luck = rng.random()
+        for move in moves:
+            chance = random.Random(luck)
+            start = rules.apply(rules.determinize(state, seat, chance), seat, move)
+            end = _playout(rules, start, chance, horizon)
+            totals[move] += _margins(rules, end)[seat]
+        drawn += 1
+    own = rules.bot_move(state, seat, random.Random(rng.random()))
+    return max(moves, key=lambda m: (totals[m], m == own, m))
 
 
 def _secret_rival(rules: Rules, state: State, movers: list[int], searcher: int) -> int | None:
@@ -188,13 +222,19 @@ def _playout(rules: Rules, state: State, rng: random.Random, horizon: int) -> St
 
 def _rewards(rules: Rules, state: State) -> list[float]:
     """Per seat in [0, 1]: a share of the win at the end, else how far its estimated
-    final score (``Rules.estimate``) leads the best rival's (a soft step, wider for games
-    of large scores)."""
+    final score (``Rules.estimate``) leads the best rival's (``_margins``)."""
     if rules.is_over(state):
         winners = rules.result(state).winners
         return [1.0 / len(winners) if s in winners else 0.0
                 for s in range(len(rules.scores(state)))]
-    scores = rules.estimate(state)
+    return _margins(rules, state)
+
+
+def _margins(rules: Rules, state: State) -> list[float]:
+    """Per seat in [0, 1]: how far its final score (estimated where the game is not
+    over, ``Rules.estimate``) leads the best rival's, a soft step wider for games of
+    large scores."""
+    scores = (rules.scores(state) if rules.is_over(state) else rules.estimate(state))
     scale = 2.0 + 0.1 * max(abs(x) for x in scores)
     out = []
     for s, mine in enumerate(scores):

@@ -81,9 +81,10 @@ class Tallinn(Rules):
     rules_version = rules.RULES_VERSION
     older_rules_versions = rules.OLDER_RULES_VERSIONS
     data_version = data.DATA_VERSION
-    #: normal takes first place against Tallinn's own bot in 66% of 2-player and 54% of
-    #: 3-player games, each interval above an even share; strong clears issue 27's bar
-    #: (86%, 61%; bench/bots.py, README)
+    #: normal takes first place against Tallinn's own bot in 84% of 2-player, 48% of
+    #: 3-player and 62% of 4-player games, each above an even share (with 3 players
+    #: not its whole interval); strong clears issue 27's bar (92%, 71%, 75%;
+    #: bench/bots.py, README)
     default_bot_level = "normal"
     stylesheet = "games/tallinn/style.css"
     default_move_note = DEFAULT_TIMEOUT_NOTE
@@ -178,12 +179,16 @@ class Tallinn(Rules):
     def scores(self, state: State) -> list[int]:
         return list(state["points"])
 
-    #: a game is short (24 moves with 2 players, about 42 with 3): a playout of 30 moves
-    #: mostly plays it to the end, where the real scoring judges (3 moves, judged by the
-    #: final scoring as the table stands, took 25% of first places with 3 players, 30
-    #: 57%: bench/bots.py, README)
-    search_horizon = 30
-    search_prior = 0.25
+    #: a playout plays to the end, where the real scoring judges: a game is at most 11
+    #: rounds of a card, a Legat's estate and a tower per seat, 92 moves with 4 players.
+    #: 30 moves cut a playout of 4 players short (about 6 of 10 rounds), and the
+    #: estimate misjudged the first half of the game: with the search below, 45% of
+    #: first places with 4 players, 75% to the end (bench/bots.py, README)
+    search_horizon = 100
+    #: every drawn state tries every card (``pbem.games.search``): a card's worth lies
+    #: in the contests and the final scoring it leads to, a few points that the luck of
+    #: the draws hides from a tree search of 100 playouts spread over 6 moves
+    search_paired = True
 
     def estimate(self, state: State) -> list[float]:
         if self.is_over(state):
@@ -238,7 +243,18 @@ class Tallinn(Rules):
         return bot.choose(state, seat, rng).notation()
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
-        return rules.determinize(state, seat, rng)
+        drawn = rules.determinize(state, seat, rng)
+        # a rival's pending secret choice is made anew as its bot would make it with the
+        # cards drawn for it: the search takes every rival for the game's bot
+        # (``pbem.games.search``), and a choice at random misreads the round to come
+        for rival in range(state["players"]):
+            key = "chosen" if state["phase"] == "choose" else "tower_choice"
+            if rival == seat or not rules.is_secret(state) or drawn[key][rival] is None:
+                continue
+            drawn[key][rival] = None
+            move = bot.choose(drawn, rival, rng)
+            drawn[key][rival] = rules.secret_choice(drawn, rival, move)
+        return drawn
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the last secret choice reveals the round, and the same seat may at once

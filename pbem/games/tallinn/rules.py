@@ -123,6 +123,31 @@ def _copy(value: Any) -> Any:
     return value
 
 
+#: the parts of a state a move changes in place, each copied one level deeper than the
+#: level it is changed at; what they hold below that (a display's ``[card, half]``, a
+#: tower choice, a contest record, words) is replaced whole, never changed in place
+_FLAT = ("points", "start", "chosen", "played", "legat", "builders", "tower_queue",
+         "tower_choice", "events", "contests")
+_NESTED = ("pile", "hand", "display")
+
+
+def _copy_state(state: State) -> State:
+    """A copy of ``state`` that the rules may change without changing ``state``: what a
+    move changes is copied, the rest shared (a full deep copy took a third of a searching
+    bot's time, which plays thousands of moves per move)."""
+    new = dict(state)
+    for key, value in state.items():
+        if key in _FLAT:
+            new[key] = list(value)
+        elif key in _NESTED:
+            new[key] = [list(part) for part in value]
+        elif key == "towers":  # a drawn state deals its rivals' tower cards anew
+            new[key] = [[dict(tower) for tower in towers] for towers in value]
+        elif isinstance(value, (dict, list)):
+            new[key] = _copy(value)
+    return new
+
+
 def card_key(card: str) -> tuple[int, str]:
     """Sort order of cards: by printed number, the Legat after 10."""
     return (int(card), "") if card.isdigit() else (99, card)
@@ -310,7 +335,7 @@ def _choose(state: State, seat: int, card: str, half: str) -> State:
             "one of your towers" if any(t["card"] == card for t in state["towers"][seat])
             else "not yet drawn" if card in state["pile"][seat] else "not in this game")
         raise IllegalMoveError(f"card {card} is not in your hand ({where})")
-    new = _copy(state)
+    new = _copy_state(state)
     new["chosen"][seat] = [card, half]
     if not to_move(new):
         _reveal(new)
@@ -318,7 +343,7 @@ def _choose(state: State, seat: int, card: str, half: str) -> State:
 
 
 def _legat(state: State, seat: int, code: str) -> State:
-    new = _copy(state)
+    new = _copy_state(state)
     new["legat"][seat] = code
     if not to_move(new):
         _resolve_contests(new)
@@ -326,7 +351,7 @@ def _legat(state: State, seat: int, code: str) -> State:
 
 
 def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
-    new = _copy(state)
+    new = _copy_state(state)
     if isinstance(move, NoTower):
         new["tower_choice"][seat] = "none"
     else:
@@ -362,10 +387,11 @@ def determinize(state: State, seat: int, chance: random.Random) -> State:
     pile, face-down towers) is hidden from the others, so a rival's hidden cards are
     dealt anew to its towers, hand and pile (same sizes, towers keeping where they came
     from), its pending card choice is a card of its new hand with a half drawn by
-    ``chance``, and its pending secret tower decision one of its tower moves.  The
-    seat's own pile is shuffled (it knows which cards are on it, not their order).
+    ``chance``, and its pending secret tower decision one of its tower moves (the
+    game's ``determinize`` makes both anew as the rival's bot would).  The seat's own
+    pile is shuffled (it knows which cards are on it, not their order).
     """
-    new = _copy(state)
+    new = _copy_state(state)
     new["seed"] = rng.reseeded(chance)
     if state["phase"] == "over":
         return new  # the towers are turned up: nothing is hidden any more
@@ -386,10 +412,20 @@ def determinize(state: State, seat: int, chance: random.Random) -> State:
             new["chosen"][s] = [chance.choice(new["hand"][s]), chance.choice(HALVES)]
         if state["tower_choice"][s] is not None and is_secret(state):
             new["tower_choice"][s] = None
-            pick = chance.choice(legal(new, s))
-            new["tower_choice"][s] = "none" if isinstance(pick, NoTower) else {
-                "from": DISPLAY if pick.card in open_cards else HAND, "card": pick.card}
+            new["tower_choice"][s] = secret_choice(new, s, chance.choice(legal(new, s)))
     return new
+
+
+def secret_choice(state: State, seat: int, move: Move) -> Any:
+    """How ``move``, a secret choice of ``seat`` not yet revealed, is kept in ``state``
+    (``chosen`` in the card choice, ``tower_choice`` in the towers' phase)."""
+    if isinstance(move, Play):
+        return [move.card, move.half]
+    if isinstance(move, NoTower):
+        return "none"
+    assert isinstance(move, Tower)
+    return {"from": DISPLAY if move.card in display_cards(state, seat) else HAND,
+            "card": move.card}
 
 
 # -- resolution ------------------------------------------------------------------

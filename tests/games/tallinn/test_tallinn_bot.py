@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from tallinn_helpers import new_game, play_round, stack
 
+from pbem.games import search
 from pbem.games.tallinn import GAME, rules
 from pbem.games.tallinn.moves import parse
 
@@ -82,3 +84,64 @@ def test_the_bot_plays_from_its_view_only():
                 state, seat, random.Random(1))
             checked += 1
     assert checked > 20
+
+
+def _last_round(first: str) -> dict:
+    """Round 10 of a 2-player game without towers, seat 0 holding card ``first`` as its
+    last card: every other card of its set lies open in its display."""
+    state = new_game(2)
+    usage = [c for c in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "1") if c != first]
+    for seat in (0, 1):
+        stack(state, seat, "S1", usage + [first])
+    for card in usage:  # the halves without a coin: no contest, no tower
+        state = play_round(state, {0: f"{card}a", 1: f"{card}a"})
+    assert state["round"] == 10 and state["hand"] == [[first], [first]]
+    return state
+
+
+@pytest.mark.parametrize("first", ["1", "10"])
+def test_a_rival_s_pending_card_is_drawn_as_its_bot_chooses(first):
+    """A searching seat takes its rivals for the game's bot: a rival's secret card,
+    chosen before the seat's, is drawn as the bot would choose it with the cards drawn
+    for it; here the rival has one card left and no tower, so its hand is known."""
+    state = _last_round(first)
+    bot = {GAME.bot_move(state, 0, random.Random(seed)) for seed in range(3)}
+    assert len(bot) == 1
+    move = bot.pop()
+    chosen = GAME.apply(state, 0, move)
+    for seed in range(12):
+        drawn = GAME.determinize(chosen, 1, random.Random(seed))
+        assert drawn["chosen"][0] == [parse(move).card, parse(move).half]
+
+
+def test_the_search_tries_every_move_on_each_drawn_state():
+    """Tallinn's search compares its moves on the same drawn states
+    (``Rules.search_paired``): each drawn state once per move, in whole rounds."""
+    drawn: list[dict] = []
+
+    class Counted(type(GAME)):
+        def determinize(self, state, seat, rng):
+            drawn.append(super().determinize(state, seat, rng))
+            return drawn[-1]
+
+    state = GAME.setup(4, None, "paired")
+    moves = GAME.legal_moves(state, 0)
+    assert len(moves) == 6
+    move = search.choose(Counted(), state, 0, random.Random(1),
+                         search.Budget(iterations=2 * len(moves) + 5))
+    assert move in moves
+    assert len(drawn) == 2 * len(moves)
+    assert all(d == drawn[0] for d in drawn[:len(moves)])
+    assert all(d == drawn[len(moves)] for d in drawn[len(moves):])
+    assert drawn[0] != drawn[len(moves)]
+    # the server's clock: asked before the search and before each drawn state after
+    # the first, so a stop says "enough" between whole rounds of the moves
+    drawn.clear()
+    calls: list[int] = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    search.choose(Counted(), state, 0, random.Random(1), search.Budget(stop=stop))
+    assert len(calls) == 3 and len(drawn) == 2 * len(moves)
