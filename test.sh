@@ -10,11 +10,11 @@ PY=${PYTHON:-python3}
 .venv/bin/ruff check pbem tests bench
 .venv/bin/lint-imports  # the layers of DESIGN.md, as pyproject.toml [tool.importlinter] writes them
 set +e
-# on every core (pytest-xdist; an idle worker takes tests from a busy one): 579 s for
-# 1,834 tests on two cores (26 November, session 14, in CI from a clean clone, a niced
-# bot bench beside it for the first minutes; 678 s for 1,811 earlier that day). The
-# aim is 5 minutes; the suite's CPU is about 690 s (bench/suite_cpu.py), so two cores
-# need at least about 345 s.
+# on every core (pytest-xdist; an idle worker takes tests from a busy one): 457 s for
+# 1,853 tests on two cores (26 November, session 15, in CI from a clean clone, nothing
+# else running; 579 s for 1,834 in session 14, before the pictures kept their pieces).
+# The aim is 5 minutes; the contract playouts (every viewer's picture in both languages
+# at every state) and the browser tests are the largest parts.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
 # pytest keeps each test module with its asserts rewritten in __pycache__, unless Python
 # is told to write no bytecode (some machines set that): then every run, in every
