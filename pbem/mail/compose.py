@@ -531,8 +531,14 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
         ctx, game, seat, seats, state)
     queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
           now=now, seats=seats, turn_of=seat, reply_of=seat,
-          reply_moves=[link.choice.move for link in menu] if menu and menu.short else [],
-          known=known, pending=later)
+          reply_moves=reply_moves(menu) if menu is not None else [], known=known,
+          pending=later)
+
+
+def reply_moves(menu: Menu) -> list[str]:
+    """The notations a reply's numbers name, in the mail's order: a short menu's (a long
+    one is answered from the seat page, not by number)."""
+    return [link.choice.move for link in menu] if menu.short else []
 
 
 def turn_body(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State

@@ -17,7 +17,6 @@ be written (a defect) is retried by the next ticks and given up after the mail's
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from datetime import datetime
 
 from pbem.context import Context
@@ -83,7 +82,8 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
                 continue
             subject, text, html, menu = body
             compose.finish(ctx, mail, locked, seats, subject, text, html,
-                           reply_of=seats[mail.seat_index], reply_moves=list(_short(menu)))
+                           reply_of=seats[mail.seat_index],
+                           reply_moves=compose.reply_moves(menu))
             return True
     return False
 
@@ -100,12 +100,6 @@ def _give_up_stale(mail_id: int, now: datetime) -> bool:
             (Outbox.update(failed_at=now, last_error=stale)
              .where(Outbox.id == mail_id).execute())
     return False
-
-
-def _short(menu: compose.Menu) -> Iterator[str]:
-    """The notations a reply's numbers name: a short menu's, as ``queue_turn`` gives."""
-    if menu.short:
-        yield from (link.choice.move for link in menu)
 
 
 def _failed(ctx: Context, mail_id: int, now: datetime, error: str) -> None:
