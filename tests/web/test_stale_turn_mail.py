@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from freezegun import freeze_time
-from web_helpers import latest_mail, move_forms, player, post_form, seat_path, table, text_part
+from web_helpers import latest_mail, play_first_move, player, seat_path, table, text_part
 
 from pbem.models import Outbox, Player
 from pbem.time.scheduler import tick
@@ -23,9 +23,7 @@ def _move_until_next_turn_mail(client, first: Outbox) -> Outbox:
     queued."""
     seat = seat_path(first)
     for _ in range(20):
-        forms = move_forms(client.get(seat).text)
-        assert forms, "Alice has nothing to play on her seat page"
-        assert post_form(client, forms[0]).status_code == 303
+        assert play_first_move(client, seat), "Alice has nothing to play on her seat page"
         latest = latest_mail(ALICE)
         if latest.id != first.id:
             return latest

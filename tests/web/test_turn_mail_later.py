@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from freezegun import freeze_time
-from web_helpers import latest_mail, move_forms, post_form, table, text_part
+from web_helpers import latest_mail, play_first_move, table, text_part
 
 from pbem.lifecycle import talk
 from pbem.mail import compose, later
@@ -34,13 +34,8 @@ def _click_until_bob_is_asked(ctx, client, game: Game) -> Outbox:
     seat page until a click begins a turn of Bob's; Bob's new row, as the click left it."""
     for _ in range(20):
         before = latest_mail(BOB)
-        for index in (0, 1):
-            forms = move_forms(client.get(_seat_path(ctx, game, index)).text)
-            if forms:
-                break
-        else:
-            raise AssertionError("neither Alice nor Bob has a move on their seat page")
-        assert post_form(client, forms[0]).status_code == 303
+        assert any(play_first_move(client, _seat_path(ctx, game, index)) for index in (0, 1)), \
+            "neither Alice nor Bob has a move on their seat page"
         asked = latest_mail(BOB)
         if asked.id != before.id:
             return asked
@@ -84,8 +79,7 @@ def test_a_turn_that_ended_before_the_tick_gets_no_mail_written(smtp_ctx, smtp_s
         # any tick
         bob = Seat.get(Seat.game == game, Seat.index == 1)
         while bob.in_turn and bob.turn_seq == asked.turn_seq:
-            forms = move_forms(client.get(_seat_path(smtp_ctx, game, 1)).text)
-            assert post_form(client, forms[0]).status_code == 303
+            assert play_first_move(client, _seat_path(smtp_ctx, game, 1))
             bob = Seat.get_by_id(bob.id)
         tick(smtp_ctx)
     asked = Outbox.get_by_id(asked.id)

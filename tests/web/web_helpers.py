@@ -81,6 +81,16 @@ def move_forms(html: str) -> list[Form]:
     return [f for f in forms_in(html) if f.action.endswith("/play")]
 
 
+def play_first_move(client, seat_path: str) -> bool:
+    """Play the first move the seat page at ``seat_path`` offers (the page answers it
+    with 303); False where it offers none."""
+    forms = move_forms(client.get(seat_path).text)
+    if not forms:
+        return False
+    assert post_form(client, forms[0]).status_code == 303
+    return True
+
+
 def csrf_of(html: str) -> str:
     match = re.search(r'name="csrf_token" value="([^"]+)"', html)
     assert match, "no CSRF field on the page"
