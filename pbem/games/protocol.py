@@ -317,10 +317,6 @@ class Rules(ABC):
     #: table (``pbem.games.search``): a round or so; the whole game where it is short
     #: and the estimate cannot see its second half (Tallinn)
     search_horizon: int = 12
-    #: the share of a search's iterations by which the game's own bot's move leads when
-    #: the most visited move is played (``pbem.games.search``): where that bot plays
-    #: well, the search refines its move rather than replacing it by noise
-    search_prior: float = 0.0
     #: whether a searching bot compares its moves on the same drawn states, each with
     #: the game's bot playing on, by the margin of the final scores, instead of growing
     #: its tree (``pbem.games.search``): where a move's worth is a few points that the

@@ -111,7 +111,7 @@ def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Bu
         return moves[0]
     if not rules.searched(state, seat) or budget.stop is not None and budget.stop():
         return rules.bot_move(state, seat, rng)
-    if getattr(rules, "search_paired", False):
+    if rules.search_paired:
         return _paired(rules, state, seat, rng, budget, horizon, moves)
     root = _Node(seat)
     done = 0
@@ -120,13 +120,7 @@ def choose(rules: Rules, state: State, seat: int, rng: random.Random, budget: Bu
             break
         _iterate(rules, rules.determinize(state, seat, rng), seat, root, rng, horizon)
         done += 1
-    # the game's own bot's move counts ``search_prior`` of the iterations ahead: the
-    # search overrules it where it found a move clearly better, not by noise
-    ahead = getattr(rules, "search_prior", 0.0) * done
-    own = rules.bot_move(state, seat, random.Random(rng.random())) if ahead else None
-    best = max(root.children.items(),
-               key=lambda kv: (kv[1].visits + (ahead if kv[0][1] == own else 0),
-                               kv[1].reward, kv[0][1]))
+    best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward, kv[0][1]))
     return best[0][1]
 
 
