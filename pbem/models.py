@@ -556,11 +556,23 @@ def open_database(url: str) -> pw.Database:
     else:
         if url.startswith(("postgres://", "postgresql://")):
             url = "postgresql+pool://" + url.split("://", 1)[1]
+        options = {"options": _lock_timeout_option(url)}
         database = connect(url, max_connections=POOL_SIZE, stale_timeout=POOL_STALE_SECONDS,
-                           timeout=POOL_WAIT_SECONDS) if "+pool://" in url else connect(url)
+                           timeout=POOL_WAIT_SECONDS, **options) if "+pool://" in url else (
+            connect(url, **options))
         _writer = None
     db.initialize(database)
     return database
+
+
+def _lock_timeout_option(url: str) -> str:
+    """The connection's ``options``: every wait for a row lock (``lock_row``) gives up
+    after ``LOCK_TIMEOUT_SECONDS``, set once per connection rather than once per
+    transaction (a statement on every move); options the URL gives come first."""
+    from urllib.parse import parse_qs, urlsplit
+
+    given = parse_qs(urlsplit(url).query).get("options", [])
+    return " ".join([*given, f"-c lock_timeout={int(LOCK_TIMEOUT_SECONDS * 1000)}"])
 
 
 class _SqliteWriter:
@@ -718,13 +730,12 @@ def lock_row(model: type[BaseModel], row_id: int) -> Any:
     until the transaction ends.
 
     PostgreSQL takes a row lock (``SELECT … FOR UPDATE``), waiting at most
-    ``LOCK_TIMEOUT_SECONDS`` (then ``peewee.OperationalError``); SQLite has one
+    ``LOCK_TIMEOUT_SECONDS`` (the connection's ``lock_timeout``, set by
+    ``open_database``; then ``peewee.OperationalError``); SQLite has one
     writer already (``write_transaction`` begins ``IMMEDIATE``, within its
     ``busy_timeout``), so the read is enough there.
     """
     sqlite = isinstance(db.obj, pw.SqliteDatabase)
-    if not sqlite:
-        db.execute_sql(f"SET LOCAL lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
     if type(row_id) is int:  # the SQL built once per model (``pbem.sqlcache``)
         key = (model, sqlite)
         if key not in _LOCKS:
@@ -739,6 +750,70 @@ def _lock_query(model: type[BaseModel], row_id: Any, sqlite: bool) -> pw.ModelSe
 
 
 _LOCKS: dict[tuple[type[BaseModel], bool], Prepared] = {}
+
+
+def table_of(game_id: int, lock: bool = False, note_of: int | None = None
+             ) -> tuple[Game | None, list[Seat]]:
+    """The game and its seats in table order, each with its player, in one statement:
+    every page and move behind a link reads both, and a round trip saved there is saved
+    on every click.  With ``lock``, the game row is locked as ``lock_row`` locks it.
+    ``note_of``: the seat whose private note comes along (its seat page shows it:
+    ``pbem.lifecycle.notes.read``); no other seat's note is read.
+
+    The game's columns come with every seat's row, but its state (the one large value)
+    only with the first seat's (``_table_query``): it is read and decoded once.  A game
+    without seats (none is made so) is read on its own.
+
+    PostgreSQL locks first, in a statement of its own: a ``FOR UPDATE`` that waited for
+    another move returns the locked row as that move left it, but the joined rows (the
+    seats) as they were before it (its snapshot), so the table is read after the lock."""
+    if type(game_id) is not int or not (note_of is None or type(note_of) is int):
+        raise TypeError(f"a game and a seat are whole numbers, not {game_id!r}, {note_of!r}")
+    if lock and not isinstance(db.obj, pw.SqliteDatabase) and not _GAME_LOCK.rows(game_id):
+        return None, []
+    with_note = note_of is not None
+    if with_note not in _TABLES:
+        _TABLES[with_note] = Prepared(
+            Seat, lambda *values: _table_query(*values, with_note=with_note), 1 + with_note)
+    seats = _TABLES[with_note].rows(game_id, *(() if note_of is None else (note_of,)))
+    if not seats or seats[0].index != 0:
+        game = lock_row(Game, game_id) if lock else Game.get_or_none(Game.id == game_id)
+        seats = Seat.of(game) if game is not None else []
+        for seat in seats if note_of is not None else ():
+            note = Note.get_or_none(Note.seat == seat.id) if seat.index == note_of else None
+            seat.note_text = note.text if note is not None else None
+        return game, seats
+    game = seats[0].game
+    # set as read, not as changed: saving the game writes only what a change set
+    game.__data__["state"] = Game.state.python_value(seats[0].table_state)
+    for seat in seats:
+        seat.__rel__["game"] = game  # one game object for the whole table
+    return game, seats
+
+
+#: the game's columns that every seat's row carries; its state rides on the first only
+_GAME_COLUMNS = [f for f in Game._meta.sorted_fields if f.name != "state"]
+
+
+def _table_query(game_id: Any, *note_of: Any, with_note: bool) -> pw.ModelSelect:
+    """``table_of``'s statement; ``note_of``: the seat whose note comes along, if asked."""
+    columns = [Seat, Player, *_GAME_COLUMNS,
+               pw.Case(None, [(Seat.index == 0, Game.state)]).alias("table_state")]
+    if with_note:
+        columns.append(pw.Case(None, [(Seat.index == note_of[0], Note.text)])
+                       .alias("note_text"))
+    query = (Seat.select(*columns)
+             .join(Player, pw.JOIN.LEFT_OUTER).switch(Seat).join(Game))
+    if with_note:
+        query = query.switch(Seat).join(Note, pw.JOIN.LEFT_OUTER, on=(Note.seat == Seat.id))
+    return query.where(Seat.game == game_id).order_by(Seat.index)
+
+
+#: ``table_of``'s prepared statements, with a seat's note or without
+_TABLES: dict[bool, Prepared] = {}
+#: the game's row locked, and nothing read (PostgreSQL: ``table_of``)
+_GAME_LOCK = Prepared(Game, lambda game_id: (
+    Game.select(Game.id).where(Game.id == game_id).for_update()), 1)
 
 
 @contextmanager

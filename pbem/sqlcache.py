@@ -66,3 +66,104 @@ class Prepared:
     def first(self, *values: int) -> Any:
         found = self.rows(*values)
         return found[0] if found else None
+
+
+# -- writes ---------------------------------------------------------------------------
+#
+# A move writes its log row, its mails' rows, the seats whose turn changed and the game;
+# peewee builds each statement anew, walking every column.  These build the text once
+# per shape (the table, the columns written, and for ``update_rows`` which row sets
+# which) and kind of database, and convert each value as peewee would (``db_value``).
+
+#: the SQL text of each shape of write
+_WRITES: dict[tuple[Any, ...], str] = {}
+
+
+def _database_of(model: type[pw.Model]) -> pw.Database:
+    database = model._meta.database
+    return getattr(database, "obj", None) or database  # behind a DatabaseProxy
+
+
+def _written(key: tuple[Any, ...], make: Callable[[], str]) -> str:
+    sql = _WRITES.get(key)
+    if sql is None:
+        sql = _WRITES[key] = make()  # two threads may both make it: the same text
+    return sql
+
+
+def _name(field: pw.Field) -> str:
+    return f'"{field.column_name}"'
+
+
+def insert(model: type[pw.Model], **values: Any) -> Any:
+    """``model.create(**values)``: the new row as a model, its id set, defaults filled
+    as peewee fills them."""
+    row = model(**values)
+    data = row.__data__
+    fields = [f for f in model._meta.sorted_fields
+              if f.name in data and not (f is model._meta.primary_key and data[f.name] is None)]
+    database = _database_of(model)
+    returning = isinstance(database, pw.PostgresqlDatabase)
+    key = ("insert", model, type(database), tuple(f.name for f in fields))
+    sql = _written(key, lambda: (
+        f'INSERT INTO "{model._meta.table_name}" ({", ".join(_name(f) for f in fields)}) '
+        f'VALUES ({", ".join([database.param] * len(fields))})'
+        + (f' RETURNING "{model._meta.primary_key.column_name}"' if returning else "")))
+    cursor = database.execute_sql(sql, [f.db_value(data[f.name]) for f in fields])
+    data[model._meta.primary_key.name] = cursor.fetchone()[0] if returning else cursor.lastrowid
+    row._dirty.clear()
+    return row
+
+
+def insert_many(model: type[pw.Model], rows: list[dict[str, Any]]) -> None:
+    """``model.insert_many(rows)`` for rows that name the same columns: one statement."""
+    if not rows:
+        return
+    made = [model(**values).__data__ for values in rows]
+    names = tuple(rows[0])
+    if any(tuple(values) != names for values in rows):
+        raise ValueError("every row must name the same columns, in the same order")
+    fields = [f for f in model._meta.sorted_fields if f.name in made[0]]
+    database = _database_of(model)
+    one = f'({", ".join([database.param] * len(fields))})'
+    key = ("insert_many", model, type(database), tuple(f.name for f in fields), len(made))
+    sql = _written(key, lambda: (
+        f'INSERT INTO "{model._meta.table_name}" ({", ".join(_name(f) for f in fields)}) '
+        f'VALUES {", ".join([one] * len(made))}'))
+    database.execute_sql(sql, [f.db_value(data[f.name]) for data in made for f in fields])
+
+
+def update_rows(rows: list[Any]) -> None:
+    """Save what changed in each of ``rows`` (models of one table) in one statement: each
+    column set where a row changed it (``CASE`` on the id), left as it is elsewhere."""
+    dirty = [row for row in rows if row._dirty]
+    if not dirty:
+        return
+    model = type(dirty[0])
+    pk = model._meta.primary_key
+    # fields compare by name here: a peewee field's ``==`` makes an SQL expression
+    changed = [frozenset(row._dirty) for row in dirty]
+    fields = [f for f in model._meta.sorted_fields if any(f.name in c for c in changed)]
+    database = _database_of(model)
+    p = database.param
+    shape = tuple(tuple(f.name for f in fields if f.name in c) for c in changed)
+    if len(dirty) == 1:
+        sql = _written(("update", model, type(database), shape), lambda: (
+            f'UPDATE "{model._meta.table_name}" SET '
+            + ", ".join(f"{_name(f)} = {p}" for f in fields)
+            + f" WHERE {_name(pk)} = {p}"))
+        params = [f.db_value(dirty[0].__data__[f.name]) for f in fields] + [dirty[0].id]
+    else:
+        def case(field: pw.Field) -> str:
+            whens = " ".join(f"WHEN {p} THEN {p}" for c in changed if field.name in c)
+            return f"{_name(field)} = CASE {_name(pk)} {whens} ELSE {_name(field)} END"
+
+        sql = _written(("update", model, type(database), shape), lambda: (
+            f'UPDATE "{model._meta.table_name}" SET ' + ", ".join(case(f) for f in fields)
+            + f" WHERE {_name(pk)} IN ({', '.join([p] * len(dirty))})"))
+        params = [value for f in fields for row, c in zip(dirty, changed, strict=True)
+                  if f.name in c for value in (row.id, f.db_value(row.__data__[f.name]))]
+        params += [row.id for row in dirty]
+    database.execute_sql(sql, params)
+    for row in dirty:
+        row._dirty.clear()

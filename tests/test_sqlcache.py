@@ -53,3 +53,52 @@ def test_only_whole_numbers_and_every_value_used(database):
         unused.rows(1, "2")
     with pytest.raises(ValueError):
         unused.rows(1, 2)
+
+
+def test_a_row_inserted_once_built_is_the_row_peewee_creates(database):
+    game = _game(2)
+    from datetime import datetime
+
+    from pbem.models import Move, Outbox
+    from pbem.sqlcache import insert, insert_many
+
+    values = dict(game=game, seq=1, seat=0, move="karte 3", round=1, turn_seq=1,
+                  commit=True, turn_end=False, said_author="Du", said_others="Ann",
+                  said_in={"de": ["Du", "Ann"]}, clock_before="",
+                  created_at=datetime(2026, 3, 2, 12, 0))
+    for _ in range(2):  # built the first time, reused the second
+        made = insert(Move, **values)
+        assert made.id is not None and not made.dirty_fields
+        created = Move.create(**{**values, "seq": values["seq"] + 100})
+        read, expected = Move.get_by_id(made.id).__data__, Move.get_by_id(created.id).__data__
+        assert {**read, "id": 0, "seq": 0} == {**expected, "id": 0, "seq": 0}
+        assert read == made.__data__  # the defaults filled as they were written
+        values["seq"] += 1
+    rows = [dict(game=game, player=None, kind="turn", to_address=f"{n}@example.org",
+                 subject="s", text_body="", message_id=f"<{n}@pbem>", composed=False)
+            for n in ("a", "b", "c")]
+    insert_many(Outbox, rows)
+    got = list(Outbox.select().where(Outbox.message_id.in_(["<a@pbem>", "<b@pbem>",
+                                                             "<c@pbem>"]))
+               .order_by(Outbox.id))
+    assert [m.to_address for m in got] == ["a@example.org", "b@example.org", "c@example.org"]
+    assert all(m.attempts == 0 and m.created_at is not None and not m.composed for m in got)
+    with pytest.raises(ValueError):
+        insert_many(Outbox, [rows[0], {**rows[1], "digest": True}])
+
+
+def test_rows_updated_once_built_change_only_what_each_set(database):
+    from pbem.sqlcache import update_rows
+
+    game = _game(3)
+    seats = Seat.of(game)
+    before = [s.__data__.copy() for s in seats]
+    seats[0].bot_level = "strong"
+    seats[2].in_turn, seats[2].menu_seq = True, 9
+    update_rows(seats)
+    after = [s.__data__ for s in Seat.of(game)]
+    assert after[0] == {**before[0], "bot_level": "strong"} and after[1] == before[1]
+    assert after[2] == {**before[2], "in_turn": True, "menu_seq": 9}
+    game.seq, game.state = 4, {"round": 2}
+    update_rows([game])
+    assert Game.get_by_id(game.id).state == {"round": 2} and not game.dirty_fields

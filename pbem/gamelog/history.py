@@ -54,6 +54,12 @@ class History:
     rounds: list[Round] = field(default_factory=list)
     #: moves before the first one shown, left out for length
     earlier: int = 0
+    #: the rows of the log it tells, oldest first; a seat's history has the seat's move
+    #: before them too, and each row knows the move take-back would take
+    #: (``takeback_seq``), for its page (``moves.takeback_candidate``)
+    log: list[Move] = field(default_factory=list, repr=False, compare=False)
+    #: whose history it is, where it is one seat's (``seat_history``)
+    seat: int | None = None
 
     def __bool__(self) -> bool:
         return bool(self.rounds)
@@ -177,24 +183,46 @@ def seat_history(game: Game, seat_index: int, in_turn: bool, limit: int = HISTOR
     """What the seat missed, as it reads it: ``history`` from ``since_seq_for``, with
     the seat's last turns found in the same statement as the moves after them (every
     page and turn mail of a seat tells this)."""
-    rows = _SEAT_ROWS.rows(game.id, seat_index, 0 if in_turn else 1, limit)[::-1]
+    # the move that began them comes too (its seat's move: take-back may take it)
+    found = _SEAT_ROWS.rows(game.id, seat_index, 0 if in_turn else 1, limit + 1)[::-1]
+    rows = [row for row in found if row.seq > row.since_seq]
     if len(rows) >= limit:  # cut: how many came before is asked apart
-        return history(game, seat_index, since_seq_for(game, seat_index, in_turn), limit,
+        told = history(game, seat_index, since_seq_for(game, seat_index, in_turn), limit,
                        lang)
-    # no move after the seat's last turn: that turn ended the log (a dense log, and
-    # ``game`` as read with it), and only notices and talk may follow
-    return _told(game, seat_index, rows[0].since_seq if rows else game.seq, rows, 0, lang)
+    else:
+        # no move at all: the log is empty (a dense log, and ``game`` as read with it),
+        # and only notices and talk may follow
+        told = _told(game, seat_index, found[0].since_seq if found else game.seq, rows, 0,
+                     lang)
+        told.log = found
+    told.seat = seat_index
+    return told
 
 
 def _seat_rows(game_id: int, seat_index: int, skip: int, limit: int) -> pw.ModelSelect:
-    """The moves after the seat's last turn (``skip`` 0) or the one before (1), newest
-    first, each with where they begin (``since_seq``)."""
+    """The moves after the seat's last turn (``skip`` 0) or the one before (1) and the
+    move that ended that turn, newest first, each with where they begin (``since_seq``)
+    and the seat's move that take-back would take (``takeback_seq``, ``takeback_query``:
+    the seat page offers it)."""
     ends = (Move.select(Move.seq)
             .where(Move.game == game_id, Move.seat == seat_index, Move.turn_end)
             .order_by(Move.seq.desc()).limit(1).offset(skip))
     since = pw.fn.COALESCE(ends, 0)
-    return (_told_rows(game_id, since.alias("since_seq")).where(Move.seq > since)
-            .order_by(Move.seq.desc()).limit(limit))
+    takeback = takeback_query(game_id, seat_index, Move.seq)
+    return (_told_rows(game_id, since.alias("since_seq"), takeback.alias("takeback_seq"))
+            .where(Move.seq >= since).order_by(Move.seq.desc()).limit(limit))
+
+
+def takeback_query(game_id: Any, seat_index: Any, *columns: Any) -> pw.ModelSelect:
+    """The seat's last move, if it is not a commit point and none has been passed since
+    (``columns`` of it; ``moves.takeback_candidate``)."""
+    # the newest commit point is near the end of the log: read it from the end
+    newest = (Move.select(Move.seq).where(Move.game == game_id, Move.commit)
+              .order_by(Move.seq.desc()).limit(1))
+    return (Move.select(*columns).where(Move.game == game_id, Move.seat == seat_index,
+                                        Move.seq > pw.fn.COALESCE(newest, 0),
+                                        Move.kind == Move.PLAYER)
+            .order_by(Move.seq.desc()).limit(1))
 
 
 #: pages and turn mails tell this on every view: its SQL is built once (``pbem.sqlcache``)
@@ -219,7 +247,7 @@ def _told(game: Game, viewer: int | None, since_seq: int, rows: list[Move], earl
     asides = aside_seq is None or aside_seq >= since_seq
     for notice in _NOTICES.rows(game.id, first_seq - 1, since_seq) if asides else ():
         notices.setdefault(notice.seq, []).append(notice_text(notice, lang))
-    out = History(earlier=earlier)
+    out = History(earlier=earlier, log=rows)
     current_round = rows[0].round if rows else None
 
     # table talk stands after the move it followed, like notices (each message a line)

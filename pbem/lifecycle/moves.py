@@ -24,9 +24,11 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 import peewee as pw
 
+from pbem import sqlcache
 from pbem.context import Context
 from pbem.gamelog import history
 from pbem.gamelog.rows import begin_turn, settle
@@ -41,6 +43,7 @@ from pbem.models import (
     Notice,
     Seat,
     lock_row,
+    table_of,
     utcnow,
     write_transaction,
 )
@@ -87,17 +90,33 @@ class Outcome:
 # -- playing -------------------------------------------------------------------
 
 
-def save_changed(row: Seat) -> None:
-    """Write only the seat's fields that this change set (a move touches few of them,
-    and every seat of the table passes through ``after_change``)."""
-    if row.dirty_fields:
-        row.save(only=row.dirty_fields)
+def save_changed(*rows: Seat) -> None:
+    """Write only the seats' fields that this change set (a move touches few of them,
+    and every seat of the table passes through ``after_change``): the seats a change
+    touched in one statement (a move mostly ends one turn and begins another)."""
+    sqlcache.update_rows(list(rows))
 
 
 def lock_game(game_id: int) -> Game:
     """The game row, locked against concurrent moves and ticks; ``PlayError`` if there is none."""
+    return _locked(lambda: lock_row(Game, game_id))
+
+
+def lock_table(game_id: int) -> tuple[Game, list[Seat]]:
+    """``lock_game`` with the game's seats and players read in the same statement."""
+    seats: list[Seat] = []
+
+    def read() -> Game | None:
+        game, found = table_of(game_id, lock=True)
+        seats.extend(found)
+        return game
+
+    return _locked(read), seats
+
+
+def _locked(read: Callable[[], Game | None]) -> Game:
     try:
-        game = lock_row(Game, game_id)
+        game = read()
     except pw.OperationalError as exc:  # another change held the game too long
         raise PlayError("busy", gettext("The game is busy with another move just now; "
                                         "please try again in a moment.")) from exc
@@ -158,8 +177,7 @@ def play(
     which waits for nobody's mail: ``pbem.mail.later``).
     """
     with write_transaction():
-        game = lock_game(game_id)
-        seats = Seat.of(game)
+        game, seats = lock_table(game_id)
         if check is not None:
             check(game, seats)
         if game.status != Game.ACTIVE:
@@ -197,7 +215,8 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     game.seq += 1
     i = seat.index
     turn_end = rules.turn_over(before, i, move, after)
-    row = Move.create(
+    row = sqlcache.insert(
+        Move,
         game=game, seq=game.seq, seat=i, move=move, kind=kind,
         menu_seq=seat.menu_seq if menu_seq is None else menu_seq,
         turn_seq=seat.turn_seq, round=rules.round(before),
@@ -293,17 +312,21 @@ def _begin_turns(ctx: Context, game: Game, seats: list[Seat], fresh: set[int], s
                  now: datetime, mail_later: bool = False) -> None:
     """The clocks of the turns that began in a change start, each seated person is mailed
     "your move", and every seat is saved as the change left it."""
-    mailed = [s.player for s in seats
-              if s.index in fresh and s.in_turn and not s.bot and s.player_id is not None]
     # the turn mails' blocked addresses and thread roots, asked once for all of them
+    # (those written later ask when they are written)
+    mailed = [s.player for s in seats
+              if s.index in fresh and s.in_turn and not s.bot and s.player_id is not None
+              and (not mail_later or s.player.digest)]
     known = compose.known_for(ctx, game, mailed) if len(mailed) > 1 else None
+    later: list[dict[str, Any]] = []  # the rows written later, inserted together
     for seat in seats:
         if seat.index in fresh and seat.in_turn:
             clock.start_turn(game, seat, now)
             if not seat.bot and seat.player_id is not None:
                 compose.queue_turn(ctx, game, seat, seats, state, now, known,
-                                   later=mail_later)
-        save_changed(seat)
+                                   later=mail_later, batch=later)
+    compose.insert_batch(later)
+    save_changed(*seats)
 
 
 def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
@@ -373,12 +396,12 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         for seat in seats:
             clock.stop(seat)
             seat.in_turn = False
-            save_changed(seat)
+        save_changed(*seats)
         compose.queue_result(ctx, game, seats, state, now)
         ratings.rate(game, seats)
     # only what this change set (the state, the counters): the options, clock and result
     # are not written again unchanged
-    game.save(only=game.dirty_fields)
+    sqlcache.update_rows([game])
     return played
 
 
@@ -491,13 +514,19 @@ def take_back(ctx: Context, game_id: int, seat_index: int,
         return last
 
 
-def takeback_candidate(game: Game, seat_index: int) -> Move | None:
-    """The seat's last move, if it is not a commit point and none has been passed since."""
-    # the newest commit point is near the end of the log: read it from the end (one
-    # statement: the page that offers take-back asks on every view)
-    newest = (Move.select(Move.seq).where(Move.game == game, Move.commit)
-              .order_by(Move.seq.desc()).limit(1))
-    return (Move.select().where(Move.game == game, Move.seat == seat_index,
-                                Move.seq > pw.fn.COALESCE(newest, 0),
-                                Move.kind == Move.PLAYER)
-            .order_by(Move.seq.desc()).first())
+def takeback_candidate(game: Game, seat_index: int,
+                       told: history.History | None = None) -> Move | None:
+    """The seat's last move, if it is not a commit point and none has been passed since.
+
+    ``told``: the seat's history that its page read anyway (``history.seat_history``):
+    its rows name that move (``takeback_seq``), which is mostly among them; else it is
+    asked for."""
+    log = told.log if told is not None and told.seat == seat_index else []
+    if log and "takeback_seq" in vars(log[0]):
+        wanted = log[0].takeback_seq
+        if wanted is None:
+            return None
+        found = next((row for row in log if row.seq == wanted), None)
+        if found is not None:
+            return found
+    return history.takeback_query(game.id, seat_index, Move).first()

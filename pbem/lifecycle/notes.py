@@ -34,7 +34,10 @@ def clean(text: str) -> str:
 
 
 def read(seat: Seat) -> str:
-    """The seat's note ("" when it has none)."""
+    """The seat's note ("" when it has none): as it was read with the table, where the
+    page read it so (``models.table_of(note_of=…)``), else now."""
+    if "note_text" in vars(seat):
+        return seat.note_text or ""
     row = Note.get_or_none(Note.seat == seat.id)
     return row.text if row is not None else ""
 

@@ -28,7 +28,7 @@ from typing import Any
 import peewee as pw
 from markupsafe import escape
 
-from pbem import i18n, links
+from pbem import i18n, links, sqlcache
 from pbem.archive import paths
 from pbem.context import Context
 from pbem.gamelog import history
@@ -235,6 +235,7 @@ def queue(
     reply_moves: list[str] | None = None,
     known: Known | None = None,
     pending: bool = False,
+    batch: list[dict[str, Any]] | None = None,
 ) -> Outbox | None:
     """Add one mail to the outbox; ``None`` when the player asked for no mail, or the
     address asked never to be mailed again (``Blocked``).
@@ -252,14 +253,18 @@ def queue(
     not sent once that turn is over.  ``known``: what the caller asked for all the
     mails of its change at once (``known_for``), else each mail asks.  ``pending``: the
     row is addressed and threaded now, its body written later (``finish``; a "your
-    move" mail of a click, ``pbem.mail.later``): no talk is taken, no reply address given.
+    move" mail of a click, ``pbem.mail.later``): no talk is taken, no reply address
+    given, and whether the address is blocked and whether the row is its thread's root
+    are asked then, not in the click.  ``batch``: a ``pending`` row is added to it
+    instead, for the caller to insert with the others of its change (``insert_batch``).
     """
     now = now or utcnow()
     player = to if isinstance(to, Player) else None
     if player is not None and not player.takes(kinds.list_of(kind)):
         return None
     address = player.email if player is not None else str(to)
-    if (address.lower() in known.blocked) if known is not None else Blocked.has(address):
+    if not pending and ((address.lower() in known.blocked) if known is not None
+                        else Blocked.has(address)):
         return None
     not_before, digest = _when(player, kind, now)
     root = None
@@ -291,7 +296,10 @@ def queue(
         talk_to=taken.after if taken else None,
         composed=not pending,
     )
-    mail = _insert(row, root if not digest else None, known)
+    if pending and batch is not None:
+        batch.append(row)
+        return None
+    mail = _insert(row, root if not digest and not pending else None, known)
     if (reply_of is not None and not digest and not pending
             and ctx.config.getbool("inbound", "replies")):
         _give_reply_address(ctx, mail, reply_of, reply_moves or [])
@@ -324,9 +332,16 @@ def _dressed(ctx: Context, game: Game, player: Player, subject: str, text: str,
 
 def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: str,
            text: str, html: str | None, reply_of: Seat | None = None,
-           reply_moves: list[str] | None = None) -> None:
+           reply_moves: list[str] | None = None) -> bool:
     """Write the body of a ``pending`` row as ``queue`` would have written it then:
-    the talk waiting now, the headline, the reply address."""
+    the talk waiting now, the headline, the reply address; the row becomes its thread's
+    root where the thread has none yet.  An address that asked never to be mailed again
+    meanwhile gets nothing: the row is removed, as ``queue`` would not have added it
+    (False)."""
+    if Blocked.has(mail.to_address):
+        mail.delete_instance()
+        return False
+    _take_root(mail)
     text, html, taken = _dressed(ctx, game, mail.player, subject, text, html, seats, False)
     mail.text_body, mail.html_body, mail.composed = text, html, True
     mail.talk_from = taken.before if taken else None
@@ -337,6 +352,22 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
                     Outbox.talk_to, Outbox.attempts, Outbox.last_error])
     if reply_of is not None and ctx.config.getbool("inbound", "replies"):
         _give_reply_address(ctx, mail, reply_of, reply_moves or [])
+    return True
+
+
+def _take_root(mail: Outbox) -> None:
+    """A ``pending`` row, queued referring to its thread's root, becomes that root where
+    no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread)."""
+    root = mail.in_reply_to
+    if (root is None or mail.digest
+            or Outbox.select().where(Outbox.message_id == root).exists()):
+        return
+    try:
+        with db.atomic():  # a savepoint: a root queued at the same time keeps its id
+            Outbox.update(message_id=root, in_reply_to=None).where(Outbox.id == mail.id).execute()
+        mail.message_id, mail.in_reply_to = root, None
+    except pw.IntegrityError:
+        pass
 
 
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:
@@ -345,6 +376,13 @@ def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]
     mail.choices = json.dumps({"turn": seat.turn_seq, "menu": seat.menu_seq, "moves": moves})
     mail.reply_to = reply_address(ctx, mail, seat)
     mail.save(only=[Outbox.choices, Outbox.reply_to])
+
+
+def insert_batch(rows: list[dict[str, Any]]) -> None:
+    """The ``pending`` rows ``queue`` gathered in ``batch``, in one statement (a move
+    that begins three players' turns adds three rows)."""
+    if rows:
+        sqlcache.insert_many(Outbox, rows)
 
 
 def _insert(row: dict[str, Any], root: str | None, known: Known | None = None) -> Outbox:
@@ -356,13 +394,14 @@ def _insert(row: dict[str, Any], root: str | None, known: Known | None = None) -
             else Outbox.select().where(Outbox.message_id == root).exists()):
         try:
             with db.atomic():  # a savepoint: a root queued at the same time keeps its id
-                mail = Outbox.create(**{**row, "message_id": root, "in_reply_to": None})
+                mail = sqlcache.insert(Outbox, **{**row, "message_id": root,
+                                                  "in_reply_to": None})
             if known is not None:
                 known.roots.add(root)
             return mail
         except pw.IntegrityError:
             pass
-    return Outbox.create(**row)
+    return sqlcache.insert(Outbox, **row)
 
 
 def reply_address(ctx: Context, mail: Outbox, seat: Seat) -> str:
@@ -520,19 +559,20 @@ def queue_started(ctx: Context, game: Game, seats: list[Seat]) -> None:
 
 def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State,
                now: datetime | None = None, known: Known | None = None,
-               later: bool = False) -> None:
+               later: bool = False, batch: list[dict[str, Any]] | None = None) -> None:
     """The mail that asks ``seat`` to act: its view, what happened since its last turn,
     and its menu as links.  ``known``: as ``queue`` takes it, for all the turn mails of
     one change.  ``later``: only the row now, its body written by the next tick
     (``pbem.mail.later``), so that a player's click does not wait for the next player's
-    mail; a digest reader's is written at once (it is never sent as itself)."""
+    mail; a digest reader's is written at once (it is never sent as itself).  ``batch``:
+    as ``queue`` takes it, for a row written later."""
     later = later and not seat.player.digest
     subject, text, html, menu = ("", "", None, None) if later else turn_body(
         ctx, game, seat, seats, state)
     queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
           now=now, seats=seats, turn_of=seat, reply_of=seat,
           reply_moves=reply_moves(menu) if menu is not None else [], known=known,
-          pending=later)
+          pending=later, batch=batch)
 
 
 def reply_moves(menu: Menu) -> list[str]:

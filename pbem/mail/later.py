@@ -9,7 +9,9 @@ server stops after it), and the tick's step here writes its body just before the
 delivery step, from the game as it is then.
 
 A row whose turn ended meanwhile (its player moved on the seat page) is given up as
-delivery would give it up (``outbox.stale_turn``), never composed.  A body that cannot
+delivery would give it up (``outbox.stale_turn``), never composed.  Whether the address
+asked never to be mailed again, and whether the row is the first of its thread (its
+root), are asked when it is written (``compose.finish``), not in the click.  A body that cannot
 be written (a defect) is retried by the next ticks and given up after the mail's
 ``max_attempts``, with the reason kept: the move it followed stands.
 """
@@ -81,10 +83,9 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
             if stale_turn(mail) is not None or seats[mail.seat_index].menu_seq != seat.menu_seq:
                 continue
             subject, text, html, menu = body
-            compose.finish(ctx, mail, locked, seats, subject, text, html,
-                           reply_of=seats[mail.seat_index],
-                           reply_moves=compose.reply_moves(menu))
-            return True
+            return compose.finish(ctx, mail, locked, seats, subject, text, html,
+                                  reply_of=seats[mail.seat_index],
+                                  reply_moves=compose.reply_moves(menu))
     return False
 
 

@@ -44,8 +44,7 @@ from pbem.i18n import LANGUAGES
 from pbem.i18n import gettext as _
 from pbem.lifecycle import create, moves, notes, talk
 from pbem.mail import compose, kinds, picture
-from pbem.models import Game, Move, Seat, utcnow, write_transaction
-from pbem.sqlcache import Prepared
+from pbem.models import Game, Move, Seat, table_of, utcnow, write_transaction
 from pbem.time import clock
 from pbem.web import context, csrf
 from pbem.web.refusal import Refusal, refusal_seconds
@@ -100,13 +99,18 @@ def seat_path(game: Game, seat: Seat) -> str | None:
     return path_of(compose.seat_url(context(), game, seat))
 
 
-#: every page behind a link reads its game first: the SQL is built once (``pbem.sqlcache``)
-_GAME = Prepared(Game, lambda game_id: Game.select().where(Game.id == game_id), 1)
-
-
-def _game_and_seat(game_id: int | Game, index: int) -> tuple[Game, Seat]:
-    """The game (read now, unless given) and its seat ``index``, or the refusal."""
-    game = game_id if isinstance(game_id, Game) else _GAME.first(game_id)
+def _game_and_seat(game_id: int | Game, index: int, note: bool = False
+                    ) -> tuple[Game, Seat]:
+    """The game (read now with its seats, unless given) and its seat ``index``, or the
+    refusal.  ``note``: the seat's private note read with them (its seat page)."""
+    if isinstance(game_id, Game):
+        game = game_id
+    elif type(game_id) is int and type(index) is int:
+        game, seats = table_of(game_id, note_of=index if note else None)
+        if game is not None:
+            g.setdefault("pbem_seats", {})[game.id] = seats
+    else:  # a link signed by us names its game by number; anything else is no game
+        game = None
     if game is None:
         raise Refusal("no-game", _("There is no such game on this server (any more)."))
     seat = next((s for s in _seats(game) if s.index == index), None)
@@ -158,9 +162,9 @@ def _check_owner(game: Game, seat: Seat, payload: links.Link) -> None:
                       game_url=game_url)
 
 
-def load_seat_link(token: str) -> tuple[Game, Seat]:
+def load_seat_link(token: str, note: bool = False) -> tuple[Game, Seat]:
     payload = _payload(links.SEAT, token)
-    game, seat = _game_and_seat(_field(payload, "game"), _field(payload, "seat"))
+    game, seat = _game_and_seat(_field(payload, "game"), _field(payload, "seat"), note)
     _check_owner(game, seat, payload)
     return game, seat
 
@@ -356,14 +360,14 @@ def _menu(game: Game, seat: Seat, seats: list[Seat]) -> list[Choice]:
 
 @bp.get("/s/<token>")
 def seat_page(token: str) -> Any:
-    game, seat = load_seat_link(token)
+    game, seat = load_seat_link(token, note=True)
     seats = _seats(game)
     menu = _menu(game, seat, seats)
     values = table_values(game, seats, seat.index, in_turn=seat.in_turn,
                           links=region_links(game, seat, token, menu))
     takeback = None
     if game.status == Game.ACTIVE:
-        candidate = moves.takeback_candidate(game, seat.index)
+        candidate = moves.takeback_candidate(game, seat.index, values["recent"])
         if candidate is not None:
             takeback = seat_text(history.said(candidate, seat.index, values["lang"]),
                                  values["names"])

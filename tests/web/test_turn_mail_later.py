@@ -9,12 +9,13 @@ from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 from freezegun import freeze_time
+from peewee import fn
 from web_helpers import latest_mail, play_first_move, table, text_part
 
 from pbem.lifecycle import talk
 from pbem.mail import compose, later
 from pbem.mail.outbox import deliver_due
-from pbem.models import Game, Outbox, Seat
+from pbem.models import Blocked, Game, Outbox, Seat
 from pbem.time.scheduler import tick
 from pbem.web import create_app
 
@@ -158,3 +159,63 @@ def test_a_body_is_drawn_again_when_the_game_moved_while_it_was_drawn(
         assert later.finish_due(smtp_ctx) >= 1
     assert drawn[:2] == [drawn[0], drawn[0] + 1]
     assert Outbox.get_by_id(asked.id).composed
+
+
+def test_an_address_blocked_before_the_tick_gets_nothing(smtp_ctx, smtp_server, database):
+    """Whether the address asked never to be mailed again is asked when the body is
+    written, not in the click: one that asked meanwhile gets no mail at all."""
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        Blocked.create(email=BOB)
+        tick(smtp_ctx)
+    assert Outbox.get_or_none(Outbox.id == asked.id) is None
+    assert asked.message_id not in [m["Message-ID"] for m in smtp_server.messages]
+
+
+def test_the_first_mail_of_a_thread_becomes_its_root_when_written(smtp_ctx, smtp_server,
+                                                                   database):
+    """A row written later is queued referring to its thread's root; where no mail of
+    the thread holds the root (here: Bob's earlier mails taken away), it becomes it."""
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        root = game.thread_id(compose.mail_domain(smtp_ctx), asked.player_id)
+        assert asked.in_reply_to == root and asked.message_id != root
+        Outbox.delete().where(Outbox.message_id == root).execute()
+        tick(smtp_ctx)
+    asked = Outbox.get_by_id(asked.id)
+    assert asked.message_id == root and asked.in_reply_to is None and asked.sent_at
+    [sent] = [m for m in smtp_server.messages if m["Message-ID"] == root]
+    assert sent["In-Reply-To"] is None
+
+
+def test_a_click_that_begins_several_turns_queues_a_row_for_each(smtp_ctx, smtp_server,
+                                                                  database):
+    """Visby's three players choose their cards at once: the click that opens the next
+    choice queues the three rows in one statement; the tick writes and sends each."""
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=3)
+        client = create_app(smtp_ctx).test_client()
+        for _ in range(30):
+            newest = Outbox.select(fn.MAX(Outbox.id)).scalar() or 0
+            for index in range(3):
+                play_first_move(client, _seat_path(smtp_ctx, game, index))
+            fresh = list(Outbox.select().where(Outbox.id > newest, Outbox.kind == "turn",
+                                               Outbox.composed == False))  # noqa: E712
+            if len({row.to_address for row in fresh}) == 3:
+                break
+        else:
+            raise AssertionError("no click began all three turns in 30 rounds")
+        assert all(row.text_body == "" and row.turn_seq is not None for row in fresh)
+        tick(smtp_ctx)
+    sent = {m["Message-ID"] for m in smtp_server.messages}
+    for row in fresh:
+        row = Outbox.get_by_id(row.id)
+        assert row.composed == (row.failed_at is None)
+        # a row whose turn ended before the tick (a later click of this round) is given
+        # up; every other is written and sent
+        assert (row.message_id in sent) == row.composed
+    assert any(Outbox.get_by_id(row.id).composed for row in fresh)
