@@ -81,16 +81,26 @@ def current() -> str:
     from flask import has_request_context
 
     if has_request_context():
-        from flask import current_app
+        from flask import g
 
-        if "babel" not in current_app.extensions:  # an app without our pages (a bench)
-            return DEFAULT
-        from flask_babel import get_locale
-
-        locale = get_locale()
-        if locale is not None:
-            return supported(locale.language)
+        # asked for every word of a page: the page's language is found once (``reader``
+        # changes it, and forgets this)
+        known = g.get("pbem_current_language")
+        if known is None:
+            known = g.pbem_current_language = _page_language()
+        return known
     return DEFAULT
+
+
+def _page_language() -> str:
+    from flask import current_app
+
+    if "babel" not in current_app.extensions:  # an app without our pages (a bench)
+        return DEFAULT
+    from flask_babel import get_locale
+
+    locale = get_locale()
+    return supported(locale.language) if locale is not None else DEFAULT
 
 
 @contextmanager
@@ -220,6 +230,9 @@ def install(app: Any) -> None:
     babel.domain_instance = CatalogDomain()  # a cached property: set before first use
     babel.init_app(app, default_locale=DEFAULT, locale_selector=select_locale)
     app.jinja_env.globals["current_language"] = current
+    # the templates' words straight from the catalog (as the domain reads them): Flask-
+    # Babel's own callables ask its context for the locale at every word of a page
+    _install_callables(app.jinja_env)
 
 
 def reader(lang: str | None) -> None:
@@ -228,16 +241,21 @@ def reader(lang: str | None) -> None:
     from flask_babel import refresh
 
     g.pbem_language = supported(lang)
+    g.pop("pbem_current_language", None)
     refresh()
 
 
 def install_jinja(env: Any) -> None:
     """``_``/``gettext``/``ngettext`` for a Jinja environment outside Flask (the mails')."""
     env.add_extension("jinja2.ext.i18n")
+    _install_callables(env)
+    env.globals["current_language"] = current
+
+
+def _install_callables(env: Any) -> None:
     # newstyle: Jinja fills in the fields itself, escaping them in HTML
     env.install_gettext_callables(
         gettext=lambda s: translations(current()).ugettext(s),
         ngettext=lambda s, p, n: translations(current()).ungettext(s, p, n),
         newstyle=True,
     )
-    env.globals["current_language"] = current

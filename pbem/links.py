@@ -11,6 +11,7 @@ name (``Signer.sign_link``) and the pages read them by name (``Signer.load_link`
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 from collections.abc import Mapping
@@ -66,7 +67,7 @@ class Signer:
     def _serializer(self, purpose: str) -> URLSafeTimedSerializer:
         if purpose not in PURPOSES:
             raise ValueError(f"unknown link purpose {purpose!r}")
-        return URLSafeTimedSerializer(self.secret_keys, salt=f"pbem-{purpose}")
+        return _serializer(tuple(self.secret_keys), purpose)
 
     def sign(self, purpose: str, payload: dict[str, Any]) -> str:
         return self._serializer(purpose).dumps(payload)
@@ -91,6 +92,13 @@ class Signer:
         if not isinstance(payload, dict):
             raise LinkError("forged", gettext("This link is not valid."))
         return payload
+
+
+@functools.lru_cache(maxsize=64)
+def _serializer(secret_keys: tuple[str, ...], purpose: str) -> URLSafeTimedSerializer:
+    """One serializer per keys and purpose (it keeps no state between tokens): making one
+    tries its JSON serializer out, and a seat page signs a link for every place to tap."""
+    return URLSafeTimedSerializer(list(secret_keys), salt=f"pbem-{purpose}")
 
 
 #: the numbers a reply address's token carries, in order: the game, the seat's index,
