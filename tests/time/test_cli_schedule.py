@@ -80,11 +80,15 @@ def test_tick_skips_while_the_deployments_scheduler_runs_and_a_second_scheduler_
                 break
             time.sleep(0.05)
         assert standby.pbem_standby.holding
+        # its ticks stopped, its lock still held: they share this process's database
+        # connections, which the command opens anew (closing them under a running tick)
+        standby.shutdown(wait=True)
         assert "skipped" in CliRunner().invoke(main, ["tick"]).output
     finally:
         lock.release()
         if standby is not None:
-            standby.shutdown(wait=True)
+            if standby.running:
+                standby.shutdown(wait=True)
             standby.pbem_lock.release()
 
 

@@ -163,6 +163,10 @@ def finish(ctx, game: Game, seed: int = 1) -> Game:
     rules = get_game(game.game)
     game = Game.get_by_id(game.id)
     while game.status == Game.ACTIVE:
+        if game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
+            moves.continue_bots(ctx, game.id)
+            game = Game.get_by_id(game.id)
+            continue
         seat = rng.choice(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
@@ -211,6 +215,9 @@ def mid_game(ctx, name: str, turns: int = 14) -> Game:
     rules, rng = get_game(name), random.Random(3)
     for _ in range(turns):
         game = Game.get_by_id(game.id)
+        while game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
+            moves.continue_bots(ctx, game.id)
+            game = Game.get_by_id(game.id)
         if game.status != Game.ACTIVE:
             break
         seat = min(rules.to_move(game.state))
