@@ -350,8 +350,10 @@ def confirm_post(token: str) -> Any:
 
 
 def _menu(game: Game, seat: Seat, seats: list[Seat]) -> list[Choice]:
-    """The seat's choices, names filled in (none when the game is not running)."""
-    if game.status != Game.ACTIVE:
+    """The seat's choices, names filled in: none when the game is not running, or when
+    the seat's turn has not begun (bots still owe moves a busy server left to the tick,
+    ``Game.bots_pending``: a button of that turn would only be refused)."""
+    if game.status != Game.ACTIVE or not seat.in_turn:
         return []
     return named_choices(get_game(game.game).menu(game.state, seat.index,
                                                   seat.player.language),

@@ -94,3 +94,30 @@ def test_deadlines_show_in_the_readers_time_zone_and_settings_change_it(ctx, cli
     bad = client.post(path + "/settings", data={"csrf_token": csrf_of(settings.text),
                                                 "timezone": "Mars/Olympus"})
     assert bad.status_code == 400
+
+
+def test_while_bots_still_owe_moves_the_seat_waits_for_them(ctx, client, monkeypatch):
+    """A change whose bots stopped at their cap leaves their moves to the tick, and the
+    people's turns begin after them: the seat page offers no button of a turn that has
+    not begun (it could only be refused), says why, and offers the turn once it has."""
+    from pbem.games import get_game
+    from pbem.lifecycle import moves
+    from pbem.models import Game, Seat
+
+    table(ctx, humans=1, bots=2)  # Alice and two bots choose their cards at once
+    seat = seat_path(latest_mail("alice@example.org"))
+    monkeypatch.setattr(moves, "MAX_AUTOMATIC_SECONDS", 0.0)  # the cap met at once
+    for _ in range(2):  # Alice's two cards: the second ends the round, a new one begins
+        form = move_forms(client.get(seat).text)[0]
+        assert post_form(client, form).status_code == 303
+    game, alice = Game.get(), Seat.get(Seat.index == 0)
+    # the rules have Alice choose again, but her turn waits for the bots' part
+    assert game.bots_pending and 0 in get_game("visby").to_move(game.state)
+    assert not alice.in_turn
+    page = client.get(seat).text
+    assert move_forms(page) == []
+    assert "The bots are still moving" in page
+    monkeypatch.undo()
+    assert moves.continue_bots(ctx, Game.get().id) > 0
+    page = client.get(seat).text
+    assert move_forms(page) and "The bots are still moving" not in page
