@@ -37,6 +37,10 @@ picture that draws that piece with the same arguments and links::
 
     svg.drawn(_district, data.SETS.active.version, lang, d, x, top, owner,
               regions=(f"district {d}",))
+
+A drawing so kept may draw kept pieces itself (a whole city, each district in it): a
+picture drawn as it was then looks its board up once, and a city that changed in one
+district draws that district only; the pieces' markup is kept once, shared by both.
 """
 
 from __future__ import annotations
@@ -171,8 +175,10 @@ def _keepable(attrs: dict[str, Any]) -> bool:
 
 #: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it and what
 #: the drawing returned; forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB
-#: a process at most)
-_KEPT: dict[tuple[Any, ...], tuple[str, tuple[str, ...], Any]] = {}
+#: a process at most).  The markup of a drawing that drew kept pieces in it is a tuple:
+#: its own runs of markup and those pieces' markup, the same strings (a board kept whole
+#: and field by field holds each field once; only its own runs count towards the most)
+_KEPT: dict[tuple[Any, ...], tuple[str | tuple[str, ...], tuple[str, ...], Any]] = {}
 _KEPT_MOST = 4_000_000
 _kept_chars = 0
 #: the threads of a server draw at once: one stores (or forgets) at a time; reading a
@@ -218,6 +224,8 @@ class Canvas:
         self.links = dict(links or {})
         #: the regions drawn as links, in drawing order (a name twice if drawn twice)
         self.linked: list[str] = []
+        #: where ``parts`` holds kept drawings' markup: (first, end) indexes, in order
+        self._kept_spans: list[tuple[int, int]] = []
 
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
@@ -395,14 +403,21 @@ class Canvas:
             kept, key = None, None
         if kept is None:
             kept = self._draw_kept(key, draw, args, regions)
-        self.parts.append(kept[0])
+        parts, markup = self.parts, kept[0]
+        first = len(parts)
+        if type(markup) is str:
+            parts.append(markup)
+        else:
+            parts.extend(markup)
+        self._kept_spans.append((first, len(parts)))
         if kept[1]:
             self.linked.extend(kept[1])
         return kept[2]
 
     def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., Any],
                    args: tuple[Any, ...],
-                   regions: Sequence[str]) -> tuple[str, tuple[str, ...], Any]:
+                   regions: Sequence[str]
+                   ) -> tuple[str | tuple[str, ...], tuple[str, ...], Any]:
         global _kept_chars
         links = {r: self.links[r] for r in regions if r in self.links}
         apart = type(self)(self._format, links)
@@ -412,14 +427,15 @@ class Canvas:
         if unnamed:
             raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
                              f"{sorted(unnamed)}")
-        kept = (markup, tuple(apart.linked), result)
+        kept_markup, own = _runs(apart.parts, apart._kept_spans, markup)
+        kept = (kept_markup, tuple(apart.linked), result)
         if key is not None:
             with _KEPT_LOCK:
-                if _kept_chars + len(markup) > _KEPT_MOST:
+                if _kept_chars + own > _KEPT_MOST:
                     _KEPT.clear()
                     _kept_chars = 0
                 _KEPT[key] = kept
-                _kept_chars += len(markup)
+                _kept_chars += own
         return kept
 
     def markup(self) -> str:
@@ -439,6 +455,27 @@ class Canvas:
                                 "width": width, "height": height})
         return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
                 f"<title>{xml_text(title)}</title>{self.markup()}</svg>")
+
+
+def _runs(parts: list[str], spans: list[tuple[int, int]],
+          markup: str) -> tuple[str | tuple[str, ...], int]:
+    """A drawing's markup to keep (``markup``, or, where it drew kept pieces at
+    ``spans`` of its ``parts``, its own runs joined and the pieces' strings as they are),
+    and how many characters of it are its own."""
+    if not spans:
+        return markup, len(markup)
+    runs: list[str] = []
+    own = done = 0
+    for first, end in spans:
+        if first > done:
+            runs.append("".join(parts[done:first]))
+            own += len(runs[-1])
+        runs.extend(parts[first:end])
+        done = end
+    if done < len(parts):
+        runs.append("".join(parts[done:]))
+        own += len(runs[-1])
+    return tuple(runs), own
 
 
 class _Region:
