@@ -389,7 +389,7 @@ class Canvas:
         the links of ``regions``.  Arguments that cannot key it (a list, a float equal to
         0, a truth value inside a tuple) draw it anew each time."""
         links = self.links
-        hrefs = tuple(links.get(r) for r in regions) if links and regions else None
+        hrefs = tuple(map(links.get, regions)) if links and regions else None
         kinds = tuple(map(type, args))
         key: tuple[Any, ...] | None = (draw, self._format, args, kinds, hrefs)
         # checked before it is looked up: an equal key kept earlier (``(1,)`` for
