@@ -46,6 +46,7 @@ district draws that district only; the pieces' markup is kept once, shared by bo
 from __future__ import annotations
 
 import re
+import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -178,7 +179,7 @@ def _keepable(attrs: dict[str, Any]) -> bool:
 #: a process at most).  The markup of a drawing that drew kept pieces in it is a tuple:
 #: its own runs of markup and those pieces' markup, the same strings (a board kept whole
 #: and field by field holds each field once; only its own runs count towards the most)
-_KEPT: dict[tuple[Any, ...], tuple[str | tuple[str, ...], tuple[str, ...], Any]] = {}
+_KEPT: dict[tuple[Any, ...], tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]] = {}
 _KEPT_MOST = 4_000_000
 _kept_chars = 0
 #: the threads of a server draw at once: one stores (or forgets) at a time; reading a
@@ -386,12 +387,21 @@ class Canvas:
         among them where what it draws reads the game's data, the language where it
         writes words); ``regions`` names every region it draws (a region it does not
         name raises).  It draws on a new canvas of this one's class, number format and
-        the links of ``regions``.  Arguments that cannot key it (a list, a float equal to
-        0, a truth value inside a tuple) draw it anew each time."""
+        the links of ``regions``; it is kept by which of them have a link, and each use
+        writes its own links in (the seat page's are new with every move).  Arguments
+        that cannot key it (a list, a float equal to 0, a truth value inside a tuple)
+        draw it anew each time."""
         links = self.links
         hrefs = tuple(map(links.get, regions)) if links and regions else None
+        linked: tuple[Any, ...] | None = None
+        if hrefs is not None:
+            linked = _which_linked(hrefs)
+            if linked is not None and True not in linked:
+                hrefs = linked = None  # drawn as on a canvas without links
         kinds = tuple(map(type, args))
-        key: tuple[Any, ...] | None = (draw, self._format, args, kinds, hrefs)
+        key: tuple[Any, ...] | None = (
+            draw, self._format, args, kinds,
+            None if hrefs is None else ("linked", linked) if linked else ("links", hrefs))
         # checked before it is looked up: an equal key kept earlier (``(1,)`` for
         # ``(True,)``, ``0.0`` for ``-0.0``) must not be taken for it; only a tuple or a
         # float equal to 0 can be such a key
@@ -402,24 +412,30 @@ class Canvas:
         except TypeError:  # an argument that cannot be a key (a list)
             kept, key = None, None
         if kept is None:
-            kept = self._draw_kept(key, draw, args, regions)
+            kept = self._draw_kept(key, draw, args, regions, hrefs if linked else None)
         parts, markup = self.parts, kept[0]
         first = len(parts)
         if type(markup) is str:
             parts.append(markup)
-        else:
+        elif type(markup) is tuple:
             parts.extend(markup)
+        else:  # its links written in: this canvas's own markup, not the kept strings
+            parts.append(markup.filled(hrefs))
+            first = len(parts)
         self._kept_spans.append((first, len(parts)))
         if kept[1]:
             self.linked.extend(kept[1])
         return kept[2]
 
     def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., Any],
-                   args: tuple[Any, ...],
-                   regions: Sequence[str]
-                   ) -> tuple[str | tuple[str, ...], tuple[str, ...], Any]:
+                   args: tuple[Any, ...], regions: Sequence[str],
+                   hrefs: tuple[str | None, ...] | None = None
+                   ) -> tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]:
         global _kept_chars
-        links = {r: self.links[r] for r in regions if r in self.links}
+        if hrefs is None:
+            links = {r: self.links[r] for r in regions if r in self.links}
+        else:  # drawn with a slot for each link, its links written in at each use
+            links = {r: _slot(i) for i, (r, h) in enumerate(zip(regions, hrefs, strict=True)) if h}
         apart = type(self)(self._format, links)
         result = draw(apart, *args)
         markup = apart.markup()
@@ -427,7 +443,13 @@ class Canvas:
         if unnamed:
             raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
                              f"{sorted(unnamed)}")
-        kept_markup, own = _runs(apart.parts, apart._kept_spans, markup)
+        kept_markup: str | tuple[str, ...] | _Linked
+        if hrefs is None:
+            kept_markup, own = _runs(apart.parts, apart._kept_spans, markup)
+        else:
+            kept_markup, own = _Linked.of(markup), len(markup)
+            if key is None:  # not kept: only this canvas's links to write in
+                kept_markup = kept_markup.filled(hrefs)
         kept = (kept_markup, tuple(apart.linked), result)
         if key is not None:
             with _KEPT_LOCK:
@@ -455,6 +477,50 @@ class Canvas:
                                 "width": width, "height": height})
         return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
                 f"<title>{xml_text(title)}</title>{self.markup()}</svg>")
+
+
+#: where a drawing kept with its links written in at each use has a link: ``href="``
+#: a slot ``"``, a slot an unguessable text of this process and the link's number
+_SLOTS = secrets.token_hex(8)
+_SLOT = re.compile(f'href="{_SLOTS}-([0-9]+)"')
+
+
+def _slot(i: int) -> str:
+    return f"{_SLOTS}-{i}"
+
+
+def _which_linked(hrefs: tuple[Any, ...]) -> tuple[bool, ...] | None:
+    """Which of a drawing's regions have a link, or ``None`` where a link is no text or
+    empty (written as it is: an empty link makes no ``<a>`` but is written)."""
+    for h in hrefs:
+        if h is not None and (type(h) is not str or not h):
+            return None
+    return tuple(h is not None for h in hrefs)
+
+
+class _Linked:
+    """A kept drawing whose links are written in at each use: the seat page's links name
+    the move and its turn, new with every move, while the places they link stay."""
+
+    __slots__ = ("texts", "slots")
+
+    def __init__(self, texts: tuple[str, ...], slots: tuple[int, ...]) -> None:
+        self.texts, self.slots = texts, slots
+
+    @classmethod
+    def of(cls, markup: str) -> _Linked:
+        pieces = _SLOT.split(markup)
+        return cls(tuple(pieces[0::2]), tuple(int(i) for i in pieces[1::2]))
+
+    def filled(self, hrefs: tuple[str | None, ...]) -> str:
+        """The markup with the links ``hrefs`` (by their regions' order) written in, as
+        ``Canvas.region`` writes them."""
+        texts = self.texts
+        out = [texts[0]]
+        for slot, text in zip(self.slots, texts[1:], strict=True):
+            out.append(f'href="{xml_text(hrefs[slot])}"')
+            out.append(text)
+        return "".join(out)
 
 
 def _runs(parts: list[str], spans: list[tuple[int, int]],
