@@ -37,11 +37,16 @@ picture that draws that piece with the same arguments and links::
 
     svg.drawn(_district, data.SETS.active.version, lang, d, x, top, owner,
               regions=(f"district {d}",))
+
+A drawing so kept may draw kept pieces itself (a whole city, each district in it): a
+picture drawn as it was then looks its board up once, and a city that changed in one
+district draws that district only; the pieces' markup is kept once, shared by both.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -171,8 +176,10 @@ def _keepable(attrs: dict[str, Any]) -> bool:
 
 #: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it and what
 #: the drawing returned; forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB
-#: a process at most)
-_KEPT: dict[tuple[Any, ...], tuple[str, tuple[str, ...], Any]] = {}
+#: a process at most).  The markup of a drawing that drew kept pieces in it is a tuple:
+#: its own runs of markup and those pieces' markup, the same strings (a board kept whole
+#: and field by field holds each field once; only its own runs count towards the most)
+_KEPT: dict[tuple[Any, ...], tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]] = {}
 _KEPT_MOST = 4_000_000
 _kept_chars = 0
 #: the threads of a server draw at once: one stores (or forgets) at a time; reading a
@@ -218,6 +225,8 @@ class Canvas:
         self.links = dict(links or {})
         #: the regions drawn as links, in drawing order (a name twice if drawn twice)
         self.linked: list[str] = []
+        #: where ``parts`` holds kept drawings' markup: (first, end) indexes, in order
+        self._kept_spans: list[tuple[int, int]] = []
 
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
@@ -378,12 +387,21 @@ class Canvas:
         among them where what it draws reads the game's data, the language where it
         writes words); ``regions`` names every region it draws (a region it does not
         name raises).  It draws on a new canvas of this one's class, number format and
-        the links of ``regions``.  Arguments that cannot key it (a list, a float equal to
-        0, a truth value inside a tuple) draw it anew each time."""
+        the links of ``regions``; it is kept by which of them have a link, and each use
+        writes its own links in (the seat page's are new with every move).  Arguments
+        that cannot key it (a list, a float equal to 0, a truth value inside a tuple)
+        draw it anew each time."""
         links = self.links
-        hrefs = tuple(links.get(r) for r in regions) if links and regions else None
+        hrefs = tuple(map(links.get, regions)) if links and regions else None
+        linked: tuple[Any, ...] | None = None
+        if hrefs is not None:
+            linked = _which_linked(hrefs)
+            if linked is not None and True not in linked:
+                hrefs = linked = None  # drawn as on a canvas without links
         kinds = tuple(map(type, args))
-        key: tuple[Any, ...] | None = (draw, self._format, args, kinds, hrefs)
+        key: tuple[Any, ...] | None = (
+            draw, self._format, args, kinds,
+            None if hrefs is None else ("linked", linked) if linked else ("links", hrefs))
         # checked before it is looked up: an equal key kept earlier (``(1,)`` for
         # ``(True,)``, ``0.0`` for ``-0.0``) must not be taken for it; only a tuple or a
         # float equal to 0 can be such a key
@@ -394,17 +412,30 @@ class Canvas:
         except TypeError:  # an argument that cannot be a key (a list)
             kept, key = None, None
         if kept is None:
-            kept = self._draw_kept(key, draw, args, regions)
-        self.parts.append(kept[0])
+            kept = self._draw_kept(key, draw, args, regions, hrefs if linked else None)
+        parts, markup = self.parts, kept[0]
+        first = len(parts)
+        if type(markup) is str:
+            parts.append(markup)
+        elif type(markup) is tuple:
+            parts.extend(markup)
+        else:  # its links written in: this canvas's own markup, not the kept strings
+            parts.append(markup.filled(hrefs))
+            first = len(parts)
+        self._kept_spans.append((first, len(parts)))
         if kept[1]:
             self.linked.extend(kept[1])
         return kept[2]
 
     def _draw_kept(self, key: tuple[Any, ...] | None, draw: Callable[..., Any],
-                   args: tuple[Any, ...],
-                   regions: Sequence[str]) -> tuple[str, tuple[str, ...], Any]:
+                   args: tuple[Any, ...], regions: Sequence[str],
+                   hrefs: tuple[str | None, ...] | None = None
+                   ) -> tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]:
         global _kept_chars
-        links = {r: self.links[r] for r in regions if r in self.links}
+        if hrefs is None:
+            links = {r: self.links[r] for r in regions if r in self.links}
+        else:  # drawn with a slot for each link, its links written in at each use
+            links = {r: _slot(i) for i, (r, h) in enumerate(zip(regions, hrefs, strict=True)) if h}
         apart = type(self)(self._format, links)
         result = draw(apart, *args)
         markup = apart.markup()
@@ -412,14 +443,21 @@ class Canvas:
         if unnamed:
             raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
                              f"{sorted(unnamed)}")
-        kept = (markup, tuple(apart.linked), result)
+        kept_markup: str | tuple[str, ...] | _Linked
+        if hrefs is None:
+            kept_markup, own = _runs(apart.parts, apart._kept_spans, markup)
+        else:
+            kept_markup, own = _Linked.of(markup), len(markup)
+            if key is None:  # not kept: only this canvas's links to write in
+                kept_markup = kept_markup.filled(hrefs)
+        kept = (kept_markup, tuple(apart.linked), result)
         if key is not None:
             with _KEPT_LOCK:
-                if _kept_chars + len(markup) > _KEPT_MOST:
+                if _kept_chars + own > _KEPT_MOST:
                     _KEPT.clear()
                     _kept_chars = 0
                 _KEPT[key] = kept
-                _kept_chars += len(markup)
+                _kept_chars += own
         return kept
 
     def markup(self) -> str:
@@ -439,6 +477,71 @@ class Canvas:
                                 "width": width, "height": height})
         return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
                 f"<title>{xml_text(title)}</title>{self.markup()}</svg>")
+
+
+#: where a drawing kept with its links written in at each use has a link: ``href="``
+#: a slot ``"``, a slot an unguessable text of this process and the link's number
+_SLOTS = secrets.token_hex(8)
+_SLOT = re.compile(f'href="{_SLOTS}-([0-9]+)"')
+
+
+def _slot(i: int) -> str:
+    return f"{_SLOTS}-{i}"
+
+
+def _which_linked(hrefs: tuple[Any, ...]) -> tuple[bool, ...] | None:
+    """Which of a drawing's regions have a link, or ``None`` where a link is no text or
+    empty (written as it is: an empty link makes no ``<a>`` but is written)."""
+    for h in hrefs:
+        if h is not None and (type(h) is not str or not h):
+            return None
+    return tuple(h is not None for h in hrefs)
+
+
+class _Linked:
+    """A kept drawing whose links are written in at each use: the seat page's links name
+    the move and its turn, new with every move, while the places they link stay."""
+
+    __slots__ = ("texts", "slots")
+
+    def __init__(self, texts: tuple[str, ...], slots: tuple[int, ...]) -> None:
+        self.texts, self.slots = texts, slots
+
+    @classmethod
+    def of(cls, markup: str) -> _Linked:
+        pieces = _SLOT.split(markup)
+        return cls(tuple(pieces[0::2]), tuple(int(i) for i in pieces[1::2]))
+
+    def filled(self, hrefs: tuple[str | None, ...]) -> str:
+        """The markup with the links ``hrefs`` (by their regions' order) written in, as
+        ``Canvas.region`` writes them."""
+        texts = self.texts
+        out = [texts[0]]
+        for slot, text in zip(self.slots, texts[1:], strict=True):
+            out.append(f'href="{xml_text(hrefs[slot])}"')
+            out.append(text)
+        return "".join(out)
+
+
+def _runs(parts: list[str], spans: list[tuple[int, int]],
+          markup: str) -> tuple[str | tuple[str, ...], int]:
+    """A drawing's markup to keep (``markup``, or, where it drew kept pieces at
+    ``spans`` of its ``parts``, its own runs joined and the pieces' strings as they are),
+    and how many characters of it are its own."""
+    if not spans:
+        return markup, len(markup)
+    runs: list[str] = []
+    own = done = 0
+    for first, end in spans:
+        if first > done:
+            runs.append("".join(parts[done:first]))
+            own += len(runs[-1])
+        runs.extend(parts[first:end])
+        done = end
+    if done < len(parts):
+        runs.append("".join(parts[done:]))
+        own += len(runs[-1])
+    return tuple(runs), own
 
 
 class _Region:

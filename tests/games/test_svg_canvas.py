@@ -150,6 +150,64 @@ def _values(svg: Canvas, values: tuple[object, ...]) -> None:
     svg.rect(0, 0, 1, 1, data_v=str(values[0]))
 
 
+def _row_of_pieces(svg: Canvas, ns: tuple[int, ...], x: float) -> int:
+    svg.text(x, 20, "row")
+    for n in ns:
+        svg.drawn(_piece, n, x + 12 * n, regions=(f"piece {n}",))
+    svg.text(x, 40, "end")
+    return len(ns)
+
+
+def test_a_drawing_kept_whole_holds_its_kept_pieces_once():
+    """A board kept whole and piece by piece (``Canvas.drawn`` inside a drawing kept by
+    ``Canvas.drawn``) writes what drawing it directly writes, links and all, and counts
+    towards what is kept only its own markup, not its pieces' again."""
+    from pbem.games import svg as canvas
+
+    canvas.forget()
+    links = {"piece 1": "/m/1", "piece 3": "/m/3"}
+    regions = tuple(f"piece {n}" for n in (1, 2, 3))
+    direct = Canvas(links=links)
+    _row_of_pieces(direct, (1, 2, 3), 0.5)
+    for _ in range(2):  # drawn, then from what was kept
+        kept = Canvas(links=links)
+        assert kept.drawn(_row_of_pieces, (1, 2, 3), 0.5, regions=regions) == 3
+        assert kept.markup() == direct.markup()
+        assert kept.linked == direct.linked == ["piece 1", "piece 3"]
+    canvas.forget()
+    kept = Canvas()
+    kept.drawn(_row_of_pieces, (1, 2, 3), 0.5, regions=regions)
+    pieces = sum(len(m) for m, _, _ in canvas._KEPT.values() if type(m) is str)
+    own = len('<text x="0.5" y="20">row</text><text x="0.5" y="40">end</text>')
+    assert canvas._kept_chars == pieces + own
+
+
+def test_a_kept_drawing_is_written_with_the_links_of_each_use():
+    """The seat page's links are new with every move (they name the turn): a drawing
+    kept with links is kept by which of its regions are linked, and each use writes its
+    own links in (escaped), byte for byte as drawing it directly with them writes."""
+    from pbem.games import svg as canvas
+
+    canvas.forget()
+    regions = tuple(f"piece {n}" for n in (1, 2, 3))
+    for turn in range(3):
+        links = {"piece 1": f"/m/{turn}?a=1&b=2", "piece 3": f'/m/"{turn}"'}
+        direct = Canvas(links=links)
+        _row_of_pieces(direct, (1, 2, 3), 0.5)
+        kept = Canvas(links=links)
+        kept.drawn(_row_of_pieces, (1, 2, 3), 0.5, regions=regions)
+        assert kept.markup() == direct.markup()
+        assert "&amp;b=2" in kept.markup()
+        assert kept.linked == ["piece 1", "piece 3"]
+    # one drawing kept for all three turns, and one of each piece
+    assert len(canvas._KEPT) == 4
+    unlinked = Canvas(links={"elsewhere": "/m/9"})
+    unlinked.drawn(_row_of_pieces, (1, 2, 3), 0.5, regions=regions)
+    direct = Canvas()
+    _row_of_pieces(direct, (1, 2, 3), 0.5)
+    assert unlinked.markup() == direct.markup() and not unlinked.linked
+
+
 def test_a_kept_drawing_names_every_region_it_draws():
     with pytest.raises(ValueError, match="other 1"):
         Canvas().drawn(_straying_piece, 1, regions=("piece 1",))

@@ -306,17 +306,29 @@ def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str
     rank = {s: i for i, s in enumerate(view["order"])}
     deepest = max([1] + [len(stack) for stack in view["wall"]])
     height = 14 + 16 * deepest
-    for i, stack in enumerate(view["wall"]):
-        # top of the stack first, as the turn order reads it (a Turm's owner on top)
-        on = tuple(sorted(stack, key=lambda s: rank.get(s, 0)))
-        svg.drawn(_wall_field, w["wall help"], i, MARGIN + i * cell, y, cell, height, on,
-                  tuple(marks[s] for s in on), regions=(f"wall {i + 1}",))
+    # top of each stack first, as the turn order reads it (a Turm's owner on top)
+    stacks = tuple(tuple(sorted(stack, key=lambda s: rank.get(s, 0)))
+                   for stack in view["wall"])
+    # the whole wall is kept as one piece (one look-up for a picture that draws it as it
+    # was), and each field in it (a wall that changed in one field draws only that one)
+    svg.drawn(_wall_fields, w["wall help"], y, cell, height, stacks,
+              tuple(tuple(marks[s] for s in on) for on in stacks),
+              regions=tuple(f"wall {i + 1}" for i in range(len(stacks))))
     y += height + 14
     order = ", ".join(f"{k + 1}. {_name(names, s, 12)}" for k, s in enumerate(view["order"]))
     for part in _wrap(w["order"].format(names=order), 66):
         svg.label(MARGIN, y, part, size=10)
         y += 13
     return y - 13
+
+
+def _wall_fields(svg: _Drawing, help: str, y: float, cell: float, height: int,
+                 stacks: tuple[tuple[int, ...], ...],
+                 marks: tuple[tuple[str, ...], ...]) -> None:
+    """The wall's fields, each with the discs on it (``stacks``, with their ``marks``)."""
+    for i, (on, mark) in enumerate(zip(stacks, marks, strict=True)):
+        svg.drawn(_wall_field, help, i, MARGIN + i * cell, y, cell, height, on, mark,
+                  regions=(f"wall {i + 1}",))
 
 
 def _wall_field(svg: _Drawing, help: str, i: int, x: float, y: float, cell: float,
@@ -339,13 +351,31 @@ def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: d
     cols = data.CITY_COLUMNS
     rows = len(data.DISTRICT_COST) // cols
     version = data.SETS.active.version
-    for row in range(rows):
-        first, last = row * cols + 1, (row + 1) * cols
-        districts = tuple(_district(view, marks, d) for d in range(first, last + 1))
-        # a row looks the same in every reader's picture and through many moves
-        svg.drawn(_city_row, version, lang, row, y + row * CITY_ROW, districts,
-                  regions=(f"row {row}", *(f"district {d}" for d in range(first, last + 1))))
+    districts = tuple(tuple(_district(view, marks, d)
+                            for d in range(row * cols + 1, (row + 1) * cols + 1))
+                      for row in range(rows))
+    # the city is one piece, and each row in it: a row looks the same in every reader's
+    # picture and through many moves
+    svg.drawn(_city_rows, version, lang, y, districts, regions=_city_regions(rows, cols))
     return y + rows * CITY_ROW
+
+
+@lru_cache(maxsize=4)
+def _city_regions(rows: int, cols: int) -> tuple[str, ...]:
+    return tuple(name for row in range(rows)
+                 for name in (f"row {row}", *(f"district {d}" for d in
+                                              range(row * cols + 1, (row + 1) * cols + 1))))
+
+
+def _city_rows(svg: _Drawing, version: str, lang: str, y: float,
+               districts: tuple[tuple[tuple[int | None, str | None, str], ...], ...]
+               ) -> None:
+    """The city's rows (``districts``: what each district of each row shows)."""
+    cols = data.CITY_COLUMNS
+    for row, shown in enumerate(districts):
+        first, last = row * cols + 1, (row + 1) * cols
+        svg.drawn(_city_row, version, lang, row, y + row * CITY_ROW, shown,
+                  regions=(f"row {row}", *(f"district {d}" for d in range(first, last + 1))))
 
 
 #: the height of a row of the city
@@ -426,20 +456,41 @@ def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: di
         ships.setdefault(me["ship"], []).append(me["seat"])
     version = data.SETS.active.version
     where, step, bottom = _sea_chart(y, version)
-    svg.drawn(_sea_edges, y, version)
-    for field, (fx, fy) in where.items():
-        here = tuple(ships.get(field, []))
-        svg.drawn(_sea_place, version, lang, field, fx, fy, step, here,
-                  tuple(marks[s] for s in here), regions=(f"sea {field}",))
+    # the sea is one piece, and each field in it (a ship that sailed draws two fields)
+    afloat = tuple((field, tuple(here), tuple(marks[s] for s in here))
+                   for field, here in ships.items())
+    svg.drawn(_sea_fields, version, lang, y, afloat,
+              regions=tuple(f"sea {field}" for field in where))
     y = bottom + 18
     svg.label(MARGIN, y, w["harbours"], size=12, weight="bold")
-    for harbour in data.HARBOURS:
+    spaces = tuple(tuple(view["harbours"].get(harbour, [])) for harbour in data.HARBOURS)
+    svg.drawn(_harbours, version, lang, y, spaces,
+              tuple(tuple(marks[s] for s in taken if s is not None) for taken in spaces),
+              regions=tuple(f"harbour {harbour}" for harbour in data.HARBOURS))
+    return y + ROW * len(data.HARBOURS)
+
+
+def _sea_fields(svg: _Drawing, version: str, lang: str, y: float,
+                afloat: tuple[tuple[str, tuple[int, ...], tuple[str, ...]], ...]) -> None:
+    """The sea drawn from ``y``: its routes and its fields, each with the ships on it
+    (``afloat``: a field's seats and their marks, for the fields with ships)."""
+    ships = {field: (here, marks) for field, here, marks in afloat}
+    where, step, _ = _sea_chart(y, version)
+    svg.drawn(_sea_edges, y, version)
+    for field, (fx, fy) in where.items():
+        here, marks = ships.get(field, ((), ()))
+        svg.drawn(_sea_place, version, lang, field, fx, fy, step, here, marks,
+                  regions=(f"sea {field}",))
+
+
+def _harbours(svg: _Drawing, version: str, lang: str, y: float,
+              spaces: tuple[tuple[int | None, ...], ...],
+              marks: tuple[tuple[str, ...], ...]) -> None:
+    """The harbours' lines under ``y``: each one's delivery spaces, free or taken."""
+    for harbour, taken, mark in zip(data.HARBOURS, spaces, marks, strict=True):
         y += ROW
-        spaces = tuple(view["harbours"].get(harbour, []))
-        svg.drawn(_harbour, version, lang, harbour, y, spaces,
-                  tuple(marks[s] for s in spaces if s is not None),
+        svg.drawn(_harbour, version, lang, harbour, y, taken, mark,
                   regions=(f"harbour {harbour}",))
-    return y
 
 
 @lru_cache(maxsize=64)
@@ -532,53 +583,91 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
            w: dict[str, Any], y: float) -> float:
     you = view.get("you")
     order = sorted(view["seats"], key=lambda me: (me["seat"] != you, me["seat"]))
+    version, graf = data.SETS.active.version, view.get("graf_senkt", True)
     for me in order:
         s = me["seat"]
         mine = s == you
         y += 26
-        svg.open(panel=s)
-        y = _panel_title(svg, view, names, marks, w, s, mine, y)
-        cargo = ", ".join(words(lang)["good short"][g] for g in me["goods"]) or w["none"]
-        line = (f"{w['ship']}: {me['ship']} · {w['cargo']}: {cargo} · "
-                f"{w['jokers']}: {me['jokers']}")
-        parts = _wrap(line, 66)
-        # the viewer's jokers are the line naming them (a joker is spent there)
-        with (svg.region("jokers", help=w["jokers help"].format(n=me["jokers"]),
-                         box=(MARGIN - 2, y - 12, WIDTH - 2 * MARGIN + 4, 13 * len(parts) + 2))
-              if mine else nullcontext()):
-            for part in parts:
-                svg.label(MARGIN, y, part, size=10)
-                y += 13
-        y = _rose(svg, me, w, lang, mine, y)
-        y = _cards(svg, me, lang, w, you, y, view.get("graf_senkt", True))
-        svg.close()
+        end = mine and view["phase"] == "actions" and s in view["to_move"]
+        seat = (s, tuple(me["goods"]), me["ship"], me["jokers"],
+                tuple(tuple(_pool(field)) for field in me["rose"]),
+                tuple(me["tableau"]), tuple(me["active"]))
+        # a seat's panel is one piece (the panels below a panel that changed lie lower
+        # and are drawn anew), and its rose and cards are pieces in it
+        y = svg.drawn(_panel, version, lang, graf, you, _name(names, s), marks[s], end,
+                      seat, y, regions=_panel_regions(seat, mine, you is None))
     return y
 
 
-def _panel_title(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str],
-                 w: dict[str, Any], s: int, mine: bool, y: float) -> float:
+#: what a seat's panel shows of its seat: the seat, its goods, ship and jokers, the
+#: cubes on each field of its wind rose, its tableau and activated cards (a plain
+#: tuple: ``Canvas.drawn`` checks a tuple's values as a key, not a subclass's)
+_Seat = tuple[int, tuple[str, ...], str, int, tuple[tuple[tuple[str, int], ...], ...],
+              tuple[str, ...], tuple[str, ...]]
+
+
+def _panel_regions(seat: _Seat, mine: bool, everyone: bool) -> tuple[str, ...]:
+    """The regions a seat's panel may draw (``_panel``)."""
+    s, _goods, _ship, _jokers, pools, tableau, active = seat
+    if mine:
+        return ("you", "end", "jokers", "tableau", "activated",
+                *(r for i, pool in enumerate(pools) for r in _rose_regions(i, pool)),
+                *(f"card {c}" for c in tableau + active))
+    if everyone:
+        return tuple(f"seat {s} card {c}" for c in tableau + active)
+    return (f"seat {s} tableau", f"seat {s} activated")
+
+
+def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, you: int | None, name: str,
+           mark: str, end: bool, seat: _Seat, y: float) -> float:
+    """A seat's panel from ``y``: its disc and name, ship, cargo and jokers, wind rose and
+    cards; returns the y under it."""
+    t = words(lang)
+    w = {**t["picture"], "colour": t["colour"]}
+    s, goods, ship, jokers, pools, tableau, active = seat
+    mine = s == you
+    svg.open(panel=s)
+    y = _panel_title(svg, w, name, mark, s, mine, end, y)
+    cargo = ", ".join(t["good short"][g] for g in goods) or w["none"]
+    line = f"{w['ship']}: {ship} · {w['cargo']}: {cargo} · {w['jokers']}: {jokers}"
+    parts = _wrap(line, 66)
+    # the viewer's jokers are the line naming them (a joker is spent there)
+    with (svg.region("jokers", help=w["jokers help"].format(n=jokers),
+                     box=(MARGIN - 2, y - 12, WIDTH - 2 * MARGIN + 4, 13 * len(parts) + 2))
+          if mine else nullcontext()):
+        for part in parts:
+            svg.label(MARGIN, y, part, size=10)
+            y += 13
+    y = _rose(svg, pools, w, lang, mine, y)
+    y = _cards(svg, {"seat": s, "tableau": tableau, "active": active}, lang, w, you, y, graf)
+    svg.close()
+    return y
+
+
+def _panel_title(svg: _Drawing, w: dict[str, Any], name: str, mark: str, s: int, mine: bool,
+                 end: bool, y: float) -> float:
     """A seat's disc and name; the viewer's name is the place of the moves that act on
-    nothing else drawn, and beside it, while the viewer is to move in the action phase,
-    is the place to end the turn."""
-    title = _name(names, s) + (f" ({w['you']})" if mine else "")
-    with (svg.region("you", help=w["you help"].format(name=_name(names, s)),
+    nothing else drawn, and beside it, while the viewer is to move in the action phase
+    (``end``), is the place to end the turn."""
+    title = name + (f" ({w['you']})" if mine else "")
+    with (svg.region("you", help=w["you help"].format(name=name),
                      box=(MARGIN - 2, y - 15, _width(title, 12) + 24, 20))
           if mine else nullcontext()):
-        svg.disc(MARGIN + 7, y - 4, s, marks[s])
+        svg.disc(MARGIN + 7, y - 4, s, mark)
         svg.label(MARGIN + 18, y, title, size=12, weight="bold")
-    if mine and view["phase"] == "actions" and s in view["to_move"]:
+    if end:
         # left of the middle: on a phone the picture is wider than the screen and
         # scrolls (templates/games/macao/style.css), its left part shows first
-        end = w["end turn"]
+        label = w["end turn"]
         box = (END_X, y - 15, 96, 20)
-        with svg.region("end", help=end, box=box):
+        with svg.region("end", help=label, box=box):
             svg.box(*box, "#f6f8fa", stroke=INK, rx=3)
-            svg.label(END_X + 48, y, end, size=11, weight="bold", anchor="middle")
+            svg.label(END_X + 48, y, label, size=11, weight="bold", anchor="middle")
     return y + 15
 
 
-def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], lang: str, mine: bool,
-          y: float) -> float:
+def _rose(svg: _Drawing, pools: tuple[tuple[tuple[str, int], ...], ...], w: dict[str, Any],
+          lang: str, mine: bool, y: float) -> float:
     """The wind rose as seven fields in a row: the arrow (the action supply), then 1..6;
     the viewer's fields and the cube places of its supply are places to tap, a finger
     apart."""
@@ -587,16 +676,25 @@ def _rose(svg: _Drawing, me: dict[str, Any], w: dict[str, Any], lang: str, mine:
     y += 4
     col = (WIDTH - 2 * MARGIN) / 7
     pitch = 20 if mine else 15
-    deepest = max([1] + [len(_pool(f)) for f in me["rose"]])
-    height = 16 + pitch * deepest
-    for i, field in enumerate(me["rose"]):
-        pool = tuple(_pool(field))
-        # the viewer's fields are places, and the cubes of its action supply
-        regions = ((f"rose {i}" if i else "", *(f"supply {c}" for c, _ in pool)) if mine
-                   else ())
-        svg.drawn(_rose_field, lang, i, MARGIN + i * col, y, col, pitch, height, pool,
-                  mine, regions=regions)
+    height = 16 + pitch * max([1] + [len(pool) for pool in pools])
+    # the viewer's fields are places, and the cubes of its action supply
+    regions = tuple(_rose_regions(i, pool) for i, pool in enumerate(pools)) if mine else ()
+    # the rose is one piece, and each field in it
+    svg.drawn(_rose_fields, lang, y, col, pitch, height, pools, mine,
+              regions=tuple(r for names in regions for r in names))
     return y + height + 4
+
+
+def _rose_regions(i: int, pool: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+    return (f"rose {i}" if i else "", *(f"supply {c}" for c, _ in pool))
+
+
+def _rose_fields(svg: _Drawing, lang: str, y: float, col: float, pitch: int, height: int,
+                 pools: tuple[tuple[tuple[str, int], ...], ...], mine: bool) -> None:
+    """A wind rose's fields from ``y``, each with its cubes (``pools``)."""
+    for i, pool in enumerate(pools):
+        svg.drawn(_rose_field, lang, i, MARGIN + i * col, y, col, pitch, height, pool,
+                  mine, regions=_rose_regions(i, pool) if mine else ())
 
 
 def _rose_field(svg: _Drawing, lang: str, i: int, x: float, y: float, col: float,

@@ -20,7 +20,20 @@ def _card_name(cid: str, w: Words) -> str:
 
 
 def _card_cost(cid: str, w: Words) -> str:
-    return f"{_card_name(cid, w)} [{cubes(data.cost_cubes(cid), w)}]"
+    # a card's cost reads the same in every text of a data version and words table:
+    # written once (a text names a dozen cards); the table is kept with it, so that a
+    # table made anew at the address of one gone is never taken for it
+    key = (data.SETS.active.version, cid, id(w))
+    kept = _COSTS.get(key)
+    if kept is None or kept[0] is not w:
+        if len(_COSTS) >= 4096:
+            _COSTS.clear()
+        kept = _COSTS[key] = (w, f"{_card_name(cid, w)} [{cubes(data.cost_cubes(cid), w)}]")
+    return kept[1]
+
+
+#: ``_card_cost`` by data version, card and words table (the table beside it)
+_COSTS: dict[tuple[str, str, int], tuple[Words, str]] = {}
 
 
 def _table(view: View, names: list[str], w: Words) -> list[str]:

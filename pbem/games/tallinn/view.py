@@ -12,6 +12,7 @@ game is over the towers are turned up for everyone (the final scoring);
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pbem.games.protocol import EVERYTHING, View
@@ -20,27 +21,41 @@ from pbem.games.tallinn.words import DE, card_name, card_text, half_text
 
 
 def half_view(card: str, half: str) -> dict[str, Any]:
-    h = rules.half_of(card, half)
+    persons, coin, wappen, text, text_de = _half(data.SETS.active.version, card, half)
     return {
         "card": card,
         "half": half,
-        "persons": h.persons(),
-        "coin": h.coin_estate(),
-        "wappen": h.wappen,
-        "text": half_text(h),
-        "text_de": half_text(h, "de"),
+        "persons": dict(persons),  # a view of its own: whoever changes it changes only it
+        "coin": coin,
+        "wappen": wappen,
+        "text": text,
+        "text_de": text_de,
     }
+
+
+# a half reads the same in every view of a data version: its words are made once (a
+# view names some forty halves, and every page and mail of a table makes views)
+@functools.lru_cache(maxsize=1024)
+def _half(_version: str, card: str, half: str) -> tuple[dict[str, int], Any, Any, str, str]:
+    h = rules.half_of(card, half)
+    return h.persons(), h.coin_estate(), h.wappen, half_text(h), half_text(h, "de")
 
 
 def card_view(card: str) -> dict[str, Any]:
     """Both halves of a card, for a hand or a turned-up tower."""
+    name, text, text_de = _card(data.SETS.active.version, card)
     return {
         "card": card,
-        "name": card_name(card),
-        "text": card_text(card),
-        "text_de": card_text(card, "de"),
+        "name": name,
+        "text": text,
+        "text_de": text_de,
         "halves": [half_view(card, h) for h in rules.HALVES],
     }
+
+
+@functools.lru_cache(maxsize=512)
+def _card(_version: str, card: str) -> tuple[str, str, str]:
+    return card_name(card), card_text(card), card_text(card, "de")
 
 
 def _status(state: dict[str, Any], seat: int, moving: list[int]) -> str:
