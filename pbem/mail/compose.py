@@ -262,9 +262,7 @@ def queue(
     player = to if isinstance(to, Player) else None
     if player is not None and not player.takes(kinds.list_of(kind)):
         return None
-    address = player.email if player is not None else str(to)
-    if not pending and ((address.lower() in known.blocked) if known is not None
-                        else Blocked.has(address)):
+    if not pending and _blocked(player.email if player is not None else str(to), known):
         return None
     not_before, digest = _when(player, kind, now)
     root = None
@@ -276,20 +274,13 @@ def queue(
         subject = thread_subject(game, seats)
         root = game.thread_id(mail_domain(ctx), player.id)
     row = dict(
-        game=game,
-        player=player,
-        kind=kind,
+        game=game, player=player, kind=kind,
         to_address=player.email if player is not None else str(to),
         to_name=player.name if player is not None else "",
-        subject=subject[:SUBJECT_MAX],
-        text_body=text,
-        html_body=html,
-        message_id=_message_id(ctx, game),
-        in_reply_to=root,
+        subject=subject[:SUBJECT_MAX], text_body=text, html_body=html,
+        message_id=_message_id(ctx, game), in_reply_to=root,
         unsubscribe_url=unsubscribe or list_unsubscribe(ctx, to, kind),
-        created_at=now,
-        not_before=not_before,
-        digest=digest,
+        created_at=now, not_before=not_before, digest=digest,
         seat_index=turn_of.index if turn_of is not None else None,
         turn_seq=turn_of.turn_seq if turn_of is not None else None,
         talk_from=taken.before if taken else None,
@@ -304,6 +295,11 @@ def queue(
             and ctx.config.getbool("inbound", "replies")):
         _give_reply_address(ctx, mail, reply_of, reply_moves or [])
     return mail
+
+
+def _blocked(address: str, known: Known | None) -> bool:
+    """Whether ``address`` asked never to be mailed again (as ``known`` has it, if given)."""
+    return address.lower() in known.blocked if known is not None else Blocked.has(address)
 
 
 def _when(player: Player | None, kind: str, now: datetime) -> tuple[datetime, bool]:
