@@ -38,6 +38,10 @@ def _game_against_bots(ctx, name: str, language: str = "en") -> Game:
 def _finish(ctx, game: Game) -> Game:
     rng, rules = random.Random(2), get_game(game.game)
     while game.status == Game.ACTIVE:
+        if game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
+            moves.continue_bots(ctx, game.id)
+            game = Game.get_by_id(game.id)
+            continue
         seat = rng.choice(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),

@@ -115,6 +115,9 @@ def _a_game_in_play(ctx) -> Game:
     rules, rng = get_game("visby"), random.Random(4)
     for _ in range(12):  # a few moves, so the markers have left their start fields
         game = Game.get_by_id(game.id)
+        if game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
+            moves.continue_bots(ctx, game.id)
+            game = Game.get_by_id(game.id)
         seat = min(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
