@@ -334,14 +334,13 @@ class Runs:
         return f"load {min(self.loads):.1f}–{max(self.loads):.1f}"
 
 
-def full_builds(work: Path, jobs: int, repeats: int, python: Path | None,
+def full_builds(work: Path, counts: list[int], repeats: int, python: Path | None,
                 progress) -> tuple[dict[str, Runs], BuildReport, list[Path]]:
-    """Full builds of pbem and Pelican, one process against one and ``jobs`` against
-    ``jobs``, interleaved (pbem, Pelican, pbem, Pelican) ``repeats`` times."""
+    """Full builds of pbem and Pelican on each of ``counts`` processes, n against n,
+    interleaved (pbem, Pelican, pbem, Pelican) ``repeats`` times; the pages of the last."""
     runs: dict[str, Runs] = {}
     pelicans: dict[int, Pelican] = {}
     report = None
-    counts = sorted({1, jobs})
     for repeat in range(repeats):
         for n in counts:
             folder = work / f"site-{n}"
@@ -366,7 +365,7 @@ def full_builds(work: Path, jobs: int, repeats: int, python: Path | None,
             runs.setdefault(f"ratio {n}", Runs()).add(
                 runs[f"pbem {n}"].values[-1] / runs[f"pelican {n}"].values[-1], took.load)
     assert report is not None
-    return runs, report, sorted((work / f"site-{jobs}" / "games").glob("*.md"))
+    return runs, report, sorted((work / f"site-{counts[-1]}" / "games").glob("*.md"))
 
 
 def incremental_builds(site: Path, jobs: int, repeats: int, first: int, pool: list[Player],
@@ -431,8 +430,9 @@ def main() -> None:
 
         creating = file_cost(work)
         full_python = None if args.no_full else python
-        runs, report, pages = full_builds(work, args.jobs, 1 if args.no_full else args.repeats,
-                                          full_python, progress)
+        runs, report, pages = full_builds(
+            work, [args.jobs] if args.no_full else sorted({1, args.jobs}),
+            1 if args.no_full else args.repeats, full_python, progress)
         print()
         print(f"full build of {report.games:,} finished games ({args.games - args.played:,} "
               f"of them copies; {len(report.written):,} files, {report.rendered_indexes:,} "
