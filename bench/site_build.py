@@ -1,20 +1,28 @@
 """Benchmark of the archive build, with Pelican on the same Markdown as the baseline.
 
-    python bench/site_build.py                 # 10,000 finished games
-    python bench/site_build.py --games 1000    # a quicker look
+    python bench/site_build.py --games 1000               # full and incremental builds
+    python bench/site_build.py --no-full --no-pelican     # one new game at 10,000 games
 
-From one run it prints
+From one run it prints, each measure as median (min–max) of ``--repeats`` runs
+(3 by default), pbem's and Pelican's runs interleaved, with the load average:
 
 * **full build**: game pages per second for a build of N finished games into
-  an empty folder, in one process and with one process per CPU (at most 8, as
-  ``pbem build-site`` does), against Pelican rendering the very Markdown of
-  those N game pages (with its default theme and its own indexes, one
-  process, no cache), and the ratio of each to Pelican;
+  an empty folder, in one process and in ``--jobs`` processes (one per CPU, at
+  most 8, as ``pbem build-site`` does), against Pelican rendering the very
+  Markdown of those N game pages (with its default theme and its own indexes,
+  no cache) in one process, and in ``--jobs`` processes, and the ratio of
+  each run of pbem to the Pelican run after it: one against one, two against
+  two.  Pelican has no parallel build of its own, so ``--jobs`` Pelicans run
+  at once, each making the site of every ``jobs``-th page (with its own
+  indexes and feed), timed from the slowest one's start of work to its end;
 * **incremental build**: the seconds to bring the N-game archive up to date
-  after one more game has finished, against Pelican bringing its N-page site
-  up to date after the same one page is added, with its content cache (each
-  page's parsed Markdown, from a first cached run over the N pages): both
-  are the other's best way of doing the same small change.
+  after one more game has finished (a game more each repeat), against Pelican
+  bringing its N-page site up to date after the same one page is added, with
+  its content cache (each page's parsed Markdown, from a first cached run over
+  the N pages): both are the other's best way of doing the same small change.
+  ``--no-full`` skips the comparison of full builds (one full build in
+  ``--jobs`` processes starts the archive), for the incremental build at
+  10,000 games.
 
 Pages per second count game pages only, for both; the archive's index
 pages, feed, charts and records, and Pelican's index, archive, category and
@@ -31,7 +39,10 @@ Pelican instead, ``--no-pelican`` skips the baseline.  If the install fails
 (no network), the baseline is skipped, saying why.
 
 The games are random legal games of every registered game (2 to 6 players,
-named players and bots), written straight into a fresh SQLite database.
+named players and bots), written straight into a fresh SQLite database: the
+first ``--played`` (1,000) played to their end, the others copies of those,
+move for move, by other players at later dates (copied inside the database, so
+that 10,000 games take a minute, not forty).
 """
 
 from __future__ import annotations
@@ -43,12 +54,13 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import venv
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -57,7 +69,7 @@ import markdown
 from pbem.archive import BuildReport, build, default_jobs, pipeline
 from pbem.archive.sample import add_finished_game, add_player
 from pbem.games import all_games
-from pbem.models import Player, create_tables, db, open_database
+from pbem.models import Game, Move, Player, Seat, create_tables, db, open_database
 
 START = datetime(2020, 1, 1)
 #: the baseline's version, pinned so that runs stay comparable; change it here
@@ -102,15 +114,22 @@ def timed_build(folder: Path, **kwargs) -> tuple[BuildReport, Timed]:
     return report, Timed(report.seconds, cpu, load)
 
 
-def seed_database(games: int, players: int, rng: random.Random) -> list[Player]:
+def seed_database(games: int, players: int, rng: random.Random,
+                  played: int | None = None) -> list[Player]:
+    """``games`` finished games: the first ``played`` (all by default) played to their end,
+    the others copies of those (:func:`copy_game`), much faster to make."""
     pool = [add_player(f"Player {i + 1}", email=f"player{i + 1}@example.org")
             for i in range(players)]
     kinds = all_games()
+    played = games if played is None else max(1, min(games, played))
     started = time.perf_counter()
     for batch in range(0, games, 100):
         with db.atomic():  # one transaction per hundred games
             for n in range(batch, min(games, batch + 100)):
-                add_game(n, pool, kinds, rng)
+                if n < played:
+                    add_game(n, pool, kinds, rng)
+                else:
+                    copy_game(n, 1 + n % played, pool, rng)
         done = min(games, batch + 100)
         if done % 1000 == 0 or done == games:
             print(f"  {done} games in the database ({time.perf_counter() - started:.0f} s)",
@@ -124,8 +143,35 @@ def add_game(n: int, pool: list[Player], kinds, rng: random.Random) -> None:
     seats: list[Player | None] = rng.sample(pool, count)
     if count >= 4 and rng.random() < 0.5:
         seats[-1] = None  # a bot of its own
-    finished = START + timedelta(hours=5 * n + rng.randint(0, 4))
-    add_finished_game(game.name, seats, seed=n, finished_at=finished)
+    add_finished_game(game.name, seats, seed=n, finished_at=finished_time(n, rng))
+
+
+def finished_time(n: int, rng: random.Random) -> datetime:
+    return START + timedelta(hours=5 * n + rng.randint(0, 4))
+
+
+def copy_game(n: int, source: int, pool: list[Player], rng: random.Random) -> None:
+    """Game ``n``: game ``source`` (an id) played again move for move by other players,
+    ending later; its move rows copied inside the database."""
+    old = Game.get_by_id(source)
+    finished = finished_time(n, rng)
+    started = finished - (old.finished_at - old.started_at)
+    seats = list(Seat.select().where(Seat.game == old.id).order_by(Seat.index))
+    people = iter(rng.sample(pool, len(seats)))
+    new = Game.create(game=old.game, options=old.options, seed=old.seed,
+                      rules_version=old.rules_version, data_version=old.data_version,
+                      status=Game.FINISHED, seq=old.seq, state=old.state, result=old.result,
+                      created_at=started, started_at=started, finished_at=finished,
+                      creator=pool[0])
+    Seat.insert_many([{"game": new.id, "index": seat.index, "bot": seat.bot,
+                       "player": None if seat.bot else next(people).id}
+                      for seat in seats]).execute()
+    columns = [f'"{f.column_name}"' for f in Move._meta.sorted_fields
+               if f.name not in ("id", "game", "created_at")]  # "commit" is a keyword
+    names, table, game = ", ".join(columns), Move._meta.table_name, Move.game.column_name
+    db.execute_sql(f'INSERT INTO "{table}" ("{game}", "{Move.created_at.column_name}", '
+                   f'{names}) SELECT ?, ?, {names} FROM "{table}" WHERE "{game}" = ?',
+                   (new.id, Move.created_at.db_value(started), old.id))
 
 
 def pelican_python(explicit: Path | None) -> tuple[Path | None, str]:
@@ -191,39 +237,54 @@ def pelican_settings(content: Path, output: Path, cache: Path | None) -> dict:
     }
 
 
-def run_pelican(python: Path, settings: dict) -> Timed:
-    """The seconds of one Pelican run (in its own interpreter, not counting its imports)."""
+def run_pelican(python: Path, settings: list[dict]) -> Timed:
+    """One Pelican run per settings, all at once, each in its own interpreter: the
+    slowest one's seconds (not counting its imports) and all their CPU seconds."""
     load = os.getloadavg()[0]
-    out = subprocess.run([str(python), "-c", PELICAN_RUNNER, json.dumps(settings)],
-                         check=True, capture_output=True, text=True)
-    seconds, cpu = json.loads(out.stdout.strip().splitlines()[-1])
+    runs = [subprocess.Popen([str(python), "-c", PELICAN_RUNNER, json.dumps(one)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for one in settings]
+    seconds, cpu = 0.0, 0.0
+    for run in runs:
+        out, err = run.communicate()
+        if run.returncode:
+            raise subprocess.CalledProcessError(run.returncode, run.args, out, err)
+        took, used = json.loads(out.strip().splitlines()[-1])
+        seconds, cpu = max(seconds, took), cpu + used
     return Timed(seconds, cpu, load)
 
 
-@dataclass
-class PelicanResult:
-    pages: int
-    full: Timed
-    cached_first: Timed
-    incremental: Timed
+class Pelican:
+    """Pelican over the game pages of a build: in one process, or in ``parts`` at once
+    (Pelican renders in one process; ``parts`` processes each make the site of every
+    ``parts``-th page, with its own indexes and feed, as ``parts`` builds side by side)."""
 
+    def __init__(self, python: Path, pages: list[Path], work: Path, parts: int) -> None:
+        self.python, self.work, self.pages = python, work, len(pages)
+        self.contents = [work / f"pelican-content-{parts}-{k}" for k in range(parts)]
+        for k, content in enumerate(self.contents):
+            shutil.rmtree(content, ignore_errors=True)
+            content.mkdir()
+            for page in pages[k::parts]:
+                pelican_page(page, content)
 
-def pelican_baseline(pages: list[Path], new_page: Path, work: Path,
-                     python: Path) -> PelicanResult:
-    """Pelican over ``pages`` (a full run; then a first and a second cached run, the
-    second after ``new_page`` is added)."""
-    content = work / "pelican-content"
-    for folder in ("pelican-content", "pelican-output", "pelican-cached", "pelican-cache"):
-        shutil.rmtree(work / folder, ignore_errors=True)
-    content.mkdir()
-    for page in pages:
-        pelican_page(page, content)
-    full = run_pelican(python, pelican_settings(content, work / "pelican-output", None))
-    cached = pelican_settings(content, work / "pelican-cached", work / "pelican-cache")
-    first = run_pelican(python, cached)
-    pelican_page(new_page, content)
-    incremental = run_pelican(python, cached)
-    return PelicanResult(len(pages), full, first, incremental)
+    def full(self) -> Timed:
+        settings = []
+        for content in self.contents:
+            output = self.work / f"{content.name}-output"
+            shutil.rmtree(output, ignore_errors=True)
+            settings.append(pelican_settings(content, output, None))
+        return run_pelican(self.python, settings)
+
+    def cached(self, new_page: Path | None = None) -> Timed:
+        """A run with its content cache (the first one fills it), after ``new_page`` is
+        added to the first part."""
+        content = self.contents[0]
+        if new_page is not None:
+            pelican_page(new_page, content)
+            self.pages += 1
+        return run_pelican(self.python, [pelican_settings(
+            content, self.work / "pelican-cached", self.work / "pelican-cache")])
 
 
 def file_cost(folder: Path, files: int = 300) -> float:
@@ -250,12 +311,96 @@ def cold_caches() -> None:
     pipeline._renderer = None
 
 
+@dataclass
+class Runs:
+    """The repeats of one measure: each run's value and the load it began at."""
+
+    values: list[float] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)
+
+    def add(self, value: float, load: float) -> None:
+        self.values.append(value)
+        self.loads.append(load)
+
+    def spread(self, fmt: str = ".2f") -> str:
+        """median (min–max) over the repeats."""
+        v = sorted(self.values)
+        if len(v) == 1:
+            return format(v[0], fmt)
+        return (f"{format(statistics.median(v), fmt)} "
+                f"({format(v[0], fmt)}–{format(v[-1], fmt)})")
+
+    def load(self) -> str:
+        return f"load {min(self.loads):.1f}–{max(self.loads):.1f}"
+
+
+def full_builds(work: Path, counts: list[int], repeats: int, python: Path | None,
+                progress) -> tuple[dict[str, Runs], BuildReport, list[Path]]:
+    """Full builds of pbem and Pelican on each of ``counts`` processes, n against n,
+    interleaved (pbem, Pelican, pbem, Pelican) ``repeats`` times; the pages of the last."""
+    runs: dict[str, Runs] = {}
+    pelicans: dict[int, Pelican] = {}
+    report = None
+    for repeat in range(repeats):
+        for n in counts:
+            folder = work / f"site-{n}"
+            shutil.rmtree(folder, ignore_errors=True)
+            print(f"Full build {repeat + 1}/{repeats}, pbem, {n} process(es) ...",
+                  file=sys.stderr, flush=True)
+            cold_caches()
+            report, took = timed_build(folder, full=True, progress=progress, jobs=n)
+            pages = report.rendered_games
+            runs.setdefault(f"pbem {n}", Runs()).add(pages / took.seconds, took.load)
+            runs.setdefault(f"pbem cpu {n}", Runs()).add(1000 * took.cpu / pages, took.load)
+            if python is None:
+                continue
+            if n not in pelicans:
+                pelicans[n] = Pelican(python, sorted((folder / "games").glob("*.md")), work, n)
+            print(f"Full build {repeat + 1}/{repeats}, Pelican, {n} process(es) ...",
+                  file=sys.stderr, flush=True)
+            theirs = pelicans[n].full()
+            runs.setdefault(f"pelican {n}", Runs()).add(pages / theirs.seconds, theirs.load)
+            runs.setdefault(f"pelican cpu {n}", Runs()).add(1000 * theirs.cpu / pages,
+                                                            theirs.load)
+            runs.setdefault(f"ratio {n}", Runs()).add(
+                runs[f"pbem {n}"].values[-1] / runs[f"pelican {n}"].values[-1], took.load)
+    assert report is not None
+    return runs, report, sorted((work / f"site-{counts[-1]}" / "games").glob("*.md"))
+
+
+def incremental_builds(site: Path, jobs: int, repeats: int, first: int, pool: list[Player],
+                       rng: random.Random, pelican: Pelican | None) -> tuple[Runs, Runs,
+                                                                           BuildReport]:
+    """``repeats`` times one more finished game, brought up to date by pbem, then by
+    Pelican with its cache (the same page added to its cached pages)."""
+    ours, theirs = Runs(), Runs()
+    report = None
+    for repeat in range(repeats):
+        pages = set((site / "games").glob("*.md"))
+        add_game(first + repeat, pool, all_games(), rng)
+        cold_caches()
+        report, took = timed_build(site, jobs=jobs)
+        ours.add(took.seconds, took.load)
+        if pelican is not None:
+            new_page = sorted(set((site / "games").glob("*.md")) - pages)[0]
+            cached = pelican.cached(new_page)
+            theirs.add(cached.seconds, cached.load)
+    assert report is not None
+    return ours, theirs, report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--played", type=int, default=1000,
+                        help="games played to their end; the others are copies of them")
     parser.add_argument("--players", type=int, default=300, help="named players in the pool")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each measure")
     parser.add_argument("--jobs", type=int, default=default_jobs(),
                         help="processes of the parallel full build (default: one per CPU)")
+    parser.add_argument("--no-full", action="store_true",
+                        help="one full build (in --jobs processes) to start from, no "
+                             "comparison of full builds")
     parser.add_argument("--keep", type=Path, default=None,
                         help="build here and keep the database and the sites")
     parser.add_argument("--pelican-python", type=Path, default=None,
@@ -277,74 +422,48 @@ def main() -> None:
         create_tables()
         rng = random.Random(20240101)
         print(f"Seeding {args.games} finished games into {database} ...", file=sys.stderr)
-        pool = seed_database(args.games, args.players, rng)
+        pool = seed_database(args.games, args.players, rng, args.played)
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage == "games" and (done % 1000 == 0 or done == total):
                 print(f"  rendered {done}/{total} games", file=sys.stderr, flush=True)
 
         creating = file_cost(work)
-        builds: dict[int, tuple[BuildReport, Timed]] = {}
-        for jobs in sorted({1, args.jobs}):
-            folder = work / f"site-{jobs}"
-            shutil.rmtree(folder, ignore_errors=True)
-            print(f"Full build, {jobs} process(es) ...", file=sys.stderr, flush=True)
-            cold_caches()
-            builds[jobs] = timed_build(folder, full=True, progress=progress, jobs=jobs)
-        site = work / f"site-{args.jobs}"
-        parallel, parallel_time = builds[args.jobs]
-        single, single_time = builds[1]
-        pages = sorted((site / "games").glob("*.md"))
-
-        add_game(args.games, pool, all_games(), rng)
-        cold_caches()
-        incremental, incremental_time = timed_build(site, jobs=args.jobs)
-        new_pages = sorted(set((site / "games").glob("*.md")) - set(pages))
+        full_python = None if args.no_full else python
+        runs, report, pages = full_builds(
+            work, [args.jobs] if args.no_full else sorted({1, args.jobs}),
+            1 if args.no_full else args.repeats, full_python, progress)
+        print()
+        print(f"full build of {report.games:,} finished games ({args.games - args.played:,} "
+              f"of them copies; {len(report.written):,} files, {report.rendered_indexes:,} "
+              "index pages); pages per second, median (min–max) of "
+              f"{args.repeats if not args.no_full else 1} interleaved runs")
+        print_full(runs, args.jobs, full_python is not None)
+        if python is not None and args.no_full:
+            print("  Pelican: not run (--no-full)")
+        elif python is None:
+            print(f"  Pelican: skipped: {source}")
 
         pelican = None
         if python is not None:
-            print("Pelican ...", file=sys.stderr, flush=True)
-            pelican = pelican_baseline(pages, new_pages[0], work, python)
-
-        def rate(report: BuildReport) -> float:
-            return report.rendered_games / report.seconds
-
-        print()
-        print(f"full build of {parallel.games:,} finished games ({len(parallel.written):,} files, "
-              f"{parallel.rendered_indexes:,} of them index pages)")
-        print(f"  pbem, 1 process:          {single.seconds:8.2f} s  {rate(single):8,.1f} pages/s"
-              f"  ({single_time.note()})")
-        if args.jobs > 1:
-            print(f"  pbem, {args.jobs} processes:        {parallel.seconds:8.2f} s  "
-                  f"{rate(parallel):8,.1f} pages/s  ({parallel_time.note()})")
-        if pelican is None:
-            print(f"  Pelican: skipped: {source}")
-        else:
-            pelican_rate = pelican.pages / pelican.full.seconds
-            print(f"  Pelican, 1 process:       {pelican.full.seconds:8.2f} s  "
-                  f"{pelican_rate:8,.1f} pages/s  ({pelican.full.note()}; {pelican.pages:,} "
-                  "game pages, its default theme and its indexes)")
-            if args.jobs > 1:
-                print(f"  ratio pbem ({args.jobs} processes) / Pelican: "
-                      f"{rate(parallel) / pelican_rate:.2f}  (target: at least 2)")
-            print(f"  ratio pbem (1 process) / Pelican: {rate(single) / pelican_rate:.2f}")
-            print(f"  CPU per page: pbem {1000 * single_time.cpu / single.rendered_games:.1f} ms "
-                  f"(1 process), {1000 * parallel_time.cpu / parallel.rendered_games:.1f} ms "
-                  f"({args.jobs} processes); Pelican "
-                  f"{1000 * pelican.full.cpu / pelican.pages:.1f} ms")
-        print(f"one new game at {args.games:,} archived games, brought up to date")
-        print(f"  pbem incremental build:   {incremental.seconds:8.2f} s  (target: at most 1 s; "
-              f"{incremental_time.note()}; read {incremental.read_games} game from the "
-              f"database, rendered {incremental.rendered_games} game page and "
-              f"{incremental.rendered_indexes} index pages, wrote {len(incremental.written)} "
-              "files)")
+            print("Pelican, first run with its cache ...", file=sys.stderr, flush=True)
+            pelican = Pelican(python, pages, work, 1)
+            first = pelican.cached()
+        ours, theirs, inc = incremental_builds(work / f"site-{args.jobs}", args.jobs,
+                                               args.repeats, args.games, pool, rng, pelican)
+        print(f"one new game at {args.games:,} archived games, brought up to date "
+              f"({args.repeats} times, a game more each time)")
+        print(f"  pbem incremental build:   {ours.spread()} s  (target: at most 1 s; "
+              f"{ours.load()}; the last one read {inc.read_games} game from the database, "
+              f"rendered {inc.rendered_games} game page and {inc.rendered_indexes} index "
+              f"pages, wrote {len(inc.written)} files)")
         if pelican is not None:
-            print(f"  Pelican with its cache:   {pelican.incremental.seconds:8.2f} s  "
-                  f"({pelican.incremental.note()}; the same new page added to its "
-                  f"{pelican.pages:,} cached pages; its first cached run: "
-                  f"{pelican.cached_first.seconds:.2f} s)")
-            print(f"  ratio Pelican / pbem: "
-                  f"{pelican.incremental.seconds / incremental.seconds:,.1f}")
+            print(f"  Pelican with its cache:   {theirs.spread()} s  ({theirs.load()}; the "
+                  f"same new page added to its cached pages; its first cached run: "
+                  f"{first.seconds:.2f} s)")
+            ratios = Runs([t / o for t, o in zip(theirs.values, ours.values, strict=True)],
+                          ours.loads)
+            print(f"  ratio Pelican / pbem: {ratios.spread('.1f')}")
             print(f"  (baseline: {source})")
         print(f"  creating a file in {work}: {creating:,.0f} µs before the builds, "
               f"{file_cost(work):,.0f} µs after")
@@ -353,6 +472,23 @@ def main() -> None:
         db.close()
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def print_full(runs: dict[str, Runs], jobs: int, pelican: bool) -> None:
+    for n in sorted({1, jobs}):
+        if f"pbem {n}" not in runs:
+            continue
+        mine = runs[f"pbem {n}"]
+        print(f"  pbem, {n} process(es):     {mine.spread('.1f')} pages/s  "
+              f"({runs[f'pbem cpu {n}'].spread('.1f')} ms CPU a page; {mine.load()})")
+        if not pelican:
+            continue
+        theirs = runs[f"pelican {n}"]
+        print(f"  Pelican, {n} process(es):  {theirs.spread('.1f')} pages/s  "
+              f"({runs[f'pelican cpu {n}'].spread('.1f')} ms CPU a page; {theirs.load()}"
+              f"{'' if n == 1 else f'; {n} Pelicans at once, each over 1/{n} of the pages'})")
+        print(f"  ratio pbem / Pelican, {n} against {n}: {runs[f'ratio {n}'].spread()}"
+              "  (target: at least 2)")
 
 
 if __name__ == "__main__":

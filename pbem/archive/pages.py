@@ -12,7 +12,7 @@ gets a page, with its moves as recorded and the result stored when it ended.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -28,6 +28,8 @@ from pbem.games import UnknownGameError, get_game
 from pbem.games.protocol import Rules, State
 
 _RESULT_KEYS = ("scores", "ranks", "winners")
+#: what stands for the moves in a record dumped without them (:func:`_record_text`)
+_MOVES_MARK = "\x00moves\x00"
 
 
 @dataclass
@@ -65,23 +67,23 @@ def _record_text(record: GameRecord) -> str:
 
     ``json.dumps`` with ``indent`` runs in pure Python, and the moves are
     most of a record: they are a list of ``{"move", "seat"}`` objects, one
-    key per line at a fixed depth, each string dumped by the C encoder.
+    key per line at a fixed depth, each string dumped by the C encoder.  The
+    record is dumped with a marker for the moves, which the list then replaces
+    (the first one: of the keys sorted, only ``data_version`` and ``game``,
+    the server's own words, come before ``moves``).
     """
-    data = replace(record, moves=[]).to_json()
-    del data["moves"]
+    data = record.to_json()
+    data["moves"] = _MOVES_MARK
     text = json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True)
+    marker = json.dumps(_MOVES_MARK)
     if not record.moves:
-        block = ' "moves": [],'
+        block = "[]"
     else:
         # ``encode_basestring`` is what ``json.dumps(text, ensure_ascii=False)`` calls
         items = ",\n".join(f'  {{\n   "move": {encode_basestring(move)},\n'
                            f'   "seat": {int(seat)}\n  }}' for seat, move in record.moves)
-        block = f' "moves": [\n{items}\n ],'
-    # the keys are sorted: "moves" comes right after the line of "game", the first key
-    head, game_line, rest = text.split("\n", 2)
-    if head != "{" or not game_line.startswith(' "game": '):  # not the shape written here
-        return record.dumps()
-    return f"{head}\n{game_line}\n{block}\n{rest}\n"
+        block = f"[\n{items}\n ]"
+    return text.replace(marker, block, 1) + "\n"
 
 
 def page_title(finished: FinishedGame, title: str) -> str:

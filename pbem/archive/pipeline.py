@@ -397,7 +397,7 @@ class Workers:
                 written += files
                 yield from results
             return
-        pool = self._start()
+        pool = self.start()
         pending: deque[Future] = deque()
         for batch in batches:
             pending.append(pool.submit(task, batch, self.root))
@@ -410,7 +410,8 @@ class Workers:
             written += files
             yield from results
 
-    def _start(self) -> ProcessPoolExecutor:
+    def start(self) -> ProcessPoolExecutor:
+        """The worker processes, started now if they are not yet."""
         if self._pool is None:
             # spawn, not fork: the caller may hold a database connection or threads
             self._pool = ProcessPoolExecutor(
@@ -459,9 +460,12 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
     report = BuildReport(site=Path(site_dir))
     writer = SiteWriter(site_dir)
     tell = progress or (lambda stage, done, total: None)
-    with writer.lock(wait=wait), _no_gc_pauses():
+    workers = Workers(jobs, writer.root)
+    with writer.lock(wait=wait), _no_gc_pauses(), contextlib.closing(workers):
         # 1. read, and decide
         old = Manifest.read(writer)
+        if jobs > 1 and (full or not old.usable) and _finished_count() >= PARALLEL_MIN:
+            workers.start()  # their imports overlap this process's reading
         plan = None
         if old.usable and not full:
             try:
@@ -481,25 +485,20 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
                          for name in sorted({s.game for s in summaries} | {""})}
 
         # 2. render and write the games
-        workers = Workers(jobs, writer.root)
-        try:
-            parallel = len(plan.todo) >= PARALLEL_MIN
-            results = workers.run(_game_task, _game_batches(plan.todo), parallel,
-                                  writer.written)
-            for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True),
-                                                      start=1):
-                manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
-                                             "summary": s.kept(), "stats": result.stats}
-                if result.problem:
-                    report.problems.append((s.id, result.problem))
-                tell("games", done, len(plan.todo))
-            report.rendered_games = len(plan.todo)
+        parallel = len(plan.todo) >= PARALLEL_MIN
+        results = workers.run(_game_task, _game_batches(plan.todo), parallel, writer.written)
+        for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True), start=1):
+            manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
+                                         "summary": s.kept(), "stats": result.stats}
+            if result.problem:
+                report.problems.append((s.id, result.problem))
+            tell("games", done, len(plan.todo))
+        report.rendered_games = len(plan.todo)
 
-            # 3. the indexes of the lists that changed (only changed pages to HTML)
-            report.rendered_indexes = _render_indexes(writer, workers, plan, old, manifest,
-                                                      full, tell, shown)
-        finally:
-            workers.close()
+        # 3. the indexes of the lists that changed (only changed pages to HTML)
+        report.rendered_indexes = _render_indexes(writer, workers, plan, old, manifest,
+                                                  full, tell, shown)
+        workers.close()
         writer.write(paths.FEED, atom(_with_seeds(summaries[-ENTRIES:]), site_key))
         writer.write(paths.STYLESHEET, SOURCE_STYLESHEET.read_bytes())
         for rel, text in about.files(_shared_renderer()).items():  # unchanged bytes: skipped
@@ -577,6 +576,10 @@ def _with_seeds(newest: list[GameSummary]) -> list[GameSummary]:
         return newest
     found = seeds(missing)
     return [s if s.seed else dataclasses.replace(s, seed=found[s.id]) for s in newest]
+
+
+def _finished_count() -> int:
+    return Game.select().where(Game.status == Game.FINISHED).count()
 
 
 def _mark_archived(ids: list[int]) -> None:

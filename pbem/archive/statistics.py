@@ -122,32 +122,50 @@ START = -1
 
 def gather(summaries: Sequence[GameSummary],
            kept: Mapping[int, dict[str, Any] | None]) -> dict[str, GameStats]:
-    """Every game's statistics from the summaries and what :func:`of_game` kept."""
+    """Every game's statistics from the summaries and what :func:`of_game` kept.
+
+    Every build makes them from every game (a few dozen entries each), so the loop
+    over the entries does no more than it must: a card is made once, not for
+    each entry, and a seat's verbs are looked up in sets.
+    """
     out: dict[str, GameStats] = {}
     for s in summaries:
-        stats = out.setdefault(s.game, GameStats(s.game))
+        stats = out.get(s.game)
+        if stats is None:
+            stats = out[s.game] = GameStats(s.game)
         stats.games += 1
         places, scores = s.ranks(), s.scores()
         count = len(s.seats)
+        by_seat = stats.seats[count]
         for seat in range(count):
-            stats.seats[count][seat].add(places[seat], scores[seat])
+            by_seat[seat].add(places[seat], scores[seat])
         game = kept.get(s.id) or {}
         start = game.get("start")
         if isinstance(start, int) and 0 <= start < count:
             stats.starts += 1
-            stats.seats[count][START].add(places[start], scores[start])
-        seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
-        for seat, verb, name, times in game.get("uses") or []:
-            if not 0 <= seat < count:
-                continue
-            card = stats.cards.setdefault(name, Card(name))
-            card.times[verb] += times
-            if (verb, seat) not in seen[name]:
-                card.by_verb[verb].add(places[seat], scores[seat])
-            if all(s_ != seat for _v, s_ in seen[name]):
-                card.anyhow.add(places[seat], scores[seat])
-            seen[name].add((verb, seat))
+            by_seat[START].add(places[start], scores[start])
+        _gather_uses(stats.cards, game.get("uses") or [], count, places, scores)
     return out
+
+
+def _gather_uses(cards: dict[str, Card], uses: Sequence[Sequence[Any]], count: int,
+                 places: list[int | None], scores: list[int | None]) -> None:
+    """One game's uses into ``cards``: each seat once per verb, and once for any verb."""
+    seen: set[tuple[str, str, int]] = set()
+    anyhow: set[tuple[str, int]] = set()
+    for seat, verb, name, times in uses:
+        if not 0 <= seat < count:
+            continue
+        card = cards.get(name)
+        if card is None:
+            card = cards[name] = Card(name)
+        card.times[verb] += times
+        if (name, verb, seat) not in seen:
+            seen.add((name, verb, seat))
+            card.by_verb[verb].add(places[seat], scores[seat])
+        if (name, seat) not in anyhow:
+            anyhow.add((name, seat))
+            card.anyhow.add(places[seat], scores[seat])
 
 
 # -- pages ----------------------------------------------------------------------------

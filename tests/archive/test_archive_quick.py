@@ -130,6 +130,28 @@ def test_the_game_record_is_written_as_game_record_dumps_writes_it(sqlite_archiv
         assert _record_text(record) == record.dumps()
 
 
+def test_the_game_record_is_not_dumped_with_json_indent(monkeypatch):
+    """The moves are written by hand: ``json.dumps`` with ``indent`` (pure Python) gets the
+    record without them, never the whole record."""
+    import json
+
+    from pbem.archive import pages
+    from pbem.gamelog.records import GameRecord
+
+    dumps = json.dumps
+
+    def without_moves(value, *args, **kwargs):
+        assert not (isinstance(value, dict) and isinstance(value.get("moves"), list)
+                    and value["moves"]), "the moves went through json.dumps"
+        return dumps(value, *args, **kwargs)
+
+    record = GameRecord("visby", ["A", "B"], "7", moves=[(0, "play x"), (1, "pass")],
+                        rules_version="1", data_version="1")
+    expected = record.dumps()
+    monkeypatch.setattr(pages.json, "dumps", without_moves)
+    assert pages._record_text(record) == expected
+
+
 PIECES = ["- ", "    - ", "    ", "# ", "## ", "> ", "| ", " |", "|---|", "|---:|", "\n", "\n\n",
           "\n\n\n", "[a](b.html)", "{#m1}", "[1](#m1){#m1} ", "*(x y)*", "`c`", "\\", "&amp;",
           "&", "<", ">", "a", "b c", "1. ", "1\\. ", "é", "\xa0", " ", "*", "_", "!",
