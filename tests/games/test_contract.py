@@ -515,20 +515,29 @@ class Playout:
         for viewer in self.viewers:
             if viewer == seat or viewer == EVERYTHING:
                 continue
-            seen = {self.secret_reading(state, seat, move, after, viewer)
+            texts: dict[tuple[str, str], str] = {}
+            seen = {self.secret_reading(state, seat, move, after, viewer, texts)
                     for move, after in afters.items()}
             assert len(seen) == 1, (f"viewer {viewer} can tell which of {moves} seat {seat} "
                                     f"chose in secret ({self.where})")
 
     def secret_reading(self, state: State, seat: int, move: str, after: State,
-                       viewer: int | None) -> tuple[str, ...]:
+                       viewer: int | None, texts: dict[tuple[str, str], str]) -> tuple[str, ...]:
         """What ``viewer`` sees and reads after ``seat`` played ``move``: the view, the
-        sentences and the table in words (from that one view) in every language."""
+        sentences and the table in words (from that one view) in every language.
+
+        The table in words is rendered once per view as it is, keys in their order
+        (``texts``): the views after the seat's moves are alike when nothing leaks, and
+        rendering the same view again would give the same text."""
         game = self.game
         view = game.view(after, viewer)
+        exact = json.dumps(view, ensure_ascii=False)
+        for lang in LANGS:
+            if (exact, lang) not in texts:
+                texts[(exact, lang)] = game.render_text(view, self.names, lang)
         return (as_json(view),
                 *(game.describe(state, seat, move, after, viewer, lang) for lang in LANGS),
-                *(game.render_text(view, self.names, lang) for lang in LANGS))
+                *(texts[(exact, lang)] for lang in LANGS))
 
     # -- key order never decides ------------------------------------------------------
 
