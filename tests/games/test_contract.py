@@ -480,26 +480,31 @@ class Playout:
         if seat not in game.to_move(after):
             assert turn_over, f"the mover is no longer to move but its turn is not over: {where}"
         assert isinstance(game.is_commit_point(state, seat, move, after), bool)
+        # each viewer's sentence without a language: what "en" and a language nobody
+        # speaks must read, and the author's tells whether the move is told at all
+        english = {viewer: game.describe(state, seat, move, after, viewer)
+                   for viewer in self.viewers}
+        said: dict[str, dict[int | None, str]] = {}
         for lang in (*LANGS, UNSPOKEN):
-            sentences = {}
+            sentences = said[lang] = {}
             for viewer in self.viewers:
                 text = game.describe(state, seat, move, after, viewer, lang)
                 # empty: the move is not told (navigation), to nobody in no language
                 assert isinstance(text, str) and (text.strip() or not text) and (
-                    bool(text) == bool(game.describe(state, seat, move, after, seat))), \
+                    bool(text) == bool(english[seat])), \
                     f"blank describe, or empty for some only ({lang}): {where}"
                 self.hidden(text, f"describe for {viewer} in {lang}")
                 for index in _PLACEHOLDER.findall(text):
                     assert int(index) < self.players, f"{text!r} names seat {index}: {where}"
                 if lang != "de":
-                    assert text == game.describe(state, seat, move, after, viewer), \
+                    assert text == english[viewer], \
                         f"describe in {lang!r} is not the English: {where}"
                 sentences[viewer] = text
             assert sentences[seat] == sentences[EVERYTHING], \
                 f"the author and EVERYTHING read {sentences[seat]!r} / {sentences[EVERYTHING]!r}"
         if game.is_secret(state) and set(game.to_move(state)) - {seat}:
             self.check_secret(state, seat)
-        self.check_move_order(state, seat, move, after)
+        self.check_move_order(state, seat, move, after, said)
         return after
 
     def check_secret(self, state: State, seat: int) -> None:
@@ -552,9 +557,11 @@ class Playout:
                                               reorder), told, drawn)
             self.same_readings(expected, got, order, "at this state")
 
-    def check_move_order(self, state: State, seat: int, move: str, after: State) -> None:
-        """The move applied to ``state`` in every key order does and says the same."""
-        expected = self.move_readings(state, seat, move, after)
+    def check_move_order(self, state: State, seat: int, move: str, after: State,
+                         said: dict[str, dict[int | None, str]] | None = None) -> None:
+        """The move applied to ``state`` in every key order does and says the same
+        (as built, the sentences ``said`` in each language, when given)."""
+        expected = self.move_readings(state, seat, move, after, said)
         for order, reorder in KEY_ORDERS:
             before = reorder(state)
             got = self.move_readings(before, seat, move, self.game.apply(before, seat, move))
@@ -591,8 +598,10 @@ class Playout:
             out["the result"] = canonical(game.result(state).to_json())
         return out
 
-    def move_readings(self, before: State, seat: int, move: str, after: State) -> dict[str, str]:
-        """What a move does and says, by what it is, as canonical JSON or text."""
+    def move_readings(self, before: State, seat: int, move: str, after: State,
+                      said: dict[str, dict[int | None, str]] | None = None) -> dict[str, str]:
+        """What a move does and says, by what it is, as canonical JSON or text (the
+        sentences ``said`` already, when given)."""
         game = self.game
         out = {"the state after the move": canonical(after),
                "turn over, commit point": canonical([
@@ -600,8 +609,8 @@ class Playout:
                    game.is_commit_point(before, seat, move, after)])}
         for lang in LANGS:
             for viewer in self.viewers:
-                out[f"the sentence for {viewer} in {lang}"] = game.describe(
-                    before, seat, move, after, viewer, lang)
+                out[f"the sentence for {viewer} in {lang}"] = said[lang][viewer] if said \
+                    else game.describe(before, seat, move, after, viewer, lang)
         return out
 
     def same_readings(self, expected: dict[str, str], got: dict[str, str], order: str,
