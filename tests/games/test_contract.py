@@ -188,6 +188,17 @@ def keys_of(value: Any) -> Iterator[str]:
             yield from keys_of(inner)
 
 
+def keys_named(value: Any, dumped: str, names: tuple[str, ...]) -> set[str]:
+    """Those of ``names`` that are a key of a dict in ``value``, at any level; ``dumped``
+    is ``value`` as ``as_json`` writes it.  A key is written there as ``"name": `` (a
+    string that is not a key is followed by a comma or a bracket, and a quote inside a
+    string is escaped), so a name not written so is no key, and ``value`` is only
+    walked (``keys_of``, the suite's dearest part of a view's check) when one is."""
+    if not any(f'"{name}": ' in dumped for name in names):
+        return set()
+    return set(names) & set(keys_of(value))
+
+
 def canonical(value: Any) -> str:
     """``value`` as canonical JSON: what two readings that must agree are compared as."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
@@ -227,6 +238,52 @@ def first_difference(expected: str, got: str, context: int = 70) -> str:
             f"…{expected[start:at + context]!r}… (character {at})")
 
 
+class Reading:
+    """What the game reads from one state, each reading made once.
+
+    The checks at a state ask for the same view, text, picture, menu and moves more
+    than once (each check for what it checks, the key-order check for all of them as
+    the state was built); each is asked of the game once, and every check compares or
+    examines that one answer.  A view is rendered after ``reorder`` (as a view read
+    back from the database would be: the key-order check's other orders)."""
+
+    def __init__(self, game: Rules, state: State, names: list[str],
+                 reorder: Callable[[Any], Any] = as_built) -> None:
+        self.game, self.state, self.names, self.reorder = game, state, names, reorder
+        self._made: dict[tuple[Any, ...], Any] = {}
+
+    def _once(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        if key not in self._made:
+            self._made[key] = make()
+        return self._made[key]
+
+    def legal(self, seat: int) -> list[str]:
+        return self._once(("legal", seat), lambda: self.game.legal_moves(self.state, seat))
+
+    def default(self, seat: int) -> str:
+        return self._once(("default", seat), lambda: self.game.default_move(self.state, seat))
+
+    def formality(self, seat: int) -> str | None:
+        return self._once(("formality", seat), lambda: self.game.formality(self.state, seat))
+
+    def menu(self, seat: int, lang: str) -> list[Any]:
+        return self._once(("menu", seat, lang), lambda: self.game.menu(self.state, seat, lang))
+
+    def view(self, viewer: int | None) -> Any:
+        return self._once(("view", viewer), lambda: self.game.view(self.state, viewer))
+
+    def shown(self, viewer: int | None) -> Any:
+        return self._once(("shown", viewer), lambda: self.reorder(self.view(viewer)))
+
+    def text(self, viewer: int | None, lang: str) -> str:
+        return self._once(("text", viewer, lang), lambda: self.game.render_text(
+            self.shown(viewer), self.names, lang))
+
+    def picture(self, viewer: int | None, lang: str) -> str | None:
+        return self._once(("picture", viewer, lang), lambda: self.game.picture(
+            self.shown(viewer), self.names, lang))
+
+
 class Playout:
     """One random game of ``game`` and the checks at each of its states and moves."""
 
@@ -243,42 +300,47 @@ class Playout:
 
     # -- per state -------------------------------------------------------------------
 
+    def read(self, state: State) -> Reading:
+        return Reading(self.game, state, self.names)
+
     def check_state(self, state: State, thorough: int | None = None) -> None:
         """Checks at one state.  The German text is rendered and the picture parsed
         as XML for the viewer ``thorough`` (all viewers when ``None``): they take
         most of the time, and both are drawn from the view, which every viewer's
-        check covers."""
-        game = self.game
+        check covers.  The checks share one ``Reading`` of the state: each asks the
+        game for nothing another has asked it already."""
+        game, reading = self.game, self.read(state)
         assert json.loads(json.dumps(state)) == state, f"state is not JSON ({self.where})"
         movers = game.to_move(state)
         assert game.is_over(state) == (not movers), \
             f"is_over must be exactly 'nobody to move' ({self.where})"
         assert len(set(movers)) == len(movers) and set(movers) <= set(range(self.players))
         for seat in range(self.players):
-            self.check_moves(state, seat, seat in movers)
+            self.check_moves(reading, seat, seat in movers)
         for seat in movers:
             if thorough is None or thorough % len(self.viewers) == seat:
-                self.check_regions(state, seat)
+                self.check_regions(reading, seat)
         for i, viewer in enumerate(self.viewers):
-            self.check_view(state, viewer, thorough is None or thorough % len(self.viewers) == i)
+            self.check_view(reading, viewer,
+                            thorough is None or thorough % len(self.viewers) == i)
         self.check_refusals(state, movers)
         game.check_position(state)   # a state met in play passes what a built one must
         for seat in movers:
             self.check_reach(state, seat, random.Random(f"{self.seed}:{thorough}:{seat}"))
         if thorough is None:
-            self.check_order(state, self.viewers, self.viewers)
+            self.check_order(reading, self.viewers, self.viewers)
         else:
             drawn = thorough % ORDER_PICTURES_EVERY == 0
-            self.check_order(state, [self.viewers[thorough % len(self.viewers)]],
+            self.check_order(reading, [self.viewers[thorough % len(self.viewers)]],
                              [self.viewers[thorough // ORDER_PICTURES_EVERY
                                            % len(self.viewers)]] if drawn else [])
 
-    def check_moves(self, state: State, seat: int, moving: bool) -> None:
-        game, where = self.game, f"seat {seat} ({self.where})"
-        legal = game.legal_moves(state, seat)
+    def check_moves(self, reading: Reading, seat: int, moving: bool) -> None:
+        game, state, where = self.game, reading.state, f"seat {seat} ({self.where})"
+        legal = reading.legal(seat)
         if not moving:
             assert legal == [], f"a seat not to move has moves: {legal} {where}"
-            assert game.menu(state, seat, "en") == []
+            assert reading.menu(seat, "en") == []
             return
         assert legal, f"a seat to move has no move {where}"
         assert len(legal) <= MENU_CAP, f"{len(legal)} moves > MENU_CAP {where}"
@@ -286,26 +348,26 @@ class Playout:
         for move in legal:
             assert game.parse(move) == move, f"{move!r} is not canonical notation {where}"
             self.hidden(move, "a move")
-        assert game.default_move(state, seat) in legal, f"default move not legal {where}"
+        assert reading.default(seat) in legal, f"default move not legal {where}"
         bot = game.bot_move(state, seat, random.Random(f"{self.seed}:{seat}"))
         assert bot in legal, f"bot move {bot!r} not legal {where}"
-        formality = game.formality(state, seat)
+        formality = reading.formality(seat)
         assert formality is None or legal == [formality], \
             f"formality {formality!r} is not the only move {legal} {where}"
         for lang in LANGS:
-            menu = game.menu(state, seat, lang)
+            menu = reading.menu(seat, lang)
             assert [c.move for c in menu] == legal, f"menu in {lang} is not legal_moves {where}"
             for c in menu:
                 assert isinstance(c.label, str) and c.label.strip(), f"empty label {where}"
                 for text in (c.label, c.group, c.help):
                     self.hidden(text, f"a menu label ({lang})")
 
-    def check_regions(self, state: State, seat: int) -> None:
+    def check_regions(self, reading: Reading, seat: int) -> None:
         """Every choice names the place of the picture it acts on (``Choice.region``),
         the same in every language, and the seat's picture, given a link for each such
         place (as the seat page gives), draws each one as that link."""
         game, where = self.game, f"seat {seat} ({self.where})"
-        menus = {lang: game.menu(state, seat, lang) for lang in LANGS}
+        menus = {lang: reading.menu(seat, lang) for lang in LANGS}
         regions = [c.region for c in menus[LANGS[0]]]
         assert all(regions), f"a choice names no place of the picture: " \
             f"{[c.move for c in menus[LANGS[0]] if not c.region]} {where}"
@@ -313,7 +375,7 @@ class Playout:
             assert [c.region for c in menus[lang]] == regions, \
                 f"the places of the menu differ in {lang} {where}"
         links = {region: f"#tap-{i}" for i, region in enumerate(sorted(set(regions)))}
-        svg = game.picture(game.view(state, seat), self.names, LANGS[0], links)
+        svg = game.picture(reading.view(seat), self.names, LANGS[0], links)
         if svg is None:
             return
         ET.fromstring(svg)
@@ -321,26 +383,27 @@ class Playout:
         missing = sorted(r for r, href in links.items() if href not in drawn)
         assert not missing, f"the picture draws no place for {missing} {where}"
 
-    def check_view(self, state: State, viewer: int | None, thorough: bool = True) -> None:
+    def check_view(self, reading: Reading, viewer: int | None, thorough: bool = True) -> None:
         game, where = self.game, f"viewer {viewer} ({self.where})"
-        view = game.view(state, viewer)
+        view = reading.view(viewer)
         dumped = as_json(view)  # a view must be JSON as it is
         assert json.loads(dumped) == view, f"view changes through JSON {where}"
         self.hidden(dumped, f"the view of {viewer}")
-        assert not {"seed", "draws"} & set(keys_of(view)), f"seed or draws in a view {where}"
+        assert not {"seed", "draws"} & keys_named(view, dumped, ("seed", "draws")), \
+            f"seed or draws in a view {where}"
         text = game.render_text(view, self.names)
         assert isinstance(text, str) and text.strip(), f"empty render_text {where}"
         self.hidden(text, f"the text of {viewer}")
-        assert game.render_text(view, self.names, "en") == text, \
+        assert reading.text(viewer, "en") == text, \
             f"render_text in 'en' is not the default {where}"
         assert game.render_text(view, self.names, UNSPOKEN) == text, \
             f"render_text in a language the game lacks is not English {where}"
         if thorough:
-            german = game.render_text(view, self.names, "de")
+            german = reading.text(viewer, "de")
             assert isinstance(german, str) and german.strip(), f"empty German text {where}"
             self.hidden(german, f"the German text of {viewer}")
         for lang in LANGS:
-            self.check_picture(game.picture(view, self.names, lang), where,
+            self.check_picture(reading.picture(viewer, lang), where,
                                thorough and lang == LANGS[0])
 
     def check_picture(self, svg: str | None, where: str, parse: bool = True) -> None:
@@ -429,26 +492,31 @@ class Playout:
         if seat not in game.to_move(after):
             assert turn_over, f"the mover is no longer to move but its turn is not over: {where}"
         assert isinstance(game.is_commit_point(state, seat, move, after), bool)
+        # each viewer's sentence without a language: what "en" and a language nobody
+        # speaks must read, and the author's tells whether the move is told at all
+        english = {viewer: game.describe(state, seat, move, after, viewer)
+                   for viewer in self.viewers}
+        said: dict[str, dict[int | None, str]] = {}
         for lang in (*LANGS, UNSPOKEN):
-            sentences = {}
+            sentences = said[lang] = {}
             for viewer in self.viewers:
                 text = game.describe(state, seat, move, after, viewer, lang)
                 # empty: the move is not told (navigation), to nobody in no language
                 assert isinstance(text, str) and (text.strip() or not text) and (
-                    bool(text) == bool(game.describe(state, seat, move, after, seat))), \
+                    bool(text) == bool(english[seat])), \
                     f"blank describe, or empty for some only ({lang}): {where}"
                 self.hidden(text, f"describe for {viewer} in {lang}")
                 for index in _PLACEHOLDER.findall(text):
                     assert int(index) < self.players, f"{text!r} names seat {index}: {where}"
                 if lang != "de":
-                    assert text == game.describe(state, seat, move, after, viewer), \
+                    assert text == english[viewer], \
                         f"describe in {lang!r} is not the English: {where}"
                 sentences[viewer] = text
             assert sentences[seat] == sentences[EVERYTHING], \
                 f"the author and EVERYTHING read {sentences[seat]!r} / {sentences[EVERYTHING]!r}"
         if game.is_secret(state) and set(game.to_move(state)) - {seat}:
             self.check_secret(state, seat)
-        self.check_move_order(state, seat, move, after)
+        self.check_move_order(state, seat, move, after, said)
         return after
 
     def check_secret(self, state: State, seat: int) -> None:
@@ -464,39 +532,59 @@ class Playout:
         for viewer in self.viewers:
             if viewer == seat or viewer == EVERYTHING:
                 continue
-            seen = {(as_json(game.view(after, viewer)),
-                     *(game.describe(state, seat, move, after, viewer, lang) for lang in LANGS),
-                     *(game.render_text(game.view(after, viewer), self.names, lang)
-                       for lang in LANGS))
+            texts: dict[tuple[str, str], str] = {}
+            seen = {self.secret_reading(state, seat, move, after, viewer, texts)
                     for move, after in afters.items()}
             assert len(seen) == 1, (f"viewer {viewer} can tell which of {moves} seat {seat} "
                                     f"chose in secret ({self.where})")
 
+    def secret_reading(self, state: State, seat: int, move: str, after: State,
+                       viewer: int | None, texts: dict[tuple[str, str], str]) -> tuple[str, ...]:
+        """What ``viewer`` sees and reads after ``seat`` played ``move``: the view, the
+        sentences and the table in words (from that one view) in every language.
+
+        The table in words is rendered once per view as it is, keys in their order
+        (``texts``): the views after the seat's moves are alike when nothing leaks, and
+        rendering the same view again would give the same text."""
+        game = self.game
+        view = game.view(after, viewer)
+        exact = json.dumps(view, ensure_ascii=False)
+        for lang in LANGS:
+            if (exact, lang) not in texts:
+                texts[(exact, lang)] = game.render_text(view, self.names, lang)
+        return (as_json(view),
+                *(game.describe(state, seat, move, after, viewer, lang) for lang in LANGS),
+                *(texts[(exact, lang)] for lang in LANGS))
+
     # -- key order never decides ------------------------------------------------------
 
-    def check_order(self, state: State, told: list[int | None],
+    def check_order(self, reading: Reading, told: list[int | None],
                     drawn: list[int | None]) -> None:
         """``state`` in every key order reads the same; the texts of the viewers ``told``
         and the pictures of those ``drawn`` are compared too (they take most
         of the time, and are drawn from the view, which is compared for every viewer)."""
-        expected = self.state_readings(state, as_built, told, drawn)
+        expected = self.state_readings(reading, told, drawn)
         for order, reorder in KEY_ORDERS:
-            got = self.state_readings(reorder(state), reorder, told, drawn)
+            got = self.state_readings(Reading(self.game, reorder(reading.state), self.names,
+                                              reorder), told, drawn)
             self.same_readings(expected, got, order, "at this state")
 
-    def check_move_order(self, state: State, seat: int, move: str, after: State) -> None:
-        """The move applied to ``state`` in every key order does and says the same."""
-        expected = self.move_readings(state, seat, move, after)
+    def check_move_order(self, state: State, seat: int, move: str, after: State,
+                         said: dict[str, dict[int | None, str]] | None = None) -> None:
+        """The move applied to ``state`` in every key order does and says the same
+        (as built, the sentences ``said`` in each language, when given)."""
+        expected = self.move_readings(state, seat, move, after, said)
         for order, reorder in KEY_ORDERS:
             before = reorder(state)
             got = self.move_readings(before, seat, move, self.game.apply(before, seat, move))
             self.same_readings(expected, got, order, f"when seat {seat} plays {move!r}")
 
-    def state_readings(self, state: State, reorder: Callable[[Any], Any],
-                       told: list[int | None], drawn: list[int | None]) -> dict[str, str]:
-        """What the game reads from ``state``, by what it is, as canonical JSON or text;
-        each view is rendered after ``reorder`` (as a view read back would be)."""
-        game = self.game
+    def state_readings(self, reading: Reading, told: list[int | None],
+                       drawn: list[int | None]) -> dict[str, str]:
+        """What the game reads from the state, by what it is, as canonical JSON or text;
+        each view is rendered after the reading's ``reorder`` (as a view read back
+        would be)."""
+        game, state = self.game, reading.state
         movers = game.to_move(state)
         out = {"who is to move": canonical([movers, game.is_over(state), game.round(state)])}
         for seat in movers:
@@ -504,29 +592,28 @@ class Playout:
             # the bot's move and what it left of the generator, which plays on for the
             # next bot in the server's chain
             out[f"the moves of seat {seat}"] = canonical({
-                "legal": game.legal_moves(state, seat), "default": game.default_move(state, seat),
-                "formality": game.formality(state, seat), "secret": game.is_secret(state),
+                "legal": reading.legal(seat), "default": reading.default(seat),
+                "formality": reading.formality(seat), "secret": game.is_secret(state),
                 "bot": [game.bot_move(state, seat, rng), rng.random()]})
             for lang in LANGS:
                 out[f"the menu of seat {seat} in {lang}"] = canonical(
-                    [[c.move, c.label, c.group, c.help] for c in game.menu(state, seat, lang)])
+                    [[c.move, c.label, c.group, c.help] for c in reading.menu(seat, lang)])
         for viewer in self.viewers:
-            view = game.view(state, viewer)
-            out[f"the view of {viewer}"] = canonical(view)
-            shown = reorder(view)
+            out[f"the view of {viewer}"] = canonical(reading.view(viewer))
             if viewer in told:
                 for lang in LANGS:
-                    out[f"the text of {viewer} in {lang}"] = game.render_text(shown, self.names,
-                                                                              lang)
+                    out[f"the text of {viewer} in {lang}"] = reading.text(viewer, lang)
             if viewer not in drawn:
                 continue
-            out[f"the picture of {viewer}"] = canonical(game.picture(shown, self.names))
+            out[f"the picture of {viewer}"] = canonical(reading.picture(viewer, LANGS[0]))
         if not movers:
             out["the result"] = canonical(game.result(state).to_json())
         return out
 
-    def move_readings(self, before: State, seat: int, move: str, after: State) -> dict[str, str]:
-        """What a move does and says, by what it is, as canonical JSON or text."""
+    def move_readings(self, before: State, seat: int, move: str, after: State,
+                      said: dict[str, dict[int | None, str]] | None = None) -> dict[str, str]:
+        """What a move does and says, by what it is, as canonical JSON or text (the
+        sentences ``said`` already, when given)."""
         game = self.game
         out = {"the state after the move": canonical(after),
                "turn over, commit point": canonical([
@@ -534,8 +621,8 @@ class Playout:
                    game.is_commit_point(before, seat, move, after)])}
         for lang in LANGS:
             for viewer in self.viewers:
-                out[f"the sentence for {viewer} in {lang}"] = game.describe(
-                    before, seat, move, after, viewer, lang)
+                out[f"the sentence for {viewer} in {lang}"] = said[lang][viewer] if said \
+                    else game.describe(before, seat, move, after, viewer, lang)
         return out
 
     def same_readings(self, expected: dict[str, str], got: dict[str, str], order: str,
@@ -701,7 +788,7 @@ def test_the_region_check_catches_a_place_the_picture_does_not_draw(monkeypatch)
         for c in ziehen_menu.menu(state, seat, lang)])
     playout = Playout(ZIEHEN, 2, {}, "regions")
     with pytest.raises(AssertionError, match="draws no place for"):
-        playout.check_regions(ZIEHEN.setup(2, {}, "regions"), 0)
+        playout.check_regions(playout.read(ZIEHEN.setup(2, {}, "regions")), 0)
 
 
 def test_the_static_facts_of_every_game():
@@ -754,11 +841,11 @@ def test_the_seed_check_catches_a_seed_in_a_view(monkeypatch):
     monkeypatch.setattr(type(game), "view",
                         lambda self, s, seat: {**real_view(self, s, seat), "id": s["seed"]})
     with pytest.raises(AssertionError, match="seed shows"):
-        playout.check_view(state, 0)
+        playout.check_view(playout.read(state), 0)
     monkeypatch.setattr(type(game), "view",
                         lambda self, s, seat: {**real_view(self, s, seat), "draws": 0})
     with pytest.raises(AssertionError, match="seed or draws"):
-        playout.check_view(state, 0)
+        playout.check_view(playout.read(state), 0)
 
 
 def test_the_mutation_check_catches_an_apply_that_changes_its_input(monkeypatch):
