@@ -434,7 +434,8 @@ def main() -> None:
             work, [args.jobs] if args.no_full else sorted({1, args.jobs}),
             1 if args.no_full else args.repeats, full_python, progress)
         print()
-        print(f"full build of {report.games:,} finished games ({args.games - args.played:,} "
+        copies = max(0, args.games - args.played)  # fewer games than --played: all played
+        print(f"full build of {report.games:,} finished games ({copies:,} "
               f"of them copies; {len(report.written):,} files, {report.rendered_indexes:,} "
               "index pages); pages per second, median (min–max) of "
               f"{args.repeats if not args.no_full else 1} interleaved runs")
