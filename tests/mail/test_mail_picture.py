@@ -14,6 +14,7 @@ import zlib
 from email.message import EmailMessage
 
 import pytest
+from owed_bots import owed_bots_played
 
 from pbem.games import get_game
 from pbem.lifecycle import create, moves
@@ -37,16 +38,13 @@ def _game_against_bots(ctx, name: str, language: str = "en") -> Game:
 
 def _finish(ctx, game: Game) -> Game:
     rng, rules = random.Random(2), get_game(game.game)
+    game = owed_bots_played(ctx, game)
     while game.status == Game.ACTIVE:
-        if game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
-            moves.continue_bots(ctx, game.id)
-            game = Game.get_by_id(game.id)
-            continue
         seat = rng.choice(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
                    menu_seq=menu)
-        game = Game.get_by_id(game.id)
+        game = owed_bots_played(ctx, game)
     return game
 
 

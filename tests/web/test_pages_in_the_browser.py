@@ -22,6 +22,7 @@ from browser_support import (
     open_page,
     table_in_words_unbroken,
 )
+from owed_bots import owed_bots_played
 from web_helpers import finish, latest_mail, move_paths, paths_in, seat_path, table
 
 from pbem.archive import build
@@ -114,10 +115,7 @@ def _a_game_in_play(ctx) -> Game:
 
     rules, rng = get_game("visby"), random.Random(4)
     for _ in range(12):  # a few moves, so the markers have left their start fields
-        game = Game.get_by_id(game.id)
-        if game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
-            moves.continue_bots(ctx, game.id)
-            game = Game.get_by_id(game.id)
+        game = owed_bots_played(ctx, game)
         seat = min(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),

@@ -8,6 +8,8 @@ from email.message import EmailMessage
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
+from owed_bots import owed_bots_played
+
 from pbem.lifecycle import create, moves
 from pbem.models import MODELS, Game, Outbox, Player, Seat, utcnow
 
@@ -161,17 +163,13 @@ def finish(ctx, game: Game, seed: int = 1) -> Game:
 
     rng = random.Random(seed)
     rules = get_game(game.game)
-    game = Game.get_by_id(game.id)
+    game = owed_bots_played(ctx, game)
     while game.status == Game.ACTIVE:
-        if game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
-            moves.continue_bots(ctx, game.id)
-            game = Game.get_by_id(game.id)
-            continue
         seat = rng.choice(rules.to_move(game.state))
         menu = Seat.get(Seat.game == game, Seat.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
                      menu_seq=menu)
-        game = Game.get_by_id(game.id)
+        game = owed_bots_played(ctx, game)
     return game
 
 
@@ -214,10 +212,7 @@ def mid_game(ctx, name: str, turns: int = 14) -> Game:
                          Player.get_by_id(bob.id))
     rules, rng = get_game(name), random.Random(3)
     for _ in range(turns):
-        game = Game.get_by_id(game.id)
-        while game.bots_pending:  # bots stopped at their cap (a busy machine): the tick's part
-            moves.continue_bots(ctx, game.id)
-            game = Game.get_by_id(game.id)
+        game = owed_bots_played(ctx, game)
         if game.status != Game.ACTIVE:
             break
         seat = min(rules.to_move(game.state))

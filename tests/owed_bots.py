@@ -1,0 +1,18 @@
+"""What a test's random play through the service owes the tick: on a busy machine a
+change's bots stop at their cap (``moves.MAX_AUTOMATIC_SECONDS``) and leave the rest to
+the next tick (``Game.bots_pending``), and the people's turns begin only after it."""
+
+from __future__ import annotations
+
+from pbem.lifecycle import moves
+from pbem.models import Game
+
+
+def owed_bots_played(ctx, game: Game) -> Game:
+    """``game`` read anew, after the moves its bots still owed were played as the tick
+    plays them (``moves.continue_bots``)."""
+    game = Game.get_by_id(game.id)
+    while game.bots_pending:
+        moves.continue_bots(ctx, game.id)
+        game = Game.get_by_id(game.id)
+    return game
