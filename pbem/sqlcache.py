@@ -105,10 +105,8 @@ def insert(model: type[pw.Model], **values: Any) -> Any:
     database = _database_of(model)
     returning = isinstance(database, pw.PostgresqlDatabase)
     key = ("insert", model, type(database), tuple(f.name for f in fields))
-    sql = _written(key, lambda: (
-        f'INSERT INTO "{model._meta.table_name}" ({", ".join(_name(f) for f in fields)}) '
-        f'VALUES ({", ".join([database.param] * len(fields))})'
-        + (f' RETURNING "{model._meta.primary_key.column_name}"' if returning else "")))
+    sql = _written(key, lambda: _insert_sql(model, fields, 1, database.param) + (
+        f' RETURNING "{model._meta.primary_key.column_name}"' if returning else ""))
     cursor = database.execute_sql(sql, [f.db_value(data[f.name]) for f in fields])
     data[model._meta.primary_key.name] = cursor.fetchone()[0] if returning else cursor.lastrowid
     row._dirty.clear()
@@ -125,12 +123,15 @@ def insert_many(model: type[pw.Model], rows: list[dict[str, Any]]) -> None:
         raise ValueError("every row must name the same columns, in the same order")
     fields = [f for f in model._meta.sorted_fields if f.name in made[0]]
     database = _database_of(model)
-    one = f'({", ".join([database.param] * len(fields))})'
     key = ("insert_many", model, type(database), tuple(f.name for f in fields), len(made))
-    sql = _written(key, lambda: (
-        f'INSERT INTO "{model._meta.table_name}" ({", ".join(_name(f) for f in fields)}) '
-        f'VALUES {", ".join([one] * len(made))}'))
+    sql = _written(key, lambda: _insert_sql(model, fields, len(made), database.param))
     database.execute_sql(sql, [f.db_value(data[f.name]) for data in made for f in fields])
+
+
+def _insert_sql(model: type[pw.Model], fields: list[pw.Field], rows: int, param: str) -> str:
+    one = f'({", ".join([param] * len(fields))})'
+    return (f'INSERT INTO "{model._meta.table_name}" ({", ".join(_name(f) for f in fields)}) '
+            f'VALUES {", ".join([one] * rows)}')
 
 
 def update_rows(rows: list[Any]) -> None:

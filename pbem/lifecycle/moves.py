@@ -99,30 +99,23 @@ def save_changed(*rows: Seat) -> None:
 
 def lock_game(game_id: int) -> Game:
     """The game row, locked against concurrent moves and ticks; ``PlayError`` if there is none."""
-    return _locked(lambda: lock_row(Game, game_id))
+    return _locked(lambda: (lock_row(Game, game_id), []))[0]
 
 
 def lock_table(game_id: int) -> tuple[Game, list[Seat]]:
     """``lock_game`` with the game's seats and players read in the same statement."""
-    seats: list[Seat] = []
-
-    def read() -> Game | None:
-        game, found = table_of(game_id, lock=True)
-        seats.extend(found)
-        return game
-
-    return _locked(read), seats
+    return _locked(lambda: table_of(game_id, lock=True))
 
 
-def _locked(read: Callable[[], Game | None]) -> Game:
+def _locked(read: Callable[[], tuple[Game | None, list[Seat]]]) -> tuple[Game, list[Seat]]:
     try:
-        game = read()
+        game, seats = read()
     except pw.OperationalError as exc:  # another change held the game too long
         raise PlayError("busy", gettext("The game is busy with another move just now; "
                                         "please try again in a moment.")) from exc
     if game is None:
         raise PlayError("no-game", gettext("There is no such game."))
-    return game
+    return game, seats
 
 
 def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str,
