@@ -646,6 +646,14 @@ class Rules(ABC):
         """Canonical notation of ``move`` (whitespace folded); games may override."""
         return " ".join(str(move).split())
 
+    def offered(self, state: State, seat: int, move: str) -> str:
+        """The move the menu offers for ``move``, a legal move of ``seat``: the move
+        itself (canonical notation), or where the menu makes a choice for the player
+        that can make them no worse off, the move with the menu's choice (Macao: which
+        spare colours pay, since the cubes left at the turn's end are lost).  The
+        contract test holds every legal move to be offered so; games may override."""
+        return self.parse(move)
+
     # -- positions for tests and tools ---------------------------------------------
 
     #: the fields of a state that name the game it belongs to: a position keeps them

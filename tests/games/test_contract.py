@@ -461,7 +461,9 @@ class Playout:
         ``use K7 2`` → ``use K7 1``, ``district 12`` → ``district 5``, ``wall 4 pay r:7``
         → ``wall 4``), ``REACH_SAMPLES`` of them at random.  A move that the reach
         offers only with more said (the action with its payment, ``wall 1 pay r:1``)
-        counts as reached: its step's menu offers the rest."""
+        counts as reached: its step's menu offers the rest.  So does a move the game
+        offers with a choice made for the player that leaves them no worse off
+        (``offered``: Macao pays with the spare colours it picks)."""
         game = self.game
         reached = self.reach(state, seat)
         candidates = sorted({c for move in reached for c in _numbers_changed(move)} - reached)
@@ -470,7 +472,7 @@ class Playout:
                 game.apply(state, seat, move)
             except MoveError:
                 continue
-            canon = game.parse(move)
+            canon = game.offered(state, seat, move)
             assert canon in reached or any(r.startswith(canon + " ") for r in reached), (
                 f"apply accepts {move!r} from seat {seat}, which the menu never offers "
                 f"(its reach: {sorted(reached)}) ({self.where})")

@@ -163,6 +163,9 @@ class Macao(Rules):
     def parse(self, move: str) -> str:
         return moves.parse(move).notation()
 
+    def offered(self, state: State, seat: int, move: str) -> str:
+        return rules.offered(state, seat, moves.parse(move)).notation()
+
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
 

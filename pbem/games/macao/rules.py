@@ -433,6 +433,28 @@ def sensible_payments(state: State, seat: int, owed: int, gain: bool = False,
     return [base | way for way in _multisets(colours, cubes, rest, most)]
 
 
+def offered(state: State, seat: int, move: Move) -> Move:
+    """``move`` (legal) as the menu offers it: a whole payment or taking of cubes with
+    the sensible way (``sensible_payments``) that does all it does: it pays no more
+    cubes of any colour asked for, or takes no fewer.  Other moves as they are."""
+    action, settle = (move.action, move.settle) if isinstance(move, With) else (None, move)
+    if not isinstance(settle, (Pay, Gain)):
+        return move
+    after, step = opened(state, seat, action) if action else \
+        (state, steps.read(state["pending"]))
+    gain = isinstance(settle, Gain)
+    if not isinstance(step, steps.Gaining if gain else steps.Paying) \
+            or cubes_count(settle.cubes) != step.cubes:
+        return move        # a part of a payment: the step's menu offers parts as they are
+    needed, given = needed_colours(after, seat), dict(settle.cubes)
+    for way in sensible_payments(after, seat, step.cubes, gain, most=10**6):
+        if all(way.get(c, 0) >= given.get(c, 0) if gain else way.get(c, 0) <= given.get(c, 0)
+               for c in needed):
+            found = (Gain if gain else Pay)(cubes_of(way))
+            return With(action, found) if action else found
+    return move
+
+
 def _multisets(colours: list[str], have: dict[str, int], n: int, most: int):
     """Each way to take ``n`` cubes of ``colours`` (at most ``have`` of each), the first
     colour's most first; at most ``most`` ways."""

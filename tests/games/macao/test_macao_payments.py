@@ -59,6 +59,26 @@ def test_colours_nothing_asks_for_are_paid_first_for_the_player():
     assert "wall 2 pay k:2,v" in GAME.legal_moves(s, seat)
 
 
+def test_a_payment_the_menu_does_not_offer_stands_for_the_one_it_offers():
+    """``offered``: paying with other spare colours, or with a colour asked for where a
+    spare one would do, leaves the player no better off than the menu's way; a payment
+    that keeps more of the colours asked for is a way of its own."""
+    s, seat = _only_red_needed("rrrkkvv")
+    s["wall"][0].remove(seat)
+    s["wall"][13].append(seat)
+    for paid in ("k:2,v", "k,v:2", "r,k:2", "r,k,v", "r:2,k", "r:3"):
+        GAME.apply(s, seat, f"wall 2 pay {paid}")          # each is legal
+        assert GAME.offered(s, seat, f"wall 2 pay {paid}") == "wall 2 pay k:2,v", paid
+    opened = play(s, seat, "wall 2")
+    assert GAME.offered(opened, seat, "pay r,v:2") == "pay k:2,v"
+    assert GAME.offered(opened, seat, "pay r") == "pay r"   # a part: as it is
+    assert GAME.offered(s, seat, "wall 2") == "wall 2"
+    s, seat = at_actions(2)
+    s = with_pool(s, seat, "rrvv", tableau=["A1", "A21"], active=[], district=True, jokers=0)
+    assert GAME.offered(s, seat, "wall 2 pay r,v:2") == "wall 2 pay r,v:2"
+    assert GAME.offered(s, seat, "wall 2 pay r:2,v") == "wall 2 pay r:2,v"
+
+
 def test_several_sensible_ways_are_whole_choices_with_the_action():
     s, seat = at_actions(2)
     # red and violet are both asked for (Militärwesen 1 costs red, Zoll 1 violet)
