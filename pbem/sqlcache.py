@@ -25,6 +25,10 @@ import peewee as pw
 _MARK = -7_301_946_557
 
 
+#: a cursor wrapper's attributes of one run (peewee's ``CursorWrapper.__init__``)
+_RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
+
+
 class Prepared:
     """A query of ``model`` (``build(*values)`` returns it), run by :meth:`rows`."""
 
@@ -35,6 +39,7 @@ class Prepared:
         self.arity = arity
         self._made: dict[type, tuple[pw.BaseQuery, str, list[tuple[bool, Any]]]] = {}
         self._lock = threading.Lock()
+        self._resolved: dict[type, dict[str, Any]] = {}
 
     def _made_for(self, database: pw.Database) -> tuple[pw.BaseQuery, str, list[Any]]:
         made = self._made.get(type(database))
@@ -61,7 +66,22 @@ class Prepared:
         template, sql, slots = self._made_for(database)
         params = [values[v] if is_mark else v for is_mark, v in slots]
         cursor = database.execute_sql(sql, params)
-        return list(template._get_cursor_wrapper(cursor))
+        found = cursor.fetchall()
+        if not found:
+            cursor.close()
+            return []
+        wrapper = template._get_cursor_wrapper(cursor)
+        # peewee's wrapper works out, for every run, which column fills which model's
+        # field from the cursor's description: the same for the same SQL, so it is kept
+        resolved = self._resolved.get(type(database))
+        if resolved is None:
+            wrapper.initialize()
+            resolved = {k: v for k, v in vars(wrapper).items() if k not in _RUN_STATE}
+            self._resolved[type(database)] = resolved
+        else:
+            vars(wrapper).update(resolved)
+        cursor.close()
+        return [wrapper.process_row(row) for row in found]
 
     def first(self, *values: int) -> Any:
         found = self.rows(*values)
