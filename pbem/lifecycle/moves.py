@@ -301,6 +301,14 @@ def _automatic(rules: Rules, state: State, seats: list[Seat], rng: random.Random
     return None
 
 
+def _owes_automatic(rules: Rules, state: State, seats: list[Seat]) -> bool:
+    """Whether a move nobody has to think about is to be played (``_automatic`` would
+    find one), without working out a bot's move."""
+    to_move = rules.to_move(state)
+    return any(seats[i].bot for i in to_move) or any(
+        rules.formality(state, i) is not None for i in to_move)
+
+
 def _begin_turns(ctx: Context, game: Game, seats: list[Seat], fresh: set[int], state: State,
                  now: datetime, mail_later: bool = False) -> None:
     """The clocks of the turns that began in a change start, each seated person is mailed
@@ -364,7 +372,8 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     game.bots_pending = False
     while not rules.is_over(state):
         if len(played) >= MAX_AUTOMATIC_MOVES or wall_clock() >= limit:
-            game.bots_pending = True  # the next tick plays on (``continue_bots``)
+            # the next tick plays on (``continue_bots``), if a bot or a formality is owed
+            game.bots_pending = _owes_automatic(rules, state, seats)
             break
         auto = _automatic(rules, state, seats, rng, thinking)
         if auto is None:

@@ -94,14 +94,36 @@ def test_a_formality_that_opens_a_turn_starts_its_clock_when_the_change_stops_th
         game = _two_humans(ctx, "ziehen-a")
         for move in TURN[1:-1]:
             _play(ctx, game, 0, move)
-        # the cap is reached with the formality that opens Bob's turn: the rest waits
-        # for the tick, but Bob's turn has begun and its clock runs from now
+        # the cap is reached with the formality that opens Bob's turn: Bob's turn has
+        # begun and its clock runs from now; nothing automatic is owed after it, so the
+        # tick has nothing to play on
         monkeypatch.setattr(moves, "MAX_AUTOMATIC_MOVES", 1)
         _play(ctx, game, 0, "end")
         bob = _seat(game, 1)
-        assert Game.get_by_id(game.id).bots_pending
+        assert not Game.get_by_id(game.id).bots_pending
         assert bob.in_turn and bob.deadline is not None
         assert _log(game)[-1].turn_seq == bob.turn_seq
+
+
+def test_a_cap_met_with_nothing_automatic_left_owes_the_tick_nothing(
+        ctx, database, monkeypatch):
+    with registered(Ziehen()):
+        game = _against_a_bot(ctx, "ziehen")
+        for move in TURN[:-1]:
+            _play(ctx, game, 0, move)
+        # the bot's whole turn fills the cap to the last move: Alice is to move, no bot
+        monkeypatch.setattr(moves, "MAX_AUTOMATIC_MOVES", len(TURN))
+        _play(ctx, game, 0, TURN[-1])
+        game = Game.get_by_id(game.id)
+        assert [m.seat for m in _log(game)][-len(TURN):] == [1] * len(TURN)
+        assert not game.bots_pending and _seat(game, 0).in_turn
+        # one move fewer allowed: the bot still owes one, the tick plays it
+        Game.update(bots_pending=False).where(Game.id == game.id).execute()
+        monkeypatch.setattr(moves, "MAX_AUTOMATIC_MOVES", len(TURN) - 1)
+        for move in TURN:
+            _play(ctx, game, 0, move)
+        assert Game.get_by_id(game.id).bots_pending
+        assert moves.continue_bots(ctx, game.id) == 1
 
 
 def test_every_bot_turn_is_a_turn_of_its_own(ctx, database):
