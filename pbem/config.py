@@ -54,6 +54,9 @@ DEFAULTS: dict[str, dict[str, str]] = {
         # the largest mail taken, in bytes; answers one address gets per hour at most
         "max_bytes": "1000000",
         "answers_per_hour": "10",
+        # days a mail that came in is remembered (processed once however often it
+        # arrives); the tick forgets older ones (0: never)
+        "keep_days": "30",
         # POST /inbound/mail takes raw MIME with this secret (empty: the endpoint is off)
         "webhook_secret": "",
         # IMAP polling of a mailbox at every tick (empty host: off)

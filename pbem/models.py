@@ -498,7 +498,8 @@ class Inbound(BaseModel):
     #: its Message-ID, or a digest of the whole message where it has none
     key = pw.CharField(max_length=200, unique=True)
     sender = pw.CharField(max_length=254, index=True)
-    received_at = pw.DateTimeField(default=utcnow)
+    #: indexed: the tick forgets old rows (``replies.forget_old``) by it
+    received_at = pw.DateTimeField(default=utcnow, index=True)
     #: played, talked, refused
     outcome = pw.CharField(max_length=16)
     #: whether an answer was queued (answers to one address are bounded per hour)

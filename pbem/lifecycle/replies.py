@@ -302,6 +302,24 @@ def _may_answer(ctx: Context, sender: str, now: datetime) -> bool:
     return sent < most
 
 
+#: old rows one tick forgets at most (the rest goes in the next ticks)
+FORGET_BATCH = 1000
+
+
+def forget_old(ctx: Context, now: datetime) -> int:
+    """Forget the mails that came in more than ``[inbound] keep_days`` ago (0: never), so
+    the table does not grow for ever: a mail server retries a delivery for days, not
+    weeks, and IMAP polling deletes what it handed over.  Their keys go through the
+    index of ``received_at``, the oldest first, ``FORGET_BATCH`` a tick."""
+    days = ctx.config.getint("inbound", "keep_days")
+    if days <= 0:
+        return 0
+    old = (Inbound.select(Inbound.id).where(Inbound.received_at < now - timedelta(days=days))
+           .order_by(Inbound.received_at).limit(FORGET_BATCH))
+    with write_transaction():
+        return Inbound.delete().where(Inbound.id.in_([row.id for row in old])).execute()
+
+
 def describe(result: Result) -> dict[str, Any]:
     """A result as a log line's or a webhook's answer's fields."""
     return {"outcome": result.outcome, "reason": result.reason, "played": result.played,

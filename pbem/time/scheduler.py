@@ -10,6 +10,8 @@ A tick, in order:
 3. ``reminders``  reminders that are due (``pbem.time.reminders``);
 4. ``digests``    daily digests whose morning has come (``pbem.time.digest``), and
                   those of followed games (``pbem.time.follow``);
+   ``replies``    replies in an IMAP mailbox, then ``inbound``: forget the mails that
+                  came in more than ``[inbound] keep_days`` ago;
 5. ``mail``       deliver the outbox, with backoff on SMTP failures (``pbem.mail.outbox``);
 6. ``archive``    render games that ended since the last build (``pbem.archive``).
 
@@ -95,6 +97,7 @@ def tick(ctx: Context, now: datetime | None = None,
     # replies in the mailbox ([inbound] imap_host) play, and are answered in this tick
     done["replies"] = _step("replies", lambda: imap.poll(
         ctx.config, lambda raw: replies.receive(ctx, raw, now=now)))
+    done["inbound"] = _step("inbound", lambda: replies.forget_old(ctx, now))
     # the bodies of "your move" mails that clicks only addressed, then the mail goes
     done["compose"] = _step("compose", lambda: later.finish_due(ctx, now))
     done["mail"] = _step("mail", lambda: deliver_due(

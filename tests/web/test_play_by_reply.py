@@ -267,3 +267,31 @@ def test_the_writers_own_first_lines_are_read_above_or_below_the_quote(body, lin
     from pbem.mail.inbound import Inbound, above_quote
 
     assert Inbound(key="k", sender="a@b", lines=above_quote(body)).paragraph == lines
+
+
+def test_the_tick_forgets_the_mails_that_came_in_after_keep_days(ctx, database, monkeypatch):
+    """``[inbound] keep_days`` (30): a record of a mail that came in is kept while a mail
+    server might deliver it again, then the tick forgets it, the oldest first."""
+    from datetime import timedelta
+
+    from freezegun import freeze_time
+
+    from pbem.models import utcnow
+    from pbem.time import scheduler
+
+    table(ctx)
+    raw = reply_to(_turn(), "1")
+    with freeze_time("2026-03-01 12:00:00"):
+        assert replies.receive(ctx, raw).outcome == "played"
+        received = utcnow()
+    Inbound.create(key="<later@example.org>", sender=ALICE, outcome="talked",
+                   received_at=received + timedelta(days=2))
+    keys = lambda: sorted(row.key for row in Inbound.select())  # noqa: E731
+    # still within the 30 days: a mail server's retry is still a duplicate
+    assert scheduler.tick(ctx, received + timedelta(days=29))["inbound"] == 0
+    assert replies.receive(ctx, raw).outcome == "duplicate"
+    assert scheduler.tick(ctx, received + timedelta(days=31))["inbound"] == 1
+    assert keys() == ["<later@example.org>"]
+    monkeypatch.setitem(ctx.config.values["inbound"], "keep_days", "0")  # never
+    assert replies.forget_old(ctx, received + timedelta(days=400)) == 0
+    assert keys() == ["<later@example.org>"]
