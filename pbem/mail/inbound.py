@@ -20,6 +20,8 @@ from email.header import decode_header, make_header
 from email.message import Message
 from email.utils import getaddresses
 
+from pbem.mail import flowed
+
 #: MIME parts nested deeper than this, or more parts than ``MAX_PARTS``: not read
 MAX_DEPTH = 8
 MAX_PARTS = 50
@@ -236,5 +238,7 @@ def parse(raw: bytes, recipients: Iterable[str] = ()) -> Inbound:
     if text is None:
         mail.problem = problem
         return mail
+    if flowed.is_flowed(part):  # as most mail programs send: long lines cut at spaces
+        text = flowed.unflow(text, str(part.get_param("delsp", "")).lower() == "yes")
     mail.lines = above_quote(text)
     return mail

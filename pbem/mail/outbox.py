@@ -28,7 +28,7 @@ from typing import Protocol
 
 from pbem.config import Config
 from pbem.i18n import DEFAULT, supported
-from pbem.mail import talk
+from pbem.mail import flowed, talk
 from pbem.mail.kinds import list_id
 from pbem.mail.picture import split_html
 from pbem.models import Outbox, Player, Seat, db, utcnow
@@ -116,7 +116,8 @@ def build_message(mail: Outbox, config: Config, sent_at: datetime | None = None)
     if mail.reply_to:  # our own token: plain ASCII (``compose.reply_address``)
         msg["Reply-To"] = mail.reply_to
     msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(mail.text_body)
+    # lines of at most 78 characters that the reader's program joins to its width
+    flowed.set_text(msg, mail.text_body)
     if mail.html_body:
         # the table's picture is stored in the row as a data: URI; sent as a related
         # part named by cid: (mail clients block data: images)

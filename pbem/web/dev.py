@@ -25,6 +25,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from markupsafe import Markup, escape
 
+from pbem.mail import flowed
 from pbem.mail.picture import inline_cids
 from pbem.models import Inbound
 from pbem.web import context, csrf
@@ -58,7 +59,7 @@ def _part(msg: EmailMessage, kind: str) -> str | None:
     body = msg.get_body(preferencelist=(kind,))
     if body is None or body.get_content_subtype() != kind:
         return None
-    return body.get_content()
+    return flowed.text_of(body)  # as a reader's program shows it: long lines whole
 
 
 def linkify(text: str) -> Markup:
@@ -92,7 +93,7 @@ def _says(msg: Any) -> str:
     if not (msg["In-Reply-To"] or _THREAD_ROOT.match(str(msg["Message-ID"] or ""))):
         return ""
     body = msg.get_body(preferencelist=("plain",))
-    lines = body.get_content().splitlines() if body is not None else []
+    lines = flowed.text_of(body).splitlines() if body is not None else []
     return lines[0] if lines else ""
 
 

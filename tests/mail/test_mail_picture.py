@@ -18,7 +18,7 @@ from owed_bots import owed_bots_played
 
 from pbem.games import get_game
 from pbem.lifecycle import create, moves
-from pbem.mail import picture
+from pbem.mail import flowed, picture
 from pbem.mail.outbox import build_message, deliver_due, transport_from_config
 from pbem.models import Game, Outbox, Seat, utcnow
 
@@ -83,7 +83,7 @@ def _picture_of(msg: EmailMessage) -> tuple[bytes, str]:
 
 
 def _text_has_no_image(msg: EmailMessage) -> str:
-    text = msg.get_body(preferencelist=("plain",)).get_content()
+    text = flowed.text_of(msg.get_body(preferencelist=("plain",)))
     assert "<img" not in text and "cid:" not in text and "data:image" not in text
     return text
 

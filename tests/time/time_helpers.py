@@ -18,6 +18,7 @@ import peewee as pw
 from pbem.context import Context
 from pbem.games import get_game
 from pbem.lifecycle import create, moves
+from pbem.mail import flowed
 from pbem.models import Game, Outbox, Player, Seat, utcnow
 from pbem.time import quiet, scheduler
 
@@ -50,7 +51,7 @@ class Recorder:
 
     def send(self, message: EmailMessage) -> None:
         row = Outbox.get(Outbox.message_id == message["Message-ID"])
-        body = message.get_body(preferencelist=("plain",)).get_content()
+        body = flowed.text_of(message.get_body(preferencelist=("plain",)))
         self.sent.append(Sent(utcnow(), row.to_address, str(message["Subject"]), row.kind, body))
 
     def to(self, email: str, kind: str | None = None) -> list[Sent]:

@@ -8,6 +8,7 @@ import re
 import pytest
 from click.testing import CliRunner
 from freezegun import freeze_time
+from web_helpers import text_part
 
 from pbem.cli import main
 from pbem.cli.server import scheduler_wanted
@@ -176,7 +177,7 @@ def test_a_demo_plays_to_the_end_from_the_mails_and_the_seat_page(
         return out
 
     def text(msg) -> str:
-        return msg.get_body(preferencelist=("plain",)).get_content()
+        return text_part(msg)
 
     page, clicks, from_mail = None, 0, 0
     while True:

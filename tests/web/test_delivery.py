@@ -10,6 +10,7 @@ from markupsafe import escape
 from web_helpers import finish, free_port, table
 
 from pbem.context import make_context
+from pbem.mail import flowed
 from pbem.models import Outbox, Player
 from pbem.time.scheduler import tick
 
@@ -124,7 +125,7 @@ def test_each_game_is_one_thread_and_every_player_mail_can_unsubscribe(smtp_ctx,
         for later in mails[1:]:
             assert later["In-Reply-To"] == later["References"] == root != later["Message-ID"]
         # what each mail is stands in its first line, in the reader's words
-        said = [m.get_body(preferencelist=("plain",)).get_content().splitlines()[0]
+        said = [flowed.text_of(m.get_body(preferencelist=("plain",))).splitlines()[0]
                 for m in mails]
         title = f"Visby #{game.id}"
         assert said[0] == f"{title} has started"

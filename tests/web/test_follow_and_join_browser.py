@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from browser_support import live_server, needs_browser
 from test_follow import _play
-from web_helpers import latest_mail, paths_in, table
+from web_helpers import latest_mail, paths_in, table, text_part
 
 from pbem.models import Follower, Game, Seat, utcnow
 from pbem.time.scheduler import tick
@@ -49,7 +49,7 @@ def test_follow_a_game_and_receive_its_digest_in_a_phone(ctx, smtp_ctx, sqlite_d
     assert done["follow"] == 1
     [digest] = [m for m in smtp_server.messages if "fan@example.net" in str(m["To"])
                 and "the day's moves" in str(m["Subject"])]
-    body = digest.get_body(preferencelist=("plain",)).get_content()
+    body = text_part(digest)
     assert "What happened in" in body and "/s/" not in body and "/m/" not in body
     assert digest["List-Unsubscribe"].endswith("/stop>")
     assert Game.get_by_id(game.id).status == Game.ACTIVE

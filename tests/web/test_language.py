@@ -28,7 +28,7 @@ from pbem.context import TEMPLATES_DIR
 from pbem.games import get_game
 from pbem.i18n import DEFAULT, LANGUAGES, catalog_path, phrase, say
 from pbem.lifecycle import create, moves
-from pbem.mail import compose
+from pbem.mail import compose, flowed
 from pbem.mail.outbox import SMTPTransport, build_message, deliver_due
 from pbem.models import Game, Outbox, Player, Seat
 from pbem.time import vacation
@@ -100,7 +100,7 @@ def test_a_german_player_reads_german_and_an_english_one_english(ctx, database, 
     [received] = [m for m in smtp_server.to(BOB) if m["Message-ID"] == bob.message_id]
     assert received["Content-Language"] == "de"
     assert received["Subject"] == THREAD
-    assert received.get_body(preferencelist=("plain",)).get_content().splitlines()[0] == (
+    assert flowed.text_of(received.get_body(preferencelist=("plain",))).splitlines()[0] == (
         "Visby #1: du bist am Zug")
 
 

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from owed_bots import owed_bots_played
 
 from pbem.lifecycle import create, moves
+from pbem.mail import flowed
 from pbem.models import MODELS, Game, Outbox, Player, Seat, utcnow
 
 BASE = "http://pbem.test"
@@ -23,7 +24,8 @@ def paths_in(text: str) -> list[str]:
 
 
 def text_part(msg: EmailMessage) -> str:
-    return msg.get_body(preferencelist=("plain",)).get_content()
+    """The plain text as a reader's program shows it (format=flowed joined again)."""
+    return flowed.text_of(msg.get_body(preferencelist=("plain",)))
 
 
 def html_part(msg: EmailMessage) -> str:
