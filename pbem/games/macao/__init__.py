@@ -60,8 +60,8 @@ _ABOUT_DATA_DE = (
     "rekonstruiert hat. Partien, die mit Datenversion 1-reconstructed begonnen haben "
     "(deren Deck bekannte Karten wiederholte und die zwölf wegließ), behalten sie. Wer die "
     "gedruckten Karten hat und den Server betreibt, kann einen Wert in einer Kopie dieser "
-    "Datei berichtigen (geprüft mit `pbem data check macao`): neue Partien beginnen damit, "
-    "laufende behalten ihre Daten."
+    "Datei berichtigen (geprüft mit dem Befehl „pbem data check macao“): neue Partien beginnen "
+    "damit, laufende behalten ihre Daten."
 )
 
 
@@ -125,8 +125,8 @@ class Macao(Rules):
         "pbem/games/macao/data.toml; a card's help marks with ◇ what pbem reconstructed. "
         "Games started with data version 1-reconstructed (whose deck repeated known cards "
         "and left the twelve out) keep that version. An operator who has the printed cards "
-        "can correct a value in a copy of that file (checked by `pbem data check macao`): "
-        "new games start on it, running games keep the data they started with."
+        "can correct a value in a copy of that file (checked by the command “pbem data check "
+        "macao”): new games start on it, running games keep the data they started with."
     )
 
     def setup(self, players: int, options: dict[str, Any] | None, seed: str | int) -> State:

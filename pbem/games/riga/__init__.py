@@ -61,8 +61,8 @@ _ABOUT_DATA_DE = (
     f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
     "pbem/games/riga/data.toml. Wo Spieler einen rekonstruierten Wert lesen (in der Hilfe "
     "eines Gebäudes), ist er mit ◇ markiert. Wer die gedruckten Karten hat und den Server "
-    "betreibt, kann einen Wert in einer Kopie dieser Datei berichtigen (geprüft mit `pbem "
-    "data check riga`): neue Partien beginnen damit, laufende behalten ihre Daten."
+    "betreibt, kann einen Wert in einer Kopie dieser Datei berichtigen (geprüft mit "
+    "dem Befehl „pbem data check riga“): neue Partien beginnen damit, laufende behalten ihre Daten."
 )
 
 
@@ -123,8 +123,8 @@ class Riga(Rules):
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's file "
         "pbem/games/riga/data.toml. Where players read a reconstructed value (a building's "
         "help), it is marked ◇. An operator who has the printed cards can correct a value "
-        "in a copy of that file (checked by `pbem data check riga`): new games start on "
-        "it, running games keep the data they started with."
+        "in a copy of that file (checked by the command “pbem data check riga”): new games "
+        "start on it, running games keep the data they started with."
     )
 
     # -- setup and turn order ---------------------------------------------------

@@ -67,8 +67,9 @@ _ABOUT_DATA_DE = (
     "können abweichen.\n\n"
     f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
     "pbem/games/tallinn/data.toml. Wer die gedruckten Karten hat und den Server betreibt, "
-    "kann eine Karte in einer Kopie dieser Datei berichtigen (geprüft mit `pbem data check "
-    "tallinn`): neue Partien beginnen damit, laufende behalten ihre Daten."
+    "kann eine Karte in einer Kopie dieser Datei berichtigen (geprüft mit dem Befehl „pbem data "
+    "check "
+    "tallinn“): neue Partien beginnen damit, laufende behalten ihre Daten."
 )
 
 
@@ -113,8 +114,8 @@ class Tallinn(Rules):
         "cards; the printed cards may differ.\n\n"
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
         "file pbem/games/tallinn/data.toml. An operator who has the printed cards can "
-        "correct a card in a copy of that file (checked by `pbem data check tallinn`): new "
-        "games start on it, running games keep the data they started with."
+        "correct a card in a copy of that file (checked by the command “pbem data check "
+        "tallinn”): new games start on it, running games keep the data they started with."
     )
 
     #: one sentence for the lobby: how much of the data is reconstructed

@@ -52,8 +52,9 @@ _ABOUT_DATA_DE = (
     "mit diesen Kursen gespielt; der gedruckte Spielplan kann abweichen.\n\n"
     f"Datenversion {data.DATA_VERSION}. Jeder Wert steht mit seiner Quelle in pbems Datei "
     "pbem/games/visby/data.toml. Wer den gedruckten Spielplan hat und den Server "
-    "betreibt, kann einen Kurs in einer Kopie dieser Datei berichtigen (geprüft mit `pbem "
-    "data check visby`): neue Partien beginnen damit, laufende behalten ihre Daten."
+    "betreibt, kann einen Kurs in einer Kopie dieser Datei berichtigen (geprüft mit "
+    "dem Befehl „pbem data check visby“): neue Partien beginnen damit, laufende "
+    "behalten ihre Daten."
 )
 
 
@@ -88,8 +89,8 @@ class Visby(Rules):
         "rates; the printed board may differ.\n\n"
         f"Data version {data.DATA_VERSION}. Every value, with its source, is in pbem's "
         "file pbem/games/visby/data.toml. An operator who has the printed board can correct "
-        "a rate in a copy of that file (checked by `pbem data check visby`): new games "
-        "start on it, running games keep the data they started with."
+        "a rate in a copy of that file (checked by the command “pbem data check visby”): new "
+        "games start on it, running games keep the data they started with."
     )
 
     #: one sentence for the lobby: how much of the data is reconstructed
