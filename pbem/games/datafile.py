@@ -73,7 +73,14 @@ def with_note(text: str, lang: str | None, width: int = 72) -> str:
 
 def note_lines(lang: str | None, width: int = 72) -> list[str]:
     """The sign's note (:func:`mark_note`) in lines of at most ``width``."""
-    return textwrap.wrap(mark_note(lang), width, subsequent_indent="  ")
+    return list(_note_lines(mark_note(lang), width))
+
+
+# every text view with a marked value ends with the note, at every move and for every
+# reader: the two notes are broken into lines once per width
+@functools.lru_cache(maxsize=64)
+def _note_lines(note: str, width: int) -> tuple[str, ...]:
+    return tuple(textwrap.wrap(note, width, subsequent_indent="  "))
 
 
 class DataFileError(ValueError):
