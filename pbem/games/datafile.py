@@ -73,7 +73,14 @@ def with_note(text: str, lang: str | None, width: int = 72) -> str:
 
 def note_lines(lang: str | None, width: int = 72) -> list[str]:
     """The sign's note (:func:`mark_note`) in lines of at most ``width``."""
-    return textwrap.wrap(mark_note(lang), width, subsequent_indent="  ")
+    return list(_note_lines(mark_note(lang), width))
+
+
+# every text view with a marked value ends with the note, at every move and for every
+# reader: the two notes are broken into lines once per width
+@functools.lru_cache(maxsize=64)
+def _note_lines(note: str, width: int) -> tuple[str, ...]:
+    return tuple(textwrap.wrap(note, width, subsequent_indent="  "))
 
 
 class DataFileError(ValueError):
@@ -309,7 +316,7 @@ class DataSets(Generic[T]):
 
 
 #: the protocol's methods whose first argument is a state or a view (``data_version``)
-_STATE_METHODS = ("to_move", "legal_moves", "menu", "is_secret", "formality", "apply",
+_STATE_METHODS = ("to_move", "legal_moves", "menu", "choice", "is_secret", "formality", "apply",
                   "apply_played", "is_over", "result", "scores", "round", "view",
                   "render_text", "picture", "describe", "default_move", "bot_move",
                   "turn_over", "is_commit_point")

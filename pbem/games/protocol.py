@@ -453,6 +453,18 @@ class Rules(ABC):
         """
         return [Choice(move, move) for move in self.legal_moves(state, seat)]
 
+    def choice(self, state: State, seat: int, move: str, lang: str = "en") -> Choice | None:
+        """The entry of ``menu`` for ``move`` (in notation), the same ``Choice``; None
+        where the menu does not offer it.
+
+        A confirm page names one move: a game whose menu labels each move on its own
+        overrides this to label that move alone, not the whole menu (and reads the
+        whole menu where a subclass overrides ``menu`` alone)."""
+        for choice in self.menu(state, seat, lang):
+            if choice.move == move:
+                return choice
+        return None
+
     def is_secret(self, state: State) -> bool:
         """Whether the pending decision is a secret choice: the others learn only
         that a seat has chosen, until the choices are revealed together.

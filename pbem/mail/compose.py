@@ -475,10 +475,10 @@ def move_label(rules: Any, state: State, seat_index: int, move: str, lang: str,
                names: list[str] | None = None) -> str:
     """``move`` as the game's menu says it to a reader of ``lang`` ("Truppen ausspielen"
     for "play Truppen"); the notation where the menu does not offer it."""
-    for choice in rules.menu(state, seat_index, lang):
-        if choice.move == move:
-            return seat_text(choice.label, names) if names else choice.label
-    return move
+    choice = rules.choice(state, seat_index, move, lang)
+    if choice is None:
+        return move
+    return seat_text(choice.label, names) if names else choice.label
 
 
 def menu_links(ctx: Context, game: Game, seat: Seat, state: State, lang: str,

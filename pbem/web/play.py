@@ -225,11 +225,11 @@ def _play_refusal(exc: moves.PlayError, game: Game, seat: Seat,
 
 
 def _choice(rules: Rules, game: Game, seat: Seat, move: str, lang: str) -> Choice | None:
-    names = compose.names_of(_seats(game))
-    for choice in named_choices(rules.menu(game.state, seat.index, lang), names):
-        if choice.move == move:
-            return choice
-    return None
+    """The menu's entry for ``move``, names filled in (the game labels that move alone)."""
+    choice = rules.choice(game.state, seat.index, move, lang)
+    if choice is None:
+        return None
+    return named_choices([choice], compose.names_of(_seats(game)))[0]
 
 
 def region_links(game: Game, seat: Seat, token: str, menu: list[Choice]) -> dict[str, str]:

@@ -182,3 +182,13 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
     return [choice(move, lang, payment_help(state, seat, move, lang), region(move, state, seat),
                    graf)
             for move in rules.legal(state, seat)]
+
+
+def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
+    """The entry of ``menu`` for the move written ``notation``, labelled alone; None
+    where the menu does not offer it."""
+    for move in rules.legal(state, seat):
+        if move.notation() == notation:
+            return choice(move, lang, payment_help(state, seat, move, lang),
+                          region(move, state, seat), rules.graf_senkt(state))
+    return None

@@ -14,6 +14,9 @@ from pbem.games.macao.words import card_help, card_name, pool_text
 
 def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     graf = rules.graf_senkt(state)
+    # each card in both languages: the template reads English, or for ``lang`` "de"
+    # the printed German names and texts; its English help is the "help" below
+    cards = {c: _card(c, graf) for c in _cards_shown(state)}
     seats = []
     for s, me in enumerate(state["seats"]):
         seats.append({
@@ -38,10 +41,8 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "seats": seats, "final": state["final"],
         # whether the Graf lowers costs (rules.graf_senkt): its help says so
         "graf_senkt": graf,
-        "help": {c: card_help(c, "en", graf) for c in _cards_shown(state)},
-        # each card in both languages: the template reads English, or for ``lang`` "de"
-        # the printed German names and texts
-        "cards": {c: _card(c, graf) for c in _cards_shown(state)},
+        "help": {c: words["help"] for c, words in cards.items()},
+        "cards": cards,
         "you": seat if isinstance(seat, int) and seat >= 0 else None,
         "owed": _owed(state),
     }

@@ -190,3 +190,12 @@ def _bare_entry(state: State, move: Move, w: Words) -> tuple[str, str, dict[str,
              "charge": "Wechselstube", "end": w["group"]["end"]}.get(key, w["group"]["menu"])
     help_of = {"kloster": "Kloster", "charge": "Wechselstube"}.get(key, "")
     return key, group, {}, help_of
+
+
+def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
+    """The entry of ``menu`` for the move written ``notation``, labelled alone; None
+    where the menu does not offer it."""
+    for move in rules.legal(state, seat):
+        if move.notation() == notation:
+            return choice(state, seat, move, lang)
+    return None

@@ -229,4 +229,20 @@ _EVENTS: list[Retelling] = [
 def event(line: str, lang: str = "en") -> str:
     """One of the year's events (``view["events"]``) in ``lang``; a line this table
     does not know stays as written."""
-    return retell(line, _EVENTS, words(lang), "event", lang)
+    # a view lists the year's events again at every move and for every reader, and
+    # telling one tries up to twenty patterns: each line is told once per language and
+    # data version (whose buildings it names); the version is kept with its answer so
+    # that an id is never reused for another while cached
+    version = data.SETS.active
+    key = (line, lang, id(version))
+    found = _TOLD.get(key)
+    if found is None or found[0] is not version:
+        if len(_TOLD) >= _TOLD_MAX:  # the lines of running games: keep no unbounded list
+            _TOLD.clear()
+        found = _TOLD[key] = (version, retell(line, _EVENTS, words(lang), "event", lang))
+    return found[1]
+
+
+#: ``event``'s lines told, by (line, language, id of the data version)
+_TOLD: dict[tuple[str, str, int], tuple[Any, str]] = {}
+_TOLD_MAX = 4096

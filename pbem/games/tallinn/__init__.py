@@ -175,6 +175,11 @@ class Tallinn(Rules):
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
         return menu.menu(state, seat, lang)
 
+    def choice(self, state: State, seat: int, move: str, lang: str = "en") -> Choice | None:
+        if type(self).menu is not Tallinn.menu:  # a subclass words its menu: read it whole
+            return super().choice(state, seat, move, lang)
+        return menu.entry(state, seat, move, lang)
+
     # -- scores ----------------------------------------------------------------
 
     def scores(self, state: State) -> list[int]:

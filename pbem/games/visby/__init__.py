@@ -125,6 +125,11 @@ class Visby(Rules):
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
         return menu.menu(state, seat, lang)
 
+    def choice(self, state: State, seat: int, move: str, lang: str = "en") -> Choice | None:
+        if type(self).menu is not Visby.menu:  # a subclass words its menu: read it whole
+            return super().choice(state, seat, move, lang)
+        return menu.entry(state, seat, move, lang)
+
     def is_secret(self, state: State) -> bool:
         # the cards are chosen face down; the merchants trade in the open
         return state["phase"] == "choose"

@@ -59,3 +59,12 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
     """The legal moves of ``seat`` as choices, in the order of ``rules.legal``."""
     return [choice(state, seat, move, lang) for move in rules.legal(state, seat)]
+
+
+def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
+    """The entry of ``menu`` for the move written ``notation``, labelled alone; None
+    where the menu does not offer it."""
+    for move in rules.legal(state, seat):
+        if move.notation() == notation:
+            return choice(state, seat, move, lang)
+    return None

@@ -94,6 +94,11 @@ class Ziehen(Rules):
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
         return menu.menu(state, seat, lang)
 
+    def choice(self, state: State, seat: int, move: str, lang: str = "en") -> Choice | None:
+        if type(self).menu is not Ziehen.menu:  # a subclass words its menu: read it whole
+            return super().choice(state, seat, move, lang)
+        return menu.entry(state, seat, move, lang)
+
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
 
