@@ -7,17 +7,22 @@ PostgreSQL run is skipped with the reason.
 
 Every test makes contexts and apps of its own, each with Jinja environments of
 its own; ``_shared_template_code`` lets them share the compiled templates.
+``_pictures_rendered_once``: resvg draws each different mail picture once per process.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import os
 import socket
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from typing import Any
 
 import jinja2
 import pytest
@@ -279,6 +284,51 @@ class SharedTemplateCode(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         self.code[(bucket.key, bucket.checksum)] = bucket.code
+
+
+class RenderedOnce:
+    """resvg's ``svg_to_bytes`` with the PNG of each input kept in memory for this process.
+
+    A mail's picture is rendered when the mail is delivered (``pbem.mail.picture``), 0.1
+    to 2 s of CPU each, and the suite delivers the same table again and again: a test
+    runs on SQLite and again on PostgreSQL with the same seeds, and many tests set up the
+    same game.  Of 471 pictures the mail-heavy tests rendered, 193 were different (issue
+    23).  resvg is deterministic, so an input seen before gets the bytes it gave then;
+    every different input (the SVG, its width, the fonts asked for) is still drawn by
+    resvg, and every line of pbem runs as it would.  A test that replaces
+    ``svg_to_bytes`` (a broken renderer) replaces this too."""
+
+    def __init__(self, render: Any, keep: int = 256) -> None:
+        self.render, self.keep = render, keep
+        self.png: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.lock = threading.Lock()  # a live server's threads deliver mails too
+
+    def __call__(self, **options: Any) -> bytes:
+        key = tuple(sorted((name, hashlib.sha256(value.encode()).digest()
+                            if name == "svg_string" else repr(value))
+                           for name, value in options.items()))
+        with self.lock:
+            if key in self.png:
+                self.png.move_to_end(key)
+                return self.png[key]
+        png = bytes(self.render(**options))
+        with self.lock:
+            self.png[key] = png
+            if len(self.png) > self.keep:
+                self.png.popitem(last=False)
+        return png
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _pictures_rendered_once() -> Iterator[None]:
+    try:
+        import resvg_py
+    except ImportError:  # no renderer: the mails go without their picture, as in service
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(resvg_py, "svg_to_bytes", RenderedOnce(resvg_py.svg_to_bytes))
+        yield
 
 
 @pytest.fixture(autouse=True, scope="session")
