@@ -360,6 +360,16 @@ def _pictures_rendered_once() -> Iterator[None]:
         yield
 
 
+@pytest.fixture
+def pictures_drawn_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """resvg itself for every picture of this test, for a test about what it draws each
+    time (that a retried delivery draws the same PNG)."""
+    import resvg_py
+
+    render = resvg_py.svg_to_bytes
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", getattr(render, "render", render))
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _shared_template_code() -> Iterator[None]:
     shared = SharedTemplateCode()
