@@ -7,17 +7,24 @@ PostgreSQL run is skipped with the reason.
 
 Every test makes contexts and apps of its own, each with Jinja environments of
 its own; ``_shared_template_code`` lets them share the compiled templates.
+``_pictures_rendered_once``: resvg draws each different mail picture once per process.
 """
 
 from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import os
+import shutil
 import socket
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
 
 import jinja2
 import pytest
@@ -137,24 +144,51 @@ def _fresh_pg_tables() -> None:
     _pg_shape = _pg_tables_shape()
 
 
+#: an SQLite file with pbem's tables and nothing else, as ``create_tables`` made it once
+#: in this process (``_fresh_sqlite``)
+_sqlite_template: Path | None = None
+
+
+def _fresh_sqlite(url: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Open ``url`` with pbem's tables, empty (an SQLite file that is not there yet).
+
+    ``create_tables`` on a new file costs about 12 ms of CPU and 50 ms of waiting for
+    the disk (DDL, each table a transaction synced), for a thousand tests; the file it
+    makes is the same each time, so it is made once per process and copied (1 ms)."""
+    global _sqlite_template
+    path = Path(url.split("sqlite:///", 1)[-1])
+    if not url.startswith("sqlite:///") or path.exists():  # not a new file: as pbem does
+        open_database(url)
+        create_tables()
+        return
+    if _sqlite_template is None:
+        made = tmp_path_factory.mktemp("sqlite-template") / "pbem.sqlite"
+        open_database(f"sqlite:///{made}")
+        create_tables()
+        db.obj.close_all()  # the last connection of a WAL database checkpoints it
+        assert not Path(f"{made}-wal").exists() or not Path(f"{made}-wal").stat().st_size
+        _sqlite_template = made
+    path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_sqlite_template, path)
+    open_database(url)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(request, ctx: Context) -> Iterator[str]:
+def database(request, ctx: Context, tmp_path_factory) -> Iterator[str]:
     """An empty database with pbem's tables; yields its kind."""
     if request.param == "postgresql":
         open_database(request.getfixturevalue("pg_url"))
         _fresh_pg_tables()
     else:
-        open_database(ctx.config.database_url)
-        create_tables()
+        _fresh_sqlite(ctx.config.database_url, tmp_path_factory)
     yield request.param
     db.close()
 
 
 @pytest.fixture
-def sqlite_database(ctx: Context) -> Iterator[str]:
+def sqlite_database(ctx: Context, tmp_path_factory) -> Iterator[str]:
     """SQLite only, for tests about the embedded default itself."""
-    open_database(ctx.config.database_url)
-    create_tables()
+    _fresh_sqlite(ctx.config.database_url, tmp_path_factory)
     yield "sqlite"
     db.close()
 
@@ -279,6 +313,61 @@ class SharedTemplateCode(jinja2.BytecodeCache):
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         self.code[(bucket.key, bucket.checksum)] = bucket.code
+
+
+class RenderedOnce:
+    """resvg's ``svg_to_bytes`` with the PNG of each input kept in memory for this process.
+
+    A mail's picture is rendered when the mail is delivered (``pbem.mail.picture``), 0.1
+    to 2 s of CPU each, and the suite delivers the same table again and again: a test
+    runs on SQLite and again on PostgreSQL with the same seeds, and many tests set up the
+    same game.  Of 471 pictures the mail-heavy tests rendered, 193 were different (issue
+    23).  resvg is deterministic, so an input seen before gets the bytes it gave then;
+    every different input (the SVG, its width, the fonts asked for) is still drawn by
+    resvg, and every line of pbem runs as it would.  A test that replaces
+    ``svg_to_bytes`` (a broken renderer) replaces this too."""
+
+    def __init__(self, render: Any, keep: int = 256) -> None:
+        self.render, self.keep = render, keep
+        self.png: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self.lock = threading.Lock()  # a live server's threads deliver mails too
+
+    def __call__(self, **options: Any) -> bytes:
+        key = tuple(sorted((name, hashlib.sha256(value.encode()).digest()
+                            if name == "svg_string" else repr(value))
+                           for name, value in options.items()))
+        with self.lock:
+            if key in self.png:
+                self.png.move_to_end(key)
+                return self.png[key]
+        png = bytes(self.render(**options))
+        with self.lock:
+            self.png[key] = png
+            if len(self.png) > self.keep:
+                self.png.popitem(last=False)
+        return png
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _pictures_rendered_once() -> Iterator[None]:
+    try:
+        import resvg_py
+    except ImportError:  # no renderer: the mails go without their picture, as in service
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(resvg_py, "svg_to_bytes", RenderedOnce(resvg_py.svg_to_bytes))
+        yield
+
+
+@pytest.fixture
+def pictures_drawn_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """resvg itself for every picture of this test, for a test about what it draws each
+    time (that a retried delivery draws the same PNG)."""
+    import resvg_py
+
+    render = resvg_py.svg_to_bytes
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", getattr(render, "render", render))
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -90,7 +90,7 @@ def _text_has_no_image(msg: EmailMessage) -> str:
 
 @pytest.mark.parametrize("name", ["visby", "tallinn"])
 def test_turn_and_result_mails_carry_the_table_as_an_inline_png(
-        smtp_ctx, smtp_server, database, name):
+        smtp_ctx, smtp_server, database, name, pictures_drawn_afresh):
     game = _game_against_bots(smtp_ctx, name)
     _deliver(smtp_ctx)
     [turn] = [m for m in smtp_server.to("alice@example.org") if _kind(m) == "turn"][:1]
