@@ -60,7 +60,7 @@ from typing import Any
 
 import markdown
 
-from pbem.archive import about, paths, statistics
+from pbem.archive import about, paths, statistics, tally
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
@@ -77,6 +77,7 @@ from pbem.archive.feed import ENTRIES, atom
 from pbem.archive.indexes import TABLES, IndexPage, Lists, SortKey, all_indexes, groups_of
 from pbem.archive.pages import render_game
 from pbem.archive.render import ARCHIVE_TEMPLATES, Renderer
+from pbem.archive.tally import Totals
 from pbem.archive.writer import SiteWriter
 from pbem.context import TEMPLATES_DIR
 from pbem.models import Game, utcnow
@@ -85,7 +86,7 @@ from pbem.models import Game, utcnow
 #: code fingerprint cannot see
 ARCHIVE_FORMAT = "1"
 #: what the manifest holds; a manifest of another format only names files to remove
-MANIFEST_FORMAT = 2
+MANIFEST_FORMAT = 3
 SOURCE_STYLESHEET = TEMPLATES_DIR.parent / "site" / paths.STYLESHEET
 _PACKAGE = Path(__file__).resolve().parent
 _GAMES = _PACKAGE.parent / "games"
@@ -193,14 +194,18 @@ class Manifest:
     pages: dict[str, dict[str, Any]] = field(default_factory=dict)
     code: dict[str, str] = field(default_factory=dict)
     usable: bool = False
+    #: the statistics' totals (:meth:`tally.Totals.to_json`), if they were exact
+    totals: dict[str, Any] | None = None
 
     @classmethod
     def read(cls, writer: SiteWriter) -> Manifest:
         data = writer.read_manifest()
         games, pages, code = data.get("games"), data.get("pages"), data.get("code")
+        totals = data.get("statistics")
         if data.get("format") == MANIFEST_FORMAT and isinstance(games, dict) \
                 and isinstance(pages, dict) and isinstance(code, dict):
-            return cls(games, pages, code, usable=True)
+            return cls(games, pages, code, usable=True,
+                       totals=totals if isinstance(totals, dict) else None)
         # an older manifest: its pages (game pages among them) name the files it made
         return cls(pages=pages if isinstance(pages, dict) else {})
 
@@ -224,8 +229,11 @@ class Manifest:
         return out
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": MANIFEST_FORMAT, "code": self.code, "games": self.games,
-                "pages": self.pages}
+        out = {"format": MANIFEST_FORMAT, "code": self.code, "games": self.games,
+               "pages": self.pages}
+        if self.totals is not None:
+            out["statistics"] = self.totals
+        return out
 
 
 def _files(entry: Any) -> list[str]:
@@ -252,6 +260,9 @@ class Plan:
     #: games whose summary was read from the database
     read: int = 0
     full: bool = True
+    #: the old manifest entries of the games rendered again or gone (an incremental
+    #: build takes them out of the statistics' totals)
+    replaced: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _plan_full(writer: SiteWriter, old: Manifest, full: bool) -> Plan:
@@ -296,6 +307,7 @@ def _plan_incremental(old: Manifest) -> Plan:
     fresh = collect(reread)
     todo, kept = [], {}
     since: dict[str, SortKey] = {}
+    replaced: list[dict[str, Any]] = []
 
     def touch(s: GameSummary) -> None:
         for group in groups_of(s):
@@ -314,14 +326,17 @@ def _plan_incremental(old: Manifest) -> Plan:
         touch(s)
         if entry is not None:
             touch(GameSummary.from_kept(entry["summary"]))
+            replaced.append(entry)
     current = {str(s.id) for s in cached} | {str(s.id) for s in fresh}
     for key, entry in old.games.items():
         if key not in current:  # no longer finished (or gone): off every list it was on
             touch(GameSummary.from_kept(entry["summary"]))
+            replaced.append(entry)
     summaries = sorted(cached + fresh, key=lambda s: s.sort_key)
     # a change of code may change any list (a game's title is in every row)
     wanted = None if code_changed or "" not in old.code else since
-    return Plan(summaries, todo, kept, wanted, read=len(fresh), full=False)
+    return Plan(summaries, todo, kept, wanted, read=len(fresh), full=False,
+                replaced=replaced)
 
 
 # -- rendering, here or in worker processes -----------------------------------------------------
@@ -530,9 +545,14 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
         manifest.pages = {path: entry for path, entry in old.pages.items()
                           if entry.get("group") not in plan.wanted
                           and entry.get("group") not in TABLES}
+    totals, kinds = _totals(plan, old, manifest)
+    manifest.totals = totals.to_json() if totals.exact else None
+    # the statistics of the other game names stay as they are
+    remade = None if kinds is None else {statistics.group(k) for k in kinds}
+    manifest.pages = {path: entry for path, entry in manifest.pages.items()
+                      if not statistics.is_group(entry.get("group"), remade)}
     changed: list[IndexPage] = []
-    made = all_indexes(plan.summaries, lists, shown) + statistics.pages(
-        plan.summaries, {int(key): entry.get("stats") for key, entry in manifest.games.items()})
+    made = all_indexes(plan.summaries, lists, shown) + statistics.pages(totals, kinds)
     for path in lists.kept:  # blocks of the lists made that are as they were
         manifest.pages[path] = old.pages[path]
     for index in made:
@@ -549,6 +569,33 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
         done += 1
         tell("indexes", done, len(changed))
     return len(changed)
+
+
+def _totals(plan: Plan, old: Manifest, manifest: Manifest) -> tuple[Totals, set[str] | None]:
+    """The statistics' totals, and the game names whose statistics changed (None: all).
+
+    An incremental build takes the games it rendered again or lost out of the old
+    manifest's totals and adds those it rendered; a full one, or one whose old totals
+    are missing or not :attr:`Totals.exact`, adds up every game.
+    """
+    if plan.wanted is not None and old.totals is not None:
+        try:
+            totals = Totals.from_json(old.totals)
+            kinds = set()
+            for entry in plan.replaced:
+                kept = GameSummary.from_kept(entry["summary"])
+                totals.add(kept, entry.get("stats"), -1)
+                kinds.add(kept.game)
+            for s, _fp in plan.todo:
+                totals.add(s, manifest.games[str(s.id)].get("stats"))
+                kinds.add(s.game)
+            if totals.exact:
+                return totals, kinds
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # totals this code did not write: add them up again
+    totals = tally.gather(plan.summaries, {int(key): entry.get("stats")
+                                           for key, entry in manifest.games.items()})
+    return totals, None
 
 
 @contextlib.contextmanager

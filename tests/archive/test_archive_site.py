@@ -398,7 +398,7 @@ def test_new_code_for_a_game_renders_its_pages_and_every_index(archive: Archive,
 def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive, built_site):
     full = site_files(_full_build_elsewhere(archive.site))
     for manifest in ["not json", '{"format": 1, "pages": {}}',
-                     '{"format": 2, "code": {"": "x"}, "pages": {}, '
+                     '{"format": 3, "code": {"": "x"}, "pages": {}, '
                      '"games": {"1": {"summary": {"id": "x"}}}}']:
         (archive.site / ".manifest.json").write_text(manifest, encoding="utf-8")
         report = build(archive.site)
