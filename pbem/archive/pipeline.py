@@ -1,9 +1,11 @@
 """The build, top to bottom: read, decide, render, write.
 
-1. Read.  The manifest of the last build (:class:`Manifest`) keeps, for each
-   game, the fingerprint of its page, its files and what the indexes show of
-   it (:meth:`GameSummary.kept`: ids, end, standing, seats; not the seed), and
-   for each index page its fingerprint and the list it belongs to.  An
+1. Read.  The manifest of the last build (:class:`manifest.Manifest`) keeps,
+   for each game, what the indexes show of it (:meth:`GameSummary.kept`: ids,
+   end, standing, seats; not the seed) and, in a file per block of games read
+   only for the games that change, the fingerprint of its page, its files and
+   what the statistics count of it; for each index page its fingerprint and
+   the list it belongs to; and the statistics' totals (:mod:`tally`).  An
    **incremental** build asks the database only which games are finished (a
    few small columns of each, :func:`collect.finished_games`) and what the
    players are called; it reads the rows, seats and move logs of just the
@@ -21,8 +23,9 @@
    Markdown, which is cheap) for the lists of the games rendered or gone
    (:func:`indexes.groups_of`: all games, the game's, its month's, its
    players'), from the earliest place on each list that changed
-   (:class:`indexes.Lists`), and for the three tables of lists; every other
-   page stays.  Of the pages made, only those whose Markdown changed are
+   (:class:`indexes.Lists`), and for the three tables of lists; the
+   statistics of the game names whose games came, changed or went, from the
+   old totals less the old games plus the new ones; every other page stays.  Of the pages made, only those whose Markdown changed are
    converted to HTML and written.  Nothing is written before all reading is
    done but the move logs, which are read in batches while pages render.
 3. Render and write.  The game pages, then the changed index pages, are
@@ -75,6 +78,7 @@ from pbem.archive.collect import (
 )
 from pbem.archive.feed import ENTRIES, atom
 from pbem.archive.indexes import TABLES, IndexPage, Lists, SortKey, all_indexes, groups_of
+from pbem.archive.manifest import Manifest
 from pbem.archive.pages import render_game
 from pbem.archive.render import ARCHIVE_TEMPLATES, Renderer
 from pbem.archive.tally import Totals
@@ -85,8 +89,6 @@ from pbem.models import Game, utcnow
 #: bump to re-render every page when the output changes for a reason the
 #: code fingerprint cannot see
 ARCHIVE_FORMAT = "1"
-#: what the manifest holds; a manifest of another format only names files to remove
-MANIFEST_FORMAT = 3
 SOURCE_STYLESHEET = TEMPLATES_DIR.parent / "site" / paths.STYLESHEET
 _PACKAGE = Path(__file__).resolve().parent
 _GAMES = _PACKAGE.parent / "games"
@@ -176,71 +178,6 @@ def game_fingerprint(s: GameSummary) -> str:
     return fingerprint([s.fingerprint, code_fingerprint(s.game)])
 
 
-# -- the manifest ---------------------------------------------------------------------
-
-
-@dataclass
-class Manifest:
-    """What the last build made, as :meth:`SiteWriter.read_manifest` found it.
-
-    ``games`` maps a game id (text, as JSON keys are) to ``{"fp", "files",
-    "summary"}`` (:meth:`GameSummary.kept`); ``pages`` an index page to
-    ``{"fp", "files", "group"}``; ``code`` a game name ("" for the archive
-    itself) to its :func:`code_fingerprint`.  ``usable`` is false for a
-    manifest of another format, whose file lists only say what to remove.
-    """
-
-    games: dict[str, dict[str, Any]] = field(default_factory=dict)
-    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
-    code: dict[str, str] = field(default_factory=dict)
-    usable: bool = False
-    #: the statistics' totals (:meth:`tally.Totals.to_json`), if they were exact
-    totals: dict[str, Any] | None = None
-
-    @classmethod
-    def read(cls, writer: SiteWriter) -> Manifest:
-        data = writer.read_manifest()
-        games, pages, code = data.get("games"), data.get("pages"), data.get("code")
-        totals = data.get("statistics")
-        if data.get("format") == MANIFEST_FORMAT and isinstance(games, dict) \
-                and isinstance(pages, dict) and isinstance(code, dict):
-            return cls(games, pages, code, usable=True,
-                       totals=totals if isinstance(totals, dict) else None)
-        # an older manifest: its pages (game pages among them) name the files it made
-        return cls(pages=pages if isinstance(pages, dict) else {})
-
-    def files(self) -> set[str]:
-        out: set[str] = set()
-        for entries in (self.games, self.pages):
-            for entry in entries.values():
-                out.update(_files(entry))
-        return out
-
-    def gone(self, new: Manifest) -> set[str]:
-        """The files this manifest names that ``new`` does not."""
-        if not self.usable:  # another format: its entries are not ours, compare it all
-            return self.files() - new.files()
-        out: set[str] = set()
-        for old_entries, new_entries in ((self.games, new.games), (self.pages, new.pages)):
-            for key, entry in old_entries.items():
-                now = new_entries.get(key)
-                if now is not entry:  # an entry kept as it was names the same files
-                    out.update(set(_files(entry)) - set(_files(now)))
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        out = {"format": MANIFEST_FORMAT, "code": self.code, "games": self.games,
-               "pages": self.pages}
-        if self.totals is not None:
-            out["statistics"] = self.totals
-        return out
-
-
-def _files(entry: Any) -> list[str]:
-    files = entry.get("files") if isinstance(entry, dict) else None
-    return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
-
-
 # -- deciding what to render -------------------------------------------------------------
 
 
@@ -271,7 +208,8 @@ def _plan_full(writer: SiteWriter, old: Manifest, full: bool) -> Plan:
     todo, kept = [], {}
     for s in summaries:
         fp = game_fingerprint(s)
-        entry = old.games.get(str(s.id)) if old.usable and not full else None
+        key = str(s.id)
+        entry = old.entry(key) if old.usable and not full and key in old.games else None
         if (entry is not None and entry.get("fp") == fp
                 and all(writer.exists(f) for f in entry.get("files", []))):
             kept[str(s.id)] = entry
@@ -318,7 +256,7 @@ def _plan_incremental(old: Manifest) -> Plan:
         kept[str(s.id)] = old.games[str(s.id)]
     for s in fresh:
         fp = game_fingerprint(s)
-        entry = old.games.get(str(s.id))
+        entry = old.entry(str(s.id)) if str(s.id) in old.games else None
         if entry is not None and entry["fp"] == fp:
             kept[str(s.id)] = entry
             continue
@@ -331,7 +269,7 @@ def _plan_incremental(old: Manifest) -> Plan:
     for key, entry in old.games.items():
         if key not in current:  # no longer finished (or gone): off every list it was on
             touch(GameSummary.from_kept(entry["summary"]))
-            replaced.append(entry)
+            replaced.append(old.entry(key))
     summaries = sorted(cached + fresh, key=lambda s: s.sort_key)
     # a change of code may change any list (a game's title is in every row)
     wanted = None if code_changed or "" not in old.code else since
@@ -495,7 +433,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
         shown = ratings(None if plan.wanted is None else
                         [int(group.split("/", 1)[1]) for group in plan.wanted
                          if group.startswith("player/")])
-        manifest = Manifest(games=dict(plan.kept), usable=True)
+        # kept entries are the old ones: their details are read from the old shards
+        manifest = Manifest(games=dict(plan.kept), usable=True, writer=writer)
         manifest.code = {name: code_fingerprint(name or None)
                          for name in sorted({s.game for s in summaries} | {""})}
 
@@ -523,7 +462,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
         # 4. remove what is gone, then record what is there
         for rel in sorted(old.gone(manifest)):
             writer.remove(rel)
-        writer.write_manifest(manifest.to_json())
+        manifest.write(writer, old, plan.full)
     _mark_archived([s.id for s in summaries if not s.archived])
     report.written, report.removed = writer.written, writer.removed
     report.seconds = time.perf_counter() - started
@@ -593,8 +532,8 @@ def _totals(plan: Plan, old: Manifest, manifest: Manifest) -> tuple[Totals, set[
                 return totals, kinds
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             pass  # totals this code did not write: add them up again
-    totals = tally.gather(plan.summaries, {int(key): entry.get("stats")
-                                           for key, entry in manifest.games.items()})
+    totals = tally.gather(plan.summaries, {int(key): manifest.entry(key).get("stats")
+                                           for key in manifest.games})
     return totals, None
 
 

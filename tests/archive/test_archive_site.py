@@ -16,6 +16,7 @@ from archive_data import HOSTILE, LINE_START_NAME, MARKDOWN_NAME, Archive
 from click.testing import CliRunner
 
 from pbem.archive import build
+from pbem.archive.manifest import SHARD, shard_path
 from pbem.cli import main as cli
 from pbem.gamelog.records import GameRecord, replay, replay_steps
 from pbem.games import get_game
@@ -274,7 +275,7 @@ def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: A
     page = f"games/{game.id}"
     month = game.finished_at.strftime("%Y-%m")
     expected = {f"{page}.md", f"{page}.html", f"{page}.json", f"{page}.svg",
-                "feed.xml", ".manifest.json"}
+                "feed.xml", ".manifest.json", shard_path(game.id // SHARD)}
     # the table's picture at the setup and after each round, beside the page
     rounds = get_game("visby").round(game.state)
     expected |= {f"{page}-setup.svg"} | {f"{page}-r{n}.svg" for n in range(1, rounds + 1)}
