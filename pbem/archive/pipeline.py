@@ -25,8 +25,9 @@
    players'), from the earliest place on each list that changed
    (:class:`indexes.Lists`), and for the three tables of lists; the
    statistics of the game names whose games came, changed or went, from the
-   old totals less the old games plus the new ones; every other page stays.  Of the pages made, only those whose Markdown changed are
-   converted to HTML and written.  Nothing is written before all reading is
+   old totals less the old games plus the new ones; every other page stays.
+   Of the pages made, only those whose Markdown changed are converted to
+   HTML and written.  Nothing is written before all reading is
    done but the move logs, which are read in batches while pages render.
 3. Render and write.  The game pages, then the changed index pages, are
    rendered in this process or, when there are many, by ``jobs`` worker
@@ -97,6 +98,10 @@ _GAMES = _PACKAGE.parent / "games"
 Progress = Callable[[str, int, int], None]
 #: fewer pages than this are rendered in the building process itself
 PARALLEL_MIN = 64
+#: fewer index pages than this are converted in the building process, unless the workers
+#: run already: an index page takes a millisecond or two, starting the workers (a new
+#: interpreter each, importing pbem) most of a second
+PARALLEL_INDEXES = 1000
 #: game pages per task of a worker process, and move logs per database read
 TASK_GAMES = 16
 TASK_INDEXES = 8
@@ -363,6 +368,10 @@ class Workers:
             written += files
             yield from results
 
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
     def start(self) -> ProcessPoolExecutor:
         """The worker processes, started now if they are not yet."""
         if self._pool is None:
@@ -504,7 +513,8 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
             changed.append(index)
     done = 0
     for _ in workers.run(_index_task, _batches(changed, TASK_INDEXES),
-                         len(changed) >= PARALLEL_MIN, writer.written):
+                         workers.started or len(changed) >= PARALLEL_INDEXES,
+                         writer.written):
         done += 1
         tell("indexes", done, len(changed))
     return len(changed)
