@@ -371,6 +371,38 @@ def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Ar
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
+def test_statistics_kept_in_the_manifest_come_to_what_a_full_build_makes(archive: Archive,
+                                                                         built_site):
+    """An incremental build takes the changed and departed games out of the statistics'
+    totals and adds the new ones: after each change its site, manifest and all, is the one
+    a build from scratch makes, down to a game name whose last game left."""
+    heike, malte = archive.players[0], archive.players[1]
+    last = max(g.finished_at for g in archive.games)
+
+    def from_scratch(name: str) -> dict[str, bytes]:
+        report = build(archive.site.parent / name)
+        assert report.full
+        return site_files(archive.site.parent / name)
+
+    added = archive.add("macao", [heike, malte], seed=4244, finished_at=last)
+    report = build(archive.site)
+    assert (report.read_games, report.rendered_games) == (1, 1)
+    assert {re.match(r"statistics/([a-z]+)", f)[1] for f in report.written
+            if f.startswith("statistics/")} == {"macao", "index"}
+    assert site_files(archive.site) == from_scratch("after-a-new-game")
+
+    gone = {g.id for g in archive.games if g.game == "tallinn"}
+    Game.update(status=Game.ABORTED).where(Game.id.in_(gone)).execute()
+    moved = next(g for g in archive.games if g.game == "macao" and g.id != added.id)
+    Game.update(finished_at=moved.finished_at.replace(year=2019)).where(
+        Game.id == moved.id).execute()
+    report = build(archive.site)
+    assert report.read_games == 1
+    now = site_files(archive.site)
+    assert not [f for f in now if f.startswith("statistics/tallinn")]
+    assert now == from_scratch("after-games-left-and-changed")
+
+
 def test_a_changed_game_row_is_read_again(archive: Archive, built_site):
     """A finished game whose end or length changed (closed again, say) is read and rendered."""
     game = archive.games[5]
