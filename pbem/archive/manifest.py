@@ -65,7 +65,8 @@ class Manifest:
         games, pages, code = data.get("games"), data.get("pages"), data.get("code")
         totals = data.get("statistics")
         if data.get("format") == FORMAT and isinstance(games, dict) \
-                and isinstance(pages, dict) and isinstance(code, dict):
+                and isinstance(pages, dict) and isinstance(code, dict) \
+                and all(writer.exists(shard_path(n)) for n in {_shard(key) for key in games}):
             return cls({key: {"summary": kept} for key, kept in games.items()}, pages, code,
                        usable=True, totals=totals if isinstance(totals, dict) else None,
                        writer=writer)
@@ -75,9 +76,9 @@ class Manifest:
     def entry(self, key: str) -> dict[str, Any]:
         """Game ``key``'s whole entry, its shard read if it was not yet.
 
-        A shard that is missing or not this code's leaves its games' entries
-        without details (a ``KeyError`` for the incremental plan, a page to make
-        again for a full one).
+        A shard that is not this code's leaves its games' entries without details
+        (a ``KeyError`` for the incremental plan, a page to make again for a full
+        one); a missing one makes the whole manifest another format's (:meth:`read`).
         """
         entry = self.games[key]
         if "fp" not in entry and self.writer is not None:

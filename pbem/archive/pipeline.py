@@ -215,7 +215,8 @@ def _plan_full(writer: SiteWriter, old: Manifest, full: bool) -> Plan:
         fp = game_fingerprint(s)
         key = str(s.id)
         entry = old.entry(key) if old.usable and not full and key in old.games else None
-        if (entry is not None and entry.get("fp") == fp
+        # its summary too: a damaged main file may name a game its shard has right
+        if (entry is not None and entry.get("fp") == fp and entry.get("summary") == s.kept()
                 and all(writer.exists(f) for f in entry.get("files", []))):
             kept[str(s.id)] = entry
         else:

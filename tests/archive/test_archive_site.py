@@ -16,7 +16,7 @@ from archive_data import HOSTILE, LINE_START_NAME, MARKDOWN_NAME, Archive
 from click.testing import CliRunner
 
 from pbem.archive import build
-from pbem.archive.manifest import SHARD, shard_path
+from pbem.archive.manifest import FORMAT, SHARD, shard_path
 from pbem.cli import main as cli
 from pbem.gamelog.records import GameRecord, replay, replay_steps
 from pbem.games import get_game
@@ -430,9 +430,13 @@ def test_new_code_for_a_game_renders_its_pages_and_every_index(archive: Archive,
 
 def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive, built_site):
     full = site_files(_full_build_elsewhere(archive.site))
+    main = (archive.site / ".manifest.json").read_text(encoding="utf-8")
     for manifest in ["not json", '{"format": 1, "pages": {}}',
-                     '{"format": 3, "code": {"": "x"}, "pages": {}, '
-                     '"games": {"1": {"summary": {"id": "x"}}}}']:
+                     f'{{"format": {FORMAT}, "code": {{"": "x"}}, "pages": {{}}, '
+                     '"games": {"1": {"id": "x"}}}', "no shard"]:
+        if manifest == "no shard":  # the main file as it was, one of the games' files gone
+            manifest = main
+            (archive.site / shard_path(0)).unlink()
         (archive.site / ".manifest.json").write_text(manifest, encoding="utf-8")
         report = build(archive.site)
         assert report.full and report.read_games == len(archive.games)
