@@ -304,8 +304,23 @@ def file_cost(folder: Path, files: int = 300) -> float:
     return 1e6 * seconds / files
 
 
+#: the archive's code fingerprint when the run began (see :func:`cold_caches`)
+_CODE_AT_START: list[str] = []
+
+
 def cold_caches() -> None:
-    """Empty what a build keeps in its process, as a new ``pbem build-site`` would find it."""
+    """Empty what a build keeps in its process, as a new ``pbem build-site`` would find it.
+
+    The code fingerprints are then read from the files again: should the archive's code
+    change while the benchmark runs (a checkout, an edit), every page is rendered again
+    and the incremental figures are of full renders, so that is said.
+    """
+    pipeline.code_fingerprint.cache_clear()
+    now = pipeline.code_fingerprint(None)
+    if _CODE_AT_START and now != _CODE_AT_START[0]:
+        print("warning: the archive's code changed while the benchmark ran; its incremental "
+              "builds render every page again", file=sys.stderr, flush=True)
+    _CODE_AT_START[:] = _CODE_AT_START or [now]
     pipeline.code_fingerprint.cache_clear()
     pipeline.rendering_sources.cache_clear()
     pipeline._renderer = None

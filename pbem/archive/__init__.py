@@ -18,7 +18,10 @@ the order a build uses them:
 ``render``   Markdown to HTML with the templates in ``templates/archive/``
 ``quick``    Markdown to HTML for the Markdown the archive writes, as Python-Markdown
              writes it, ten times faster (``render`` falls back on Python-Markdown)
-``writer``   the writer of the output folder, atomic, with a manifest
+``tally``    the statistics' totals, to which a game is added and from which it is taken
+``statistics`` the statistics pages, made from those totals
+``writer``   the writer of the output folder, atomic
+``manifest`` what the last build made: a main file and a file per block of games
 ``pipeline`` the build, read top to bottom: what the manifest keeps, what an incremental
              build reads, the worker processes
 ``sample``   finished random games written into a database, for tests and benchmarks

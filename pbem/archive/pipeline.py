@@ -1,9 +1,11 @@
 """The build, top to bottom: read, decide, render, write.
 
-1. Read.  The manifest of the last build (:class:`Manifest`) keeps, for each
-   game, the fingerprint of its page, its files and what the indexes show of
-   it (:meth:`GameSummary.kept`: ids, end, standing, seats; not the seed), and
-   for each index page its fingerprint and the list it belongs to.  An
+1. Read.  The manifest of the last build (:class:`manifest.Manifest`) keeps,
+   for each game, what the indexes show of it (:meth:`GameSummary.kept`: ids,
+   end, standing, seats; not the seed) and, in a file per block of games read
+   only for the games that change, the fingerprint of its page, its files and
+   what the statistics count of it; for each index page its fingerprint and
+   the list it belongs to; and the statistics' totals (:mod:`tally`).  An
    **incremental** build asks the database only which games are finished (a
    few small columns of each, :func:`collect.finished_games`) and what the
    players are called; it reads the rows, seats and move logs of just the
@@ -21,9 +23,11 @@
    Markdown, which is cheap) for the lists of the games rendered or gone
    (:func:`indexes.groups_of`: all games, the game's, its month's, its
    players'), from the earliest place on each list that changed
-   (:class:`indexes.Lists`), and for the three tables of lists; every other
-   page stays.  Of the pages made, only those whose Markdown changed are
-   converted to HTML and written.  Nothing is written before all reading is
+   (:class:`indexes.Lists`), and for the three tables of lists; the
+   statistics of the game names whose games came, changed or went, from the
+   old totals less the old games plus the new ones; every other page stays.
+   Of the pages made, only those whose Markdown changed are converted to
+   HTML and written.  Nothing is written before all reading is
    done but the move logs, which are read in batches while pages render.
 3. Render and write.  The game pages, then the changed index pages, are
    rendered in this process or, when there are many, by ``jobs`` worker
@@ -60,7 +64,7 @@ from typing import Any
 
 import markdown
 
-from pbem.archive import about, paths, statistics
+from pbem.archive import about, paths, statistics, tally
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
@@ -75,8 +79,10 @@ from pbem.archive.collect import (
 )
 from pbem.archive.feed import ENTRIES, atom
 from pbem.archive.indexes import TABLES, IndexPage, Lists, SortKey, all_indexes, groups_of
+from pbem.archive.manifest import Manifest
 from pbem.archive.pages import render_game
 from pbem.archive.render import ARCHIVE_TEMPLATES, Renderer
+from pbem.archive.tally import Totals
 from pbem.archive.writer import SiteWriter
 from pbem.context import TEMPLATES_DIR
 from pbem.models import Game, utcnow
@@ -84,8 +90,6 @@ from pbem.models import Game, utcnow
 #: bump to re-render every page when the output changes for a reason the
 #: code fingerprint cannot see
 ARCHIVE_FORMAT = "1"
-#: what the manifest holds; a manifest of another format only names files to remove
-MANIFEST_FORMAT = 2
 SOURCE_STYLESHEET = TEMPLATES_DIR.parent / "site" / paths.STYLESHEET
 _PACKAGE = Path(__file__).resolve().parent
 _GAMES = _PACKAGE.parent / "games"
@@ -94,6 +98,10 @@ _GAMES = _PACKAGE.parent / "games"
 Progress = Callable[[str, int, int], None]
 #: fewer pages than this are rendered in the building process itself
 PARALLEL_MIN = 64
+#: fewer index pages than this are converted in the building process, unless the workers
+#: run already: an index page takes a millisecond or two, starting the workers (a new
+#: interpreter each, importing pbem) most of a second
+PARALLEL_INDEXES = 1000
 #: game pages per task of a worker process, and move logs per database read
 TASK_GAMES = 16
 TASK_INDEXES = 8
@@ -175,64 +183,6 @@ def game_fingerprint(s: GameSummary) -> str:
     return fingerprint([s.fingerprint, code_fingerprint(s.game)])
 
 
-# -- the manifest ---------------------------------------------------------------------
-
-
-@dataclass
-class Manifest:
-    """What the last build made, as :meth:`SiteWriter.read_manifest` found it.
-
-    ``games`` maps a game id (text, as JSON keys are) to ``{"fp", "files",
-    "summary"}`` (:meth:`GameSummary.kept`); ``pages`` an index page to
-    ``{"fp", "files", "group"}``; ``code`` a game name ("" for the archive
-    itself) to its :func:`code_fingerprint`.  ``usable`` is false for a
-    manifest of another format, whose file lists only say what to remove.
-    """
-
-    games: dict[str, dict[str, Any]] = field(default_factory=dict)
-    pages: dict[str, dict[str, Any]] = field(default_factory=dict)
-    code: dict[str, str] = field(default_factory=dict)
-    usable: bool = False
-
-    @classmethod
-    def read(cls, writer: SiteWriter) -> Manifest:
-        data = writer.read_manifest()
-        games, pages, code = data.get("games"), data.get("pages"), data.get("code")
-        if data.get("format") == MANIFEST_FORMAT and isinstance(games, dict) \
-                and isinstance(pages, dict) and isinstance(code, dict):
-            return cls(games, pages, code, usable=True)
-        # an older manifest: its pages (game pages among them) name the files it made
-        return cls(pages=pages if isinstance(pages, dict) else {})
-
-    def files(self) -> set[str]:
-        out: set[str] = set()
-        for entries in (self.games, self.pages):
-            for entry in entries.values():
-                out.update(_files(entry))
-        return out
-
-    def gone(self, new: Manifest) -> set[str]:
-        """The files this manifest names that ``new`` does not."""
-        if not self.usable:  # another format: its entries are not ours, compare it all
-            return self.files() - new.files()
-        out: set[str] = set()
-        for old_entries, new_entries in ((self.games, new.games), (self.pages, new.pages)):
-            for key, entry in old_entries.items():
-                now = new_entries.get(key)
-                if now is not entry:  # an entry kept as it was names the same files
-                    out.update(set(_files(entry)) - set(_files(now)))
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        return {"format": MANIFEST_FORMAT, "code": self.code, "games": self.games,
-                "pages": self.pages}
-
-
-def _files(entry: Any) -> list[str]:
-    files = entry.get("files") if isinstance(entry, dict) else None
-    return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
-
-
 # -- deciding what to render -------------------------------------------------------------
 
 
@@ -252,6 +202,9 @@ class Plan:
     #: games whose summary was read from the database
     read: int = 0
     full: bool = True
+    #: the old manifest entries of the games rendered again or gone (an incremental
+    #: build takes them out of the statistics' totals)
+    replaced: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _plan_full(writer: SiteWriter, old: Manifest, full: bool) -> Plan:
@@ -260,8 +213,10 @@ def _plan_full(writer: SiteWriter, old: Manifest, full: bool) -> Plan:
     todo, kept = [], {}
     for s in summaries:
         fp = game_fingerprint(s)
-        entry = old.games.get(str(s.id)) if old.usable and not full else None
-        if (entry is not None and entry.get("fp") == fp
+        key = str(s.id)
+        entry = old.entry(key) if old.usable and not full and key in old.games else None
+        # its summary too: a damaged main file may name a game its shard has right
+        if (entry is not None and entry.get("fp") == fp and entry.get("summary") == s.kept()
                 and all(writer.exists(f) for f in entry.get("files", []))):
             kept[str(s.id)] = entry
         else:
@@ -296,6 +251,7 @@ def _plan_incremental(old: Manifest) -> Plan:
     fresh = collect(reread)
     todo, kept = [], {}
     since: dict[str, SortKey] = {}
+    replaced: list[dict[str, Any]] = []
 
     def touch(s: GameSummary) -> None:
         for group in groups_of(s):
@@ -306,7 +262,7 @@ def _plan_incremental(old: Manifest) -> Plan:
         kept[str(s.id)] = old.games[str(s.id)]
     for s in fresh:
         fp = game_fingerprint(s)
-        entry = old.games.get(str(s.id))
+        entry = old.entry(str(s.id)) if str(s.id) in old.games else None
         if entry is not None and entry["fp"] == fp:
             kept[str(s.id)] = entry
             continue
@@ -314,14 +270,17 @@ def _plan_incremental(old: Manifest) -> Plan:
         touch(s)
         if entry is not None:
             touch(GameSummary.from_kept(entry["summary"]))
+            replaced.append(entry)
     current = {str(s.id) for s in cached} | {str(s.id) for s in fresh}
     for key, entry in old.games.items():
         if key not in current:  # no longer finished (or gone): off every list it was on
             touch(GameSummary.from_kept(entry["summary"]))
+            replaced.append(old.entry(key))
     summaries = sorted(cached + fresh, key=lambda s: s.sort_key)
     # a change of code may change any list (a game's title is in every row)
     wanted = None if code_changed or "" not in old.code else since
-    return Plan(summaries, todo, kept, wanted, read=len(fresh), full=False)
+    return Plan(summaries, todo, kept, wanted, read=len(fresh), full=False,
+                replaced=replaced)
 
 
 # -- rendering, here or in worker processes -----------------------------------------------------
@@ -410,6 +369,10 @@ class Workers:
             written += files
             yield from results
 
+    @property
+    def started(self) -> bool:
+        return self._pool is not None
+
     def start(self) -> ProcessPoolExecutor:
         """The worker processes, started now if they are not yet."""
         if self._pool is None:
@@ -480,7 +443,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
         shown = ratings(None if plan.wanted is None else
                         [int(group.split("/", 1)[1]) for group in plan.wanted
                          if group.startswith("player/")])
-        manifest = Manifest(games=dict(plan.kept), usable=True)
+        # kept entries are the old ones: their details are read from the old shards
+        manifest = Manifest(games=dict(plan.kept), usable=True, writer=writer)
         manifest.code = {name: code_fingerprint(name or None)
                          for name in sorted({s.game for s in summaries} | {""})}
 
@@ -508,7 +472,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
         # 4. remove what is gone, then record what is there
         for rel in sorted(old.gone(manifest)):
             writer.remove(rel)
-        writer.write_manifest(manifest.to_json())
+        manifest.write(writer, old, plan.full)
     _mark_archived([s.id for s in summaries if not s.archived])
     report.written, report.removed = writer.written, writer.removed
     report.seconds = time.perf_counter() - started
@@ -530,9 +494,14 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
         manifest.pages = {path: entry for path, entry in old.pages.items()
                           if entry.get("group") not in plan.wanted
                           and entry.get("group") not in TABLES}
+    totals, kinds = _totals(plan, old, manifest)
+    manifest.totals = totals.to_json() if totals.exact else None
+    # the statistics of the other game names stay as they are
+    remade = None if kinds is None else {statistics.group(k) for k in kinds}
+    manifest.pages = {path: entry for path, entry in manifest.pages.items()
+                      if not statistics.is_group(entry.get("group"), remade)}
     changed: list[IndexPage] = []
-    made = all_indexes(plan.summaries, lists, shown) + statistics.pages(
-        plan.summaries, {int(key): entry.get("stats") for key, entry in manifest.games.items()})
+    made = all_indexes(plan.summaries, lists, shown) + statistics.pages(totals, kinds)
     for path in lists.kept:  # blocks of the lists made that are as they were
         manifest.pages[path] = old.pages[path]
     for index in made:
@@ -545,10 +514,38 @@ def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manif
             changed.append(index)
     done = 0
     for _ in workers.run(_index_task, _batches(changed, TASK_INDEXES),
-                         len(changed) >= PARALLEL_MIN, writer.written):
+                         workers.started or len(changed) >= PARALLEL_INDEXES,
+                         writer.written):
         done += 1
         tell("indexes", done, len(changed))
     return len(changed)
+
+
+def _totals(plan: Plan, old: Manifest, manifest: Manifest) -> tuple[Totals, set[str] | None]:
+    """The statistics' totals, and the game names whose statistics changed (None: all).
+
+    An incremental build takes the games it rendered again or lost out of the old
+    manifest's totals and adds those it rendered; a full one, or one whose old totals
+    are missing or not :attr:`Totals.exact`, adds up every game.
+    """
+    if plan.wanted is not None and old.totals is not None:
+        try:
+            totals = Totals.from_json(old.totals)
+            kinds = set()
+            for entry in plan.replaced:
+                kept = GameSummary.from_kept(entry["summary"])
+                totals.add(kept, entry.get("stats"), -1)
+                kinds.add(kept.game)
+            for s, _fp in plan.todo:
+                totals.add(s, manifest.games[str(s.id)].get("stats"))
+                kinds.add(s.game)
+            if totals.exact:
+                return totals, kinds
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # totals this code did not write: add them up again
+    totals = tally.gather(plan.summaries, {int(key): manifest.entry(key).get("stats")
+                                           for key in manifest.games})
+    return totals, None
 
 
 @contextlib.contextmanager

@@ -7,22 +7,23 @@ own pure function of the notation (``Rules.uses``, ``Rules.start_seat``), never 
 replay.  :func:`of_game` reads it when the game's page is rendered, and the build keeps
 it in the manifest beside that page: an incremental build reads no older game's moves.
 :func:`pages` then makes the statistics from what the manifest keeps and the game
-summaries, every build (cheap, like the tables of lists); only the pages whose Markdown
-changed are converted and written.
+summaries (:mod:`pbem.archive.tally`, whose totals the manifest keeps); an incremental
+build makes the pages of just the game names whose games came, changed or went, and
+the index; only the pages whose Markdown changed are converted and written.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from pbem.archive import chart, paths
-from pbem.archive.collect import FinishedGame, GameSummary
+from pbem.archive.collect import FinishedGame
 from pbem.archive.indexes import STATISTICS, IndexPage
 from pbem.archive.pages import game_display_title, game_or_none
+from pbem.archive.tally import START, Card, GameStats, Seats, Totals
 from pbem.archive.text import md_text, number, table_row
 from pbem.games.protocol import BUILD, PLAY, TAKE, MoveError
 
@@ -66,106 +67,23 @@ def slug(name: str) -> str:
     return out.strip("-") or "card"
 
 
-# -- gathering ------------------------------------------------------------------------
+# -- the cells of a set of seats -----------------------------------------------------
 
 
-@dataclass
-class Seats:
-    """Final places and scores of a set of seats, as the tables show them."""
-
-    places: list[int] = field(default_factory=list)
-    scores: list[int] = field(default_factory=list)
-
-    def add(self, place: int | None, score: int | None) -> None:
-        if place is not None:
-            self.places.append(place)
-        if score is not None:
-            self.scores.append(score)
-
-    def cells(self) -> list[str]:
-        """Seats, average score, average place, won."""
-        return [str(len(self.places)), _mean(self.scores), _mean(self.places), self.won()]
-
-    def won(self) -> str:
-        if not self.places:
-            return "–"
-        return f"{round(100 * sum(p == 1 for p in self.places) / len(self.places))}%"
+def _cells(seats: Seats) -> list[str]:
+    """Seats, average score, average place, won."""
+    return [str(seats.placed), _mean(seats.score_sum, seats.scored),
+            _mean(seats.place_sum, seats.placed), _won(seats)]
 
 
-def _mean(values: Sequence[int]) -> str:
-    return number(round(sum(values) / len(values), 2)) if values else "–"
+def _won(seats: Seats) -> str:
+    if not seats.placed:
+        return "–"
+    return f"{round(100 * seats.wins / seats.placed)}%"
 
 
-@dataclass
-class Card:
-    name: str
-    times: Counter[str] = field(default_factory=Counter)
-    #: per verb, the seats that did it (each game's seat once)
-    by_verb: dict[str, Seats] = field(default_factory=lambda: defaultdict(Seats))
-    #: every seat that did anything with it, once
-    anyhow: Seats = field(default_factory=Seats)
-
-
-@dataclass
-class GameStats:
-    name: str
-    games: int = 0
-    #: player count → seat → its results; the start player's under -1
-    seats: dict[int, dict[int, Seats]] = field(
-        default_factory=lambda: defaultdict(lambda: defaultdict(Seats)))
-    starts: int = 0
-    cards: dict[str, Card] = field(default_factory=dict)
-
-
-START = -1
-
-
-def gather(summaries: Sequence[GameSummary],
-           kept: Mapping[int, dict[str, Any] | None]) -> dict[str, GameStats]:
-    """Every game's statistics from the summaries and what :func:`of_game` kept.
-
-    Every build makes them from every game (a few dozen entries each), so the loop
-    over the entries does no more than it must: a card is made once, not for
-    each entry, and a seat's verbs are looked up in sets.
-    """
-    out: dict[str, GameStats] = {}
-    for s in summaries:
-        stats = out.get(s.game)
-        if stats is None:
-            stats = out[s.game] = GameStats(s.game)
-        stats.games += 1
-        places, scores = s.ranks(), s.scores()
-        count = len(s.seats)
-        by_seat = stats.seats[count]
-        for seat in range(count):
-            by_seat[seat].add(places[seat], scores[seat])
-        game = kept.get(s.id) or {}
-        start = game.get("start")
-        if isinstance(start, int) and 0 <= start < count:
-            stats.starts += 1
-            by_seat[START].add(places[start], scores[start])
-        _gather_uses(stats.cards, game.get("uses") or [], count, places, scores)
-    return out
-
-
-def _gather_uses(cards: dict[str, Card], uses: Sequence[Sequence[Any]], count: int,
-                 places: list[int | None], scores: list[int | None]) -> None:
-    """One game's uses into ``cards``: each seat once per verb, and once for any verb."""
-    seen: set[tuple[str, str, int]] = set()
-    anyhow: set[tuple[str, int]] = set()
-    for seat, verb, name, times in uses:
-        if not 0 <= seat < count:
-            continue
-        card = cards.get(name)
-        if card is None:
-            card = cards[name] = Card(name)
-        card.times[verb] += times
-        if (name, verb, seat) not in seen:
-            seen.add((name, verb, seat))
-            card.by_verb[verb].add(places[seat], scores[seat])
-        if (name, seat) not in anyhow:
-            anyhow.add((name, seat))
-            card.anyhow.add(places[seat], scores[seat])
+def _mean(total: int, n: int) -> str:
+    return number(round(total / n, 2)) if n else "–"
 
 
 # -- pages ----------------------------------------------------------------------------
@@ -201,12 +119,12 @@ def _results(stats: GameStats, title: str) -> tuple[str, list[tuple[str, float]]
     for count in sorted(stats.seats):
         seats = stats.seats[count]
         for seat in sorted(k for k in seats if k != START):
-            lines.append(table_row([str(count), f"seat {seat + 1}", *seats[seat].cells()]))
-            if seats[seat].scores:
+            lines.append(table_row([str(count), f"seat {seat + 1}", *_cells(seats[seat])]))
+            if seats[seat].scored:
                 bars.append((f"{count} players, seat {seat + 1}",
-                             round(sum(seats[seat].scores) / len(seats[seat].scores), 2)))
+                             round(seats[seat].score_sum / seats[seat].scored, 2)))
         if START in seats:
-            lines.append(table_row([str(count), "start player", *seats[START].cells()]))
+            lines.append(table_row([str(count), "start player", *_cells(seats[START])]))
     if not stats.starts:
         lines += ["", f"{md_text(title)} has no start player in its log: every seat "
                   "begins at once."]
@@ -225,7 +143,8 @@ def _cards_table(stats: GameStats, slugs: Mapping[str, str], page: str) -> str:
         link = paths.rel(page, paths.html(f"{page}/{slugs[name]}"))
         lines.append(table_row([f"[{md_text(name)}]({link})",
                                 *(str(card.times[v]) for v in verbs),
-                                _mean(card.anyhow.places), card.anyhow.won()]))
+                                _mean(card.anyhow.place_sum, card.anyhow.placed),
+                                _won(card.anyhow)]))
     return "\n".join(lines)
 
 
@@ -244,7 +163,7 @@ def _game_pages(stats: GameStats) -> list[IndexPage]:
             "How often each was taken, played or built, read from the games' moves, and "
             "where the seats that did finished (each seat of a game counted once).\n\n"
             f"{_cards_table(stats, slugs, page)}\n")
-    pages = [IndexPage(page, f"Statistics of {title}", text, STATISTICS,
+    pages = [IndexPage(page, f"Statistics of {title}", text, group(stats.name),
                        ((svg, chart.bars(bars, chart_title)),))]
     for name, card in sorted(stats.cards.items()):
         pages.append(_card_page(stats, title, f"{page}/{slugs[name]}", card))
@@ -257,8 +176,8 @@ def _card_page(stats: GameStats, title: str, page: str, card: Card) -> IndexPage
     for verb in VERBS:
         if card.times[verb]:
             seats = card.by_verb[verb]
-            lines.append(table_row([VERB_WORDS[verb], str(card.times[verb]), *seats.cells()]))
-    places = Counter(card.anyhow.places)
+            lines.append(table_row([VERB_WORDS[verb], str(card.times[verb]), *_cells(seats)]))
+    places = card.anyhow.places
     most = max(places) if places else 0
     bars = [(f"{_ordinal(place)} place", float(places[place])) for place in range(1, most + 1)]
     svg = page + ".svg"
@@ -268,14 +187,28 @@ def _card_page(stats: GameStats, title: str, page: str, card: Card) -> IndexPage
             f"[Statistics of {md_text(title)}]({back})"
             f" · {stats.games} finished games\n\n" + "\n".join(lines)
             + f"\n\n![{_alt(chart_title)}]({paths.rel(page, svg)})\n")
-    return IndexPage(page, f"{card.name} ({title})", text, STATISTICS,
+    return IndexPage(page, f"{card.name} ({title})", text, group(stats.name),
                      ((svg, chart.bars(bars, chart_title, "")),))
 
 
-def pages(summaries: Sequence[GameSummary],
-          kept: Mapping[int, dict[str, Any] | None]) -> list[IndexPage]:
-    """Every statistics page: the index, one per game, one per card of each game."""
-    everything = gather(summaries, kept)
+def group(game: str) -> str:
+    """The group of a game's statistics pages (:attr:`IndexPage.group`): they change
+    together, when a game of its name comes, changes or goes."""
+    return f"statistics/{game}"
+
+
+def is_group(group: Any, groups: Collection[str] | None) -> bool:
+    """Whether ``group`` is that of a game's statistics pages, of one of ``groups`` (any:
+    None)."""
+    if groups is None:
+        return isinstance(group, str) and group.startswith("statistics/")
+    return group in groups
+
+
+def pages(totals: Totals, games: Collection[str] | None = None) -> list[IndexPage]:
+    """The statistics pages: the index, and of each game name in ``games`` (all: None)
+    its page and one per card."""
+    everything = totals.stats
     lines = ["# Statistics", "",
              "Per game: each seat's and the start player's results by the number of "
              "players, and each card, building or office: how often it was taken, played "
@@ -289,7 +222,8 @@ def pages(summaries: Sequence[GameSummary],
         link = paths.rel(INDEX, paths.html(game_page(name)))
         lines.append(table_row([f"[{md_text(game_display_title(name))}]({link})",
                                 str(stats.games), str(len(stats.cards))]))
-        out += _game_pages(stats)
+        if games is None or name in games:
+            out += _game_pages(stats)
     if not everything:
         lines.append("No finished games yet.")
     out.append(IndexPage(INDEX, "Statistics", "\n".join(lines) + "\n", STATISTICS))

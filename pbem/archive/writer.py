@@ -4,11 +4,11 @@ Every file of the site goes through :class:`SiteWriter`: it writes to a
 temporary file beside the target and moves it into place with
 ``os.replace`` (a reader never sees half a page), and only when the bytes
 differ from what is there, so an unchanged page keeps its file and its
-modification time.  It keeps the manifest (``.manifest.json``): for each
-page, the fingerprint of what it was made from and the files it made; the
-next build renders only pages whose fingerprint changed (as Lektor's
-artifacts table does) and removes the files of pages that are gone (what
-the manifest holds: :class:`pbem.archive.pipeline.Manifest`).  Worker
+modification time.  It writes the manifest's files (``.manifest.json`` and
+its shards): for each page, the fingerprint of what it was made from and the
+files it made; the next build renders only pages whose fingerprint changed
+(as Lektor's artifacts table does) and removes the files of pages that are
+gone (what the manifest holds: :class:`pbem.archive.manifest.Manifest`).  Worker
 processes of a build each write the files of their own pages through a
 writer of their own; only the building process writes the manifest.
 """
@@ -21,8 +21,6 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-from pbem.archive.paths import MANIFEST
 
 LOCK = ".lock"
 
@@ -97,18 +95,18 @@ class SiteWriter:
 
     # -- the manifest -------------------------------------------------------
 
-    def read_manifest(self) -> dict[str, Any]:
-        """The manifest the last build wrote (a JSON object), or empty."""
+    def read_json(self, rel: str) -> dict[str, Any]:
+        """A JSON object a build wrote (the manifest's files), or empty."""
         try:
-            data = json.loads(self.path(MANIFEST).read_text(encoding="utf-8"))
+            data = json.loads(self.path(rel).read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}
 
-    def write_manifest(self, data: dict[str, Any]) -> bool:
-        """Write the manifest: keys sorted, a line for each key of the top-level object."""
+    def write_json(self, rel: str, data: dict[str, Any]) -> bool:
+        """Write a JSON object of the manifest: keys sorted, a line for each top-level key."""
         lines = [f"{_json(key)}:{_json(data[key])}" for key in sorted(data)]
-        return self.write(MANIFEST, "{\n" + ",\n".join(lines) + "\n}\n")
+        return self.write(rel, "{\n" + ",\n".join(lines) + "\n}\n")
 
     # -- one build at a time ------------------------------------------------------
 

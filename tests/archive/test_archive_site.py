@@ -16,6 +16,7 @@ from archive_data import HOSTILE, LINE_START_NAME, MARKDOWN_NAME, Archive
 from click.testing import CliRunner
 
 from pbem.archive import build
+from pbem.archive.manifest import FORMAT, SHARD, shard_path
 from pbem.cli import main as cli
 from pbem.gamelog.records import GameRecord, replay, replay_steps
 from pbem.games import get_game
@@ -274,7 +275,7 @@ def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: A
     page = f"games/{game.id}"
     month = game.finished_at.strftime("%Y-%m")
     expected = {f"{page}.md", f"{page}.html", f"{page}.json", f"{page}.svg",
-                "feed.xml", ".manifest.json"}
+                "feed.xml", ".manifest.json", shard_path(game.id // SHARD)}
     # the table's picture at the setup and after each round, beside the page
     rounds = get_game("visby").round(game.state)
     expected |= {f"{page}-setup.svg"} | {f"{page}-r{n}.svg" for n in range(1, rounds + 1)}
@@ -370,6 +371,38 @@ def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Ar
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
+def test_statistics_kept_in_the_manifest_come_to_what_a_full_build_makes(archive: Archive,
+                                                                         built_site):
+    """An incremental build takes the changed and departed games out of the statistics'
+    totals and adds the new ones: after each change its site, manifest and all, is the one
+    a build from scratch makes, down to a game name whose last game left."""
+    heike, malte = archive.players[0], archive.players[1]
+    last = max(g.finished_at for g in archive.games)
+
+    def from_scratch(name: str) -> dict[str, bytes]:
+        report = build(archive.site.parent / name)
+        assert report.full
+        return site_files(archive.site.parent / name)
+
+    added = archive.add("macao", [heike, malte], seed=4244, finished_at=last)
+    report = build(archive.site)
+    assert (report.read_games, report.rendered_games) == (1, 1)
+    assert {re.match(r"statistics/([a-z]+)", f)[1] for f in report.written
+            if f.startswith("statistics/")} == {"macao", "index"}
+    assert site_files(archive.site) == from_scratch("after-a-new-game")
+
+    gone = {g.id for g in archive.games if g.game == "tallinn"}
+    Game.update(status=Game.ABORTED).where(Game.id.in_(gone)).execute()
+    moved = next(g for g in archive.games if g.game == "macao" and g.id != added.id)
+    Game.update(finished_at=moved.finished_at.replace(year=2019)).where(
+        Game.id == moved.id).execute()
+    report = build(archive.site)
+    assert report.read_games == 1
+    now = site_files(archive.site)
+    assert not [f for f in now if f.startswith("statistics/tallinn")]
+    assert now == from_scratch("after-games-left-and-changed")
+
+
 def test_a_changed_game_row_is_read_again(archive: Archive, built_site):
     """A finished game whose end or length changed (closed again, say) is read and rendered."""
     game = archive.games[5]
@@ -400,9 +433,13 @@ def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive, built_si
     # build of the same rows, byte for byte a full one (as
     # ``test_two_builds_of_one_database_are_byte_identical`` checks), so no third build
     full = site_files(archive.site)
+    main = (archive.site / ".manifest.json").read_text(encoding="utf-8")
     for manifest in ["not json", '{"format": 1, "pages": {}}',
-                     '{"format": 2, "code": {"": "x"}, "pages": {}, '
-                     '"games": {"1": {"summary": {"id": "x"}}}}']:
+                     f'{{"format": {FORMAT}, "code": {{"": "x"}}, "pages": {{}}, '
+                     '"games": {"1": {"id": "x"}}}', "no shard"]:
+        if manifest == "no shard":  # the main file as it was, one of the games' files gone
+            manifest = main
+            (archive.site / shard_path(0)).unlink()
         (archive.site / ".manifest.json").write_text(manifest, encoding="utf-8")
         report = build(archive.site)
         assert report.full and report.read_games == len(archive.games)
