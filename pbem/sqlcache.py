@@ -25,10 +25,6 @@ import peewee as pw
 _MARK = -7_301_946_557
 
 
-#: a cursor wrapper's attributes of one run (peewee's ``CursorWrapper.__init__``)
-_RUN_STATE = frozenset({"cursor", "count", "index", "initialized", "populated", "row_cache"})
-
-
 class Prepared:
     """A query of ``model`` (``build(*values)`` returns it), run by :meth:`rows`."""
 
@@ -72,11 +68,14 @@ class Prepared:
             return []
         wrapper = template._get_cursor_wrapper(cursor)
         # peewee's wrapper works out, for every run, which column fills which model's
-        # field from the cursor's description: the same for the same SQL, so it is kept
+        # field from the cursor's description: the same for the same SQL, so what its
+        # ``initialize`` sets is kept (and nothing of the run: the cursor, the counts)
         resolved = self._resolved.get(type(database))
         if resolved is None:
+            before = dict(vars(wrapper))
             wrapper.initialize()
-            resolved = {k: v for k, v in vars(wrapper).items() if k not in _RUN_STATE}
+            resolved = {k: v for k, v in vars(wrapper).items()
+                        if k not in before or before[k] is not v}
             self._resolved[type(database)] = resolved
         else:
             vars(wrapper).update(resolved)

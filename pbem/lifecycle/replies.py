@@ -314,10 +314,13 @@ def forget_old(ctx: Context, now: datetime) -> int:
     days = ctx.config.getint("inbound", "keep_days")
     if days <= 0:
         return 0
-    old = (Inbound.select(Inbound.id).where(Inbound.received_at < now - timedelta(days=days))
-           .order_by(Inbound.received_at).limit(FORGET_BATCH))
+    old = [row.id for row in Inbound.select(Inbound.id)
+           .where(Inbound.received_at < now - timedelta(days=days))
+           .order_by(Inbound.received_at).limit(FORGET_BATCH)]
+    if not old:  # the idle tick takes no write lock for it
+        return 0
     with write_transaction():
-        return Inbound.delete().where(Inbound.id.in_([row.id for row in old])).execute()
+        return Inbound.delete().where(Inbound.id.in_(old)).execute()
 
 
 def describe(result: Result) -> dict[str, Any]:
