@@ -25,8 +25,10 @@ from email.message import EmailMessage, Message
 WIDTH = 78
 #: the parameters of the text part's Content-Type
 PARAMS = {"format": "flowed", "delsp": "no"}
-#: a word with the spaces after it; the first chunk of a line carries its indent
-_CHUNK = re.compile(r"\s*\S+\s*")
+#: a word with the spaces after it; the first chunk of a line carries its indent.  Only
+#: the space (U+0020) separates: a soft break is a space, and a no-break space or a tab
+#: at the end of a line would read as a hard one
+_CHUNK = re.compile(r" *[^ ]+ *")
 _SIGNATURE = "-- "
 
 

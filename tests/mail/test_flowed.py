@@ -38,7 +38,7 @@ def test_trailing_spaces_of_written_lines_are_dropped_they_would_read_as_soft_br
     assert unflow(flow("one  \ntwo")) == "one\ntwo"
 
 
-_PIECES = st.sampled_from(list("ab ◇>-F") + ["From ", "-- ", "x" * 90])
+_PIECES = st.sampled_from(list("ab ◇>-F\t\u00a0") + ["From ", "-- ", "x" * 90])
 _TEXT = st.lists(st.lists(_PIECES, max_size=60).map("".join), max_size=6).map("\n".join)
 
 
