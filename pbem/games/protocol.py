@@ -99,7 +99,7 @@ import json
 import random
 import secrets
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -152,6 +152,21 @@ class PositionError(ValueError):
 
 #: the most choices one step of a menu offers, so that every step fits in a mail
 MENU_CAP = 12
+
+
+def entry_of(moves: Iterable[Any], notation: str, label: Callable[[Any], Choice]
+             ) -> Choice | None:
+    """What ``label`` makes of the move among ``moves`` (values with ``notation()``, as a
+    game's rules list them) written ``notation``; None where none is (``menu_entry``)."""
+    for move in moves:
+        if move.notation() == notation:
+            return label(move)
+    return None
+
+
+def _defined_in(cls: type, name: str) -> type:
+    """The class of ``cls``'s MRO whose own body defines ``name``."""
+    return next(c for c in cls.__mro__ if name in c.__dict__)
 
 
 def new_seed() -> str:
@@ -457,9 +472,18 @@ class Rules(ABC):
         """The entry of ``menu`` for ``move`` (in notation), the same ``Choice``; None
         where the menu does not offer it.
 
-        A confirm page names one move: a game whose menu labels each move on its own
-        overrides this to label that move alone, not the whole menu (and reads the
-        whole menu where a subclass overrides ``menu`` alone)."""
+        A confirm page names one move: where the class that words the menu also labels
+        one move alone (``menu_entry``), that is asked; else (a subclass that rewords
+        ``menu`` alone) the whole menu is read."""
+        if _defined_in(type(self), "menu") is _defined_in(type(self), "menu_entry"):
+            return self.menu_entry(state, seat, move, lang)
+        return Rules.menu_entry(self, state, seat, move, lang)
+
+    def menu_entry(self, state: State, seat: int, move: str, lang: str = "en"
+                   ) -> Choice | None:
+        """``choice`` as the game answers it: a game whose menu labels each move on its
+        own overrides this beside ``menu`` to label that move alone (``entry_of``).  By
+        default the whole menu is read."""
         for choice in self.menu(state, seat, lang):
             if choice.move == move:
                 return choice

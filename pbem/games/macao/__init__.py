@@ -175,9 +175,8 @@ class Macao(Rules):
     def menu(self, state: State, seat: int, lang: str = "en") -> list[Choice]:
         return menu.menu(state, seat, lang)
 
-    def choice(self, state: State, seat: int, move: str, lang: str = "en") -> Choice | None:
-        if type(self).menu is not Macao.menu:  # a subclass words its menu: read it whole
-            return super().choice(state, seat, move, lang)
+    def menu_entry(self, state: State, seat: int, move: str, lang: str = "en"
+                   ) -> Choice | None:
         return menu.entry(state, seat, move, lang)
 
     def scores(self, state: State) -> list[int]:

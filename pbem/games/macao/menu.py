@@ -45,7 +45,7 @@ from pbem.games.macao.moves import (
     cubes_count,
 )
 from pbem.games.macao.words import card_help_in, count, cubes, listed, words
-from pbem.games.protocol import Choice, State
+from pbem.games.protocol import Choice, State, entry_of
 
 _CARD_MOVES = (Take, Discard, Activate, Use)
 
@@ -187,8 +187,6 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
 def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
     """The entry of ``menu`` for the move written ``notation``, labelled alone; None
     where the menu does not offer it."""
-    for move in rules.legal(state, seat):
-        if move.notation() == notation:
-            return choice(move, lang, payment_help(state, seat, move, lang),
-                          region(move, state, seat), rules.graf_senkt(state))
-    return None
+    return entry_of(rules.legal(state, seat), notation, lambda move: choice(
+        move, lang, payment_help(state, seat, move, lang), region(move, state, seat),
+        rules.graf_senkt(state)))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.language import Words
-from pbem.games.protocol import Choice, State
+from pbem.games.protocol import Choice, State, entry_of
 from pbem.games.riga import data, rules
 from pbem.games.riga.moves import (
     Add,
@@ -195,7 +195,5 @@ def _bare_entry(state: State, move: Move, w: Words) -> tuple[str, str, dict[str,
 def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
     """The entry of ``menu`` for the move written ``notation``, labelled alone; None
     where the menu does not offer it."""
-    for move in rules.legal(state, seat):
-        if move.notation() == notation:
-            return choice(state, seat, move, lang)
-    return None
+    return entry_of(rules.legal(state, seat), notation,
+                    lambda move: choice(state, seat, move, lang))

@@ -11,7 +11,7 @@ names from the view alone.
 
 from __future__ import annotations
 
-from pbem.games.protocol import Choice, State
+from pbem.games.protocol import Choice, State, entry_of
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Legat, Move, NoTower, Play, Tower
 from pbem.games.tallinn.words import (
@@ -99,7 +99,5 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
 def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
     """The entry of ``menu`` for the move written ``notation``, labelled alone; None
     where the menu does not offer it."""
-    for move in rules.legal(state, seat):
-        if move.notation() == notation:
-            return choice(state, seat, move, lang)
-    return None
+    return entry_of(rules.legal(state, seat), notation,
+                    lambda move: choice(state, seat, move, lang))

@@ -14,7 +14,7 @@ Markt track for a trade, the viewer's own row for stopping trading.
 from __future__ import annotations
 
 from pbem.games.datafile import MARK, marked
-from pbem.games.protocol import Choice, State
+from pbem.games.protocol import Choice, State, entry_of
 from pbem.games.visby import data, rules
 from pbem.games.visby.moves import Move, Play, Trade
 from pbem.games.visby.words import count, words
@@ -64,7 +64,5 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
 def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
     """The entry of ``menu`` for the move written ``notation``, labelled alone; None
     where the menu does not offer it."""
-    for move in rules.legal(state, seat):
-        if move.notation() == notation:
-            return choice(state, seat, move, lang)
-    return None
+    return entry_of(rules.legal(state, seat), notation,
+                    lambda move: choice(state, seat, move, lang))

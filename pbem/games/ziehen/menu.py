@@ -11,7 +11,7 @@ for a step and for the end of the turn.
 
 from __future__ import annotations
 
-from pbem.games.protocol import Choice, State
+from pbem.games.protocol import Choice, State, entry_of
 from pbem.games.ziehen import rules
 from pbem.games.ziehen.moves import DRAW, END, STEP, Move
 from pbem.games.ziehen.words import words
@@ -34,7 +34,4 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
 def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
     """The entry of ``menu`` for the move written ``notation``, labelled alone; None
     where the menu does not offer it."""
-    for move in rules.legal(state, seat):
-        if move.notation() == notation:
-            return choice(move, lang)
-    return None
+    return entry_of(rules.legal(state, seat), notation, lambda move: choice(move, lang))
