@@ -76,15 +76,135 @@ class Prepared:
             wrapper.initialize()
             resolved = {k: v for k, v in vars(wrapper).items()
                         if k not in before or before[k] is not v}
+            resolved["_pbem_plan"] = _plan_of(wrapper)
             self._resolved[type(database)] = resolved
         else:
             vars(wrapper).update(resolved)
         cursor.close()
-        return [wrapper.process_row(row) for row in found]
+        plan = resolved["_pbem_plan"]
+        if plan is None:
+            return [wrapper.process_row(row) for row in found]
+        return [_made(wrapper, plan, row) for row in found]
 
     def first(self, *values: int) -> Any:
         found = self.rows(*values)
         return found[0] if found else None
+
+
+# -- rows -----------------------------------------------------------------------------
+#
+# Peewee makes each row's models by setting every column through the field's descriptor
+# (``setattr``), which marks it changed, and then forgets the marks: for a table's rows
+# (a seat, its player and the game's columns: about seventy values a row) that is most
+# of reading it.  The plan below writes a field's value straight into the model's data,
+# where the descriptor would have put it, and leaves joins and any column that is not a
+# plain field (an alias such as ``table_state``) to peewee's own ``setattr``; what comes
+# out is what ``process_row`` makes (``tests/test_sqlcache.py`` compares the two).
+
+#: per column: its index, the key of the model it fills, the data key it fills (None:
+#: set as an attribute), the attribute's name, the converter
+_Column = tuple[int, Any, "str | None", str, Any]
+
+
+def _data_key(model: type[pw.Model], name: str) -> str | None:
+    """Where in ``model``'s data setting attribute ``name`` stores a value on a model just
+    made (nothing in its data or its related objects yet); None if not a plain field."""
+    for klass in model.__mro__:
+        if name in vars(klass):
+            found = vars(klass)[name]
+            break
+    else:
+        return None
+    if type(found) in (pw.FieldAccessor, pw.ForeignKeyAccessor):
+        return found.name
+    if type(found) is pw.ObjectIdAccessor:  # ``game_id`` sets the field ``game``
+        return _data_key(model, found.field.name)
+    return None
+
+
+#: what ``_join`` reads of peewee's wrapper (peewee 4); without them peewee makes the rows
+_JOIN_PARTS = ("_row_spec", "_constructor_list", "src_to_dest", "_dest_reachable",
+               "key_to_constructor")
+
+
+def _plan_of(wrapper: Any) -> tuple[str, list[_Column], Any] | None:
+    """How to make a row's models without peewee's per-column ``setattr``: None where the
+    wrapper is not one of the two shapes planned for (then peewee makes the rows)."""
+    if type(wrapper) is pw.ModelCursorWrapper:
+        if not all(hasattr(wrapper, name) for name in _JOIN_PARTS) or not all(
+                is_model for _key, _make, is_model in wrapper._constructor_list):
+            return None
+        keys = dict(wrapper.key_to_constructor)
+        columns = [(i, key, _data_key(keys.get(key, (wrapper.model,))[0], column), column,
+                    converter)
+                   for i, key, column, converter in wrapper._row_spec]
+        return "joined", columns, None
+    if type(wrapper) is pw.ModelObjectCursorWrapper and wrapper.is_model:
+        names = wrapper.unique_columns
+        columns = [(i, wrapper.model, _data_key(wrapper.constructor, names[i]), names[i],
+                    wrapper.converters[i]) for i in range(wrapper.ncols)]
+        return "single", columns, wrapper.constructor
+    return None
+
+
+def _made(wrapper: Any, plan: tuple[str, list[_Column], Any], row: tuple[Any, ...]) -> Any:
+    """The models of one row, as ``wrapper.process_row`` makes them."""
+    shape, columns, constructor = plan
+    if shape == "single":
+        obj = constructor(__no_default__=1)
+        data = obj.__data__
+        for i, _key, name, attr, converter in columns:
+            value = row[i] if converter is None else converter(row[i])
+            if name is None:
+                setattr(obj, attr, value)
+            else:
+                data[name] = value
+        obj._dirty.clear()
+        return obj
+    objects = {key: make(__no_default__=True)
+               for key, make, _is_model in wrapper._constructor_list}
+    root = objects[wrapper.model]
+    set_keys = set()
+    for i, key, name, attr, converter in columns:
+        value = row[i]
+        if value is not None:
+            set_keys.add(key)
+        if converter is not None:
+            value = converter(value)
+        instance = objects.get(key, root)
+        if name is None:
+            setattr(instance, attr, value)
+        else:
+            instance.__data__[name] = value
+    _join(wrapper, objects, set_keys)
+    for instance in objects.values():
+        instance._dirty.clear()
+    return root
+
+
+def _join(wrapper: Any, objects: dict[Any, Any], set_keys: set[Any]) -> None:
+    """Each joined model set on the one it was joined from: ``ModelCursorWrapper``'s
+    ``process_row`` (peewee 4), its steps in its order."""
+    for src, attr, dest, is_dict, is_outer, is_fk in wrapper.src_to_dest:
+        instance = objects.get(src)
+        joined = objects.get(dest)
+        if joined is None and dest not in objects:
+            continue
+        assign = False
+        if dest not in set_keys and dest in wrapper._dest_reachable:
+            assign = bool(wrapper._dest_reachable[dest] & set_keys)
+        if dest not in set_keys and not assign:
+            if not is_outer:
+                continue
+            joined = None
+        if src not in set_keys and dest not in set_keys and is_outer:
+            continue
+        if is_dict:
+            instance[attr] = joined
+        elif is_fk and joined is None:
+            instance.__rel__[attr] = None
+        else:
+            setattr(instance, attr, joined)
 
 
 # -- writes ---------------------------------------------------------------------------

@@ -102,3 +102,42 @@ def test_rows_updated_once_built_change_only_what_each_set(database):
     game.seq, game.state = 4, {"round": 2}
     update_rows([game])
     assert Game.get_by_id(game.id).state == {"round": 2} and not game.dirty_fields
+
+
+def _made_as(row: object) -> object:
+    """Everything a model read from a row holds, its related models' as well."""
+    assert isinstance(row, pw.Model) and not row.dirty_fields
+    extra = {k: v for k, v in vars(row).items() if k not in ("__data__", "__rel__", "_dirty")}
+    related = {k: (_made_as(v) if v is not None else None) for k, v in row.__rel__.items()}
+    return type(row), row.__data__, related, extra
+
+
+def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
+    """``Prepared.rows`` makes a row's models itself (``sqlcache._made``): joined tables
+    (an outer join that finds nothing too), an alias column, a model read alone."""
+    from pbem.models import Move, Note, Talk, _table_query
+    from pbem.gamelog.history import _TALK
+
+    game = _game(3)
+    Seat.update(player=None).where(Seat.game == game, Seat.index == 2).execute()
+    Note.create(seat=Seat.get(Seat.game == game, Seat.index == 1), text="mine")
+    Talk.create(game=game, seat=0, text="hello", after_move_seq=0)
+    Move.create(game=game, seq=1, seat=0, move="karte 3", round=1, turn_seq=1, commit=True,
+                turn_end=False, said_author="Du", said_others="Ann")
+    queries = [
+        (Prepared(Seat, lambda g, s: _table_query(g, s, with_note=True), 2), (game.id, 1)),
+        (Prepared(Seat, lambda g: _table_query(g, with_note=False), 1), (game.id,)),
+        (Prepared(Seat, lambda g: (Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
+                                   .where(Seat.game == g).order_by(Seat.index)), 1),
+         (game.id,)),
+        (_TALK, (game.id, 0)),
+        (Prepared(Move, lambda g: Move.select(Move.seq, Move.said_in, Move.game)
+                  .where(Move.game == g), 1), (game.id,)),
+    ]
+    for query, values in queries:
+        for _ in range(2):  # planned the first time, the plan reused the second
+            made = query.rows(*values)
+            assert all(r["_pbem_plan"] is not None for r in query._resolved.values())
+            assert made and [_made_as(r) for r in made] == [
+                _made_as(r) for r in query.build(*values)]
+    assert made[0].game_id == game.id
