@@ -78,18 +78,42 @@ def current() -> str:
     forced = _forced.get()
     if forced is not None:
         return forced
-    from flask import has_request_context
+    page = _page_globals()
+    if page is None:
+        return DEFAULT
+    # asked for every word of a page: the page's language is found once (``reader``
+    # changes it, and forgets this)
+    known = page.get("pbem_current_language")
+    if known is None:
+        known = page.pbem_current_language = _page_language()
+    return known
 
-    if has_request_context():
-        from flask import g
 
-        # asked for every word of a page: the page's language is found once (``reader``
-        # changes it, and forgets this)
-        known = g.get("pbem_current_language")
-        if known is None:
-            known = g.pbem_current_language = _page_language()
-        return known
-    return DEFAULT
+#: Flask's context variables of the request and the app, once imported (None: not yet;
+#: False: this Flask has other names, and its public ``g`` is read instead)
+_flask_contexts: Any = None
+
+
+def _page_globals() -> Any:
+    """Flask's ``g`` of the request being answered (None outside one), read from its
+    context variable: the ``g`` proxy costs five times as much, and ``current`` is asked
+    for every word of a page.  Imported here, not above: mails and the games' command
+    line use this module without Flask."""
+    global _flask_contexts
+    if _flask_contexts is None:
+        try:
+            from flask.globals import _cv_app, _cv_request
+            _flask_contexts = (_cv_request, _cv_app)
+        except ImportError:
+            _flask_contexts = False
+    if _flask_contexts is False:
+        from flask import g, has_request_context
+
+        return g._get_current_object() if has_request_context() else None
+    request_var, app_var = _flask_contexts
+    if request_var.get(None) is None:
+        return None
+    return app_var.get().g
 
 
 def _page_language() -> str:

@@ -114,3 +114,28 @@ def test_in_language_says_dates_and_numbers_in_the_readers_way():
         assert i18n.ngettext("Winner: %(names)s", "Winners: %(names)s", 2,
                              names="A, B") == "Sieg: A, B"
     assert i18n.gettext("Seat %(number)s", number=2) == "Seat 2"
+
+
+@pytest.mark.parametrize("flask_names", ["context variables", "public g"])
+def test_a_page_speaks_its_readers_language_and_nothing_else_does(flask_names, monkeypatch,
+                                                                 tmp_path):
+    """``current`` reads the request's ``g`` straight from Flask's context variable, or
+    through the public ``g`` where a Flask names them otherwise: the same answers."""
+    from flask import Flask
+
+    if flask_names == "public g":
+        monkeypatch.setattr(i18n, "_flask_contexts", False)
+    app = Flask(__name__)
+    i18n.install(app)
+    assert i18n.current() == "en"  # no request
+    with app.app_context():
+        assert i18n.current() == "en"  # an app, but no page
+    with app.test_request_context("/", headers={"Accept-Language": "de-DE,de;q=0.9"}):
+        assert i18n.current() == "de"
+        assert i18n.gettext("Seat %(number)s", number=2) == "Platz 2"
+        i18n.reader("en")
+        assert i18n.current() == "en"
+        with i18n.in_language("de"):
+            assert i18n.current() == "de"
+    with app.test_request_context("/"):
+        assert i18n.current() == "en"
