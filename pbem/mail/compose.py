@@ -355,8 +355,7 @@ def _take_root(mail: Outbox) -> None:
     """A ``pending`` row, queued referring to its thread's root, becomes that root where
     no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread)."""
     root = mail.in_reply_to
-    if (root is None or mail.digest
-            or Outbox.select().where(Outbox.message_id == root).exists()):
+    if root is None or mail.digest or _root_held(root):
         return
     try:
         with db.atomic():  # a savepoint: a root queued at the same time keeps its id
@@ -364,6 +363,12 @@ def _take_root(mail: Outbox) -> None:
         mail.message_id, mail.in_reply_to = root, None
     except pw.IntegrityError:
         pass
+
+
+def _root_held(root: str) -> bool:
+    """Whether a mail of the thread already holds ``root`` as its Message-ID (a thread's
+    root is given once: ``_insert``, ``_take_root``)."""
+    return Outbox.select().where(Outbox.message_id == root).exists()
 
 
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:
@@ -386,8 +391,7 @@ def _insert(row: dict[str, Any], root: str | None, known: Known | None = None) -
     none yet: the first mail of a thread that goes out on its own (a mail held for the
     digest is never delivered as itself, and is given no ``root``)."""
     if root is not None and not (
-            root in known.roots if known is not None
-            else Outbox.select().where(Outbox.message_id == root).exists()):
+            root in known.roots if known is not None else _root_held(root)):
         try:
             with db.atomic():  # a savepoint: a root queued at the same time keeps its id
                 mail = sqlcache.insert(Outbox, **{**row, "message_id": root,
