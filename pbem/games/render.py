@@ -11,7 +11,7 @@ that turns one into HTML::
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from markupsafe import Markup, escape
@@ -21,21 +21,16 @@ from pbem.games.protocol import Choice
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")
 
 
-def _fill(text: str, names: Sequence[str], quote: Callable[[str], str]) -> list[str]:
-    parts = []
-    pos = 0
-    for match in _PLACEHOLDER.finditer(text):
-        parts.append(quote(text[pos:match.start()]))
-        index = int(match.group(1))
-        parts.append(quote(names[index] if index < len(names) else f"seat {index + 1}"))
-        pos = match.end()
-    parts.append(quote(text[pos:]))
-    return parts
+def _name(names: Sequence[str], index: int) -> str:
+    return names[index] if index < len(names) else f"seat {index + 1}"
 
 
 def seat_text(text: str, names: Sequence[str]) -> str:
     """``text`` as plain text (for mails) with each ``{n}`` replaced by ``names[n]``."""
-    return "".join(_fill(text, names, str))
+    # a page's and a mail's histories and events fill hundreds of these: one pass
+    if "{" not in text:
+        return text
+    return _PLACEHOLDER.sub(lambda m: _name(names, int(m.group(1))), text)
 
 
 def seat_filter(text: str, names: Sequence[str]) -> Markup:
@@ -46,7 +41,11 @@ def seat_filter(text: str, names: Sequence[str]) -> Markup:
     text (unlike ``str.format``, which would fail on it).  A placeholder for a
     seat that ``names`` lacks reads "seat n+1" rather than breaking the page.
     """
-    return Markup("").join(_fill(text, names, escape))
+    if "{" not in text:
+        return escape(text)
+    # escaping leaves braces and digits be: the placeholders are found in the escaped text
+    return Markup(_PLACEHOLDER.sub(lambda m: escape(_name(names, int(m.group(1)))),
+                                   escape(text)))
 
 
 def named_choices(choices: Sequence[Choice], names: Sequence[str]) -> list[Choice]:
