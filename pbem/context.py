@@ -14,7 +14,7 @@ import jinja2
 
 from pbem import datadir, i18n
 from pbem.config import Config, load_config
-from pbem.games.render import seat_filter, seat_text
+from pbem.games.render import seat_filter, seat_lines, seat_lines_text, seat_text
 from pbem.links import Signer
 
 TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
@@ -40,6 +40,8 @@ class Context:
         i18n.install_jinja(self.text)
         self.html.filters["seats"] = seat_filter
         self.text.filters["seats"] = seat_text
+        self.html.filters["seat_lines"] = seat_lines
+        self.text.filters["seat_lines"] = seat_lines_text
         # the corrected data files running games started on, found again after a restart
         datadir.register_kept(self.config)
 

@@ -48,6 +48,18 @@ def seat_filter(text: str, names: Sequence[str]) -> Markup:
                                    escape(text)))
 
 
+def seat_lines(lines: Sequence[str], names: Sequence[str]) -> Markup:
+    """One turn's lines as safe HTML, each filled as ``seat_filter`` fills it, joined by
+    "; " (``{{ t.lines | seat_lines(names) }}``: a filter, not ``map`` and ``join``, which
+    cost a history as much as its lines)."""
+    return Markup("; ").join([seat_filter(line, names) for line in lines])
+
+
+def seat_lines_text(lines: Sequence[str], names: Sequence[str]) -> str:
+    """``seat_lines`` as plain text (for mails)."""
+    return "; ".join([seat_text(line, names) for line in lines])
+
+
 def named_choices(choices: Sequence[Choice], names: Sequence[str]) -> list[Choice]:
     """``choices`` with the seat placeholders of their labels and help filled with
     ``names`` as plain text (pages and HTML mails escape them where they show them)."""

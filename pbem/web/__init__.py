@@ -83,6 +83,7 @@ def create_app(ctx: Context | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.filters["seats"] = ctx.html.filters["seats"]
+    app.jinja_env.filters["seat_lines"] = ctx.html.filters["seat_lines"]
     app.jinja_env.globals["csrf_token"] = csrf.token
     app.jinja_env.globals["production"] = production
     i18n.install(app)
