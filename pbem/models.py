@@ -762,7 +762,9 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None
     ``pbem.lifecycle.notes.read``); no other seat's note is read.
 
     The game's columns come with every seat's row, but its state (the one large value)
-    only with the first seat's (``_table_query``): it is read and decoded once.  A game
+    only with the first seat's (``_table_query``): it is read and decoded once, and the
+    game's other columns are made into one model from the first row (``Prepared``'s
+    ``shared``).  A game
     without seats (none is made so) is read on its own.
 
     PostgreSQL locks first, in a statement of its own: a ``FOR UPDATE`` that waited for
@@ -775,7 +777,8 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None
     with_note = note_of is not None
     if with_note not in _TABLES:
         _TABLES[with_note] = Prepared(
-            Seat, lambda *values: _table_query(*values, with_note=with_note), 1 + with_note)
+            Seat, lambda *values: _table_query(*values, with_note=with_note), 1 + with_note,
+            shared=(Game,))
     seats = _TABLES[with_note].rows(game_id, *(() if note_of is None else (note_of,)))
     if not seats or seats[0].index != 0:
         game = lock_row(Game, game_id) if lock else Game.get_or_none(Game.id == game_id)

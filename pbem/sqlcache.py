@@ -29,10 +29,13 @@ class Prepared:
     """A query of ``model`` (``build(*values)`` returns it), run by :meth:`rows`."""
 
     def __init__(self, model: type[pw.Model], build: Callable[..., pw.BaseQuery],
-                 arity: int):
+                 arity: int, shared: tuple[type[pw.Model], ...] = ()):
         self.model = model
         self.build = build
         self.arity = arity
+        #: joined models that every row names the same one of (a table's seats, their
+        #: game): made from the first row, and that one model given to every row
+        self.shared = shared
         self._made: dict[type, tuple[pw.BaseQuery, str, list[tuple[bool, Any]]]] = {}
         self._lock = threading.Lock()
         self._resolved: dict[type, dict[str, Any]] = {}
@@ -84,7 +87,19 @@ class Prepared:
         plan = resolved["_pbem_plan"]
         if plan is None:
             return [wrapper.process_row(row) for row in found]
-        return [_made(wrapper, plan, row) for row in found]
+        if plan[0] == "single":
+            return [_made(wrapper, plan, row) for row in found]
+        first = _made_joined(wrapper, plan[1], found[0], {})
+        # a shared model's columns are read once; a row naming another one (by its id),
+        # or none (an outer join that found nothing), makes its own, as peewee would
+        id_at = {key: i for i, key, name, _attr, _conv in plan[1]
+                 if key in self.shared and key in first
+                 and name == key._meta.primary_key.name and found[0][i] is not None}
+        made = [first]
+        for row in found[1:]:
+            same = {key: first[key] for key, i in id_at.items() if row[i] == found[0][i]}
+            made.append(_made_joined(wrapper, plan[1], row, same))
+        return [objects[wrapper.model] for objects in made]
 
     def first(self, *values: int) -> Any:
         found = self.rows(*values)
@@ -161,11 +176,20 @@ def _made(wrapper: Any, plan: tuple[str, list[_Column], Any], row: tuple[Any, ..
                 data[name] = value
         obj._dirty.clear()
         return obj
-    objects = {key: make(__no_default__=True)
+    return _made_joined(wrapper, columns, row, {})[wrapper.model]
+
+
+def _made_joined(wrapper: Any, columns: list[_Column], row: tuple[Any, ...],
+                 shared: dict[Any, Any]) -> dict[Any, Any]:
+    """The models of one row of a join, by their keys; those in ``shared`` are given,
+    not made again (their columns are passed over)."""
+    objects = {key: shared[key] if key in shared else make(__no_default__=True)
                for key, make, _is_model in wrapper._constructor_list}
     root = objects[wrapper.model]
-    set_keys = set()
+    set_keys = set(shared)
     for i, key, name, attr, converter in columns:
+        if key in shared:
+            continue
         value = row[i]
         if value is not None:
             set_keys.add(key)
@@ -179,7 +203,7 @@ def _made(wrapper: Any, plan: tuple[str, list[_Column], Any], row: tuple[Any, ..
     _join(wrapper, objects, set_keys)
     for instance in objects.values():
         instance._dirty.clear()
-    return root
+    return objects
 
 
 def _join(wrapper: Any, objects: dict[Any, Any], set_keys: set[Any]) -> None:

@@ -104,6 +104,13 @@ def test_rows_updated_once_built_change_only_what_each_set(database):
     assert Game.get_by_id(game.id).state == {"round": 2} and not game.dirty_fields
 
 
+def _bots(seats: int) -> Game:
+    game = Game.create(game="visby", seed="3", rules_version="1", data_version="1")
+    for index in range(seats):
+        Seat.create(game=game, index=index, bot=True)
+    return game
+
+
 def _made_as(row: object) -> object:
     """Everything a model read from a row holds, its related models' as well."""
     assert isinstance(row, pw.Model) and not row.dirty_fields
@@ -134,10 +141,29 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
         (Prepared(Move, lambda g: Move.select(Move.seq, Move.said_in, Move.game)
                   .where(Move.game == g), 1), (game.id,)),
     ]
-    for query, values in queries:
+    # a model every row names the same one of is made once; a row naming none (the seat
+    # without a player, an outer join) or another makes its own
+    Seat.update(player=Player.create(email="bo@example.org", name="Bo")).where(
+        Seat.game == game, Seat.index == 1).execute()
+    shared = [
+        (Prepared(Seat, lambda g: _table_query(g, with_note=False), 1, shared=(Game,)),
+         (game.id,)),
+        (Prepared(Seat, lambda g: (Seat.select(Seat, Player, Game).join(
+            Player, pw.JOIN.LEFT_OUTER).switch(Seat).join(Game).where(Seat.game == g)
+            .order_by(Seat.index)), 1, shared=(Game, Player)), (game.id,)),
+        # two rows whose outer join found nothing: neither is given the other's nothing
+        (Prepared(Seat, lambda g: (Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
+                                   .where(Seat.game == g).order_by(Seat.index.desc())), 1,
+                  shared=(Player,)), (_bots(3).id,)),
+    ]
+    for query, values in queries + shared:
         for _ in range(2):  # planned the first time, the plan reused the second
             made = query.rows(*values)
             assert all(r["_pbem_plan"] is not None for r in query._resolved.values())
             assert made and [_made_as(r) for r in made] == [
                 _made_as(r) for r in query.build(*values)]
-    assert made[0].game_id == game.id
+    assert [s.__rel__.get("player") for s in made[:2]] == [None, None]
+    game_rows = shared[0][0].rows(game.id)
+    assert game_rows[0].game is game_rows[1].game is game_rows[2].game
+    assert [s.player.name if s.player else None for s in shared[1][0].rows(game.id)] == [
+        "Ann", "Bo", None]
