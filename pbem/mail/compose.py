@@ -279,7 +279,8 @@ def queue(
         to_name=player.name if player is not None else "",
         subject=subject[:SUBJECT_MAX], text_body=text, html_body=html,
         message_id=_message_id(ctx, game), in_reply_to=root,
-        unsubscribe_url=unsubscribe or list_unsubscribe(ctx, to, kind),
+        # a row written later gets its link then (``finish``): signing one is a click's
+        unsubscribe_url=unsubscribe or (None if pending else list_unsubscribe(ctx, to, kind)),
         created_at=now, not_before=not_before, digest=digest,
         seat_index=turn_of.index if turn_of is not None else None,
         turn_seq=turn_of.turn_seq if turn_of is not None else None,
@@ -330,10 +331,10 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
            text: str, html: str | None, reply_of: Seat | None = None,
            reply_moves: list[str] | None = None) -> bool:
     """Write the body of a ``pending`` row as ``queue`` would have written it then:
-    the talk waiting now, the headline, the reply address; the row becomes its thread's
-    root where the thread has none yet.  An address that asked never to be mailed again
-    meanwhile gets nothing: the row is removed, as ``queue`` would not have added it
-    (False)."""
+    the talk waiting now, the headline, the reply address, its List-Unsubscribe link (a
+    click signs none); the row becomes its thread's root where the thread has none yet.
+    An address that asked never to be mailed again meanwhile gets nothing: the row is
+    removed, as ``queue`` would not have added it (False)."""
     if Blocked.has(mail.to_address):
         mail.delete_instance()
         return False
@@ -342,10 +343,12 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
     mail.text_body, mail.html_body, mail.composed = text, html, True
     mail.talk_from = taken.before if taken else None
     mail.talk_to = taken.after if taken else None
+    mail.unsubscribe_url = mail.unsubscribe_url or list_unsubscribe(ctx, mail.player, mail.kind)
     # attempts to write it that failed are not attempts to deliver it
     mail.attempts, mail.last_error = 0, None
     mail.save(only=[Outbox.text_body, Outbox.html_body, Outbox.composed, Outbox.talk_from,
-                    Outbox.talk_to, Outbox.attempts, Outbox.last_error])
+                    Outbox.talk_to, Outbox.unsubscribe_url, Outbox.attempts,
+                    Outbox.last_error])
     if reply_of is not None and ctx.config.getbool("inbound", "replies"):
         _give_reply_address(ctx, mail, reply_of, reply_moves or [])
     return True

@@ -51,6 +51,7 @@ def test_a_click_queues_the_row_and_the_tick_writes_and_sends_it(smtp_ctx, smtp_
         asked = _click_until_bob_is_asked(smtp_ctx, client, game)
         # in the move's transaction: addressed and threaded, its body still to write
         assert not asked.composed and asked.text_body == "" and asked.reply_to is None
+        assert asked.unsubscribe_url is None  # signed when the body is written
         assert asked.turn_seq is not None and asked.message_id and asked.subject
         kept = _Kept()
         deliver_due(smtp_ctx.config, kept)  # the mail due before it goes; it does not
@@ -61,6 +62,7 @@ def test_a_click_queues_the_row_and_the_tick_writes_and_sends_it(smtp_ctx, smtp_
         game = Game.get_by_id(game.id)
         seats = Seat.of(game)
         headline, text, _, _ = compose.turn_body(smtp_ctx, game, seats[1], seats, game.state)
+        unsubscribe = compose.list_unsubscribe(smtp_ctx, seats[1].player, "turn")
     assert done["compose"] >= 1
     asked = Outbox.get_by_id(asked.id)
     assert asked.composed and asked.sent_at is not None
@@ -68,6 +70,9 @@ def test_a_click_queues_the_row_and_the_tick_writes_and_sends_it(smtp_ctx, smtp_
     assert asked.reply_to and asked.choices  # replies play: the numbers it gives are known
     [sent] = [m for m in smtp_server.messages if m["Message-ID"] == asked.message_id]
     assert "/m/" in text_part(sent) and "/s/" in text_part(sent)
+    # the turn mails' own list, as a mail written at once gives it
+    assert asked.unsubscribe_url == unsubscribe
+    assert sent["List-Unsubscribe"] == f"<{asked.unsubscribe_url}>"
 
 
 def test_a_turn_that_ended_before_the_tick_gets_no_mail_written(smtp_ctx, smtp_server,
