@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pbem.archive import paths
@@ -89,6 +90,26 @@ def move_line(index: int, sentence: str, kind: str) -> str:
     return f"- [{n}](#m{n}){{#m{n}}} {sentence}{note}"
 
 
+class _Filled(dict[str, str]):
+    """Sentences with a page's names filled in (:func:`fill`), each one once: a game's
+    steps say the same few things again and again."""
+
+    def __init__(self, md_names: Sequence[str]) -> None:
+        super().__init__()
+        self.md_names = md_names
+
+    def __missing__(self, template: str) -> str:
+        text = self[template] = fill(template, self.md_names, name_escape=str)
+        return text
+
+
+@lru_cache(maxsize=4096)
+def _turn_told(seat: int, said: tuple[str, ...]) -> str | None:
+    """One seat's steps of a turn in one sentence, without the seat (pure, the same for
+    the same steps in any game): worded once for each such turn of a build."""
+    return tell.without_subject(seat, tell.one_turn(seat, said, DEFAULT))
+
+
 @dataclass
 class _Turn:
     seat: int
@@ -112,9 +133,10 @@ class TurnList:
     sub-list, each with its permalink.
     """
 
-    def __init__(self, md_names: Sequence[str]):
+    def __init__(self, md_names: Sequence[str], filled: _Filled | None = None):
         self.md_names = list(md_names)
         self._turns: list[_Turn] = []
+        self._filled = filled if filled is not None else _Filled(self.md_names)
 
     def add(self, index: int, seat: int, turn_seq: int | None, turn_end: bool,
             line: str, said: str = "") -> None:
@@ -135,8 +157,8 @@ class TurnList:
         where a step has no stored sentence."""
         if not all(turn.said):
             return ""
-        told = tell.without_subject(turn.seat, tell.one_turn(turn.seat, turn.said, DEFAULT))
-        return f" {fill(told, self.md_names, name_escape=str)}" if told else ""
+        told = _turn_told(turn.seat, tuple(turn.said))
+        return f" {self._filled[told]}" if told else ""
 
     def lines(self) -> list[str]:
         out = []
@@ -165,13 +187,14 @@ class GamePage(Visitor):
         self.page = paths.game_page(summary.id)
         self.names = summary.names
         self.md_names = [md_name(n) for n in self.names]
+        self._filled = _Filled(self.md_names)
         self.moves = list(moves)
         self.game: Rules | None = None
         self.setup = ""
         self.rounds: list[str] = []
         self.round_numbers: list[int] = []
         self._lines: list[str] = []
-        self._turns = TurnList(self.md_names)
+        self._turns = TurnList(self.md_names, self._filled)
         self.final: State | None = None
         #: the table's pictures (SVG), by file name beside the page: the setup's and
         #: each round's end, for games that draw one
@@ -197,7 +220,7 @@ class GamePage(Visitor):
 
     def begin_round(self, number: int, state: State) -> None:
         self._lines = [f"## Round {number} {{#round-{number}}}", ""]
-        self._turns = TurnList(self.md_names)
+        self._turns = TurnList(self.md_names, self._filled)
 
     def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
         assert self.game is not None
@@ -210,7 +233,7 @@ class GamePage(Visitor):
         kind = row.kind if row is not None else Move.PLAYER
         self._add_talk(index)  # said before the first move
         if said:  # an empty sentence: the game does not tell the move (menu navigation)
-            sentence = fill(said, self.md_names, name_escape=str)
+            sentence = self._filled[said]
             self._turns.add(index, seat, turn_seq, turn_end,
                             move_line(index, sentence, kind), said)
         self._add_talk(index + 1)
@@ -231,7 +254,7 @@ class GamePage(Visitor):
         self.rounds.append("\n".join(self._lines))
         self.round_numbers.append(number)
         self._lines = []
-        self._turns = TurnList(self.md_names)
+        self._turns = TurnList(self.md_names, self._filled)
 
     def end(self, state: State) -> None:
         self._add_talk(len(self.moves) + 1)

@@ -103,11 +103,11 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
         out.problem = f"no game called {s.game!r} is registered"
     else:
         try:
-            visitor, track, final = _replayed(game, finished, title)
+            visitor, track, final, known = _replayed(game, finished, title)
         except RecordError as exc:
             out.problem = str(exc)
         else:
-            result, notes = _final_result(game, final, s.result)
+            result, notes = _final_result(game, final, s.result, known)
             svg_file = f"{s.id}.svg"
             text = visitor.document(result, track.points, svg_file, notes)
             out.files[f"{page}.svg"] = chart.svg(track.points, s.names, CHART_TITLE)
@@ -126,9 +126,10 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     return out
 
 
-def _replayed(game: Rules, finished: FinishedGame,
-              title: str) -> tuple[GamePage, chart.ScoreTrack, State]:
-    """The page's two visitors over one replay of the game's log, and its final state.
+def _replayed(game: Rules, finished: FinishedGame, title: str,
+              ) -> tuple[GamePage, chart.ScoreTrack, State, dict[str, Any] | None]:
+    """The page's two visitors over one replay of the game's log, its final state, and
+    the engine's result of it where the replay asked it already (else None).
 
     The log is a finished game's, each move of which ``apply`` accepted when it was
     played: it replays without checking each move again (``apply_played``; checking
@@ -142,26 +143,28 @@ def _replayed(game: Rules, finished: FinishedGame,
     visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
     try:
         final = walk(game, record, [visitor, track], played=True)
-        if game.is_over(final) and _stored_result_agrees(game.result(final).to_json(),
-                                                         s.result):
-            return visitor, track, final
+        if game.is_over(final):
+            result = game.result(final).to_json()
+            if _stored_result_agrees(result, s.result):
+                return visitor, track, final, result
     except Exception:  # an unchecked move that was not legal may fail in any way
         pass
     visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
-    return visitor, track, walk(game, record, [visitor, track])
+    return visitor, track, walk(game, record, [visitor, track]), None
 
 
 def _stored_result_agrees(result: dict[str, Any], stored: dict[str, Any] | None) -> bool:
     return not stored or all(stored.get(k) == result[k] for k in _RESULT_KEYS)
 
 
-def _final_result(game: Rules, final: dict[str, Any],
-                  stored: dict[str, Any] | None) -> tuple[dict[str, Any], list[str]]:
-    """The engine's result of the replayed game, with a note if the stored one differs."""
-    if not game.is_over(final):
+def _final_result(game: Rules, final: dict[str, Any], stored: dict[str, Any] | None,
+                  known: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[str]]:
+    """The engine's result of the replayed game (``known``: of a game over, asked
+    already), with a note if the stored one differs."""
+    if known is None and not game.is_over(final):
         return dict(stored or {}), ["The move log ends before the game does; the result "
                                     "shown is the one stored when the game was closed."]
-    result = game.result(final).to_json()
+    result = known if known is not None else game.result(final).to_json()
     notes = []
     if not _stored_result_agrees(result, stored):
         notes.append("The result stored when the game ended differed from this replay "

@@ -398,11 +398,25 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
         yield list(items[start:start + size])
 
 
-def _game_batches(todo: Sequence[tuple[GameSummary, str]]) -> Iterator[list[FinishedGame]]:
-    """The games to render with their move logs, read a few hundred at a time."""
+def _game_batches(todo: Sequence[tuple[GameSummary, str]],
+                  jobs: int = 1) -> Iterator[list[FinishedGame]]:
+    """The games to render with their move logs, read a few hundred at a time, in tasks
+    of :data:`TASK_GAMES`, smaller towards the end (:func:`_task_size`)."""
+    left = len(todo)
     for start in range(0, len(todo), LOAD_GAMES):
         games = load_moves(s for s, _fp in todo[start:start + LOAD_GAMES])
-        yield from _batches(games, TASK_GAMES)
+        at = 0
+        while at < len(games):
+            size = _task_size(left, jobs)
+            yield games[at:at + size]
+            at, left = at + size, left - size
+
+
+def _task_size(left: int, jobs: int) -> int:
+    """Games in the next task, ``left`` games to go: the last tasks are small, so that
+    the workers end together (a task of 16 games is most of a second, which one worker
+    spent alone at the end of a build of a few hundred games)."""
+    return max(1, min(TASK_GAMES, left // (4 * jobs)))
 
 
 # -- the build ---------------------------------------------------------------------------
@@ -450,7 +464,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
 
         # 2. render and write the games
         parallel = len(plan.todo) >= PARALLEL_MIN
-        results = workers.run(_game_task, _game_batches(plan.todo), parallel, writer.written)
+        results = workers.run(_game_task, _game_batches(plan.todo, jobs), parallel,
+                              writer.written)
         for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True), start=1):
             manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
                                          "summary": s.kept(), "stats": result.stats}

@@ -128,12 +128,10 @@ def xml_text(text: str) -> str:
 def code_block(text: str) -> str:
     """Plain text as an indented Markdown code block (no fence a name could close)."""
     text = str(text)
-    clean = _XML_FORBIDDEN.search(text) is None  # as nearly always: one search, not one a line
-    lines = []
-    for line in text.splitlines() or [""]:
-        line = line.rstrip() if clean else _XML_FORBIDDEN.sub(" ", line.rstrip())
-        lines.append("    " + line if line else "")
-    return "\n".join(lines)
+    lines = [line.rstrip() for line in text.splitlines() or [""]]
+    if _XML_FORBIDDEN.search(text) is not None:  # hardly ever: one search, not one a line
+        lines = [_XML_FORBIDDEN.sub(" ", line) for line in lines]
+    return "\n".join(["    " + line if line else "" for line in lines])
 
 
 def table_row(cells: Sequence[str]) -> str:

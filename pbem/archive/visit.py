@@ -58,15 +58,19 @@ def walk(game: Rules, record: GameRecord, visitors: Sequence[Visitor],
     for v in visitors:
         v.begin(game, record, state)
     current: int | None = None
+    #: the round of ``state`` where the last move's check asked it (the next round's
+    #: number: each state's round is asked once)
+    upcoming: int | None = None
     for index, seat, move, before, after in chain([first] if first else [], steps):
         if current is None:
-            current = game.round(before)
+            current = game.round(before) if upcoming is None else upcoming
             for v in visitors:
                 v.begin_round(current, before)
         for v in visitors:
             v.move(index, seat, move, before, after)
         state = after
-        if game.is_over(after) or game.round(after) != current:
+        upcoming = None if game.is_over(after) else game.round(after)
+        if upcoming != current:
             for v in visitors:
                 v.end_round(current, after)
             current = None

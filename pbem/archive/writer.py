@@ -39,23 +39,29 @@ class BuildLocked(RuntimeError):
 class SiteWriter:
     def __init__(self, root: str | os.PathLike) -> None:
         self.root = Path(root)
+        self._root = os.fspath(self.root)
         self.written: list[str] = []
         self.removed: list[str] = []
         #: folders known to exist (one ``mkdir`` each, not one per file)
         self._folders: set[str] = set()
 
     def path(self, rel: str) -> Path:
+        return Path(self._target(rel))
+
+    def _target(self, rel: str) -> str:
+        """``rel`` inside the site, as a string (no ``Path`` made for each of a build's
+        thousands of files)."""
         if rel.startswith("/") or ".." in rel.split("/"):
             raise ValueError(f"{rel!r} is not a path inside the site")
-        return self.root / rel
+        return os.path.join(self._root, rel)
 
     def exists(self, rel: str) -> bool:
-        return os.path.isfile(os.path.join(self.root, rel))
+        return os.path.isfile(os.path.join(self._root, rel))
 
     def write(self, rel: str, content: str | bytes) -> bool:
         """Write ``content`` to ``rel`` atomically if it differs; whether it was written."""
         data = content.encode("utf-8") if isinstance(content, str) else content
-        target = str(self.path(rel))
+        target = self._target(rel)
         try:
             if os.stat(target).st_size == len(data):
                 with open(target, "rb") as old:

@@ -266,6 +266,17 @@ def test_pages_rendered_by_several_processes_are_the_same(archive: Archive, tmp_
     assert site_files(parallel) == site_files(archive.site)
 
 
+def test_the_last_tasks_of_games_are_small_so_the_workers_end_together():
+    from pbem.archive import pipeline
+
+    sizes, left = [], 300
+    while left:
+        sizes.append(pipeline._task_size(left, jobs=2))
+        left -= sizes[-1]
+    assert sizes[0] == pipeline.TASK_GAMES and sizes[-3:] == [1, 1, 1]
+    assert sizes == sorted(sizes, reverse=True)
+
+
 def test_one_new_game_rewrites_only_its_page_and_the_indexes_it_is_in(archive: Archive, built_site):
     heike, malte = archive.players[0], archive.players[1]
     last = max(g.finished_at for g in archive.games)
