@@ -208,7 +208,13 @@ def _plain(values: tuple[Any, ...]) -> bool:
     """Whether ``values`` hold texts, whole numbers, ``None`` and tuples of them only."""
     for v in values:  # a loop, not ``all``: a card's face is a few dozen of them
         k = type(v)
-        if not (k is str or k is int or v is None or (k is tuple and _plain(v))):
+        if k is tuple:
+            # a level deeper without the call: most are pairs (a card's face, a pool)
+            for w in v:
+                kw = type(w)
+                if not (kw is str or kw is int or w is None or (kw is tuple and _plain(w))):
+                    return False
+        elif not (k is str or k is int or v is None):
             return False
     return True
 
@@ -301,6 +307,14 @@ class Canvas:
             return f' {name}="{value}"'
         return self.attributes({name: value})
 
+    def _places(self, x: Any, y: Any) -> str:
+        """`` x="…" y="…"``: two places as ``_at`` writes them, a pair of numbers (most
+        are) without its calls (``"g"`` writes a whole number as ``str`` does, too)."""
+        kx, ky = type(x), type(y)
+        if (kx is int or kx is float) and (ky is int or ky is float):
+            return f' x="{x:g}" y="{y:g}"' if self._shortest else f' x="{x}" y="{y}"'
+        return f"{self._at('x', x)}{self._at('y', y)}"
+
     def _style(self, attrs: dict[str, Any]) -> str:
         return self.attributes(attrs) if attrs else ""
 
@@ -309,33 +323,61 @@ class Canvas:
             self.element("text", content, x=x, y=y, **attrs)
             return
         if "x" in attrs or "y" in attrs:  # given twice: as the dict merges them
-            written = self.attributes({"x": x, "y": y, **attrs})
-        else:
-            written = f"{self._at('x', x)}{self._at('y', y)}{self._style(attrs)}"
-        self.parts.append(f"<text{written}>{xml_text(content)}</text>")
+            self.parts.append(f"<text{self.attributes({'x': x, 'y': y, **attrs})}>"
+                              f"{xml_text(content)}</text>")
+            return
+        self.styled_text(x, y, content, self.attributes(attrs) if attrs else "")
+
+    def styled_text(self, x: float, y: float, content: Any, style: str) -> None:
+        """``text(x, y, content, **attrs)`` with its ``attrs`` written already (``style``,
+        as ``attributes`` writes them): a game's labels are of a few styles, each
+        written once."""
+        if type(content) is not str or _touched(content) is not None:
+            content = xml_text(content)
+        self.parts.append(f"<text{self._places(x, y)}{style}>{content}</text>")
 
     def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
         if "x" in attrs or "y" in attrs or "width" in attrs or "height" in attrs:
             written = self.attributes({"x": x, "y": y, "width": width, "height": height,
                                        **attrs})
+            self.parts.append(f"<rect{written}/>")
+            return
+        self.styled_rect(x, y, width, height, self.attributes(attrs) if attrs else "")
+
+    def styled_rect(self, x: float, y: float, width: float, height: float,
+                    style: str) -> None:
+        """``rect(x, y, width, height, **attrs)`` with its ``attrs`` written already."""
+        kw, kh = type(width), type(height)
+        if (kw is int or kw is float) and (kh is int or kh is float):
+            size = (f' width="{width:g}" height="{height:g}"' if self._shortest
+                    else f' width="{width}" height="{height}"')
         else:
-            written = (f"{self._at('x', x)}{self._at('y', y)}{self._at('width', width)}"
-                       f"{self._at('height', height)}{self._style(attrs)}")
-        self.parts.append(f"<rect{written}/>")
+            size = f"{self._at('width', width)}{self._at('height', height)}"
+        self.parts.append(f"<rect{self._places(x, y)}{size}{style}/>")
 
     def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
         if "cx" in attrs or "cy" in attrs or "r" in attrs:
             self.element("circle", cx=cx, cy=cy, r=r, **attrs)  # raises, as it did
             return
-        self.parts.append(f"<circle{self._at('cx', cx)}{self._at('cy', cy)}"
-                          f"{self._at('r', r)}{self._style(attrs)}/>")
+        kx, ky, kr = type(cx), type(cy), type(r)
+        if ((kx is int or kx is float) and (ky is int or ky is float)
+                and (kr is int or kr is float)):
+            places = (f' cx="{cx:g}" cy="{cy:g}" r="{r:g}"' if self._shortest
+                      else f' cx="{cx}" cy="{cy}" r="{r}"')
+        else:
+            places = f"{self._at('cx', cx)}{self._at('cy', cy)}{self._at('r', r)}"
+        self.parts.append(f"<circle{places}{self._style(attrs)}/>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, /, **attrs: Any) -> None:
         if "x1" in attrs or "y1" in attrs or "x2" in attrs or "y2" in attrs:
             self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)  # raises, as it did
             return
+        self.styled_line(x1, y1, x2, y2, self.attributes(attrs) if attrs else "")
+
+    def styled_line(self, x1: float, y1: float, x2: float, y2: float, style: str) -> None:
+        """``line(x1, y1, x2, y2, **attrs)`` with its ``attrs`` written already."""
         self.parts.append(f"<line{self._at('x1', x1)}{self._at('y1', y1)}"
-                          f"{self._at('x2', x2)}{self._at('y2', y2)}{self._style(attrs)}/>")
+                          f"{self._at('x2', x2)}{self._at('y2', y2)}{style}/>")
 
     def path(self, d: str, /, **attrs: Any) -> None:
         if type(d) is not str or "d" in attrs:

@@ -91,19 +91,34 @@ def _card_help(c: str, lang: str, graf: bool = True) -> str:
     return f"{card_name(c, lang)}: {card_help(c, lang, graf)}"
 
 
+# a picture's labels and boxes are of a few styles (the game's own sizes and colours),
+# each written once
+
+@lru_cache(maxsize=256, typed=True)
+def _label_style(numbers: str, size: int, weight: str, fill: str, anchor: str) -> str:
+    """A label's attributes as ``_Drawing.label`` writes them (its weight and anchor only
+    where they are not the default)."""
+    return Canvas(numbers).attributes({
+        "font_size": size, "font_weight": "bold" if weight == "bold" else None,
+        "text_anchor": anchor if anchor != "start" else None, "fill": fill})
+
+
+@lru_cache(maxsize=256, typed=True)
+def _box_style(numbers: str, fill: str, stroke: str, rx: float) -> str:
+    return Canvas(numbers).attributes({"rx": rx or None, "fill": fill, "stroke": stroke})
+
+
 class _Drawing(Canvas):
     """Macao's house style on the shared canvas (a text's weight and anchor only where
     they are not the default), and the game's own pieces: cube, disc, marker."""
 
     def label(self, x: float, y: float, content: str, size: int = 11, weight: str = "normal",
               fill: str = INK, anchor: str = "start") -> None:
-        self.text(x, y, content, font_size=size,
-                  font_weight="bold" if weight == "bold" else None,
-                  text_anchor=anchor if anchor != "start" else None, fill=fill)
+        self.styled_text(x, y, content, _label_style(self._format, size, weight, fill, anchor))
 
     def box(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = LINE,
             rx: float = 0) -> None:
-        self.rect(x, y, w, h, rx=rx or None, fill=fill, stroke=stroke)
+        self.styled_rect(x, y, w, h, _box_style(self._format, fill, stroke, rx))
 
     def rule(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE) -> None:
         self.line(x1, y1, x2, y2, stroke=stroke, stroke_width=1.5)
@@ -402,8 +417,10 @@ def _city_row(svg: _Drawing, version: str, lang: str, row: int, top: float,
     with svg.region(name, help=help, box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
         with svg.unlinked() if name in svg.links else nullcontext():
             for d, (owner, mark, tile) in enumerate(districts, start=first):
-                svg.drawn(_draw_district, version, lang, d, MARGIN + (d - first) * cw, top,
-                          cw, ch, owner, mark, tile, regions=(f"district {d}",))
+                # drawn, not kept: a row drawn anew has mostly moved (nine in ten of
+                # its districts were not kept)
+                _draw_district(svg, version, lang, d, MARGIN + (d - first) * cw, top,
+                               cw, ch, owner, mark, tile)
 
 
 def _draw_district(svg: _Drawing, _version: str, lang: str, d: int, x: float, top: float,
@@ -489,8 +506,8 @@ def _harbours(svg: _Drawing, version: str, lang: str, y: float,
     """The harbours' lines under ``y``: each one's delivery spaces, free or taken."""
     for harbour, taken, mark in zip(data.HARBOURS, spaces, marks, strict=True):
         y += ROW
-        svg.drawn(_harbour, version, lang, harbour, y, taken, mark,
-                  regions=(f"harbour {harbour}",))
+        # drawn, not kept: the harbours drawn anew have mostly moved
+        _harbour(svg, version, lang, harbour, y, taken, mark)
 
 
 @lru_cache(maxsize=64)
@@ -679,7 +696,7 @@ def _rose(svg: _Drawing, pools: tuple[tuple[tuple[str, int], ...], ...], w: dict
     height = 16 + pitch * max([1] + [len(pool) for pool in pools])
     # the viewer's fields are places, and the cubes of its action supply
     regions = tuple(_rose_regions(i, pool) for i, pool in enumerate(pools)) if mine else ()
-    # the rose is one piece, and each field in it
+    # the rose is one piece (its fields drawn in it)
     svg.drawn(_rose_fields, lang, y, col, pitch, height, pools, mine,
               regions=tuple(r for names in regions for r in names))
     return y + height + 4
@@ -693,8 +710,9 @@ def _rose_fields(svg: _Drawing, lang: str, y: float, col: float, pitch: int, hei
                  pools: tuple[tuple[tuple[str, int], ...], ...], mine: bool) -> None:
     """A wind rose's fields from ``y``, each with its cubes (``pools``)."""
     for i, pool in enumerate(pools):
-        svg.drawn(_rose_field, lang, i, MARGIN + i * col, y, col, pitch, height, pool,
-                  mine, regions=_rose_regions(i, pool) if mine else ())
+        # drawn, not kept: a rose drawn anew has mostly moved, and a field is a few
+        # elements, cheaper drawn than kept
+        _rose_field(svg, lang, i, MARGIN + i * col, y, col, pitch, height, pool, mine)
 
 
 def _rose_field(svg: _Drawing, lang: str, i: int, x: float, y: float, col: float,

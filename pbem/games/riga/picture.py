@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from pbem.games import language
@@ -100,24 +101,49 @@ def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
     return seat_name(names, seat, limit, missing="#{n}")
 
 
+# a picture's labels, boxes and rules are of a few styles (the game's own sizes and
+# colours), each written once
+
+@lru_cache(maxsize=256, typed=True)
+def _label_style(numbers: str, size: int, weight: str, fill: str, anchor: str) -> str:
+    return Canvas(numbers).attributes({"font_size": size, "font_weight": weight,
+                                       "fill": fill, "text_anchor": anchor})
+
+
+@lru_cache(maxsize=256, typed=True)
+def _box_style(numbers: str, fill: str, stroke: str, width: float, rx: float,
+               dash: str) -> str:
+    return Canvas(numbers).attributes({"rx": rx, "fill": fill, "stroke": stroke,
+                                       "stroke_width": width,
+                                       "stroke_dasharray": dash or None})
+
+
+@lru_cache(maxsize=64, typed=True)
+def _rule_style(numbers: str, stroke: str, width: float, dash: str) -> str:
+    return Canvas(numbers).attributes({"stroke": stroke, "stroke_width": width,
+                                       "stroke_dasharray": dash or None})
+
+
 class _Drawing(Canvas):
     """Riga's house style on the shared canvas: every text and box with all its
     attributes, and the game's own shapes (a commodity, a city, a coin, a seal)."""
 
     def label(self, x: float, y: float, content: Any, size: int = 12, weight: str = "normal",
               fill: str = INK, anchor: str = "start", **attrs: Any) -> None:
-        self.text(x, y, content, font_size=size, font_weight=weight, fill=fill,
-                  text_anchor=anchor, **attrs)
+        if attrs:
+            self.text(x, y, content, font_size=size, font_weight=weight, fill=fill,
+                      text_anchor=anchor, **attrs)
+        else:
+            self.styled_text(x, y, content,
+                             _label_style(self._format, size, weight, fill, anchor))
 
     def box(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
             width: float = 1, rx: float = 0, dash: str = "") -> None:
-        self.rect(x, y, w, h, rx=rx, fill=fill, stroke=stroke, stroke_width=width,
-                  stroke_dasharray=dash or None)
+        self.styled_rect(x, y, w, h, _box_style(self._format, fill, stroke, width, rx, dash))
 
     def rule(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE,
              width: float = 1, dash: str = "") -> None:
-        self.line(x1, y1, x2, y2, stroke=stroke, stroke_width=width,
-                  stroke_dasharray=dash or None)
+        self.styled_line(x1, y1, x2, y2, _rule_style(self._format, stroke, width, dash))
 
     def ware(self, code: str, x: float, y: float, lang: str, size: float = CHIP) -> None:
         """One commodity: its shape, colour and letters; ``(x, y)`` the top left corner."""
