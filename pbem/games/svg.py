@@ -305,6 +305,8 @@ class Canvas:
             return f' {name}="{value:g}"' if self._shortest else f' {name}="{value}"'
         if kind is int and (not self._shortest or -1_000_000 < value < 1_000_000):
             return f' {name}="{value}"'
+        if kind is str:
+            return f' {name}="{xml_text(value)}"'
         return self.attributes({name: value})
 
     def _places(self, x: Any, y: Any) -> str:
@@ -354,6 +356,14 @@ class Canvas:
         else:
             size = f"{self._at('width', width)}{self._at('height', height)}"
         self.parts.append(f"<rect{self._places(x, y)}{size}{style}/>")
+
+    def placed(self, tag: str, before: str, after: str, /, **places: Any) -> None:
+        """``<tag …/>`` with its attributes but its places written already: ``before`` and
+        ``after`` them, as ``attributes`` writes them (a game's shape of a few kinds,
+        drawn in many places)."""
+        at = self._at
+        written = "".join([at(_ATTRIBUTE_NAMES[name], value) for name, value in places.items()])
+        self.parts.append(f"<{tag}{before}{written}{after}/>")
 
     def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
         if "cx" in attrs or "cy" in attrs or "r" in attrs:
