@@ -144,6 +144,24 @@ def _g(value: float) -> str:
     return f"{value:g}"
 
 
+#: places written in the ``"g"`` format, by their numbers: formatting a number costs
+#: several times a look-up, and a picture writes thousands of places, most of them again
+#: (an int and a float equal to it write the same; zero, equal to ``-0.0``, which writes
+#: ``-0``, is never kept); forgotten all at once at ``_NUMBERS_MOST`` of them
+_NUMBERS: dict[float, str] = {}
+_NUMBERS_MOST = 20_000
+
+
+def _g_kept(value: float) -> str:
+    """``value`` (an int or a float) as the ``"g"`` format writes it, kept."""
+    written = f"{value:g}"
+    if value:
+        if len(_NUMBERS) >= _NUMBERS_MOST:
+            _NUMBERS.clear()
+        _NUMBERS[value] = written
+    return written
+
+
 #: how a canvas writes numbers: ``"g"`` (shortest: 12, 3.5) or ``str`` (12, 12.0)
 NUMBER_FORMATS: dict[str, Callable[[float], str]] = {"g": _g, "str": str}
 
@@ -301,10 +319,10 @@ class Canvas:
     def _at(self, name: str, value: Any) -> str:
         """`` name="value"``, a place as ``attributes`` writes it."""
         kind = type(value)
-        if kind is float:
-            return f' {name}="{value:g}"' if self._shortest else f' {name}="{value}"'
-        if kind is int and (not self._shortest or -1_000_000 < value < 1_000_000):
-            return f' {name}="{value}"'
+        if kind is float or kind is int:
+            if not self._shortest:
+                return f' {name}="{value}"'
+            return f' {name}="{_NUMBERS.get(value) or _g_kept(value)}"'
         if kind is str:
             return f' {name}="{xml_text(value)}"'
         return self.attributes({name: value})
@@ -314,7 +332,10 @@ class Canvas:
         are) without its calls (``"g"`` writes a whole number as ``str`` does, too)."""
         kx, ky = type(x), type(y)
         if (kx is int or kx is float) and (ky is int or ky is float):
-            return f' x="{x:g}" y="{y:g}"' if self._shortest else f' x="{x}" y="{y}"'
+            if not self._shortest:
+                return f' x="{x}" y="{y}"'
+            numbers = _NUMBERS.get
+            return f' x="{numbers(x) or _g_kept(x)}" y="{numbers(y) or _g_kept(y)}"'
         return f"{self._at('x', x)}{self._at('y', y)}"
 
     def _style(self, attrs: dict[str, Any]) -> str:
@@ -336,7 +357,14 @@ class Canvas:
         written once."""
         if type(content) is not str or _touched(content) is not None:
             content = xml_text(content)
-        self.parts.append(f"<text{self._places(x, y)}{style}>{content}</text>")
+        kx, ky = type(x), type(y)
+        if self._shortest and (kx is int or kx is float) and (ky is int or ky is float):
+            # ``_places`` without its call: most of a picture's elements are texts
+            numbers = _NUMBERS.get
+            self.parts.append(f'<text x="{numbers(x) or _g_kept(x)}" '
+                              f'y="{numbers(y) or _g_kept(y)}"{style}>{content}</text>')
+        else:
+            self.parts.append(f"<text{self._places(x, y)}{style}>{content}</text>")
 
     def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
         if "x" in attrs or "y" in attrs or "width" in attrs or "height" in attrs:
@@ -349,12 +377,7 @@ class Canvas:
     def styled_rect(self, x: float, y: float, width: float, height: float,
                     style: str) -> None:
         """``rect(x, y, width, height, **attrs)`` with its ``attrs`` written already."""
-        kw, kh = type(width), type(height)
-        if (kw is int or kw is float) and (kh is int or kh is float):
-            size = (f' width="{width:g}" height="{height:g}"' if self._shortest
-                    else f' width="{width}" height="{height}"')
-        else:
-            size = f"{self._at('width', width)}{self._at('height', height)}"
+        size = f"{self._at('width', width)}{self._at('height', height)}"
         self.parts.append(f"<rect{self._places(x, y)}{size}{style}/>")
 
     def placed(self, tag: str, before: str, after: str, /, **places: Any) -> None:
@@ -369,14 +392,8 @@ class Canvas:
         if "cx" in attrs or "cy" in attrs or "r" in attrs:
             self.element("circle", cx=cx, cy=cy, r=r, **attrs)  # raises, as it did
             return
-        kx, ky, kr = type(cx), type(cy), type(r)
-        if ((kx is int or kx is float) and (ky is int or ky is float)
-                and (kr is int or kr is float)):
-            places = (f' cx="{cx:g}" cy="{cy:g}" r="{r:g}"' if self._shortest
-                      else f' cx="{cx}" cy="{cy}" r="{r}"')
-        else:
-            places = f"{self._at('cx', cx)}{self._at('cy', cy)}{self._at('r', r)}"
-        self.parts.append(f"<circle{places}{self._style(attrs)}/>")
+        self.parts.append(f"<circle{self._at('cx', cx)}{self._at('cy', cy)}"
+                          f"{self._at('r', r)}{self._style(attrs)}/>")
 
     def line(self, x1: float, y1: float, x2: float, y2: float, /, **attrs: Any) -> None:
         if "x1" in attrs or "y1" in attrs or "x2" in attrs or "y2" in attrs:
@@ -626,3 +643,4 @@ def forget() -> None:
         _KEPT.clear()
         _kept_chars = 0
     _WRITTEN.clear()
+    _NUMBERS.clear()

@@ -423,17 +423,25 @@ def _city_row(svg: _Drawing, version: str, lang: str, row: int, top: float,
                                cw, ch, owner, mark, tile)
 
 
+@lru_cache(maxsize=256)
+def _district_help(_version: str, lang: str, d: int) -> str:
+    """District ``d``'s help: its number and its cost in cubes (of the data ``_version``)."""
+    t = words(lang)
+    cost = data.DISTRICT_COST[d]
+    return t["picture"]["district help"].format(
+        n=d, cost=cubes({c: cost.count(c) for c in cost}, t))
+
+
 def _draw_district(svg: _Drawing, _version: str, lang: str, d: int, x: float, top: float,
                    cw: float, ch: float, owner: int | None, mark: str | None,
                    tile: str) -> None:
     """District ``d``: its owner's marker, or its tile and its cost in cubes."""
     t = words(lang)
-    w, letters = {**t["picture"], "colour": t["colour"]}, t["letter"]
+    letters = t["letter"]
     cost = data.DISTRICT_COST[d]
     dark = d in data.DARK_DISTRICTS
-    help_ = w["district help"].format(n=d, cost=cubes({c: cost.count(c) for c in cost}, w))
-    with svg.region(f"district {d}", help=help_, box=(x + 1.5, top + 1.5, cw - 5, ch - 5),
-                    data_district=d):
+    with svg.region(f"district {d}", help=_district_help(_version, lang, d),
+                    box=(x + 1.5, top + 1.5, cw - 5, ch - 5), data_district=d):
         svg.box(x, top, cw - 2, ch - 2, "#c9b79c" if dark else "#f6f1e4", stroke="#6e5b3f")
         svg.label(x + 3, top + 11, str(d), size=9, fill=MUTED)
         if owner is not None and mark is not None:
