@@ -619,8 +619,10 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
                 tuple(me["tableau"]), tuple(me["active"]))
         # a seat's panel is one piece (the panels below a panel that changed lie lower
         # and are drawn anew), and its rose and cards are pieces in it
-        y = svg.drawn(_panel, version, lang, graf, you, _name(names, s), marks[s], end,
-                      seat, y, regions=_panel_regions(seat, mine, you is None))
+        # by whether it is the viewer's, not by the viewer: another seat's panel looks
+        # the same to every other seat's reader
+        y = svg.drawn(_panel, version, lang, graf, mine, you is None, _name(names, s),
+                      marks[s], end, seat, y, regions=_panel_regions(seat, mine, you is None))
     return y
 
 
@@ -643,14 +645,14 @@ def _panel_regions(seat: _Seat, mine: bool, everyone: bool) -> tuple[str, ...]:
     return (f"seat {s} tableau", f"seat {s} activated")
 
 
-def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, you: int | None, name: str,
-           mark: str, end: bool, seat: _Seat, y: float) -> float:
+def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, mine: bool, everyone: bool,
+           name: str, mark: str, end: bool, seat: _Seat, y: float) -> float:
     """A seat's panel from ``y``: its disc and name, ship, cargo and jokers, wind rose and
-    cards; returns the y under it."""
+    cards; returns the y under it.  ``mine``: the viewer's own; ``everyone``: for a reader
+    who sits at none."""
     t = words(lang)
     w = {**t["picture"], "colour": t["colour"]}
     s, goods, ship, jokers, pools, tableau, active = seat
-    mine = s == you
     svg.open(panel=s)
     y = _panel_title(svg, w, name, mark, s, mine, end, y)
     cargo = ", ".join(t["good short"][g] for g in goods) or w["none"]
@@ -664,7 +666,8 @@ def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, you: int | None,
             svg.label(MARGIN, y, part, size=10)
             y += 13
     y = _rose(svg, pools, w, lang, mine, y)
-    y = _cards(svg, {"seat": s, "tableau": tableau, "active": active}, lang, w, you, y, graf)
+    y = _cards(svg, {"seat": s, "tableau": tableau, "active": active}, lang, w, mine,
+               everyone or mine, y, graf)
     svg.close()
     return y
 
@@ -757,13 +760,12 @@ def _card(svg: _Drawing, _version: str, lang: str, graf: bool, c: str, name: str
         svg.label(max(x + 4, MARGIN + 66), y, card_name(c, lang), size=10)
 
 
-def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
-           you: int | None, y: float, graf: bool = True) -> float:
-    """A seat's tableau and activated cards, each with its help: the viewer's one a row
-    each, a finger's place (all seats' for a reader who sits at none), another seat's
-    as a line of names."""
+def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any], mine: bool,
+           full: bool, y: float, graf: bool = True) -> float:
+    """A seat's tableau and activated cards, each with its help: the viewer's (``mine``)
+    one a row each, a finger's place (all seats' for a reader who sits at none:
+    ``full``), another seat's as a line of names."""
     s = me["seat"]
-    mine, full = s == you, you is None or s == you
     for key, label, cards in (("tableau", w["tableau"], me["tableau"]),
                               ("activated", w["active"], me["active"])):
         if not cards:
