@@ -377,6 +377,16 @@ class Canvas:
     def styled_rect(self, x: float, y: float, width: float, height: float,
                     style: str) -> None:
         """``rect(x, y, width, height, **attrs)`` with its ``attrs`` written already."""
+        kx, ky, kw, kh = type(x), type(y), type(width), type(height)
+        if (self._shortest and (kx is int or kx is float) and (ky is int or ky is float)
+                and (kw is int or kw is float) and (kh is int or kh is float)):
+            # ``_places`` and ``_at`` without their calls, as ``styled_text``
+            n = _NUMBERS.get
+            self.parts.append(
+                f'<rect x="{n(x) or _g_kept(x)}" y="{n(y) or _g_kept(y)}" '
+                f'width="{n(width) or _g_kept(width)}" height="{n(height) or _g_kept(height)}"'
+                f"{style}/>")
+            return
         size = f"{self._at('width', width)}{self._at('height', height)}"
         self.parts.append(f"<rect{self._places(x, y)}{size}{style}/>")
 
