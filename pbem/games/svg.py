@@ -224,16 +224,16 @@ def _keyable(args: tuple[Any, ...], kinds: tuple[type, ...]) -> bool:
 
 def _plain(values: tuple[Any, ...]) -> bool:
     """Whether ``values`` hold texts, whole numbers, ``None`` and tuples of them only."""
-    for v in values:  # a loop, not ``all``: a card's face is a few dozen of them
-        k = type(v)
-        if k is tuple:
-            # a level deeper without the call: most are pairs (a card's face, a pool)
-            for w in v:
-                kw = type(w)
-                if not (kw is str or kw is int or w is None or (kw is tuple and _plain(w))):
-                    return False
-        elif not (k is str or k is int or v is None):
-            return False
+    # the tuples still to look into, not a call each: a board's key is tuples of tuples
+    # (a city's rows of districts, a seat's rose of pools), looked into in every picture
+    inside = [values]
+    while inside:
+        for v in inside.pop():
+            k = type(v)
+            if k is tuple:
+                inside.append(v)
+            elif not (k is str or k is int or v is None):
+                return False
     return True
 
 
