@@ -48,8 +48,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from html import escape
 from typing import Any, TypeVar
@@ -422,12 +421,11 @@ class Canvas:
             return
         self.parts.append(f'<path d="{xml_text(d)}"{self._style(attrs)}/>')
 
-    @contextmanager
-    def group(self, **attrs: Any) -> Iterator[Canvas]:
-        """``<g …>``: what is drawn inside the block, as one group."""
+    def group(self, **attrs: Any) -> _Region:
+        """``<g …>``: what is drawn inside the block, as one group (closed as a region
+        without a link is: not a generator, which costs several calls more)."""
         self.parts.append(f"<g{self.attributes(attrs)}>")
-        yield self
-        self.parts.append("</g>")
+        return _Region(self, "g", None)
 
     def region(self, name: str, href: str | None = None, help: str | None = None,
                box: tuple[float, float, float, float] | None = None,
