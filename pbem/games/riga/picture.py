@@ -244,8 +244,14 @@ def _season(view: dict[str, Any], words: dict[str, str]) -> str:
 def _face(card: dict[str, Any], keys: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     """The entries ``keys`` of a card's view that it has, as a key to keep its drawing by
     (``Canvas.drawn``): a dict among them as its items, a list as a tuple."""
-    return tuple((k, tuple(v.items()) if type(v) is dict else tuple(v) if type(v) is list
-                  else v) for k in keys if k in card for v in (card[k],))
+    face = []
+    for k in keys:  # a loop, not a generator: every card on the table, every picture
+        if k in card:
+            v = card[k]
+            kind = type(v)
+            face.append((k, tuple(v.items()) if kind is dict else tuple(v) if kind is list
+                         else v))
+    return tuple(face)
 
 
 def _thawed(face: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
