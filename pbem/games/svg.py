@@ -358,6 +358,9 @@ class Canvas:
         as ``attributes`` writes them): a game's labels are of a few styles, each
         written once."""
         if type(content) is not str or _touched(content) is not None:
+            if content is None:  # an empty element, as ``text`` writes it
+                self.parts.append(f"<text{self._places(x, y)}{style}/>")
+                return
             content = xml_text(content)
         kx, ky = type(x), type(y)
         if self._shortest and (kx is int or kx is float) and (ky is int or ky is float):
