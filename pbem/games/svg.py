@@ -38,11 +38,11 @@ picture that draws that piece with the same arguments and links::
     svg.drawn(_district, data.SETS.active.version, lang, d, x, top, owner,
               regions=(f"district {d}",))
 
-A drawing so kept may draw kept pieces itself (a whole wall, each field in it): a
-picture drawn as it was then looks its board up once, and a wall that changed in one
+A drawing so kept may draw kept pieces itself (a whole sea, each field in it): a
+picture drawn as it was then looks its board up once, and a sea that changed in one
 field draws that field only; the pieces' markup is kept once, shared by both.  A piece
-is kept by its place too, so a piece inside a whole that is drawn anew because it
-moved (a row under a panel that grew) is mostly not kept either: small pieces that
+is kept by its place too, so a piece inside a whole drawn anew because it moved (a
+rose in a panel under one that grew) is mostly not kept either: small pieces that
 mostly move with their whole are cheaper drawn in it than kept each.
 """
 
