@@ -38,9 +38,12 @@ picture that draws that piece with the same arguments and links::
     svg.drawn(_district, data.SETS.active.version, lang, d, x, top, owner,
               regions=(f"district {d}",))
 
-A drawing so kept may draw kept pieces itself (a whole city, each district in it): a
-picture drawn as it was then looks its board up once, and a city that changed in one
-district draws that district only; the pieces' markup is kept once, shared by both.
+A drawing so kept may draw kept pieces itself (a whole sea, each field in it): a
+picture drawn as it was then looks its board up once, and a sea that changed in one
+field draws that field only; the pieces' markup is kept once, shared by both.  A piece
+is kept by its place too, so a piece inside a whole drawn anew because it moved (a
+rose in a panel under one that grew) is mostly not kept either: small pieces that
+mostly move with their whole are cheaper drawn in it than kept each.
 """
 
 from __future__ import annotations
@@ -48,8 +51,7 @@ from __future__ import annotations
 import re
 import secrets
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from html import escape
 from typing import Any, TypeVar
@@ -144,6 +146,24 @@ def _g(value: float) -> str:
     return f"{value:g}"
 
 
+#: places written in the ``"g"`` format, by their numbers: formatting a number costs
+#: several times a look-up, and a picture writes thousands of places, most of them again
+#: (an int and a float equal to it write the same; zero, equal to ``-0.0``, which writes
+#: ``-0``, is never kept); forgotten all at once at ``_NUMBERS_MOST`` of them
+_NUMBERS: dict[float, str] = {}
+_NUMBERS_MOST = 20_000
+
+
+def _g_kept(value: float) -> str:
+    """``value`` (an int or a float) as the ``"g"`` format writes it, kept."""
+    written = f"{value:g}"
+    if value:
+        if len(_NUMBERS) >= _NUMBERS_MOST:
+            _NUMBERS.clear()
+        _NUMBERS[value] = written
+    return written
+
+
 #: how a canvas writes numbers: ``"g"`` (shortest: 12, 3.5) or ``str`` (12, 12.0)
 NUMBER_FORMATS: dict[str, Callable[[float], str]] = {"g": _g, "str": str}
 
@@ -206,10 +226,16 @@ def _keyable(args: tuple[Any, ...], kinds: tuple[type, ...]) -> bool:
 
 def _plain(values: tuple[Any, ...]) -> bool:
     """Whether ``values`` hold texts, whole numbers, ``None`` and tuples of them only."""
-    for v in values:  # a loop, not ``all``: a card's face is a few dozen of them
-        k = type(v)
-        if not (k is str or k is int or v is None or (k is tuple and _plain(v))):
-            return False
+    # the tuples still to look into, not a call each: a board's key is tuples of tuples
+    # (a city's rows of districts, a seat's rose of pools), looked into in every picture
+    inside = [values]
+    while inside:
+        for v in inside.pop():
+            k = type(v)
+            if k is tuple:
+                inside.append(v)
+            elif not (k is str or k is int or v is None):
+                return False
     return True
 
 
@@ -295,11 +321,24 @@ class Canvas:
     def _at(self, name: str, value: Any) -> str:
         """`` name="value"``, a place as ``attributes`` writes it."""
         kind = type(value)
-        if kind is float:
-            return f' {name}="{value:g}"' if self._shortest else f' {name}="{value}"'
-        if kind is int and (not self._shortest or -1_000_000 < value < 1_000_000):
-            return f' {name}="{value}"'
+        if kind is float or kind is int:
+            if not self._shortest:
+                return f' {name}="{value}"'
+            return f' {name}="{_NUMBERS.get(value) or _g_kept(value)}"'
+        if kind is str:
+            return f' {name}="{xml_text(value)}"'
         return self.attributes({name: value})
+
+    def _places(self, x: Any, y: Any) -> str:
+        """`` x="…" y="…"``: two places as ``_at`` writes them, a pair of numbers (most
+        are) without its calls (``"g"`` writes a whole number as ``str`` does, too)."""
+        kx, ky = type(x), type(y)
+        if (kx is int or kx is float) and (ky is int or ky is float):
+            if not self._shortest:
+                return f' x="{x}" y="{y}"'
+            numbers = _NUMBERS.get
+            return f' x="{numbers(x) or _g_kept(x)}" y="{numbers(y) or _g_kept(y)}"'
+        return f"{self._at('x', x)}{self._at('y', y)}"
 
     def _style(self, attrs: dict[str, Any]) -> str:
         return self.attributes(attrs) if attrs else ""
@@ -309,19 +348,60 @@ class Canvas:
             self.element("text", content, x=x, y=y, **attrs)
             return
         if "x" in attrs or "y" in attrs:  # given twice: as the dict merges them
-            written = self.attributes({"x": x, "y": y, **attrs})
+            self.parts.append(f"<text{self.attributes({'x': x, 'y': y, **attrs})}>"
+                              f"{xml_text(content)}</text>")
+            return
+        self.styled_text(x, y, content, self.attributes(attrs) if attrs else "")
+
+    def styled_text(self, x: float, y: float, content: Any, style: str) -> None:
+        """``text(x, y, content, **attrs)`` with its ``attrs`` written already (``style``,
+        as ``attributes`` writes them): a game's labels are of a few styles, each
+        written once."""
+        if type(content) is not str or _touched(content) is not None:
+            if content is None:  # an empty element, as ``text`` writes it
+                self.parts.append(f"<text{self._places(x, y)}{style}/>")
+                return
+            content = xml_text(content)
+        kx, ky = type(x), type(y)
+        if self._shortest and (kx is int or kx is float) and (ky is int or ky is float):
+            # ``_places`` without its call: most of a picture's elements are texts
+            numbers = _NUMBERS.get
+            self.parts.append(f'<text x="{numbers(x) or _g_kept(x)}" '
+                              f'y="{numbers(y) or _g_kept(y)}"{style}>{content}</text>')
         else:
-            written = f"{self._at('x', x)}{self._at('y', y)}{self._style(attrs)}"
-        self.parts.append(f"<text{written}>{xml_text(content)}</text>")
+            self.parts.append(f"<text{self._places(x, y)}{style}>{content}</text>")
 
     def rect(self, x: float, y: float, width: float, height: float, /, **attrs: Any) -> None:
         if "x" in attrs or "y" in attrs or "width" in attrs or "height" in attrs:
             written = self.attributes({"x": x, "y": y, "width": width, "height": height,
                                        **attrs})
-        else:
-            written = (f"{self._at('x', x)}{self._at('y', y)}{self._at('width', width)}"
-                       f"{self._at('height', height)}{self._style(attrs)}")
-        self.parts.append(f"<rect{written}/>")
+            self.parts.append(f"<rect{written}/>")
+            return
+        self.styled_rect(x, y, width, height, self.attributes(attrs) if attrs else "")
+
+    def styled_rect(self, x: float, y: float, width: float, height: float,
+                    style: str) -> None:
+        """``rect(x, y, width, height, **attrs)`` with its ``attrs`` written already."""
+        kx, ky, kw, kh = type(x), type(y), type(width), type(height)
+        if (self._shortest and (kx is int or kx is float) and (ky is int or ky is float)
+                and (kw is int or kw is float) and (kh is int or kh is float)):
+            # ``_places`` and ``_at`` without their calls, as ``styled_text``
+            n = _NUMBERS.get
+            self.parts.append(
+                f'<rect x="{n(x) or _g_kept(x)}" y="{n(y) or _g_kept(y)}" '
+                f'width="{n(width) or _g_kept(width)}" height="{n(height) or _g_kept(height)}"'
+                f"{style}/>")
+            return
+        size = f"{self._at('width', width)}{self._at('height', height)}"
+        self.parts.append(f"<rect{self._places(x, y)}{size}{style}/>")
+
+    def placed(self, tag: str, before: str, after: str, /, **places: Any) -> None:
+        """``<tag …/>`` with its attributes but its places written already: ``before`` and
+        ``after`` them, as ``attributes`` writes them (a game's shape of a few kinds,
+        drawn in many places)."""
+        at = self._at
+        written = "".join([at(_ATTRIBUTE_NAMES[name], value) for name, value in places.items()])
+        self.parts.append(f"<{tag}{before}{written}{after}/>")
 
     def circle(self, cx: float, cy: float, r: float, /, **attrs: Any) -> None:
         if "cx" in attrs or "cy" in attrs or "r" in attrs:
@@ -334,8 +414,12 @@ class Canvas:
         if "x1" in attrs or "y1" in attrs or "x2" in attrs or "y2" in attrs:
             self.element("line", x1=x1, y1=y1, x2=x2, y2=y2, **attrs)  # raises, as it did
             return
+        self.styled_line(x1, y1, x2, y2, self.attributes(attrs) if attrs else "")
+
+    def styled_line(self, x1: float, y1: float, x2: float, y2: float, style: str) -> None:
+        """``line(x1, y1, x2, y2, **attrs)`` with its ``attrs`` written already."""
         self.parts.append(f"<line{self._at('x1', x1)}{self._at('y1', y1)}"
-                          f"{self._at('x2', x2)}{self._at('y2', y2)}{self._style(attrs)}/>")
+                          f"{self._at('x2', x2)}{self._at('y2', y2)}{style}/>")
 
     def path(self, d: str, /, **attrs: Any) -> None:
         if type(d) is not str or "d" in attrs:
@@ -343,12 +427,11 @@ class Canvas:
             return
         self.parts.append(f'<path d="{xml_text(d)}"{self._style(attrs)}/>')
 
-    @contextmanager
-    def group(self, **attrs: Any) -> Iterator[Canvas]:
-        """``<g …>``: what is drawn inside the block, as one group."""
+    def group(self, **attrs: Any) -> _Region:
+        """``<g …>``: what is drawn inside the block, as one group (closed as a region
+        without a link is: not a generator, which costs several calls more)."""
         self.parts.append(f"<g{self.attributes(attrs)}>")
-        yield self
-        self.parts.append("</g>")
+        return _Region(self, "g", None)
 
     def region(self, name: str, href: str | None = None, help: str | None = None,
                box: tuple[float, float, float, float] | None = None,
@@ -574,3 +657,4 @@ def forget() -> None:
         _KEPT.clear()
         _kept_chars = 0
     _WRITTEN.clear()
+    _NUMBERS.clear()

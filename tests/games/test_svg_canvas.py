@@ -242,6 +242,36 @@ def test_places_are_written_as_the_attributes_would_be():
         Canvas().circle(1, 2, 3, r=4)
 
 
+def test_styled_elements_write_what_the_general_ones_would():
+    """``styled_text``, ``styled_rect``, ``styled_line`` and ``placed`` take attributes
+    written already: byte for byte what ``text``, ``rect``, ``line`` and ``element``
+    write, in both number formats, an empty text too, and a number written again after
+    one equal to it of another kind (0 and -0.0, 1 and True, 2 and 2.0)."""
+    values = (0, -0.0, 0.0, 1, True, 1.0, 2, 2.0, 0.5, 1_000_000, 1e-7, "a<b", None)
+    for numbers in ("g", "str"):
+        for value in values:
+            svg, want = Canvas(numbers), Canvas(numbers)
+            style = svg.attributes({"fill": "#000", "stroke_width": 1.5})
+            svg.styled_text(value, 2.5, value, style)
+            svg.styled_rect(1, value, value, 3, style)
+            svg.styled_line(value, 1, 2.0, value, style)
+            svg.placed("circle", ' class="c"', style, cx=value, cy=3, r=value)
+            want.text(value, 2.5, value, fill="#000", stroke_width=1.5)
+            want.rect(1, value, value, 3, fill="#000", stroke_width=1.5)
+            want.line(value, 1, 2.0, value, fill="#000", stroke_width=1.5)
+            want.element("circle", class_="c", cx=value, cy=3, r=value, fill="#000",
+                         stroke_width=1.5)
+            assert svg.markup() == want.markup(), (numbers, value)
+    assert '<text x="-0" y="2.5"' in _styled_text(-0.0)
+    assert '<text x="True" y="2.5"' in _styled_text(True)
+
+
+def _styled_text(x: object) -> str:
+    svg = Canvas()
+    svg.styled_text(x, 2.5, "t", "")
+    return svg.markup()
+
+
 def test_kept_drawings_are_right_in_threads_that_draw_and_forget_at_once(monkeypatch):
     """A server's threads draw at once: what one keeps (or forgets, the store being full)
     never gives another thread a wrong drawing."""

@@ -91,19 +91,34 @@ def _card_help(c: str, lang: str, graf: bool = True) -> str:
     return f"{card_name(c, lang)}: {card_help(c, lang, graf)}"
 
 
+# a picture's labels and boxes are of a few styles (the game's own sizes and colours),
+# each written once
+
+@lru_cache(maxsize=256, typed=True)
+def _label_style(numbers: str, size: int, weight: str, fill: str, anchor: str) -> str:
+    """A label's attributes as ``_Drawing.label`` writes them (its weight and anchor only
+    where they are not the default)."""
+    return Canvas(numbers).attributes({
+        "font_size": size, "font_weight": "bold" if weight == "bold" else None,
+        "text_anchor": anchor if anchor != "start" else None, "fill": fill})
+
+
+@lru_cache(maxsize=256, typed=True)
+def _box_style(numbers: str, fill: str, stroke: str, rx: float) -> str:
+    return Canvas(numbers).attributes({"rx": rx or None, "fill": fill, "stroke": stroke})
+
+
 class _Drawing(Canvas):
     """Macao's house style on the shared canvas (a text's weight and anchor only where
     they are not the default), and the game's own pieces: cube, disc, marker."""
 
     def label(self, x: float, y: float, content: str, size: int = 11, weight: str = "normal",
               fill: str = INK, anchor: str = "start") -> None:
-        self.text(x, y, content, font_size=size,
-                  font_weight="bold" if weight == "bold" else None,
-                  text_anchor=anchor if anchor != "start" else None, fill=fill)
+        self.styled_text(x, y, content, _label_style(self._format, size, weight, fill, anchor))
 
     def box(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = LINE,
             rx: float = 0) -> None:
-        self.rect(x, y, w, h, rx=rx or None, fill=fill, stroke=stroke)
+        self.styled_rect(x, y, w, h, _box_style(self._format, fill, stroke, rx))
 
     def rule(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE) -> None:
         self.line(x1, y1, x2, y2, stroke=stroke, stroke_width=1.5)
@@ -310,7 +325,7 @@ def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str
     stacks = tuple(tuple(sorted(stack, key=lambda s: rank.get(s, 0)))
                    for stack in view["wall"])
     # the whole wall is kept as one piece (one look-up for a picture that draws it as it
-    # was), and each field in it (a wall that changed in one field draws only that one)
+    # was)
     svg.drawn(_wall_fields, w["wall help"], y, cell, height, stacks,
               tuple(tuple(marks[s] for s in on) for on in stacks),
               regions=tuple(f"wall {i + 1}" for i in range(len(stacks))))
@@ -327,8 +342,9 @@ def _wall_fields(svg: _Drawing, help: str, y: float, cell: float, height: int,
                  marks: tuple[tuple[str, ...], ...]) -> None:
     """The wall's fields, each with the discs on it (``stacks``, with their ``marks``)."""
     for i, (on, mark) in enumerate(zip(stacks, marks, strict=True)):
-        svg.drawn(_wall_field, help, i, MARGIN + i * cell, y, cell, height, on, mark,
-                  regions=(f"wall {i + 1}",))
+        # drawn, not kept: a wall drawn anew has mostly moved or grown (six in ten
+        # of its fields were not kept)
+        _wall_field(svg, help, i, MARGIN + i * cell, y, cell, height, on, mark)
 
 
 def _wall_field(svg: _Drawing, help: str, i: int, x: float, y: float, cell: float,
@@ -402,8 +418,19 @@ def _city_row(svg: _Drawing, version: str, lang: str, row: int, top: float,
     with svg.region(name, help=help, box=(MARGIN + 1, top + 1, WIDTH - 2 * MARGIN - 4, ch - 4)):
         with svg.unlinked() if name in svg.links else nullcontext():
             for d, (owner, mark, tile) in enumerate(districts, start=first):
-                svg.drawn(_draw_district, version, lang, d, MARGIN + (d - first) * cw, top,
-                          cw, ch, owner, mark, tile, regions=(f"district {d}",))
+                # drawn, not kept: a row drawn anew has mostly moved (nine in ten of
+                # its districts were not kept)
+                _draw_district(svg, version, lang, d, MARGIN + (d - first) * cw, top,
+                               cw, ch, owner, mark, tile)
+
+
+@lru_cache(maxsize=256)
+def _district_help(_version: str, lang: str, d: int) -> str:
+    """District ``d``'s help: its number and its cost in cubes (of the data ``_version``)."""
+    t = words(lang)
+    cost = data.DISTRICT_COST[d]
+    return t["picture"]["district help"].format(
+        n=d, cost=cubes({c: cost.count(c) for c in cost}, t))
 
 
 def _draw_district(svg: _Drawing, _version: str, lang: str, d: int, x: float, top: float,
@@ -411,12 +438,11 @@ def _draw_district(svg: _Drawing, _version: str, lang: str, d: int, x: float, to
                    tile: str) -> None:
     """District ``d``: its owner's marker, or its tile and its cost in cubes."""
     t = words(lang)
-    w, letters = {**t["picture"], "colour": t["colour"]}, t["letter"]
+    letters = t["letter"]
     cost = data.DISTRICT_COST[d]
     dark = d in data.DARK_DISTRICTS
-    help_ = w["district help"].format(n=d, cost=cubes({c: cost.count(c) for c in cost}, w))
-    with svg.region(f"district {d}", help=help_, box=(x + 1.5, top + 1.5, cw - 5, ch - 5),
-                    data_district=d):
+    with svg.region(f"district {d}", help=_district_help(_version, lang, d),
+                    box=(x + 1.5, top + 1.5, cw - 5, ch - 5), data_district=d):
         svg.box(x, top, cw - 2, ch - 2, "#c9b79c" if dark else "#f6f1e4", stroke="#6e5b3f")
         svg.label(x + 3, top + 11, str(d), size=9, fill=MUTED)
         if owner is not None and mark is not None:
@@ -489,8 +515,8 @@ def _harbours(svg: _Drawing, version: str, lang: str, y: float,
     """The harbours' lines under ``y``: each one's delivery spaces, free or taken."""
     for harbour, taken, mark in zip(data.HARBOURS, spaces, marks, strict=True):
         y += ROW
-        svg.drawn(_harbour, version, lang, harbour, y, taken, mark,
-                  regions=(f"harbour {harbour}",))
+        # drawn, not kept: the harbours drawn anew have mostly moved
+        _harbour(svg, version, lang, harbour, y, taken, mark)
 
 
 @lru_cache(maxsize=64)
@@ -594,8 +620,10 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
                 tuple(me["tableau"]), tuple(me["active"]))
         # a seat's panel is one piece (the panels below a panel that changed lie lower
         # and are drawn anew), and its rose and cards are pieces in it
-        y = svg.drawn(_panel, version, lang, graf, you, _name(names, s), marks[s], end,
-                      seat, y, regions=_panel_regions(seat, mine, you is None))
+        # by whether it is the viewer's, not by the viewer: another seat's panel looks
+        # the same to every other seat's reader
+        y = svg.drawn(_panel, version, lang, graf, mine, you is None, _name(names, s),
+                      marks[s], end, seat, y, regions=_panel_regions(seat, mine, you is None))
     return y
 
 
@@ -618,14 +646,14 @@ def _panel_regions(seat: _Seat, mine: bool, everyone: bool) -> tuple[str, ...]:
     return (f"seat {s} tableau", f"seat {s} activated")
 
 
-def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, you: int | None, name: str,
-           mark: str, end: bool, seat: _Seat, y: float) -> float:
+def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, mine: bool, everyone: bool,
+           name: str, mark: str, end: bool, seat: _Seat, y: float) -> float:
     """A seat's panel from ``y``: its disc and name, ship, cargo and jokers, wind rose and
-    cards; returns the y under it."""
+    cards; returns the y under it.  ``mine``: the viewer's own; ``everyone``: for a reader
+    who sits at none."""
     t = words(lang)
     w = {**t["picture"], "colour": t["colour"]}
     s, goods, ship, jokers, pools, tableau, active = seat
-    mine = s == you
     svg.open(panel=s)
     y = _panel_title(svg, w, name, mark, s, mine, end, y)
     cargo = ", ".join(t["good short"][g] for g in goods) or w["none"]
@@ -639,7 +667,8 @@ def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, you: int | None,
             svg.label(MARGIN, y, part, size=10)
             y += 13
     y = _rose(svg, pools, w, lang, mine, y)
-    y = _cards(svg, {"seat": s, "tableau": tableau, "active": active}, lang, w, you, y, graf)
+    y = _cards(svg, {"seat": s, "tableau": tableau, "active": active}, lang, w, mine,
+               everyone or mine, y, graf)
     svg.close()
     return y
 
@@ -677,11 +706,9 @@ def _rose(svg: _Drawing, pools: tuple[tuple[tuple[str, int], ...], ...], w: dict
     col = (WIDTH - 2 * MARGIN) / 7
     pitch = 20 if mine else 15
     height = 16 + pitch * max([1] + [len(pool) for pool in pools])
-    # the viewer's fields are places, and the cubes of its action supply
-    regions = tuple(_rose_regions(i, pool) for i, pool in enumerate(pools)) if mine else ()
-    # the rose is one piece, and each field in it
-    svg.drawn(_rose_fields, lang, y, col, pitch, height, pools, mine,
-              regions=tuple(r for names in regions for r in names))
+    # drawn in its panel, not kept: a rose drawn anew has mostly moved with its panel
+    # (eight in ten were not kept)
+    _rose_fields(svg, lang, y, col, pitch, height, pools, mine)
     return y + height + 4
 
 
@@ -693,8 +720,9 @@ def _rose_fields(svg: _Drawing, lang: str, y: float, col: float, pitch: int, hei
                  pools: tuple[tuple[tuple[str, int], ...], ...], mine: bool) -> None:
     """A wind rose's fields from ``y``, each with its cubes (``pools``)."""
     for i, pool in enumerate(pools):
-        svg.drawn(_rose_field, lang, i, MARGIN + i * col, y, col, pitch, height, pool,
-                  mine, regions=_rose_regions(i, pool) if mine else ())
+        # drawn, not kept: a rose drawn anew has mostly moved, and a field is a few
+        # elements, cheaper drawn than kept
+        _rose_field(svg, lang, i, MARGIN + i * col, y, col, pitch, height, pool, mine)
 
 
 def _rose_field(svg: _Drawing, lang: str, i: int, x: float, y: float, col: float,
@@ -731,13 +759,12 @@ def _card(svg: _Drawing, _version: str, lang: str, graf: bool, c: str, name: str
         svg.label(max(x + 4, MARGIN + 66), y, card_name(c, lang), size=10)
 
 
-def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any],
-           you: int | None, y: float, graf: bool = True) -> float:
-    """A seat's tableau and activated cards, each with its help: the viewer's one a row
-    each, a finger's place (all seats' for a reader who sits at none), another seat's
-    as a line of names."""
+def _cards(svg: _Drawing, me: dict[str, Any], lang: str, w: dict[str, Any], mine: bool,
+           full: bool, y: float, graf: bool = True) -> float:
+    """A seat's tableau and activated cards, each with its help: the viewer's (``mine``)
+    one a row each, a finger's place (all seats' for a reader who sits at none:
+    ``full``), another seat's as a line of names."""
     s = me["seat"]
-    mine, full = s == you, you is None or s == you
     for key, label, cards in (("tableau", w["tableau"], me["tableau"]),
                               ("activated", w["active"], me["active"])):
         if not cards:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from pbem.games import language
@@ -100,43 +101,84 @@ def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
     return seat_name(names, seat, limit, missing="#{n}")
 
 
+# a picture's labels, boxes and rules are of a few styles (the game's own sizes and
+# colours), each written once
+
+@lru_cache(maxsize=256, typed=True)
+def _label_style(numbers: str, size: int, weight: str, fill: str, anchor: str) -> str:
+    return Canvas(numbers).attributes({"font_size": size, "font_weight": weight,
+                                       "fill": fill, "text_anchor": anchor})
+
+
+@lru_cache(maxsize=256, typed=True)
+def _box_style(numbers: str, fill: str, stroke: str, width: float, rx: float,
+               dash: str) -> str:
+    return Canvas(numbers).attributes({"rx": rx, "fill": fill, "stroke": stroke,
+                                       "stroke_width": width,
+                                       "stroke_dasharray": dash or None})
+
+
+@lru_cache(maxsize=64, typed=True)
+def _rule_style(numbers: str, stroke: str, width: float, dash: str) -> str:
+    return Canvas(numbers).attributes({"stroke": stroke, "stroke_width": width,
+                                       "stroke_dasharray": dash or None})
+
+
+@lru_cache(maxsize=64, typed=True)
+def _ware_style(numbers: str, code: str) -> tuple[str, str]:
+    """A commodity's shape's attributes before and after its places."""
+    canvas = Canvas(numbers)
+    return (canvas.attributes({"class_": "ware", "data_ware": code}),
+            canvas.attributes({"fill": WARE_COLOUR.get(code, "#999999"), "stroke": INK,
+                               "stroke_width": 0.8}))
+
+
+@lru_cache(maxsize=64, typed=True)
+def _badge_style(numbers: str, stadt: str) -> tuple[str, str]:
+    """A city's badge's attributes before and after its places."""
+    canvas = Canvas(numbers)
+    return (canvas.attributes({"class_": "stadt", "data_stadt": stadt}),
+            canvas.attributes({"rx": 3, "fill": STADT_COLOUR[stadt], "stroke": INK,
+                               "stroke_width": 0.6}))
+
+
 class _Drawing(Canvas):
     """Riga's house style on the shared canvas: every text and box with all its
     attributes, and the game's own shapes (a commodity, a city, a coin, a seal)."""
 
     def label(self, x: float, y: float, content: Any, size: int = 12, weight: str = "normal",
               fill: str = INK, anchor: str = "start", **attrs: Any) -> None:
-        self.text(x, y, content, font_size=size, font_weight=weight, fill=fill,
-                  text_anchor=anchor, **attrs)
+        if attrs:
+            self.text(x, y, content, font_size=size, font_weight=weight, fill=fill,
+                      text_anchor=anchor, **attrs)
+        else:
+            self.styled_text(x, y, content,
+                             _label_style(self._format, size, weight, fill, anchor))
 
     def box(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
             width: float = 1, rx: float = 0, dash: str = "") -> None:
-        self.rect(x, y, w, h, rx=rx, fill=fill, stroke=stroke, stroke_width=width,
-                  stroke_dasharray=dash or None)
+        self.styled_rect(x, y, w, h, _box_style(self._format, fill, stroke, width, rx, dash))
 
     def rule(self, x1: float, y1: float, x2: float, y2: float, stroke: str = LINE,
              width: float = 1, dash: str = "") -> None:
-        self.line(x1, y1, x2, y2, stroke=stroke, stroke_width=width,
-                  stroke_dasharray=dash or None)
+        self.styled_line(x1, y1, x2, y2, _rule_style(self._format, stroke, width, dash))
 
     def ware(self, code: str, x: float, y: float, lang: str, size: float = CHIP) -> None:
         """One commodity: its shape, colour and letters; ``(x, y)`` the top left corner."""
-        colour = WARE_COLOUR.get(code, "#999999")
         shape = WARE_SHAPE.get(code, "square")
         cx, cy, r = x + size / 2, y + size / 2, size / 2
-        kind = {"class_": "ware", "data_ware": code}
-        ink = {"fill": colour, "stroke": INK, "stroke_width": 0.8}
+        kind, ink = _ware_style(self._format, code)
         if shape == "circle":
-            self.element("circle", **kind, cx=cx, cy=cy, r=r - 0.5, **ink)
+            self.placed("circle", kind, ink, cx=cx, cy=cy, r=r - 0.5)
         elif shape == "diamond":
-            self.element("path", **kind, d=f"M{cx:g} {y - 2:g} L{x + size + 2:g} {cy:g} "
-                                           f"L{cx:g} {y + size + 2:g} L{x - 2:g} {cy:g} Z", **ink)
+            self.placed("path", kind, ink, d=f"M{cx:g} {y - 2:g} L{x + size + 2:g} {cy:g} "
+                                             f"L{cx:g} {y + size + 2:g} L{x - 2:g} {cy:g} Z")
         elif shape == "triangle":
-            self.element("path", **kind, d=f"M{cx:g} {y - 3:g} L{x + size + 3:g} {y + size:g} "
-                                           f"L{x - 3:g} {y + size:g} Z", **ink)
+            self.placed("path", kind, ink, d=f"M{cx:g} {y - 3:g} L{x + size + 3:g} {y + size:g} "
+                                             f"L{x - 3:g} {y + size:g} Z")
         else:
-            self.element("rect", **kind, x=x + 0.5, y=y + 0.5, width=size - 1, height=size - 1,
-                         **ink)
+            self.placed("rect", kind, ink, x=x + 0.5, y=y + 0.5, width=size - 1,
+                        height=size - 1)
         letters = WARE_LETTERS[lang].get(code, code[:2])
         # the triangle is widest at its foot: its letters sit lower
         base = y + size - 2.5 if shape == "triangle" else cy + 3.6
@@ -146,8 +188,8 @@ class _Drawing(Canvas):
     def badge(self, stadt: str | None, x: float, y: float, size: float = BADGE) -> None:
         """A city: its colour and its letter (R for a Riga building)."""
         key = stadt if stadt in STADT_LETTER else data.RIGA
-        self.element("rect", class_="stadt", data_stadt=key, x=x, y=y, width=size,
-                     height=size, rx=3, fill=STADT_COLOUR[key], stroke=INK, stroke_width=0.6)
+        kind, ink = _badge_style(self._format, key)
+        self.placed("rect", kind, ink, x=x, y=y, width=size, height=size)
         self.label(x + size / 2, y + size / 2 + 4, STADT_LETTER[key], size=11, weight="bold",
                    fill=STADT_INK[key], anchor="middle")
 
@@ -202,8 +244,14 @@ def _season(view: dict[str, Any], words: dict[str, str]) -> str:
 def _face(card: dict[str, Any], keys: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
     """The entries ``keys`` of a card's view that it has, as a key to keep its drawing by
     (``Canvas.drawn``): a dict among them as its items, a list as a tuple."""
-    return tuple((k, tuple(v.items()) if type(v) is dict else tuple(v) if type(v) is list
-                  else v) for k in keys if k in card for v in (card[k],))
+    face = []
+    for k in keys:  # a loop, not a generator: every card on the table, every picture
+        if k in card:
+            v = card[k]
+            kind = type(v)
+            face.append((k, tuple(v.items()) if kind is dict else tuple(v) if kind is list
+                         else v))
+    return tuple(face)
 
 
 def _thawed(face: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
@@ -360,23 +408,16 @@ def _tile_face(d: dict[str, Any], words: dict[str, str]) -> tuple[str, list[str]
     return name, marks, width
 
 
-#: what a display's building and its help read of its view (besides used and new)
-_TILE_KEYS = ("id", "name", "art", "stadt", "face")
+#: what a display's building and its help read of its view (its flags, used and new, as
+#: 0 or 1 in a seat's key: a truth value cannot key a kept drawing inside a tuple)
+_DISPLAY_KEYS = ("id", "name", "art", "stadt", "face", "used", "new")
 
 
-def _display_tile(svg: _Drawing, d: dict[str, Any], x: float, y: float,
-                  lang: str, region: str) -> float:
+def _tile_card(svg: _Drawing, d: dict[str, Any], x: float, y: float, lang: str,
+               region: str, words: dict[str, str]) -> float:
     """A building in a display: badge and name; used struck through, new dashed; the
     region ``region`` with the card's help.  The x after it."""
-    return svg.drawn(_tile_card, data.SETS.active.version, lang, _face(d, _TILE_KEYS),
-                     bool(d.get("used")), bool(d.get("new")), x, y, region,
-                     regions=(region,))
-
-
-def _tile_card(svg: _Drawing, _version: str, lang: str, face: tuple[tuple[str, Any], ...],
-               used: bool, new: bool, x: float, y: float, region: str) -> float:
-    d = {**_thawed(face), "used": used, "new": new}
-    name, marks, width = _tile_face(d, _words(lang)[1])
+    name, marks, width = _tile_face(d, words)
     with svg.region(region, help=_building_help(d, lang), box=(x, y - 1, width, 20)):
         _tile(svg, d, x, y, width, name, marks)
     return x + width + 4
@@ -425,25 +466,53 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     seat = entry["seat"]
     you = seat == view.get("you")
     moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
-    top = y
     start = seat == view.get("start") and view.get("phase") != "over"
     # room for the marks and the points: a long name is cut short
     room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
     title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
-    # the same line in every reader's picture and often in the next ones: kept
-    svg.drawn(_seat_title, lang, seat, entry.get("points", 0), y, title, start, moving,
-              regions=(f"seat {seat + 1}",))
+    counts = tuple(entry.get(k, 0) for k in ("hand_count", "waren_count", "gebaeude_count",
+                                             "ritter", "kaufleute"))
+    limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
+    revealed = (tuple(entry.get("revealed") or ())
+                if view.get("phase") in ("reveal", "choose_start", "keep") else ())
+    display = tuple(tuple((k, int(bool(v)) if k in ("used", "new") else v)
+                          for k, v in _face(d, _DISPLAY_KEYS)) for d in entry.get("display") or ())
+    left = tuple(entry.get("riga_left") or ())
+    regions = (f"seat {seat + 1}", "riga" if you else f"riga {seat + 1}",
+               *(_display_region(dict(d), seat, you) for d in display))
+    # a seat's block looks the same in every reader's picture of a table (but the
+    # viewer's own) and often in the next ones: kept
+    return svg.drawn(_seat_kept, data.SETS.active.version, lang, seat, you, moving, start,
+                     title, entry.get("points", 0), counts, limit, revealed, display, left, y,
+                     regions=regions)
+
+
+def _display_region(d: dict[str, Any], seat: int, you: bool) -> str:
+    # the viewer's own buildings by their art (the moves that use them name it), the
+    # others' by seat and card
+    return f"own {d.get('art')}" if you else f"display {seat + 1} {d.get('id', '?')}"
+
+
+def _seat_kept(svg: _Drawing, _version: str, lang: str, seat: int, you: bool, moving: bool,
+               start: bool, title: str, points: Any, counts: tuple[Any, ...], limit: Any,
+               revealed: tuple[str, ...], display: tuple[tuple[tuple[str, Any], ...], ...],
+               left: tuple[Any, ...], y: float) -> float:
+    """A seat's block from ``y``: its title, hand counts and people, what it revealed,
+    its display and its Riga buildings left; the y under it."""
+    words = _words(lang)[1]
+    top = y
+    # drawn, not kept: a seat's block drawn anew has mostly moved
+    _seat_title(svg, lang, seat, points, y, title, start, moving)
     y += 22
-    status = [words["hand"].format(n=entry.get("hand_count", 0),
-                                   w=_count(entry.get("waren_count", 0), "ware", words),
-                                   g=_count(entry.get("gebaeude_count", 0), "bau", words)),
-              words["people"].format(r=entry.get("ritter", 0), k=entry.get("kaufleute", 0))]
-    if entry.get("hand_limit", 8 if entry.get("speicher") else 6) > 6:
-        status.append(words["limit"].format(n=entry.get("hand_limit", 8)))
+    hand, waren, gebaeude, ritter, kaufleute = counts
+    status = [words["hand"].format(n=hand, w=_count(waren, "ware", words),
+                                   g=_count(gebaeude, "bau", words)),
+              words["people"].format(r=ritter, k=kaufleute)]
+    if limit > 6:
+        status.append(words["limit"].format(n=limit))
     y = _paragraph(svg, _wrap_parts(status, _room(MARGIN + 6, 11)), MARGIN + 6, y, 11, 11, 15,
                    fill=INK)
-    revealed = entry.get("revealed") or []
-    if revealed and view.get("phase") in ("reveal", "choose_start", "keep"):
+    if revealed:
         svg.label(MARGIN + 6, y + 13, words["revealed"], size=11)
         x = MARGIN + 6 + 6.5 * len(words["revealed"]) + 6
         for code in revealed:
@@ -452,25 +521,7 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
         total = sum(REGULAR.get(c, 0) for c in revealed)
         svg.label(x, y + 13, f"= {total}", size=11, weight="bold")
         y += CHIP + 6
-    y += 2
-    x = MARGIN + 6
-    display = entry.get("display") or []
-    if not display:
-        svg.label(x, y + 12, words["nothing"], size=10, fill=MUTED)
-        y += 20
-    else:
-        for d in display:
-            need = _tile_face(d, words)[2]
-            if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
-                x = MARGIN + 6
-                y += 22
-            # the viewer's own buildings by their art (the moves that use them name
-            # it), the others' by seat and card
-            region = (f"own {d.get('art')}" if you
-                      else f"display {seat + 1} {d.get('id', '?')}")
-            x = _display_tile(svg, d, x, y, lang, region)
-        y += 24
-    left = entry.get("riga_left") or []
+    y = _display(svg, [dict(d) for d in display], seat, you, y + 2, lang, words)
     if left:
         parts = _wrap(words["riga"].format(ids=", ".join(map(str, left))), _room(MARGIN + 6, 10))
         # the viewer's own Riga buildings are the place to build them
@@ -482,6 +533,23 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     if moving:  # a bar beside the block of whoever is to move (the words say it too)
         svg.box(0, top + 2, 4, y - top - 4, "#2e7d32")
     return y
+
+
+def _display(svg: _Drawing, display: list[dict[str, Any]], seat: int, you: bool, y: float,
+             lang: str, words: dict[str, str]) -> float:
+    """A seat's display from ``y``, its buildings in lines; the y under it."""
+    x = MARGIN + 6
+    if not display:
+        svg.label(x, y + 12, words["nothing"], size=10, fill=MUTED)
+        return y + 20
+    for d in display:
+        need = _tile_face(d, words)[2]
+        if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
+            x = MARGIN + 6
+            y += 22
+        # drawn, not kept: a seat's block drawn anew has mostly moved
+        x = _tile_card(svg, d, x, y, lang, _display_region(d, seat, you), words)
+    return y + 24
 
 
 def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
