@@ -79,11 +79,24 @@ def built_site(archive: Archive, database: str, _first_builds: dict[str, Path],
     process on each kind of database builds the site and the others get a copy of it,
     manifest and all.  A test that changes the games before its first build, or about
     the first build itself, calls ``build`` instead."""
-    if database not in _first_builds:
+    return _first_build(archive, database, _first_builds, tmp_path_factory)
+
+
+@pytest.fixture
+def sqlite_built_site(sqlite_archive: Archive, _first_builds: dict[str, Path],
+                      tmp_path_factory) -> Path:
+    """``built_site`` on SQLite only (``sqlite_archive``: the same rows, so the same site
+    as ``built_site`` makes on SQLite, and the copy of one first build serves both)."""
+    return _first_build(sqlite_archive, "sqlite", _first_builds, tmp_path_factory)
+
+
+def _first_build(archive: Archive, database: str, first_builds: dict[str, Path],
+                 tmp_path_factory) -> Path:
+    if database not in first_builds:
         build(archive.site)
         kept = tmp_path_factory.mktemp(f"first-build-{database}") / "site"
         shutil.copytree(archive.site, kept)
-        _first_builds[database] = kept
+        first_builds[database] = kept
     else:
-        shutil.copytree(_first_builds[database], archive.site, dirs_exist_ok=True)
+        shutil.copytree(first_builds[database], archive.site, dirs_exist_ok=True)
     return archive.site

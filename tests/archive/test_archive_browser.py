@@ -13,7 +13,6 @@ import zlib
 from archive_data import HOSTILE, Archive
 from browser_support import needs_browser
 
-from pbem.archive import build
 from pbem.archive import chart as chart_module
 
 pytestmark = needs_browser
@@ -62,8 +61,8 @@ def near(pixel: tuple[int, int, int], colour: str, slack: int = 24) -> bool:
     return all(abs(p - q) <= slack for p, q in zip(pixel, rgb, strict=True))
 
 
-def test_game_page_shows_the_chart_and_the_moves(sqlite_archive: Archive, browser, tmp_path):
-    build(sqlite_archive.site)
+def test_game_page_shows_the_chart_and_the_moves(sqlite_archive: Archive, sqlite_built_site,
+                                                browser, tmp_path):
     game = next(g for g in sqlite_archive.games
                 if any(s.player and s.player.name == HOSTILE for s in g.seats))
     page_file = sqlite_archive.site / f"games/{game.id}.html"
@@ -106,8 +105,8 @@ def test_game_page_shows_the_chart_and_the_moves(sqlite_archive: Archive, browse
     page.close()
 
 
-def test_pages_fit_a_phone_and_print_without_navigation(sqlite_archive: Archive, browser):
-    build(sqlite_archive.site)
+def test_pages_fit_a_phone_and_print_without_navigation(sqlite_archive: Archive,
+                                                        sqlite_built_site, browser):
     game = sqlite_archive.games[-1]
     page = browser.new_page(viewport={"width": 375, "height": 740})
     for name in ("index.html", f"games/{game.id}.html", "players/index.html"):
@@ -121,8 +120,8 @@ def test_pages_fit_a_phone_and_print_without_navigation(sqlite_archive: Archive,
     page.close()
 
 
-def test_site_copied_elsewhere_still_works(sqlite_archive: Archive, browser, tmp_path):
-    build(sqlite_archive.site)
+def test_site_copied_elsewhere_still_works(sqlite_archive: Archive, sqlite_built_site,
+                                          browser, tmp_path):
     copy = tmp_path / "copied"
     shutil.copytree(sqlite_archive.site, copy)
     page = browser.new_page()

@@ -13,7 +13,7 @@ import random
 import pytest
 from archive_data import Archive
 
-from pbem.archive import build, quick
+from pbem.archive import quick
 from pbem.archive.render import make_markdown
 from pbem.archive.text import block_safe, code_block, fill, md_name, md_text, table_row
 
@@ -33,8 +33,8 @@ def same_or_declined(md, text: str) -> bool:
     return html is not None
 
 
-def test_every_page_of_an_archive_converts_as_python_markdown_does(sqlite_archive: Archive, md):
-    build(sqlite_archive.site)
+def test_every_page_of_an_archive_converts_as_python_markdown_does(sqlite_archive: Archive,
+                                                                  sqlite_built_site, md):
     pages = sorted(sqlite_archive.site.rglob("*.md"))
     quick_pages = [p for p in pages if same_or_declined(md, p.read_text(encoding="utf-8"))]
     games = [p for p in pages if p.parent.name == "games"]

@@ -124,8 +124,7 @@ def _items(text: str) -> list[list[int]]:
     return items
 
 
-def test_the_steps_of_one_turn_are_one_item(archive: Archive):
-    build(archive.site)
+def test_the_steps_of_one_turn_are_one_item(archive: Archive, built_site):
     longest = 0
     for game in archive.games:
         text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
@@ -151,8 +150,8 @@ def test_the_steps_of_one_turn_are_one_item(archive: Archive):
     assert longest >= 3  # merchants trade several times in one turn
 
 
-def test_turns_are_nested_lists_with_a_permalink_per_step(sqlite_archive: Archive):
-    build(sqlite_archive.site)
+def test_turns_are_nested_lists_with_a_permalink_per_step(sqlite_archive: Archive,
+                                                          sqlite_built_site):
     game = max(sqlite_archive.games, key=lambda g: g.seq)
     html = (sqlite_archive.site / f"games/{game.id}.html").read_text(encoding="utf-8")
     assert re.search(r"<li>Turn of [^<]*, moves \d+–\d+: [^\n]*<ul>\n<li><a href=\"#m(\d+)\" "

@@ -15,7 +15,10 @@ values the game accepts is played to the end a few times by its own bots
 * ``view``, ``render_text`` (the table in words of pages and mails) and
   ``picture`` (``None`` or an SVG document without script, names escaped) work
   for every seat, a spectator and ``EVERYTHING``, in "en" and "de" (and a
-  language no game speaks, which reads English); views are JSON;
+  language no game speaks, which reads English); views are JSON (the German text
+  and picture, and the language nobody speaks, for every viewer at the first and
+  the last state and for one viewer in turn at the others: each game's own tests
+  draw its German pictures);
 * the seed shows in no view, text, picture, menu or sentence, and no
   view has a ``seed`` or ``draws`` key;
 * ``describe`` gives a sentence in "en" and "de" (and a language no game
@@ -57,6 +60,7 @@ budget already is skipped.  ``PBEM_CONTRACT_SEED`` replays the playout of a fail
 from __future__ import annotations
 
 import copy
+import inspect
 import itertools
 import json
 import os
@@ -304,11 +308,13 @@ class Playout:
         return Reading(self.game, state, self.names)
 
     def check_state(self, state: State, thorough: int | None = None) -> None:
-        """Checks at one state.  The German text is rendered and the picture parsed
-        as XML for the viewer ``thorough`` (all viewers when ``None``): they take
-        most of the time, and both are drawn from the view, which every viewer's
-        check covers.  The checks share one ``Reading`` of the state: each asks the
-        game for nothing another has asked it already."""
+        """Checks at one state.  The German text and picture are drawn, the text in a
+        language nobody speaks compared with the English and the pictures parsed as
+        XML for the viewer ``thorough`` (all viewers when ``None``): they take most of
+        the time, and all are drawn from the view, which every viewer's check covers
+        (the English text and picture of every viewer at every state).  The checks
+        share one ``Reading`` of the state: each asks the game for nothing another has
+        asked it already."""
         game, reading = self.game, self.read(state)
         assert json.loads(json.dumps(state)) == state, f"state is not JSON ({self.where})"
         movers = game.to_move(state)
@@ -323,10 +329,11 @@ class Playout:
         for i, viewer in enumerate(self.viewers):
             self.check_view(reading, viewer,
                             thorough is None or thorough % len(self.viewers) == i)
-        self.check_refusals(state, movers)
+        self.check_refusals(state, movers, reading)
         game.check_position(state)   # a state met in play passes what a built one must
         for seat in movers:
-            self.check_reach(state, seat, random.Random(f"{self.seed}:{thorough}:{seat}"))
+            self.check_reach(state, seat, random.Random(f"{self.seed}:{thorough}:{seat}"),
+                             reading)
         if thorough is None:
             self.check_order(reading, self.viewers, self.viewers)
         else:
@@ -391,20 +398,19 @@ class Playout:
         self.hidden(dumped, f"the view of {viewer}")
         assert not {"seed", "draws"} & keys_named(view, dumped, ("seed", "draws")), \
             f"seed or draws in a view {where}"
-        text = game.render_text(view, self.names)
+        text = reading.text(viewer, "en")  # what a call without a language gives: the
+        # default is "en" (test_the_static_facts_of_every_game)
         assert isinstance(text, str) and text.strip(), f"empty render_text {where}"
         self.hidden(text, f"the text of {viewer}")
-        assert reading.text(viewer, "en") == text, \
-            f"render_text in 'en' is not the default {where}"
+        self.check_picture(reading.picture(viewer, LANGS[0]), where, thorough)
+        if not thorough:
+            return
         assert game.render_text(view, self.names, UNSPOKEN) == text, \
             f"render_text in a language the game lacks is not English {where}"
-        if thorough:
-            german = reading.text(viewer, "de")
-            assert isinstance(german, str) and german.strip(), f"empty German text {where}"
-            self.hidden(german, f"the German text of {viewer}")
-        for lang in LANGS:
-            self.check_picture(reading.picture(viewer, lang), where,
-                               thorough and lang == LANGS[0])
+        german = reading.text(viewer, "de")
+        assert isinstance(german, str) and german.strip(), f"empty German text {where}"
+        self.hidden(german, f"the German text of {viewer}")
+        self.check_picture(reading.picture(viewer, "de"), where)
 
     def check_picture(self, svg: str | None, where: str, parse: bool = True) -> None:
         if svg is None:
@@ -415,13 +421,14 @@ class Playout:
         if parse:
             ET.fromstring(svg)  # well-formed, so names are escaped
 
-    def check_refusals(self, state: State, movers: list[int]) -> None:
-        """An illegal move raises ``MoveError`` and leaves the state as it was."""
+    def check_refusals(self, state: State, movers: list[int], reading: Reading) -> None:
+        """An illegal move raises ``MoveError`` and leaves the state as it was (``reading``
+        is the state's, which knows its legal moves already)."""
         game = self.game
         frozen = copy.deepcopy(state)
         tries: list[tuple[int, str]] = [(movers[0] if movers else 0, "~ no such move ~")]
         if movers:
-            move = game.legal_moves(state, movers[0])[0]
+            move = reading.legal(movers[0])[0]
             tries += [(s, move) for s in range(self.players) if s not in movers][:1]
             tries.append((self.players, move))  # no such seat
         for seat, move in tries:
@@ -429,18 +436,20 @@ class Playout:
                 game.apply(state, seat, move)
             assert state == frozen, f"a refused move changed the state ({self.where})"
 
-    def reach(self, state: State, seat: int) -> set[str]:
+    def reach(self, state: State, seat: int, reading: Reading | None = None) -> set[str]:
         """The moves the menu of ``seat`` reaches: its moves, and behind each move that
         only browses (a page, a row: the table, as the archive sees it, stays as it was
-        and the seat stays to move) the moves of the menu it opens, ``REACH_DEPTH`` deep."""
+        and the seat stays to move) the moves of the menu it opens, ``REACH_DEPTH`` deep.
+        ``reading`` (of ``state``) gives the state's own view and moves, read already."""
         game = self.game
         reached: set[str] = set()
         seen = {canonical(state)}
         todo = [(state, 0)]
         while todo:
             here, depth = todo.pop()
-            table = canonical(game.view(here, EVERYTHING))
-            for move in game.legal_moves(here, seat):
+            first = reading is not None and here is state
+            table = canonical(reading.view(EVERYTHING) if first else game.view(here, EVERYTHING))
+            for move in (reading.legal(seat) if first else game.legal_moves(here, seat)):
                 reached.add(move)
                 if depth >= REACH_DEPTH:
                     continue
@@ -453,7 +462,8 @@ class Playout:
                 todo.append((after, depth + 1))
         return reached
 
-    def check_reach(self, state: State, seat: int, rng: random.Random) -> None:
+    def check_reach(self, state: State, seat: int, rng: random.Random,
+                    reading: Reading | None = None) -> None:
         """Every move ``apply`` accepts is in the menu's reach (``reach``): a move a
         player cannot choose from the menu, links or a mail's list is a rule nobody can
         play, or a gap in the menu.  The candidates are the reach's moves and their
@@ -465,7 +475,7 @@ class Playout:
         offers with a choice made for the player that leaves them no worse off
         (``offered``: Macao pays with the spare colours it picks)."""
         game = self.game
-        reached = self.reach(state, seat)
+        reached = self.reach(state, seat, reading)
         candidates = sorted({c for move in reached for c in _numbers_changed(move)} - reached)
         for move in rng.sample(candidates, min(REACH_SAMPLES, len(candidates))):
             try:
@@ -812,6 +822,11 @@ def test_the_static_facts_of_every_game():
                 [(o.name, o.choices, o.default) for o in game.options], (game.name, lang)
             assert all(o.label for o in texts.options), (game.name, lang)
         assert game.texts(UNSPOKEN) == game.texts("en") == game.texts()
+        # a table in words or a picture asked for without a language is the English one
+        # (the playouts call them with "en" only)
+        for method in (game.render_text, game.picture):
+            assert inspect.signature(method).parameters["lang"].default == "en", \
+                (game.name, method.__name__)
 
 
 # -- the checks can fail ------------------------------------------------------------------
