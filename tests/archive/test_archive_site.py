@@ -49,6 +49,13 @@ class Page(HTMLParser):
         self.text.append(data)
 
 
+#: a test about the builder's own bookkeeping (its manifest, its blocks of lists, its code
+#: fingerprints), not about reading rows: on SQLite only.  What the archive reads of the
+#: database is tested on both (full and incremental builds, a changed row, unfinished
+#: games, two builds alike, several processes)
+ABOUT_THE_BUILDER = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
+
 def parse(path: Path) -> Page:
     page = Page()
     page.feed(path.read_text(encoding="utf-8"))
@@ -355,6 +362,7 @@ def test_an_incremental_build_after_new_games_equals_a_full_build(archive: Archi
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
+@ABOUT_THE_BUILDER
 def test_incremental_equals_full_with_lists_split_into_blocks(archive: Archive, monkeypatch):
     from pbem.archive import indexes
 
@@ -382,6 +390,7 @@ def test_incremental_equals_full_after_a_rename_and_a_game_that_left(archive: Ar
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
+@ABOUT_THE_BUILDER
 def test_statistics_kept_in_the_manifest_come_to_what_a_full_build_makes(archive: Archive,
                                                                          built_site):
     """An incremental build takes the changed and departed games out of the statistics'
@@ -425,6 +434,7 @@ def test_a_changed_game_row_is_read_again(archive: Archive, built_site):
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
+@ABOUT_THE_BUILDER
 def test_new_code_for_a_game_renders_its_pages_and_every_index(archive: Archive, monkeypatch):
     from pbem.archive import pipeline
 
@@ -439,6 +449,7 @@ def test_new_code_for_a_game_renders_its_pages_and_every_index(archive: Archive,
     assert site_files(archive.site) == site_files(_full_build_elsewhere(archive.site))
 
 
+@ABOUT_THE_BUILDER
 def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive, built_site):
     # what a full build makes of these rows, manifest and all: ``built_site`` is the first
     # build of the same rows, byte for byte a full one (as
@@ -457,6 +468,7 @@ def test_a_manifest_of_another_kind_means_a_full_read(archive: Archive, built_si
         assert site_files(archive.site) == full
 
 
+@ABOUT_THE_BUILDER
 def test_the_fingerprint_covers_every_module_a_page_is_made_with(archive: Archive):
     """A change to any code that renders a page renders it again (pbem/games/render.py…)."""
     import sys
