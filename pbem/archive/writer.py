@@ -92,11 +92,21 @@ class SiteWriter:
         return True
 
     def remove(self, rel: str) -> bool:
+        """Remove the page ``rel``, and each folder above it that this leaves empty (a
+        game name's statistics whose last game left): a visitor finds no empty folder."""
+        target = self.path(rel)
         try:
-            self.path(rel).unlink()
+            target.unlink()
         except FileNotFoundError:
             return False
         self.removed.append(rel)
+        folder = target.parent
+        while folder != self.root and self.root in folder.parents:
+            try:
+                folder.rmdir()  # only an empty one goes
+            except OSError:
+                break
+            folder = folder.parent
         return True
 
     # -- the manifest -------------------------------------------------------

@@ -420,6 +420,8 @@ def test_statistics_kept_in_the_manifest_come_to_what_a_full_build_makes(archive
     assert report.read_games == 1
     now = site_files(archive.site)
     assert not [f for f in now if f.startswith("statistics/tallinn")]
+    assert not (archive.site / "statistics" / "tallinn").exists()  # nor its empty folder
+    assert (archive.site / "statistics" / "macao").is_dir()
     assert now == from_scratch("after-games-left-and-changed")
 
 
