@@ -18,7 +18,8 @@ set +e
 # drawn once per process, SQLite files copied); in CI from a clean clone on an idle
 # machine 356 s for 1,904 tests (session 17), bound by CPU (three workers: 377 s);
 # session 18, on a machine 1.6x slower that day: 537 s for 1,913, the code before 572 s;
-# 445 s for 1,908 (five archive tests about the builder's bookkeeping on SQLite only).
+# 445 s and 400 s for 1,908 (five archive tests about the builder's bookkeeping on SQLite
+# only): the runs spread by more than the changes between them.
 # The aim is 5 minutes; the contract playouts (every viewer's picture in both languages
 # at every state) and the browser tests are the largest parts.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
