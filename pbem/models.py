@@ -764,8 +764,7 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None
     The game's columns come with every seat's row, but its state (the one large value)
     only with the first seat's (``_table_query``): it is read and decoded once, and the
     game's other columns are made into one model from the first row (``Prepared``'s
-    ``shared``).  A game
-    without seats (none is made so) is read on its own.
+    ``shared``).  A game without seats (none is made so) is read on its own.
 
     PostgreSQL locks first, in a statement of its own: a ``FOR UPDATE`` that waited for
     another move returns the locked row as that move left it, but the joined rows (the

@@ -87,18 +87,20 @@ class Prepared:
         plan = resolved["_pbem_plan"]
         if plan is None:
             return [wrapper.process_row(row) for row in found]
-        if plan[0] == "single":
-            return [_made(wrapper, plan, row) for row in found]
-        first = _made_joined(wrapper, plan[1], found[0], {})
+        shape, columns, constructor = plan
+        if shape == "single":
+            return [_made_single(constructor, columns, row) for row in found]
+        first = _made_joined(wrapper, columns, found[0], {})
         # a shared model's columns are read once; a row naming another one (by its id),
         # or none (an outer join that found nothing), makes its own, as peewee would
-        id_at = {key: i for i, key, name, _attr, _conv in plan[1]
+        id_at = {key: i for i, key, name, _attr, _conv in columns
                  if key in self.shared and key in first
-                 and name == key._meta.primary_key.name and found[0][i] is not None}
+                 and name == key._meta.primary_key.name and found[0][i] is not None
+                 } if self.shared else {}
         made = [first]
         for row in found[1:]:
             same = {key: first[key] for key, i in id_at.items() if row[i] == found[0][i]}
-            made.append(_made_joined(wrapper, plan[1], row, same))
+            made.append(_made_joined(wrapper, columns, row, same))
         return [objects[wrapper.model] for objects in made]
 
     def first(self, *values: int) -> Any:
@@ -162,21 +164,18 @@ def _plan_of(wrapper: Any) -> tuple[str, list[_Column], Any] | None:
     return None
 
 
-def _made(wrapper: Any, plan: tuple[str, list[_Column], Any], row: tuple[Any, ...]) -> Any:
-    """The models of one row, as ``wrapper.process_row`` makes them."""
-    shape, columns, constructor = plan
-    if shape == "single":
-        obj = constructor(__no_default__=1)
-        data = obj.__data__
-        for i, _key, name, attr, converter in columns:
-            value = row[i] if converter is None else converter(row[i])
-            if name is None:
-                setattr(obj, attr, value)
-            else:
-                data[name] = value
-        obj._dirty.clear()
-        return obj
-    return _made_joined(wrapper, columns, row, {})[wrapper.model]
+def _made_single(constructor: Any, columns: list[_Column], row: tuple[Any, ...]) -> Any:
+    """The model of one row of a table read alone, as ``process_row`` makes it."""
+    obj = constructor(__no_default__=1)
+    data = obj.__data__
+    for i, _key, name, attr, converter in columns:
+        value = row[i] if converter is None else converter(row[i])
+        if name is None:
+            setattr(obj, attr, value)
+        else:
+            data[name] = value
+    obj._dirty.clear()
+    return obj
 
 
 def _made_joined(wrapper: Any, columns: list[_Column], row: tuple[Any, ...],

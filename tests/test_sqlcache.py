@@ -120,8 +120,9 @@ def _made_as(row: object) -> object:
 
 
 def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
-    """``Prepared.rows`` makes a row's models itself (``sqlcache._made``): joined tables
-    (an outer join that finds nothing too), an alias column, a model read alone."""
+    """``Prepared.rows`` makes a row's models itself (``sqlcache._made_joined``,
+    ``_made_single``): joined tables (an outer join that finds nothing too), an alias
+    column, a model read alone."""
     from pbem.gamelog.history import _TALK
     from pbem.models import Move, Note, Talk, _table_query
 
