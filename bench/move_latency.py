@@ -3,14 +3,15 @@
 One run per database, the two kinds of click interleaved on one server:
 
 * **click**: a move link of a turn mail as a player uses it: ``GET /m/<token>`` (the
-  confirm page), ``POST`` of its form (CSRF, token checks, the service's transaction
-  with the move, snapshot, deadlines and queued mails), then the redirect followed
-  (``GET /s/<token>``, the seat page).  Clicks are made at move ~50 (``--at``) of real
-  games of every kind (``--games`` of each, ``--players`` seated people, played move
-  by move through the service, the game's default move with a random one in ten;
-  the click is the first seat's default move where it begins another seat's turn):
-  each click is made on a fresh copy of such a game (copied untimed), so that every
-  click meets the same position and Riga's and Macao's heavier pictures count;
+  confirm page, showing the table the mail kept: ``pbem.mail.picture.keep_table``),
+  ``POST`` of its form (CSRF, token checks, the service's transaction with the move,
+  snapshot, deadlines and queued mails), then the redirect followed (``GET
+  /s/<token>``, the seat page). Clicks are made at move ~50 (``--at``) of real games
+  of every kind (``--games`` of each, ``--players`` seated people, played move by move
+  through the service, the game's default move with a random one in ten; the click is
+  the first seat's default move where it begins another seat's turn): each click is
+  made on a fresh copy of such a game (copied untimed), so that every click meets the
+  same position and Riga's and Macao's heavier pictures count;
 * **floor**: the cheapest click of that shape on the same app, server and database
   (``bench/load_app.py``): a GET that reads one row and renders pbem's base
   template, a POST that inserts and commits one row, the GET it redirects to.
@@ -225,9 +226,13 @@ def copy_with_threads(ctx: Context, template_id: int) -> Game:
 
 
 def click(ctx: Context, browser: Browser, t: Template) -> Click:
-    """The click of ``t`` on a fresh copy of its game (the copy is made untimed)."""
+    """The click of ``t`` on a fresh copy of its game (the copy is made untimed, with the
+    turn mail whose link is clicked written as the tick writes it: the table it keeps
+    is what the confirm page shows)."""
     game = copy_with_threads(ctx, t.game_id)
     seat = Seat.get(Seat.game == game, Seat.index == t.seat)
+    with db.atomic():
+        compose.queue_turn(ctx, game, seat, Seat.of(game), game.state)
     path = urlsplit(compose.move_url(ctx, game, seat, t.move)).path
     got: list[float] = []
     parts: list[int] = []

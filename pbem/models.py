@@ -506,12 +506,33 @@ class Inbound(BaseModel):
     answered = pw.BooleanField(default=False)
 
 
+class Drawn(BaseModel):
+    """The table as one reader's "your move" mail showed it: its picture (SVG) and its
+    words (``render_text``), under a digest of what names that table for that reader
+    (``pbem.mail.picture.picture_key``: the game's thread key, move number, menu
+    versions, the viewer, the names, the language).  The mail is written by the tick
+    or by whatever began the turn; the confirm page of its link is served by another
+    process and would draw the same table again: it reads it here (one row per game
+    and viewer, the latest; the game's rows go when it ends).  Pictures drawn by an
+    older pbem stay until the next move: the mail shows that drawing too."""
+
+    game = pw.ForeignKeyField(Game, backref="drawn", on_delete="CASCADE")
+    viewer = pw.IntegerField()
+    key = pw.CharField(max_length=64, unique=True)
+    svg = pw.TextField()
+    text = pw.TextField()
+
+    class Meta:
+        indexes = ((("game", "viewer"), False),)
+
+
 _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Note, Rating,
-                                  RatingChange, Outbox, Blocked, Follower, JoinAsk, Inbound]
+                                  RatingChange, Outbox, Blocked, Follower, JoinAsk, Inbound,
+                                  Drawn]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

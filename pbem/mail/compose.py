@@ -23,7 +23,7 @@ import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import peewee as pw
 from markupsafe import escape
@@ -38,7 +38,13 @@ from pbem.games.protocol import MENU_CAP, SPECTATOR, Choice, State
 from pbem.games.render import named_choices, seat_text
 from pbem.i18n import DEFAULT, format_local_time, phrase, say, supported
 from pbem.mail import kinds
-from pbem.mail.picture import Picture, picture_key, table_picture
+from pbem.mail.picture import (
+    Picture,
+    forget_tables,
+    keep_table,
+    picture_key,
+    table_picture,
+)
 from pbem.mail.talk import Taken, take_unmailed
 from pbem.models import Blocked, Game, Outbox, Player, Seat, db, utcnow
 from pbem.time import clock, quiet
@@ -570,12 +576,12 @@ def queue_turn(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: S
     mail; a digest reader's is written at once (it is never sent as itself).  ``batch``:
     as ``queue`` takes it, for a row written later."""
     later = later and not seat.player.digest
-    subject, text, html, menu = ("", "", None, None) if later else turn_body(
-        ctx, game, seat, seats, state)
-    queue(ctx, kind="turn", to=seat.player, subject=subject, text=text, html=html, game=game,
-          now=now, seats=seats, turn_of=seat, reply_of=seat,
-          reply_moves=reply_moves(menu) if menu is not None else [], known=known,
+    body = TurnBody("", "", None, None) if later else turn_body(ctx, game, seat, seats, state)
+    queue(ctx, kind="turn", to=seat.player, subject=body.subject, text=body.text,
+          html=body.html, game=game, now=now, seats=seats, turn_of=seat, reply_of=seat,
+          reply_moves=reply_moves(body.menu) if body.menu is not None else [], known=known,
           pending=later, batch=batch)
+    body.keep(game, seat)
 
 
 def reply_moves(menu: Menu) -> list[str]:
@@ -584,34 +590,54 @@ def reply_moves(menu: Menu) -> list[str]:
     return [link.choice.move for link in menu] if menu.short else []
 
 
+class TurnBody(NamedTuple):
+    """A "your move" mail's subject line, text, HTML and menu, and the table it shows
+    (``picture_key``, SVG, words; ``None`` without a picture), which the confirm page of
+    its links shows as the mail did once it is kept with the mail (``keep``)."""
+
+    subject: str
+    text: str
+    html: str | None
+    menu: Menu | None
+    table: tuple[tuple[Any, ...], str, str] | None = None
+
+    def keep(self, game: Game, seat: Seat) -> None:
+        """Keep the table for the confirm page, in the transaction that keeps the mail."""
+        if self.table is not None:
+            keep_table(game, seat.index, *self.table)
+
+
 def turn_body(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: State
-              ) -> tuple[str, str, str | None, Menu]:
-    """A "your move" mail's subject line, text, HTML and menu, for ``seat`` at ``state``."""
+              ) -> TurnBody:
+    """A "your move" mail for ``seat`` at ``state`` (drawn, nothing written)."""
     rules = get_game(game.game)
     names = names_of(seats)
     view = rules.view(state, seat.index)
     lang = language_of(seat.player)
     menu = menu_links(ctx, game, seat, state, lang, names)
+    key = picture_key(game, seats, seat.index, names, lang)
+    view_text = rules.render_text(view, names, lang)
+    # a turn mail held for the digest is never sent as itself: no picture to store
+    drawn = None if seat.player.digest else table_picture(rules, view, names, lang,
+                                                          game_title(game), key)
     values = dict(
         game=game, title=game_title(game), rules=rules, seat=seat, names=names,
-        view=view, view_text=rules.render_text(view, names, lang),
+        view=view, view_text=view_text,
         recent=history.seat_history(game, seat.index, in_turn=True, lang=lang),
         moves=menu, by_reply=ctx.config.getbool("inbound", "replies"),
         seat_url=seat_url(ctx, game, seat), deadline=seat.deadline,
         deadline_local=format_local(seat.deadline, seat.player.timezone, lang),
-        secret=rules.is_secret(state),
-        # a turn mail held for the digest is never sent as itself: no picture to store
-        picture=(None if seat.player.digest
-                 else table_picture(rules, view, names, lang, game_title(game),
-                                    picture_key(game, seats, seat.index, names, lang))),
+        secret=rules.is_secret(state), picture=drawn,
     )
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
-    return subject, text, html, menu
+    return TurnBody(subject, text, html, menu,
+                    None if drawn is None else (key, drawn.svg, view_text))
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,
                  now: datetime | None = None) -> None:
+    forget_tables(game)  # its turn mails' tables (``keep_table``): no link plays any more
     rules = get_game(game.game)
     names = names_of(seats)
     result = rules.result(state)

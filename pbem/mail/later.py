@@ -82,10 +82,12 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
             seats = Seat.of(locked)
             if stale_turn(mail) is not None or seats[mail.seat_index].menu_seq != seat.menu_seq:
                 continue
-            subject, text, html, menu = body
-            return compose.finish(ctx, mail, locked, seats, subject, text, html,
-                                  reply_of=seats[mail.seat_index],
-                                  reply_moves=compose.reply_moves(menu))
+            written = compose.finish(ctx, mail, locked, seats, body.subject, body.text,
+                                     body.html, reply_of=seats[mail.seat_index],
+                                     reply_moves=compose.reply_moves(body.menu))
+            if written:
+                body.keep(locked, seats[mail.seat_index])
+            return written
     return False
 
 

@@ -23,11 +23,17 @@ SVG) is logged and left out: the mail goes without it, its text table says the s
 Without a font resvg would draw a picture with no words at all: ``fonts_usable`` finds
 that out once per process, ``pbem serve`` and ``pbem scheduler`` warn at start-up
 (``font_warning``), and the mails go without the picture.
+
+A "your move" mail's table (its picture and its words) is also kept in the database
+(``keep_table``, model ``Drawn``), so that the confirm page of the mail's link shows
+it without drawing it again (``kept_table``): the page is served by another process
+than the one that wrote the mail.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import logging
 import re
 import threading
@@ -37,6 +43,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from html import unescape
 from typing import Any
+
+from pbem.models import Drawn
 
 log = logging.getLogger(__name__)
 
@@ -168,6 +176,37 @@ def picture_key(game: Any, seats: list[Any], viewer: int | None, names: list[str
     again after a take-back is another key), the viewer, the names and the language."""
     return (game.thread_key, game.seq, sum(s.menu_seq for s in seats), viewer,
             tuple(names), lang)
+
+
+def _digest(key: tuple[Any, ...]) -> str:
+    """A ``picture_key`` as a fixed-length text: the same in every process (its parts
+    are texts, numbers and ``None``, whose ``repr`` does not vary)."""
+    return hashlib.sha256(repr(key).encode("utf-8")).hexdigest()
+
+
+def keep_table(game: Any, viewer: int, key: tuple[Any, ...], svg: str, text: str) -> None:
+    """Keep the table ``key`` names (``picture_key``) as drawn for ``viewer``: its SVG
+    and its words, in place of the one kept for that reader before (a table of the
+    past is never shown again: its key holds a move number gone by)."""
+    Drawn.delete().where(Drawn.game == game.id, Drawn.viewer == viewer).execute()
+    Drawn.insert(game=game.id, viewer=viewer, key=_digest(key), svg=svg,
+                 text=text).on_conflict_ignore().execute()
+
+
+def forget_tables(game: Any) -> None:
+    """The game is over: no confirm page shows its tables again."""
+    Drawn.delete().where(Drawn.game == game.id).execute()
+
+
+def kept_table(key: tuple[Any, ...]) -> tuple[str, str] | None:
+    """The SVG and the words of the table ``key`` names, if a mail kept them
+    (``keep_table``); ``None`` where none did (the state moved on since, the mail was
+    held for a digest, or none was written)."""
+    row = (Drawn.select(Drawn.svg, Drawn.text).where(Drawn.key == _digest(key))
+           .tuples().first())
+    if row is None:
+        return None
+    return row[0], row[1]
 
 
 def _drawn(rules: Any, view: Any, names: list[str], lang: str,

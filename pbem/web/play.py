@@ -250,10 +250,13 @@ def region_links(game: Game, seat: Seat, token: str, menu: list[Choice]) -> dict
 
 def table_values(game: Game, seats: list[Seat], viewer: int | None,
                  since: int = 0, in_turn: bool | None = None,
-                 links: dict[str, str] | None = None) -> dict[str, Any]:
+                 links: dict[str, str] | None = None, mailed: bool = False
+                 ) -> dict[str, Any]:
     """What every game page shows: the view, its picture (with ``links``: the places to
     tap, ``region_links``), names, what happened since move ``since`` (with
-    ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move."""
+    ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move.
+    ``mailed``: the reader came from a turn mail, whose table (picture and words) was
+    kept when it was written (``picture.kept_table``): shown as kept, not drawn again."""
     rules = get_game(game.game)
     names = compose.names_of(seats)
     values: dict[str, Any] = {
@@ -279,11 +282,15 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         values["open_seats"] = [s for s in seats if s.player_id is None and s.open_to_all]
         return values
     values["view"] = rules.view(game.state, viewer)
-    values["picture"] = picture.draw(rules, values["view"], names, values["lang"],
-                                     picture.picture_key(game, seats, viewer, names,
-                                                         values["lang"]), links)
+    key = picture.picture_key(game, seats, viewer, names, values["lang"])
+    kept = picture.kept_table(key) if mailed and not links else None
+    if kept is not None:
+        values["picture"], values["view_text"] = kept
+    else:
+        values["picture"] = picture.draw(rules, values["view"], names, values["lang"], key,
+                                         links)
+        values["view_text"] = rules.render_text(values["view"], names, values["lang"])
     values["tappable"] = bool(links) and 'class="target"' in (values["picture"] or "")
-    values["view_text"] = rules.render_text(values["view"], names, values["lang"])
     values["recent"] = (
         history.history(game, viewer, since_seq=since, lang=values["lang"])
         if in_turn is None or viewer is None
@@ -303,7 +310,7 @@ def confirm(token: str) -> Any:
     game, seat = link.game, link.seat
     rules = get_game(game.game)
     seats = _seats(game)
-    values = table_values(game, seats, seat.index, in_turn=seat.in_turn)
+    values = table_values(game, seats, seat.index, in_turn=seat.in_turn, mailed=True)
     lang = seat.player.language
     return render_template(
         "pages/confirm.html", **values, seat=seat, move=link.move,

@@ -61,7 +61,7 @@ def test_a_click_queues_the_row_and_the_tick_writes_and_sends_it(smtp_ctx, smtp_
         # the same time: its links are signed with it)
         game = Game.get_by_id(game.id)
         seats = Seat.of(game)
-        headline, text, _, _ = compose.turn_body(smtp_ctx, game, seats[1], seats, game.state)
+        headline, text, _, _, _ = compose.turn_body(smtp_ctx, game, seats[1], seats, game.state)
         unsubscribe = compose.list_unsubscribe(smtp_ctx, seats[1].player, "turn")
     assert done["compose"] >= 1
     asked = Outbox.get_by_id(asked.id)
