@@ -276,6 +276,11 @@ class Reading:
     def view(self, viewer: int | None) -> Any:
         return self._once(("view", viewer), lambda: self.game.view(self.state, viewer))
 
+    def json(self, viewer: int | None) -> str:
+        """The view as JSON (``as_json``: keys sorted): the view's own check reads it,
+        and the key-order check compares it with the other orders'."""
+        return self._once(("json", viewer), lambda: as_json(self.view(viewer)))
+
     def shown(self, viewer: int | None) -> Any:
         return self._once(("shown", viewer), lambda: self.reorder(self.view(viewer)))
 
@@ -393,7 +398,7 @@ class Playout:
     def check_view(self, reading: Reading, viewer: int | None, thorough: bool = True) -> None:
         game, where = self.game, f"viewer {viewer} ({self.where})"
         view = reading.view(viewer)
-        dumped = as_json(view)  # a view must be JSON as it is
+        dumped = reading.json(viewer)  # a view must be JSON as it is
         assert json.loads(dumped) == view, f"view changes through JSON {where}"
         self.hidden(dumped, f"the view of {viewer}")
         assert not {"seed", "draws"} & keys_named(view, dumped, ("seed", "draws")), \
@@ -448,7 +453,7 @@ class Playout:
         while todo:
             here, depth = todo.pop()
             first = reading is not None and here is state
-            table = canonical(reading.view(EVERYTHING) if first else game.view(here, EVERYTHING))
+            table = reading.json(EVERYTHING) if first else as_json(game.view(here, EVERYTHING))
             for move in (reading.legal(seat) if first else game.legal_moves(here, seat)):
                 reached.add(move)
                 if depth >= REACH_DEPTH:
@@ -456,7 +461,7 @@ class Playout:
                 after = game.apply(here, seat, move)
                 key = canonical(after)
                 if key in seen or seat not in game.to_move(after) or \
-                        canonical(game.view(after, EVERYTHING)) != table:
+                        as_json(game.view(after, EVERYTHING)) != table:
                     continue
                 seen.add(key)
                 todo.append((after, depth + 1))
@@ -611,7 +616,7 @@ class Playout:
                 out[f"the menu of seat {seat} in {lang}"] = canonical(
                     [[c.move, c.label, c.group, c.help] for c in reading.menu(seat, lang)])
         for viewer in self.viewers:
-            out[f"the view of {viewer}"] = canonical(reading.view(viewer))
+            out[f"the view of {viewer}"] = reading.json(viewer)
             if viewer in told:
                 for lang in LANGS:
                     out[f"the text of {viewer} in {lang}"] = reading.text(viewer, lang)
