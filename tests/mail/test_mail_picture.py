@@ -232,3 +232,49 @@ def test_a_row_queued_with_a_png_by_an_older_pbem_still_sends_it(ctx, sqlite_dat
     row.html_body = re.sub(r'data:image/svg\+xml;base64,[A-Za-z0-9+/=]+',
                            "data:image/png;base64," + base64.b64encode(png).decode(), row.html_body)
     assert _picture_of(build_message(row, ctx.config))[0] == png
+
+
+def _first_that_fits(svg: str, widths: list[int]) -> bytes:
+    """The PNG of the first of ``widths`` at most ``MAX_BYTES``, else of the last: what
+    ``render_png`` gives, drawn at every width in turn."""
+    import resvg_py
+
+    png = b""
+    for width in widths:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+        if len(png) <= picture.MAX_BYTES:
+            break
+    return png
+
+
+@pytest.mark.parametrize("name, players, expected_widths", [
+    ("macao", 4, [1200, 600]),   # a tall table: surely too large at 900 too, not drawn there
+    ("visby", 2, [1200]),        # fits at once
+])
+def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, monkeypatch):
+    """``render_png`` skips a width whose PNG would exceed ``MAX_BYTES`` even at the least
+    share of the larger width's bytes resvg's PNGs come to, and gives the picture it
+    gave when it drew every width (resvg draws deterministically)."""
+    import resvg_py
+
+    rules = get_game(name)
+    names = ["Alice", "Bob", "Carol", "Dora"][:players]
+    state = rules.setup(players, None, "skip-a-width")
+    rng = random.Random(3)
+    for _ in range(60):  # a table well into the game: Macao's grows as it goes
+        if rules.is_over(state):
+            break
+        seat = rules.to_move(state)[0]
+        state = rules.apply(state, seat, rng.choice(rules.legal_moves(state, seat)))
+    svg = rules.picture(rules.view(state, 0), names, "en")
+    drawn: list[int] = []
+    render = resvg_py.svg_to_bytes
+
+    def counted(**options):
+        drawn.append(options["width"])
+        return render(**options)
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", counted)
+    png = picture.render_png(svg)
+    assert drawn == expected_widths
+    assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
