@@ -10,9 +10,9 @@ the next; what a test leaves open is closed after it.
 
 A test that looks at one given page after another takes the ``tab`` fixture, one such
 page for the whole test, and ``show``s each in it in a new document.  A new page costs
-chromium a renderer process of its own, started and warmed up again (its scripts, and
-axe-core's 500 kB, compiled again): some 1.5 CPU seconds, more than most checks of a
-page take, on the two cores the browser shares with the tests.
+chromium a renderer process of its own, started and warmed up again: 0.8 CPU seconds
+for an empty one (27 November, two cores at load 5), more than most checks of a page
+take, and axe-core's 500 kB compiled again on top.
 
 Pages come from the Flask test client or the archive's build, so no server runs: their
 stylesheet goes in inline (``inline_app_css``, ``inline_site_css``).
