@@ -4,9 +4,15 @@ skips them, saying why, where either is missing (the suite never downloads a bro
 
 A browser test takes the ``browser`` fixture (tests/conftest.py): one chromium per test
 process (each pytest-xdist worker), started when a test first asks for it and kept for
-the rest of the run.  Each page a test opens with ``browser.new_page`` (or ``open_page``)
-has a browser context of its own, so no cookie, storage or route carries over from one
-page or test to the next; what a test leaves open is closed after it.
+the rest of the run.  Each page a test opens with ``browser.new_page`` has a browser
+context of its own, so no cookie, storage or route carries over from one page or test to
+the next; what a test leaves open is closed after it.
+
+A test that looks at one given page after another takes the ``tab`` fixture, one such
+page for the whole test, and ``show``s each in it in a new document.  A new page costs
+chromium a renderer process of its own, started and warmed up again: 0.8 CPU seconds
+for an empty one (27 November, two cores at load 5), more than most checks of a page
+take, and axe-core's 500 kB compiled again on top.
 
 Pages come from the Flask test client or the archive's build, so no server runs: their
 stylesheet goes in inline (``inline_app_css``, ``inline_site_css``).
@@ -167,11 +173,16 @@ def inline_site_css(html: str) -> str:
     return inlined
 
 
-def open_page(browser, html: str, width: int, height: int = 900):
-    """A new page (in a context of its own) of ``width`` CSS pixels showing ``html``."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.set_content(html)
-    return page
+def show(tab, html: str, width: int, height: int = 900):
+    """``tab`` (the ``tab`` fixture's page) ``width`` CSS pixels wide showing ``html``, as
+    a new page would: ``about:blank`` first, so the document and its window (its
+    scripts' globals, its scroll) are new; the viewport set before the page is laid out.
+    Pages given as HTML load nothing from a server and keep nothing (an ``about:blank``
+    page has no storage), so only the renderer is shared from one page to the next."""
+    tab.goto("about:blank")
+    tab.set_viewport_size({"width": width, "height": height})
+    tab.set_content(html)
+    return tab
 
 
 #: axe-core, vendored (tests/vendor/axe-core): the accessibility rules pages must keep
@@ -180,20 +191,17 @@ AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 SEVERE = ("serious", "critical")
 
 
-def axe_violations(browser, html: str) -> list[str]:
+def axe_violations(tab, html: str) -> list[str]:
     """axe-core's serious and critical findings on ``html`` (stylesheets inlined: a
-    served page allows no script to be added), one line each, at 390 pixels."""
-    page = browser.new_page(viewport={"width": 390, "height": 900})
-    try:
-        page.set_content(html)
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-        found = page.evaluate("""async () => {
-            const r = await axe.run(document, {resultTypes: ['violations']});
-            return r.violations.map(v => [v.id, v.impact, v.help,
-                v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' +
-                    (n.failureSummary || '').split('\\n').slice(0, 2).join(' '))]);
-        }""")
-    finally:
-        page.close()
+    served page allows no script to be added), one line each, at 390 pixels, shown in
+    ``tab`` (``show``), axe-core added to its new document."""
+    page = show(tab, html, 390)
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ['violations']});
+        return r.violations.map(v => [v.id, v.impact, v.help,
+            v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' +
+                (n.failureSummary || '').split('\\n').slice(0, 2).join(' '))]);
+    }""")
     return [f"{rule} ({impact}): {what}: {nodes}" for rule, impact, what, nodes in found
             if impact in SEVERE]

@@ -220,6 +220,15 @@ def browser(_chromium) -> Iterator[object]:
         browser_support.close_pages(_chromium)
 
 
+@pytest.fixture
+def tab(browser) -> object:
+    """One page, in a browser context of its own, for a test that looks at one given
+    page after another: ``browser_support.show`` puts each in it in a new document, so
+    chromium starts one renderer for the test, not one per page.  Closed after the test
+    (the ``browser`` fixture)."""
+    return browser.new_page()
+
+
 @dataclass
 class MailSink:
     """Messages a real SMTP server on loopback received, parsed."""

@@ -73,7 +73,7 @@ def _app_pages(ctx, client, name: str) -> tuple[Game, dict[str, str]]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_no_serious_violation_on_the_pages_of(ctx, sqlite_client, browser, name):
+def test_no_serious_violation_on_the_pages_of(ctx, sqlite_client, tab, name):
     game, pages = _app_pages(ctx, sqlite_client, name)
     finish(ctx, game)
     site = Path(ctx.config.get("archive", "site_dir"))
@@ -81,7 +81,7 @@ def test_no_serious_violation_on_the_pages_of(ctx, sqlite_client, browser, name)
     pages[f"{name} archive game page"] = inline_site_css(
         (site / "games" / f"{game.id}.html").read_text())
     pages["archive index"] = inline_site_css((site / "index.html").read_text())
-    found = {what: axe_violations(browser, html) for what, html in pages.items()}
+    found = {what: axe_violations(tab, html) for what, html in pages.items()}
     found = {what: v for what, v in found.items() if v}
     assert not found, "\n".join(f"{what}: {line}" for what, lines in found.items()
                                 for line in lines)

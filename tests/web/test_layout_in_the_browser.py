@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import inline_app_css, needs_browser, open_page, table_in_words_unbroken
+from browser_support import inline_app_css, needs_browser, show, table_in_words_unbroken
 from web_helpers import mid_game
 
 from pbem.models import Outbox
@@ -119,7 +119,7 @@ def _boxes(page) -> tuple[dict, dict]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_the_table_on_a_phone_and_at_a_desk(ctx, sqlite_client, browser, name):
+def test_the_table_on_a_phone_and_at_a_desk(ctx, sqlite_client, tab, name):
     mid_game(ctx, name)
     for lang, address in READERS.items():
         seat_html = sqlite_client.get(_seat_path(address)).text
@@ -127,30 +127,24 @@ def test_the_table_on_a_phone_and_at_a_desk(ctx, sqlite_client, browser, name):
         [mail, *_] = _mails(address, "turn") or _mails(address, "started")
         for width in (390, 1280):
             what = f"{name}'s seat page in {lang} at {width}px"
-            page = open_page(browser, inline_app_css(seat_html), width)
-            try:
-                _shot(page, f"{name}-{lang}-{width}")
-                _no_broken_words(page, what)
-                table_in_words_unbroken(page, what)
-                board, side = _boxes(page)
-                if width == 390:
-                    _phone(page, what)
-                    assert board["y"] + board["height"] <= side["y"] + 1, (
-                        f"{what}: the table does not come first: {board}, {side}")
-                    assert board["width"] >= 390 - 40, f"{what}: a narrow table {board}"
-                else:
-                    assert side["x"] >= board["x"] + board["width"] - 1, (
-                        f"{what}: the moves are not beside the table: {board}, {side}")
-                    assert side["y"] < board["y"] + board["height"], (what, board, side)
-            finally:
-                page.close()
-        what = f"{name}'s {mail.kind} mail in {lang} at 390px"
-        page = open_page(browser, mail.html_body, 390)
-        try:
-            _shot(page, f"{name}-{lang}-mail-390")
-            assert page.locator("pre.view-text").count() == 1, f"{what} has no table in words"
+            page = show(tab, inline_app_css(seat_html), width)
+            _shot(page, f"{name}-{lang}-{width}")
             _no_broken_words(page, what)
             table_in_words_unbroken(page, what)
-            _phone(page, what)
-        finally:
-            page.close()
+            board, side = _boxes(page)
+            if width == 390:
+                _phone(page, what)
+                assert board["y"] + board["height"] <= side["y"] + 1, (
+                    f"{what}: the table does not come first: {board}, {side}")
+                assert board["width"] >= 390 - 40, f"{what}: a narrow table {board}"
+            else:
+                assert side["x"] >= board["x"] + board["width"] - 1, (
+                    f"{what}: the moves are not beside the table: {board}, {side}")
+                assert side["y"] < board["y"] + board["height"], (what, board, side)
+        what = f"{name}'s {mail.kind} mail in {lang} at 390px"
+        page = show(tab, mail.html_body, 390)
+        _shot(page, f"{name}-{lang}-mail-390")
+        assert page.locator("pre.view-text").count() == 1, f"{what} has no table in words"
+        _no_broken_words(page, what)
+        table_in_words_unbroken(page, what)
+        _phone(page, what)

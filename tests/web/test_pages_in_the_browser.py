@@ -19,7 +19,7 @@ from browser_support import (
     inline_app_css,
     inline_site_css,
     needs_browser,
-    open_page,
+    show,
     table_in_words_unbroken,
 )
 from owed_bots import owed_bots_played
@@ -123,7 +123,7 @@ def _a_game_in_play(ctx) -> Game:
     return Game.get_by_id(game.id)
 
 
-def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
+def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, tab):
     client = sqlite_client
     game = _a_game_in_play(ctx)
     rules = get_game("visby")
@@ -147,55 +147,46 @@ def test_the_game_pages_at_390_and_1280_pixels(ctx, sqlite_client, browser):
         assert "/games/visby/data" in pages[what][0], what
     for width in WIDTHS:
         # the HTML mail has no stylesheet at all: its table in words must fit as it is
-        page = open_page(browser, mail.html_body, width)
-        try:
-            assert page.locator("pre.view-text").count() == 1
-            table_in_words_unbroken(page, f"the turn mail at {width}px")
-            _fits(page, f"the turn mail at {width}px")
-            assert page.get_by_text(LONG).first.is_visible()
-        finally:
-            page.close()
-        page = open_page(browser, inline_app_css(waiting_html), width)
-        try:
-            _fits(page, f"a waiting seat's page at {width}px")
-            mine = page.eval_on_selector_all("ul.recent li.mine", "els => els.map(e => "
-                                             "[e.innerText, getComputedStyle(e).backgroundColor])")
-            others = page.eval_on_selector_all("ul.recent li:not(.mine)",
-                                               "els => els.map(e => e.innerText)")
-            assert mine and others, (mine, others)
-            assert all(text.endswith("(you)") and colour != "rgba(0, 0, 0, 0)"
-                       for text, colour in mine), mine
-            assert not any("(you)" in text for text in others), others
-        finally:
-            page.close()
+        page = show(tab, mail.html_body, width)
+        assert page.locator("pre.view-text").count() == 1
+        table_in_words_unbroken(page, f"the turn mail at {width}px")
+        _fits(page, f"the turn mail at {width}px")
+        assert page.get_by_text(LONG).first.is_visible()
+        page = show(tab, inline_app_css(waiting_html), width)
+        _fits(page, f"a waiting seat's page at {width}px")
+        mine = page.eval_on_selector_all("ul.recent li.mine", "els => els.map(e => "
+                                         "[e.innerText, getComputedStyle(e).backgroundColor])")
+        others = page.eval_on_selector_all("ul.recent li:not(.mine)",
+                                           "els => els.map(e => e.innerText)")
+        assert mine and others, (mine, others)
+        assert all(text.endswith("(you)") and colour != "rgba(0, 0, 0, 0)"
+                   for text, colour in mine), mine
+        assert not any("(you)" in text for text in others), others
         for what, (html, view) in pages.items():
-            page = open_page(browser, inline_app_css(html), width)
-            try:
-                if view is not None:  # measured open, then the page must fit
-                    table_in_words_unbroken(page, f"{what} at {width}px")
-                _fits(page, f"{what} at {width}px")
-                labels = _words(page, f"{what} at {width}px")
-                if view is not None:
-                    _markers_where_the_view_says(page, view, f"{what} at {width}px")
-                    assert page.get_by_text(LONG).first.is_visible()
-                if what in ("seat page", "public page"):
-                    assert "About the data of Visby" in labels
-                if what == "seat page":
-                    assert any(lab.startswith("Play ") or lab.startswith("Choose ")
-                               or len(lab.split()) >= 2 for lab in labels)
-                    assert "All your games" in labels
-                if what == "confirm page":
-                    assert page.locator("button[type=submit]").count() >= 1
-                    assert all(len(b.split()) >= 2 for b in page.eval_on_selector_all(
-                        "button", "els => els.map(e => e.innerText.trim())")), what
-                if what == "data page":
-                    assert page.get_by_text("data version 1-reconstructed").count() or \
-                        page.get_by_text("Data version").count()
-            finally:
-                page.close()
+            page = show(tab, inline_app_css(html), width)
+            if view is not None:  # measured open, then the page must fit
+                table_in_words_unbroken(page, f"{what} at {width}px")
+            _fits(page, f"{what} at {width}px")
+            labels = _words(page, f"{what} at {width}px")
+            if view is not None:
+                _markers_where_the_view_says(page, view, f"{what} at {width}px")
+                assert page.get_by_text(LONG).first.is_visible()
+            if what in ("seat page", "public page"):
+                assert "About the data of Visby" in labels
+            if what == "seat page":
+                assert any(lab.startswith("Play ") or lab.startswith("Choose ")
+                           or len(lab.split()) >= 2 for lab in labels)
+                assert "All your games" in labels
+            if what == "confirm page":
+                assert page.locator("button[type=submit]").count() >= 1
+                assert all(len(b.split()) >= 2 for b in page.eval_on_selector_all(
+                    "button", "els => els.map(e => e.innerText.trim())")), what
+            if what == "data page":
+                assert page.get_by_text("data version 1-reconstructed").count() or \
+                    page.get_by_text("Data version").count()
 
 
-def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, browser):
+def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, tab):
     client = sqlite_client
     done = finish(ctx, table(ctx, humans=3, bots=1))
     _a_game_in_play(ctx)
@@ -213,40 +204,31 @@ def test_my_games_and_the_invitation_at_390_and_1280_pixels(ctx, sqlite_client, 
     ended_html = client.get(f"/g/{done.id}").text  # the result, its table and the links
     assert "Final result" in ended_html
     for width in WIDTHS:
-        page = open_page(browser, inline_app_css(ended_html), width)
-        try:
-            table_in_words_unbroken(page, f"a finished game's page at {width}px")
-            _fits(page, f"a finished game's page at {width}px")
-            labels = _words(page, f"a finished game's page at {width}px")
-            assert "This game in the archive" in labels and "About the data of Visby" in labels
-        finally:
-            page.close()
-        page = open_page(browser, inline_app_css(mine_html), width)
-        try:
-            _fits(page, f"my games at {width}px")
-            labels = _words(page, f"my games at {width}px")
-            assert "Rematch: play again with the same players" in labels
-            assert any(lab.startswith("This game in the archive") for lab in labels), labels
-        finally:
-            page.close()
-        page = open_page(browser, inline_app_css(invite_html), width)
-        try:
-            _fits(page, f"invitation at {width}px")
-            labels = _words(page, f"invitation at {width}px")
-            assert "Take my seat" in labels and "No thanks, I decline" in labels
-            text = page.inner_text("main")
-            assert "Alice invites you to Visby" in text
-            assert "3 days per move" in text  # the clock
-            # the other players: Alice, and the seats still to answer (no address shown)
-            assert "At the table: Alice, (invited: seat 2), (invited: seat 3)." in text
-            assert "example.org" not in text.replace(
-                "You join as someone.with.a.very.long.address@example.org", "")
-            assert "reconstructed" not in text  # the data note is on its own page
-        finally:
-            page.close()
+        page = show(tab, inline_app_css(ended_html), width)
+        table_in_words_unbroken(page, f"a finished game's page at {width}px")
+        _fits(page, f"a finished game's page at {width}px")
+        labels = _words(page, f"a finished game's page at {width}px")
+        assert "This game in the archive" in labels and "About the data of Visby" in labels
+        page = show(tab, inline_app_css(mine_html), width)
+        _fits(page, f"my games at {width}px")
+        labels = _words(page, f"my games at {width}px")
+        assert "Rematch: play again with the same players" in labels
+        assert any(lab.startswith("This game in the archive") for lab in labels), labels
+        page = show(tab, inline_app_css(invite_html), width)
+        _fits(page, f"invitation at {width}px")
+        labels = _words(page, f"invitation at {width}px")
+        assert "Take my seat" in labels and "No thanks, I decline" in labels
+        text = page.inner_text("main")
+        assert "Alice invites you to Visby" in text
+        assert "3 days per move" in text  # the clock
+        # the other players: Alice, and the seats still to answer (no address shown)
+        assert "At the table: Alice, (invited: seat 2), (invited: seat 3)." in text
+        assert "example.org" not in text.replace(
+            "You join as someone.with.a.very.long.address@example.org", "")
+        assert "reconstructed" not in text  # the data note is on its own page
 
 
-def test_the_archive_at_390_and_1280_pixels(ctx, sqlite_database, browser):
+def test_the_archive_at_390_and_1280_pixels(ctx, sqlite_database, tab):
     games = [finish(ctx, table(ctx, humans=3, bots=bots, seed=seed), seed=seed)
              for bots, seed in ((1, 2), (3, 3))]
     Player.update(name=LONG).where(Player.email == "bob@example.org").execute()
@@ -263,24 +245,21 @@ def test_the_archive_at_390_and_1280_pixels(ctx, sqlite_database, browser):
         if what == "archive game list":
             assert 'href="../games/visby-data.html"' in html
         for width in WIDTHS:
-            page = open_page(browser, html, width)
-            try:
-                _fits(page, f"{what} at {width}px")
-                _words(page, f"{what} at {width}px")
-                if what == "archive index":
-                    moves_header = page.get_by_text("Moves", exact=True).first
-                    box = moves_header.bounding_box()
-                    assert box is not None and box["x"] + box["width"] <= width, (
-                        f"the Moves column is cut off at {width}px: {box}")
-                if what == "archive game page":
-                    assert page.locator("svg, img").count() >= 1  # the pictures of the rounds
-                if what == "archive data page":
-                    assert "reconstructed" in page.inner_text("main")
-            finally:
-                page.close()
+            page = show(tab, html, width)
+            _fits(page, f"{what} at {width}px")
+            _words(page, f"{what} at {width}px")
+            if what == "archive index":
+                moves_header = page.get_by_text("Moves", exact=True).first
+                box = moves_header.bounding_box()
+                assert box is not None and box["x"] + box["width"] <= width, (
+                    f"the Moves column is cut off at {width}px: {box}")
+            if what == "archive game page":
+                assert page.locator("svg, img").count() >= 1  # the pictures of the rounds
+            if what == "archive data page":
+                assert "reconstructed" in page.inner_text("main")
 
 
-def test_a_tallinn_table_fits_too(ctx, sqlite_client, browser):
+def test_a_tallinn_table_fits_too(ctx, sqlite_client, tab):
     """The pages work for any game: Tallinn's seat and public pages and its turn mail."""
     people = [create.get_or_create_player(e, n, quiet_start="00:00", quiet_end="00:00")
               for e, n in (("alice@example.org", "Alice"), ("bob@example.org", LONG),
@@ -297,20 +276,17 @@ def test_a_tallinn_table_fits_too(ctx, sqlite_client, browser):
     assert "\nFinal scoring:\n" in pages["Tallinn's end"]
     for width in WIDTHS:
         for what, html in pages.items():
-            page = open_page(browser, html, width)
-            try:
-                assert page.locator("pre.view-text").count() == 1, what
-                table_in_words_unbroken(page, f"{what} at {width}px")
-                _fits(page, f"{what} at {width}px")
-                _words(page, f"{what} at {width}px")
-                if what in ("Tallinn seat page", "Tallinn public page"):
-                    assert page.locator("figure.table-picture svg").count() == 1, what
-                    assert "About the data of Tallinn" in page.inner_text("main")
-            finally:
-                page.close()
+            page = show(tab, html, width)
+            assert page.locator("pre.view-text").count() == 1, what
+            table_in_words_unbroken(page, f"{what} at {width}px")
+            _fits(page, f"{what} at {width}px")
+            _words(page, f"{what} at {width}px")
+            if what in ("Tallinn seat page", "Tallinn public page"):
+                assert page.locator("figure.table-picture svg").count() == 1, what
+                assert "About the data of Tallinn" in page.inner_text("main")
 
 
-def test_a_german_players_seat_and_confirm_pages_at_390_pixels(ctx, sqlite_client, browser):
+def test_a_german_players_seat_and_confirm_pages_at_390_pixels(ctx, sqlite_client, tab):
     """German words run longer than English ones: the pages still fit a phone."""
     game = _a_game_in_play(ctx)
     Player.update(language="de").where(Player.email == "bob@example.org").execute()
@@ -323,14 +299,11 @@ def test_a_german_players_seat_and_confirm_pages_at_390_pixels(ctx, sqlite_clien
         response = sqlite_client.get(path)
         if response.status_code != 200:  # a move link of an earlier decision
             continue
-        page = open_page(browser, inline_app_css(response.text), 390)
-        try:
-            assert page.evaluate("document.documentElement.lang") == "de", what
-            table_in_words_unbroken(page, f"German {what} page at 390px")
-            _fits(page, f"German {what} page at 390px")
-            labels = _words(page, f"German {what} page")
-            assert "Alle deine Spiele" in labels or what == "confirm", labels
-            body = page.inner_text("main")
-            assert ("Tischgespräch" in body) if what == "seat" else ("Bestätige" in body)
-        finally:
-            page.close()
+        page = show(tab, inline_app_css(response.text), 390)
+        assert page.evaluate("document.documentElement.lang") == "de", what
+        table_in_words_unbroken(page, f"German {what} page at 390px")
+        _fits(page, f"German {what} page at 390px")
+        labels = _words(page, f"German {what} page")
+        assert "Alle deine Spiele" in labels or what == "confirm", labels
+        body = page.inner_text("main")
+        assert ("Tischgespräch" in body) if what == "seat" else ("Bestätige" in body)

@@ -127,7 +127,8 @@ def _a_whole_action_turn(page, game: Game) -> None:
     supply = sum(before["seats"][ALICE]["rose"][0].values())
     assert supply >= 1 and before["seats"][ALICE]["ship"] == data.START_FIELD
     assert {"sea S1", "sea N1", "end"} <= set(targets(page))
-    assert axe_violations(page.context.browser, inline_app_css(page.content())) == [], \
+    assert axe_violations(page.context.browser.new_page(),
+                          inline_app_css(page.content())) == [], \
         "the seat page with its places to tap"
     _tap_and_confirm(page, "sea S1")
     # sailing costs a cube; where the colour makes no difference the sail pays it at

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_support import inline_app_css, needs_browser, table_in_words_unbroken
+from browser_support import inline_app_css, needs_browser, show, table_in_words_unbroken
 from table_words import table_in_words, words_read
 from test_riga_picture import NAMES, SETS, arranged, played_out
 
@@ -261,7 +261,7 @@ def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page(browser):
 
 
 @needs_browser
-def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatch, browser):
+def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatch, tab):
     """As the web tests do for Visby and Tallinn: a Riga game of two people and a bot,
     with the Riga buildings, its pages at a phone's width and a desktop's.
 
@@ -319,20 +319,16 @@ def test_the_riga_pages_fit_390_and_1280_pixels(ctx, sqlite_database, monkeypatc
     assert "Final scoring" in pages["Riga's end"]
     for width in (390, 1280):
         for what, html in pages.items():
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            try:
-                page.set_content(html)
-                scroll, inner = page.evaluate(
-                    "[document.scrollingElement.scrollWidth, window.innerWidth]")
-                assert scroll <= inner, f"{what} at {width}px: {scroll} > {inner}"
-                assert page.locator("pre.view-text").count() == 1, what
-                table_in_words_unbroken(page, f"{what} at {width}px")
-                assert page.get_by_text(LONG).first.is_visible(), what
-                if what != "Riga turn mail":
-                    assert page.locator("figure.table-picture svg").count() == 1
-                    assert "About the data of Riga" in page.inner_text("main")
-            finally:
-                page.close()
+            page = show(tab, html, width)
+            scroll, inner = page.evaluate(
+                "[document.scrollingElement.scrollWidth, window.innerWidth]")
+            assert scroll <= inner, f"{what} at {width}px: {scroll} > {inner}"
+            assert page.locator("pre.view-text").count() == 1, what
+            table_in_words_unbroken(page, f"{what} at {width}px")
+            assert page.get_by_text(LONG).first.is_visible(), what
+            if what != "Riga turn mail":
+                assert page.locator("figure.table-picture svg").count() == 1
+                assert "About the data of Riga" in page.inner_text("main")
 
 
 def test_a_private_draw_is_shown_to_its_drawer_alone():
