@@ -180,6 +180,16 @@ _WRITTEN: dict[tuple[tuple[str, Any], ...], str] = {}
 _WRITTEN_MOST = 30_000
 
 
+#: what ``Canvas.attributes`` wrote in the ``str`` format, by the attributes' items and
+#: their values' kinds; forgotten as ``_WRITTEN`` is
+_WRITTEN_STR: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
+
+
+def _zero_float(items: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether a float equal to 0 is among the values of ``items``."""
+    return any(type(v) is float and v == 0 for _, v in items)
+
+
 def _keepable(attrs: dict[str, Any]) -> bool:
     """Whether ``attrs`` may be kept by their items: an equal key always writes the
     same.  Texts, whole numbers and floats only, and no number equal to 0 or 1: those
@@ -257,7 +267,7 @@ class Canvas:
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
         if not self._shortest:
-            return self._written(attrs)
+            return self._written_str(attrs)
         # a picture writes the same attributes many times (a cube, a district, a
         # player's disc), and the seat page, the mails and the archive draw the same
         # places again and again: what the ``"g"`` format writes is kept by the
@@ -273,6 +283,25 @@ class Canvas:
                 if len(_WRITTEN) >= _WRITTEN_MOST:
                     _WRITTEN.clear()
                 _WRITTEN[key] = written
+        return written
+
+    def _written_str(self, attrs: dict[str, Any]) -> str:
+        """``attributes`` in the ``str`` format (Tallinn's and Visby's pictures), which
+        writes ``2`` and ``2.0`` apart (and ``True`` and ``1``): kept as in the ``"g"``
+        format, but by the attributes and their values' kinds."""
+        items = tuple(attrs.items())
+        key = (items, tuple(map(type, attrs.values())))
+        try:
+            written = _WRITTEN_STR.get(key)
+        except TypeError:  # a value that cannot be a key (a list): written as it is
+            return self._written(attrs)
+        if written is None:
+            written = self._written(attrs)
+            # a float equal to 0 is not kept: ``-0.0`` writes otherwise than ``0.0``
+            if 0 not in attrs.values() or not _zero_float(items):
+                if len(_WRITTEN_STR) >= _WRITTEN_MOST:
+                    _WRITTEN_STR.clear()
+                _WRITTEN_STR[key] = written
         return written
 
     def _written(self, attrs: dict[str, Any]) -> str:
@@ -657,4 +686,5 @@ def forget() -> None:
         _KEPT.clear()
         _kept_chars = 0
     _WRITTEN.clear()
+    _WRITTEN_STR.clear()
     _NUMBERS.clear()

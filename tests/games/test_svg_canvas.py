@@ -266,6 +266,21 @@ def test_styled_elements_write_what_the_general_ones_would():
     assert '<text x="True" y="2.5"' in _styled_text(True)
 
 
+def test_attributes_in_the_str_format_are_kept_apart_by_their_kinds():
+    """The ``str`` format writes ``2`` and ``2.0`` (``1`` and ``True``, ``0.0`` and
+    ``-0.0``) apart: what it keeps of attributes written is kept by their values' kinds,
+    and each is written as it was given, before and after the others."""
+    from pbem.games import svg as canvas
+
+    canvas.forget()
+    values = (0, 0.0, -0.0, False, 1, 1.0, True, 2, 2.0, 0, -0.0, True, 2.0, 1, "2", None)
+    for _ in range(2):  # written, then kept
+        for value in values:
+            want = (' fill="#000"' if value is None
+                    else f' data-v="{value}" fill="#000"')
+            assert Canvas("str").attributes({"data_v": value, "fill": "#000"}) == want, value
+
+
 def _styled_text(x: object) -> str:
     svg = Canvas()
     svg.styled_text(x, 2.5, "t", "")
