@@ -488,7 +488,8 @@ class Canvas:
             self.parts.append(f"<title>{xml_text(help)}</title>")
         return _Region(self, tag, box if href else None)
 
-    def drawn(self, draw: Callable[..., _T], *args: Any, regions: Sequence[str] = ()) -> _T:
+    def drawn(self, draw: Callable[..., _T], *args: Any,
+              regions: Sequence[str] | Callable[[], Sequence[str]] = ()) -> _T:
         """What ``draw(canvas, *args)`` draws, drawn here: kept by its arguments, and the
         links of ``regions``, and written again as it was; returns what ``draw`` returned
         (kept with it: a number or a tuple, which no one changes).
@@ -500,10 +501,15 @@ class Canvas:
         writes words); ``regions`` names every region it draws (a region it does not
         name raises).  It draws on a new canvas of this one's class, number format and
         the links of ``regions``; it is kept by which of them have a link, and each use
-        writes its own links in (the seat page's are new with every move).  Arguments
+        writes its own links in (the seat page's are new with every move).  ``regions``
+        may be a function that names them, called only where they are needed (a canvas
+        with links, a drawing not kept): a seat's regions, one a card, need not be named
+        for a picture without links that finds it kept.  Arguments
         that cannot key it (a list, a float equal to 0, a truth value inside a tuple)
         draw it anew each time."""
         links = self.links
+        if links and callable(regions):
+            regions = regions()
         hrefs = tuple(map(links.get, regions)) if links and regions else None
         linked: tuple[Any, ...] | None = None
         if hrefs is not None:
@@ -524,6 +530,8 @@ class Canvas:
         except TypeError:  # an argument that cannot be a key (a list)
             kept, key = None, None
         if kept is None:
+            if callable(regions):
+                regions = regions()
             kept = self._draw_kept(key, draw, args, regions, hrefs if linked else None)
         parts, markup = self.parts, kept[0]
         first = len(parts)

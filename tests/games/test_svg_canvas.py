@@ -208,6 +208,32 @@ def test_a_kept_drawing_is_written_with_the_links_of_each_use():
     assert unlinked.markup() == direct.markup() and not unlinked.linked
 
 
+def test_regions_named_by_a_function_are_named_only_where_needed():
+    """A drawing's regions may be named by a function (a seat's, one a card): called
+    where the canvas has links or the drawing is drawn, not for a picture without links
+    that finds it kept; what is written is what drawing it directly writes."""
+    from pbem.games.svg import forget
+
+    forget()
+    calls = []
+
+    def regions() -> tuple[str, ...]:
+        calls.append(1)
+        return ("piece 1",)
+
+    for links in ({}, {"piece 1": "/m/1"}):
+        for _ in range(2):  # drawn, then kept
+            direct, kept = Canvas(links=links), Canvas(links=links)
+            _piece(direct, 1, 2.5)
+            kept.drawn(_piece, 1, 2.5, regions=regions)
+            assert kept.markup() == direct.markup()
+            assert kept.linked == direct.linked
+    # drawn without links (named: checked), kept (not named); with links named each time
+    assert len(calls) == 3
+    with pytest.raises(ValueError, match="other 2"):
+        Canvas().drawn(_straying_piece, 2, regions=lambda: ("piece 1",))
+
+
 def test_a_kept_drawing_names_every_region_it_draws():
     with pytest.raises(ValueError, match="other 1"):
         Canvas().drawn(_straying_piece, 1, regions=("piece 1",))
