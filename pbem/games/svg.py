@@ -180,6 +180,16 @@ _WRITTEN: dict[tuple[tuple[str, Any], ...], str] = {}
 _WRITTEN_MOST = 30_000
 
 
+#: what ``Canvas.attributes`` wrote in the ``str`` format, by the attributes' items and
+#: their values' kinds; forgotten as ``_WRITTEN`` is
+_WRITTEN_STR: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
+
+
+def _zero_float(items: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether a float equal to 0 is among the values of ``items``."""
+    return any(type(v) is float and v == 0 for _, v in items)
+
+
 def _keepable(attrs: dict[str, Any]) -> bool:
     """Whether ``attrs`` may be kept by their items: an equal key always writes the
     same.  Texts, whole numbers and floats only, and no number equal to 0 or 1: those
@@ -257,7 +267,7 @@ class Canvas:
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
         if not self._shortest:
-            return self._written(attrs)
+            return self._written_str(attrs)
         # a picture writes the same attributes many times (a cube, a district, a
         # player's disc), and the seat page, the mails and the archive draw the same
         # places again and again: what the ``"g"`` format writes is kept by the
@@ -273,6 +283,25 @@ class Canvas:
                 if len(_WRITTEN) >= _WRITTEN_MOST:
                     _WRITTEN.clear()
                 _WRITTEN[key] = written
+        return written
+
+    def _written_str(self, attrs: dict[str, Any]) -> str:
+        """``attributes`` in the ``str`` format (Tallinn's and Visby's pictures), which
+        writes ``2`` and ``2.0`` apart (and ``True`` and ``1``): kept as in the ``"g"``
+        format, but by the attributes and their values' kinds."""
+        items = tuple(attrs.items())
+        key = (items, tuple(map(type, attrs.values())))
+        try:
+            written = _WRITTEN_STR.get(key)
+        except TypeError:  # a value that cannot be a key (a list): written as it is
+            return self._written(attrs)
+        if written is None:
+            written = self._written(attrs)
+            # a float equal to 0 is not kept: ``-0.0`` writes otherwise than ``0.0``
+            if 0 not in attrs.values() or not _zero_float(items):
+                if len(_WRITTEN_STR) >= _WRITTEN_MOST:
+                    _WRITTEN_STR.clear()
+                _WRITTEN_STR[key] = written
         return written
 
     def _written(self, attrs: dict[str, Any]) -> str:
@@ -459,7 +488,8 @@ class Canvas:
             self.parts.append(f"<title>{xml_text(help)}</title>")
         return _Region(self, tag, box if href else None)
 
-    def drawn(self, draw: Callable[..., _T], *args: Any, regions: Sequence[str] = ()) -> _T:
+    def drawn(self, draw: Callable[..., _T], *args: Any,
+              regions: Sequence[str] | Callable[[], Sequence[str]] = ()) -> _T:
         """What ``draw(canvas, *args)`` draws, drawn here: kept by its arguments, and the
         links of ``regions``, and written again as it was; returns what ``draw`` returned
         (kept with it: a number or a tuple, which no one changes).
@@ -471,10 +501,15 @@ class Canvas:
         writes words); ``regions`` names every region it draws (a region it does not
         name raises).  It draws on a new canvas of this one's class, number format and
         the links of ``regions``; it is kept by which of them have a link, and each use
-        writes its own links in (the seat page's are new with every move).  Arguments
+        writes its own links in (the seat page's are new with every move).  ``regions``
+        may be a function that names them, called only where they are needed (a canvas
+        with links, a drawing not kept): a seat's regions, one a card, need not be named
+        for a picture without links that finds it kept.  Arguments
         that cannot key it (a list, a float equal to 0, a truth value inside a tuple)
         draw it anew each time."""
         links = self.links
+        if links and callable(regions):
+            regions = regions()
         hrefs = tuple(map(links.get, regions)) if links and regions else None
         linked: tuple[Any, ...] | None = None
         if hrefs is not None:
@@ -495,6 +530,8 @@ class Canvas:
         except TypeError:  # an argument that cannot be a key (a list)
             kept, key = None, None
         if kept is None:
+            if callable(regions):
+                regions = regions()
             kept = self._draw_kept(key, draw, args, regions, hrefs if linked else None)
         parts, markup = self.parts, kept[0]
         first = len(parts)
@@ -657,4 +694,5 @@ def forget() -> None:
         _KEPT.clear()
         _kept_chars = 0
     _WRITTEN.clear()
+    _WRITTEN_STR.clear()
     _NUMBERS.clear()

@@ -208,6 +208,32 @@ def test_a_kept_drawing_is_written_with_the_links_of_each_use():
     assert unlinked.markup() == direct.markup() and not unlinked.linked
 
 
+def test_regions_named_by_a_function_are_named_only_where_needed():
+    """A drawing's regions may be named by a function (a seat's, one a card): called
+    where the canvas has links or the drawing is drawn, not for a picture without links
+    that finds it kept; what is written is what drawing it directly writes."""
+    from pbem.games.svg import forget
+
+    forget()
+    calls = []
+
+    def regions() -> tuple[str, ...]:
+        calls.append(1)
+        return ("piece 1",)
+
+    for links in ({}, {"piece 1": "/m/1"}):
+        for _ in range(2):  # drawn, then kept
+            direct, kept = Canvas(links=links), Canvas(links=links)
+            _piece(direct, 1, 2.5)
+            kept.drawn(_piece, 1, 2.5, regions=regions)
+            assert kept.markup() == direct.markup()
+            assert kept.linked == direct.linked
+    # drawn without links (named: checked), kept (not named); with links named each time
+    assert len(calls) == 3
+    with pytest.raises(ValueError, match="other 2"):
+        Canvas().drawn(_straying_piece, 2, regions=lambda: ("piece 1",))
+
+
 def test_a_kept_drawing_names_every_region_it_draws():
     with pytest.raises(ValueError, match="other 1"):
         Canvas().drawn(_straying_piece, 1, regions=("piece 1",))
@@ -264,6 +290,21 @@ def test_styled_elements_write_what_the_general_ones_would():
             assert svg.markup() == want.markup(), (numbers, value)
     assert '<text x="-0" y="2.5"' in _styled_text(-0.0)
     assert '<text x="True" y="2.5"' in _styled_text(True)
+
+
+def test_attributes_in_the_str_format_are_kept_apart_by_their_kinds():
+    """The ``str`` format writes ``2`` and ``2.0`` (``1`` and ``True``, ``0.0`` and
+    ``-0.0``) apart: what it keeps of attributes written is kept by their values' kinds,
+    and each is written as it was given, before and after the others."""
+    from pbem.games import svg as canvas
+
+    canvas.forget()
+    values = (0, 0.0, -0.0, False, 1, 1.0, True, 2, 2.0, 0, -0.0, True, 2.0, 1, "2", None)
+    for _ in range(2):  # written, then kept
+        for value in values:
+            want = (' fill="#000"' if value is None
+                    else f' data-v="{value}" fill="#000"')
+            assert Canvas("str").attributes({"data_v": value, "fill": "#000"}) == want, value
 
 
 def _styled_text(x: object) -> str:

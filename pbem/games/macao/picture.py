@@ -623,7 +623,9 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
         # by whether it is the viewer's, not by the viewer: another seat's panel looks
         # the same to every other seat's reader
         y = svg.drawn(_panel, version, lang, graf, mine, you is None, _name(names, s),
-                      marks[s], end, seat, y, regions=_panel_regions(seat, mine, you is None))
+                      marks[s], end, seat, y,
+                      regions=lambda seat=seat, mine=mine: _panel_regions(seat, mine,
+                                                                          you is None))
     return y
 
 

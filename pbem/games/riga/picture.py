@@ -478,13 +478,17 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     display = tuple(tuple((k, int(bool(v)) if k in ("used", "new") else v)
                           for k, v in _face(d, _DISPLAY_KEYS)) for d in entry.get("display") or ())
     left = tuple(entry.get("riga_left") or ())
-    regions = (f"seat {seat + 1}", "riga" if you else f"riga {seat + 1}",
-               *(_display_region(dict(d), seat, you) for d in display))
     # a seat's block looks the same in every reader's picture of a table (but the
-    # viewer's own) and often in the next ones: kept
+    # viewer's own) and often in the next ones: kept (its regions named where needed)
     return svg.drawn(_seat_kept, data.SETS.active.version, lang, seat, you, moving, start,
                      title, entry.get("points", 0), counts, limit, revealed, display, left, y,
-                     regions=regions)
+                     regions=lambda: _seat_regions(entry, seat, you))
+
+
+def _seat_regions(entry: dict[str, Any], seat: int, you: bool) -> tuple[str, ...]:
+    """The regions a seat's block draws (``_seat_kept``)."""
+    return (f"seat {seat + 1}", "riga" if you else f"riga {seat + 1}",
+            *(_display_region(d, seat, you) for d in entry.get("display") or ()))
 
 
 def _display_region(d: dict[str, Any], seat: int, you: bool) -> str:
