@@ -774,13 +774,16 @@ def _lock_query(model: type[BaseModel], row_id: Any, sqlite: bool) -> pw.ModelSe
 _LOCKS: dict[tuple[type[BaseModel], bool], Prepared] = {}
 
 
-def table_of(game_id: int, lock: bool = False, note_of: int | None = None
-             ) -> tuple[Game | None, list[Seat]]:
+def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
+             drawn_of: int | None = None) -> tuple[Game | None, list[Seat]]:
     """The game and its seats in table order, each with its player, in one statement:
     every page and move behind a link reads both, and a round trip saved there is saved
     on every click.  With ``lock``, the game row is locked as ``lock_row`` locks it.
     ``note_of``: the seat whose private note comes along (its seat page shows it:
-    ``pbem.lifecycle.notes.read``); no other seat's note is read.
+    ``pbem.lifecycle.notes.read``); no other seat's note is read.  ``drawn_of``: the
+    seat whose kept table (``Drawn``) comes along, as ``drawn_key``, ``drawn_svg`` and
+    ``drawn_text`` of its row (``None`` where none is kept; the confirm page of a turn
+    mail's link shows it: ``pbem.mail.picture.kept_table``).
 
     The game's columns come with every seat's row, but its state (the one large value)
     only with the first seat's (``_table_query``): it is read and decoded once, and the
@@ -790,22 +793,25 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None
     PostgreSQL locks first, in a statement of its own: a ``FOR UPDATE`` that waited for
     another move returns the locked row as that move left it, but the joined rows (the
     seats) as they were before it (its snapshot), so the table is read after the lock."""
-    if type(game_id) is not int or not (note_of is None or type(note_of) is int):
-        raise TypeError(f"a game and a seat are whole numbers, not {game_id!r}, {note_of!r}")
+    asked = tuple(v for v in (note_of, drawn_of) if v is not None)
+    if type(game_id) is not int or any(type(v) is not int for v in asked):
+        raise TypeError(f"a game and a seat are whole numbers, not {game_id!r}, {asked!r}")
     if lock and not isinstance(db.obj, pw.SqliteDatabase) and not _GAME_LOCK.rows(game_id):
         return None, []
-    with_note = note_of is not None
-    if with_note not in _TABLES:
-        _TABLES[with_note] = Prepared(
-            Seat, lambda *values: _table_query(*values, with_note=with_note), 1 + with_note,
-            shared=(Game,))
-    seats = _TABLES[with_note].rows(game_id, *(() if note_of is None else (note_of,)))
+    kind = (note_of is not None, drawn_of is not None)
+    if kind not in _TABLES:
+        _TABLES[kind] = Prepared(
+            Seat, lambda *values: _table_query(*values, with_note=kind[0], with_drawn=kind[1]),
+            1 + len(asked), shared=(Game,))
+    seats = _TABLES[kind].rows(game_id, *asked)
     if not seats or seats[0].index != 0:
         game = lock_row(Game, game_id) if lock else Game.get_or_none(Game.id == game_id)
         seats = Seat.of(game) if game is not None else []
         for seat in seats if note_of is not None else ():
             note = Note.get_or_none(Note.seat == seat.id) if seat.index == note_of else None
             seat.note_text = note.text if note is not None else None
+        for seat in seats if drawn_of is not None else ():  # none read: drawn afresh
+            seat.drawn_key = seat.drawn_svg = seat.drawn_text = None
         return game, seats
     game = seats[0].game
     # set as read, not as changed: saving the game writes only what a change set
@@ -819,22 +825,34 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None
 _GAME_COLUMNS = [f for f in Game._meta.sorted_fields if f.name != "state"]
 
 
-def _table_query(game_id: Any, *note_of: Any, with_note: bool) -> pw.ModelSelect:
-    """``table_of``'s statement; ``note_of``: the seat whose note comes along, if asked."""
+def _table_query(game_id: Any, *seats: Any, with_note: bool, with_drawn: bool
+                 ) -> pw.ModelSelect:
+    """``table_of``'s statement; ``seats``: the seat whose note comes along, then the
+    seat whose kept table does, each if asked."""
+    note_of, drawn_of = (seats[0] if with_note else None), seats[-1] if with_drawn else None
     columns = [Seat, Player, *_GAME_COLUMNS,
                pw.Case(None, [(Seat.index == 0, Game.state)]).alias("table_state")]
     if with_note:
-        columns.append(pw.Case(None, [(Seat.index == note_of[0], Note.text)])
+        columns.append(pw.Case(None, [(Seat.index == note_of, Note.text)])
                        .alias("note_text"))
+    if with_drawn:
+        # each as a value of the seat's row (a field of ``Drawn`` would make a model)
+        columns += [pw.Case(None, [(Seat.index == drawn_of, field)]).alias(f"drawn_{name}")
+                    for name, field in (("key", Drawn.key), ("svg", Drawn.svg),
+                                        ("text", Drawn.text))]
     query = (Seat.select(*columns)
              .join(Player, pw.JOIN.LEFT_OUTER).switch(Seat).join(Game))
     if with_note:
         query = query.switch(Seat).join(Note, pw.JOIN.LEFT_OUTER, on=(Note.seat == Seat.id))
+    if with_drawn:  # that one seat's row alone: the others' pictures are never read
+        query = query.switch(Seat).join(Drawn, pw.JOIN.LEFT_OUTER, on=(
+            (Drawn.game == Seat.game) & (Drawn.viewer == Seat.index)
+            & (Seat.index == drawn_of)))
     return query.where(Seat.game == game_id).order_by(Seat.index)
 
 
-#: ``table_of``'s prepared statements, with a seat's note or without
-_TABLES: dict[bool, Prepared] = {}
+#: ``table_of``'s prepared statements, by whether a seat's note and its kept table come
+_TABLES: dict[tuple[bool, bool], Prepared] = {}
 #: the game's row locked, and nothing read (PostgreSQL: ``table_of``)
 _GAME_LOCK = Prepared(Game, lambda game_id: (
     Game.select(Game.id).where(Game.id == game_id).for_update()), 1)

@@ -124,17 +124,26 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
     ``_made_single``): joined tables (an outer join that finds nothing too), an alias
     column, a model read alone."""
     from pbem.gamelog.history import _TALK
-    from pbem.models import Move, Note, Talk, _table_query
+    from pbem.models import Drawn, Move, Note, Talk, _table_query, table_of
 
     game = _game(3)
     Seat.update(player=None).where(Seat.game == game, Seat.index == 2).execute()
     Note.create(seat=Seat.get(Seat.game == game, Seat.index == 1), text="mine")
+    Drawn.create(game=game, viewer=1, key="k1", svg="<svg/>", text="the table")
+    Drawn.create(game=game, viewer=2, key="k2", svg="<svg/>", text="not asked for")
     Talk.create(game=game, seat=0, text="hello", after_move_seq=0)
     Move.create(game=game, seq=1, seat=0, move="karte 3", round=1, turn_seq=1, commit=True,
                 turn_end=False, said_author="Du", said_others="Ann")
     queries = [
-        (Prepared(Seat, lambda g, s: _table_query(g, s, with_note=True), 2), (game.id, 1)),
-        (Prepared(Seat, lambda g: _table_query(g, with_note=False), 1), (game.id,)),
+        (Prepared(Seat, lambda g, s: _table_query(g, s, with_note=True, with_drawn=False), 2),
+         (game.id, 1)),
+        (Prepared(Seat, lambda g: _table_query(g, with_note=False, with_drawn=False), 1),
+         (game.id,)),
+        # a seat's kept table, and its note and kept table: the seat's values, not models
+        (Prepared(Seat, lambda g, s: _table_query(g, s, with_note=False, with_drawn=True), 2),
+         (game.id, 1)),
+        (Prepared(Seat, lambda g, s, t: _table_query(g, s, t, with_note=True,
+                                                     with_drawn=True), 3), (game.id, 1, 1)),
         (Prepared(Seat, lambda g: (Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
                                    .where(Seat.game == g).order_by(Seat.index)), 1),
          (game.id,)),
@@ -147,7 +156,8 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
     Seat.update(player=Player.create(email="bo@example.org", name="Bo")).where(
         Seat.game == game, Seat.index == 1).execute()
     shared = [
-        (Prepared(Seat, lambda g: _table_query(g, with_note=False), 1, shared=(Game,)),
+        (Prepared(Seat, lambda g: _table_query(g, with_note=False, with_drawn=False), 1,
+                  shared=(Game,)),
          (game.id,)),
         (Prepared(Seat, lambda g: (Seat.select(Seat, Player, Game).join(
             Player, pw.JOIN.LEFT_OUTER).switch(Seat).join(Game).where(Seat.game == g)
@@ -166,5 +176,9 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
     assert [s.__rel__.get("player") for s in made[:2]] == [None, None]
     game_rows = shared[0][0].rows(game.id)
     assert game_rows[0].game is game_rows[1].game is game_rows[2].game
+    # the kept table of the seat asked for, and no other seat's
+    _, seats = table_of(game.id, note_of=1, drawn_of=1)
+    assert [(s.drawn_key, s.drawn_text, s.note_text) for s in seats] == [
+        (None, None, None), ("k1", "the table", "mine"), (None, None, None)]
     assert [s.player.name if s.player else None for s in shared[1][0].rows(game.id)] == [
         "Ann", "Bo", None]

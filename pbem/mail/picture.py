@@ -26,8 +26,8 @@ that out once per process, ``pbem serve`` and ``pbem scheduler`` warn at start-u
 
 A "your move" mail's table (its picture and its words) is also kept in the database
 (``keep_table``, model ``Drawn``), so that the confirm page of the mail's link shows
-it without drawing it again (``kept_table``): the page is served by another process
-than the one that wrote the mail.
+it without drawing it again (``kept_table``; it comes with the seats the page reads
+anyway): the page is served by another process than the one that wrote the mail.
 """
 
 from __future__ import annotations
@@ -207,15 +207,14 @@ def forget_tables(game: Any) -> None:
     Drawn.delete().where(Drawn.game == game.id).execute()
 
 
-def kept_table(key: tuple[Any, ...]) -> tuple[str, str] | None:
-    """The SVG and the words of the table ``key`` names, if a mail kept them
-    (``keep_table``); ``None`` where none did (the state moved on since, the mail was
-    held for a digest, or none was written)."""
-    row = (Drawn.select(Drawn.svg, Drawn.text).where(Drawn.key == _digest(key))
-           .tuples().first())
-    if row is None:
+def kept_table(seat: Any, key: tuple[Any, ...]) -> tuple[str, str] | None:
+    """The SVG and the words of the table ``key`` names, if the seat's turn mail kept
+    them (``keep_table``) and they came with the seat's row (``models.table_of``'s
+    ``drawn_of``); ``None`` where none did (the state moved on since, the mail was held
+    for a digest, or none was written)."""
+    if getattr(seat, "drawn_key", None) != _digest(key):
         return None
-    return row[0], row[1]
+    return seat.drawn_svg, seat.drawn_text
 
 
 def _drawn(rules: Any, view: Any, names: list[str], lang: str,

@@ -99,14 +99,16 @@ def seat_path(game: Game, seat: Seat) -> str | None:
     return path_of(compose.seat_url(context(), game, seat))
 
 
-def _game_and_seat(game_id: int | Game, index: int, note: bool = False
-                    ) -> tuple[Game, Seat]:
+def _game_and_seat(game_id: int | Game, index: int, note: bool = False,
+                   drawn: bool = False) -> tuple[Game, Seat]:
     """The game (read now with its seats, unless given) and its seat ``index``, or the
-    refusal.  ``note``: the seat's private note read with them (its seat page)."""
+    refusal.  ``note``: the seat's private note read with them (its seat page);
+    ``drawn``: the table its turn mail kept (the confirm page)."""
     if isinstance(game_id, Game):
         game = game_id
     elif type(game_id) is int and type(index) is int:
-        game, seats = table_of(game_id, note_of=index if note else None)
+        game, seats = table_of(game_id, note_of=index if note else None,
+                               drawn_of=index if drawn else None)
         if game is not None:
             g.setdefault("pbem_seats", {})[game.id] = seats
     else:  # a link signed by us names its game by number; anything else is no game
@@ -140,9 +142,12 @@ def _move_payload(token: str) -> links.Link:
     return _payload(links.MOVE, token, days * 86_400)
 
 
-def load_move_link(token: str) -> MoveLink:
+def load_move_link(token: str, drawn: bool = False) -> MoveLink:
+    """The game, seat and move a move link names, or the refusal; ``drawn``: the table
+    the seat's turn mail kept comes along (``_game_and_seat``)."""
     payload = _move_payload(token)
-    game, seat = _game_and_seat(_field(payload, "game"), _field(payload, "seat"))
+    game, seat = _game_and_seat(_field(payload, "game"), _field(payload, "seat"),
+                                drawn=drawn)
     _check_owner(game, seat, payload)
     return MoveLink(game, seat, _field(payload, "turn"), _field(payload, "menu"),
                     _field(payload, "move"))
@@ -256,7 +261,8 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
     tap, ``region_links``), names, what happened since move ``since`` (with
     ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move.
     ``mailed``: the reader came from a turn mail, whose table (picture and words) was
-    kept when it was written (``picture.kept_table``): shown as kept, not drawn again."""
+    kept when it was written and read with the seats (``table_of(drawn_of=…)``): shown
+    as kept, not drawn again."""
     rules = get_game(game.game)
     names = compose.names_of(seats)
     values: dict[str, Any] = {
@@ -283,7 +289,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         return values
     values["view"] = rules.view(game.state, viewer)
     key = picture.picture_key(game, seats, viewer, names, values["lang"])
-    kept = picture.kept_table(key) if mailed and not links else None
+    kept = picture.kept_table(seats[viewer], key) if mailed and not links else None
     if kept is not None:
         values["picture"], values["view_text"] = kept
     else:
@@ -305,7 +311,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
 
 @bp.get("/m/<token>")
 def confirm(token: str) -> Any:
-    link = load_move_link(token)
+    link = load_move_link(token, drawn=True)
     check_move_link(link)
     game, seat = link.game, link.seat
     rules = get_game(game.game)
