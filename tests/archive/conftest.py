@@ -119,7 +119,7 @@ def _first_build(archive: Archive, database: str, first_builds: dict[str, FirstB
     if database not in first_builds:
         report = build(archive.site)
         kept = tmp_path_factory.mktemp(f"first-build-{database}") / "site"
-        shutil.copytree(archive.site, kept)
+        shutil.copytree(archive.site, kept, copy_function=_link_or_copy)
         first_builds[database] = FirstBuild(kept, report, _stamps(kept))
     else:
         shutil.copytree(first_builds[database].site, archive.site, dirs_exist_ok=True,
@@ -128,13 +128,14 @@ def _first_build(archive: Archive, database: str, first_builds: dict[str, FirstB
 
 
 def _link_or_copy(source: str, target: str) -> None:
-    """A page as a hard link to the kept one, the rest (the manifest's files, the lock) as
-    a copy of its own.  Copying the 24 MB of 1,300 pages cost the kernel 0.2 to 1.3 s of
-    CPU a test, a link 0.03 s for them all, and it is as safe: the builder never writes
-    into a page, it writes a new file and moves it over the old (``SiteWriter.write``),
-    or removes it; the manifest is the one file a test writes into in place
+    """A page as a hard link to the kept one (and the kept one to the first build's), the
+    rest (the manifest's files, the lock) as a copy of its own.  Copying the 24 MB of
+    1,300 pages cost the kernel 0.2 to 1.3 s of CPU a test, a link 0.03 s for them all,
+    and it is as safe: the builder never writes into a page, it writes a new file and
+    moves it over the old (``SiteWriter.write``), or removes it; the manifest's files are
+    what a test writes into in place
     (``test_a_manifest_of_another_kind_means_a_full_read``).  ``_still_as_built`` finds
-    any other."""
+    a page written so."""
     if os.path.basename(source).startswith("."):
         shutil.copy2(source, target)
     else:
