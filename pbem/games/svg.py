@@ -185,9 +185,11 @@ _WRITTEN_MOST = 30_000
 _WRITTEN_STR: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
 
 
-def _zero_float(items: tuple[tuple[str, Any], ...]) -> bool:
-    """Whether a float equal to 0 is among the values of ``items``."""
-    return any(type(v) is float and v == 0 for _, v in items)
+def _keepable_str(attrs: dict[str, Any]) -> bool:
+    """Whether ``attrs`` may be kept in the ``str`` format, by their items and their
+    values' kinds: not with a float equal to 0 (``-0.0`` writes otherwise than ``0.0``)."""
+    return 0 not in attrs.values() or not any(
+        type(v) is float and v == 0 for v in attrs.values())
 
 
 def _keepable(attrs: dict[str, Any]) -> bool:
@@ -266,42 +268,25 @@ class Canvas:
 
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
-        if not self._shortest:
-            return self._written_str(attrs)
         # a picture writes the same attributes many times (a cube, a district, a
         # player's disc), and the seat page, the mails and the archive draw the same
-        # places again and again: what the ``"g"`` format writes is kept by the
-        # attributes themselves
-        key = tuple(attrs.items())
+        # places again and again: what is written is kept by the attributes themselves
+        # (``"g"`` format), or by them and their values' kinds (``str`` format, which
+        # writes ``2`` and ``2.0`` apart, and ``True`` and ``1``: Tallinn, Visby)
+        if self._shortest:
+            store, key = _WRITTEN, tuple(attrs.items())
+        else:
+            store, key = _WRITTEN_STR, (tuple(attrs.items()), tuple(map(type, attrs.values())))
         try:
-            written = _WRITTEN.get(key)
+            written = store.get(key)
         except TypeError:  # a value that cannot be a key (a list): written as it is
             return self._written(attrs)
         if written is None:
             written = self._written(attrs)
-            if _keepable(attrs):
-                if len(_WRITTEN) >= _WRITTEN_MOST:
-                    _WRITTEN.clear()
-                _WRITTEN[key] = written
-        return written
-
-    def _written_str(self, attrs: dict[str, Any]) -> str:
-        """``attributes`` in the ``str`` format (Tallinn's and Visby's pictures), which
-        writes ``2`` and ``2.0`` apart (and ``True`` and ``1``): kept as in the ``"g"``
-        format, but by the attributes and their values' kinds."""
-        items = tuple(attrs.items())
-        key = (items, tuple(map(type, attrs.values())))
-        try:
-            written = _WRITTEN_STR.get(key)
-        except TypeError:  # a value that cannot be a key (a list): written as it is
-            return self._written(attrs)
-        if written is None:
-            written = self._written(attrs)
-            # a float equal to 0 is not kept: ``-0.0`` writes otherwise than ``0.0``
-            if 0 not in attrs.values() or not _zero_float(items):
-                if len(_WRITTEN_STR) >= _WRITTEN_MOST:
-                    _WRITTEN_STR.clear()
-                _WRITTEN_STR[key] = written
+            if _keepable(attrs) if self._shortest else _keepable_str(attrs):
+                if len(store) >= _WRITTEN_MOST:
+                    store.clear()
+                store[key] = written
         return written
 
     def _written(self, attrs: dict[str, Any]) -> str:

@@ -53,12 +53,13 @@ CSS_WIDTH = 600
 #: pixel widths to try, largest first: a PNG above ``MAX_BYTES`` is drawn smaller
 PIXEL_WIDTHS = (2 * CSS_WIDTH, 3 * CSS_WIDTH // 2, CSS_WIDTH)
 MAX_BYTES = 150_000
-#: a PNG's bytes at each smaller width, at least, as a share of its bytes at the
+#: a PNG's bytes at the middle width, at least, as a share of its bytes at the
 #: largest: the shares resvg's PNGs of the four games' tables came to were 0.72-0.75 at
-#: 900 and 0.47-0.50 at 600 pixels (issue 23), whatever the table.  A width whose PNG
-#: would be larger than ``MAX_BYTES`` even so is skipped: a tall table (Macao's, most
-#: of Riga's) was drawn three times for every mail, at a second of CPU the first time
-_LEAST_SHARE = dict(zip(PIXEL_WIDTHS, (1.0, 0.70, 0.45), strict=True))
+#: 900 (and 0.47-0.50 at 600) pixels (issue 23), whatever the table.  Where the PNG
+#: would be larger than ``MAX_BYTES`` even so, that width is skipped: a tall table
+#: (Macao's, most of Riga's) was drawn three times for every mail, at a second of CPU
+#: the first time.  The largest width is always drawn, and the smallest is the last.
+_LEAST_SHARE = {PIXEL_WIDTHS[1]: 0.70}
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: a picture inside a stored HTML body (``Picture.src``): the whole ``<img>`` tag, the
@@ -149,7 +150,7 @@ def render_png(svg: str) -> bytes:
         raise NoFonts("no font to write the picture's words with")
     png, first = b"", 0
     for width in PIXEL_WIDTHS:
-        if first and width != PIXEL_WIDTHS[-1] and first * _LEAST_SHARE[width] > MAX_BYTES:
+        if first * _LEAST_SHARE.get(width, 0.0) > MAX_BYTES:
             continue  # too large at this width too, surely: not worth drawing to see
         png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, **_font_options()))
         if not png.startswith(PNG_SIGNATURE):
