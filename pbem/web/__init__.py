@@ -75,6 +75,8 @@ def create_app(ctx: Context | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=ctx.base_url.startswith("https://"),
         PERMANENT_SESSION_LIFETIME=timedelta(days=62),
+        # renewed by csrf.token() when half used up, not re-signed on every response
+        SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=64 * 1024,
         PBEM_PRODUCTION=production,
     )

@@ -5,12 +5,19 @@ the POST handler calls :func:`check`.  Another site can make a browser send
 our cookie, but cannot read the page to learn the value, so it cannot forge
 the field.  The only POST without it is the RFC 8058 one-click unsubscribe,
 which mail providers send with no cookie at all (its signed link is the proof).
+
+The session is permanent (``PERMANENT_SESSION_LIFETIME``) but its cookie is not
+signed and sent again with every response (``SESSION_REFRESH_EACH_REQUEST`` is off:
+re-signing it was about a twentieth of a player's click): :func:`token` renews it
+when it is older than :data:`RENEW_AFTER_DAYS`, so a page that shows a form always
+leaves the browser a cookie good for at least that long.
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
+from datetime import UTC, datetime
 
 from flask import request, session
 
@@ -18,6 +25,8 @@ from pbem.i18n import gettext
 from pbem.web.refusal import Refusal
 
 FIELD = "csrf_token"
+#: half the cookie's lifetime (62 days): a form on a page shown now still posts a month on
+RENEW_AFTER_DAYS = 31
 
 
 def token() -> str:
@@ -27,6 +36,10 @@ def token() -> str:
         value = secrets.token_urlsafe(32)
         session["csrf"] = value
         session.permanent = True
+    today = datetime.now(UTC).date().toordinal()
+    since = session.get("day")
+    if not isinstance(since, int) or today - since >= RENEW_AFTER_DAYS:
+        session["day"] = today  # modified: Flask sends the cookie with a new expiry
     return value
 
 

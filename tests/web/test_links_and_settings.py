@@ -7,6 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 import pytest
+from freezegun import freeze_time
 from web_helpers import (
     csrf_of,
     forms_in,
@@ -271,6 +272,45 @@ def test_rotating_the_secret_key_keeps_mailed_links_until_the_old_key_is_dropped
         response = new.get(path)
         assert (response.status_code, _reason(response)) == (400, "forged"), kind
     assert new.get(fresh).status_code == 200
+
+
+# -- the session cookie that carries the token -----------------------------------------------
+
+
+def _cookie_expiry(response) -> str | None:
+    """The Expires of the session cookie the response sets, or None if it sets none."""
+    for header in response.headers.getlist("Set-Cookie"):
+        if header.startswith("pbem="):
+            return next(part.strip().split("=", 1)[1] for part in header.split(";")
+                        if part.strip().lower().startswith("expires="))
+    return None
+
+
+def test_the_session_cookie_is_sent_when_made_and_when_half_its_life_is_gone(ctx, client):
+    """Not with every page (signing it again each time cost a twentieth of a click), but
+    a page with a form always leaves the browser a cookie good for a month more, and the
+    token it carries stays the same, so a form shown before the renewal still posts."""
+    with freeze_time("2026-03-01 12:00:00") as frozen:
+        game = table(ctx)
+        seat = Seat.get(Seat.game == game, Seat.index == 0)
+
+        def page():
+            return client.get(_path(compose.seat_url(ctx, game, seat)))
+
+        first = page()
+        assert _cookie_expiry(first) == "Sat, 02 May 2026 12:00:00 GMT"  # 62 days
+        for day in ("2026-03-02", "2026-03-31"):  # a day, and 30 days on
+            frozen.move_to(f"{day} 12:00:00")
+            assert _cookie_expiry(page()) is None, day
+        frozen.move_to("2026-04-01 12:00:00")  # 31 days on
+        renewed = page()
+        assert _cookie_expiry(renewed) == "Tue, 02 Jun 2026 12:00:00 GMT"
+        assert csrf_of(renewed.text) == csrf_of(first.text)
+        frozen.move_to("2026-04-02 12:00:00")
+        assert _cookie_expiry(page()) is None
+        [form, *_] = [f for f in forms_in(first.text) if f.action.endswith("/play")]
+        assert post_form(client, form).status_code == 303  # shown a month ago, still plays
+        assert Move.select().count() == 1
 
 
 # -- the seat page's move form ---------------------------------------------------------------
