@@ -27,11 +27,15 @@ floor, floor, click, …; ``--runs`` of each), on one server:
   POST that inserts and commits one row, GET the page it redirects to.
 
 The floor's p99 is its own, at the same concurrency: never measured inside a server
-saturated by the path it is compared with.  It prints p50 and p99 of the whole
-click (its three requests) and of each request, for each run; the ratio of the
-click's p99 to the floor's (per pair of runs, min/median/max; target at most 2x),
-refusals, 5xx answers and tracebacks in the server's log, and whether a move was
-applied twice.  Every request is a connection of its own (``Connection: close``).
+saturated by the path it is compared with. At saturation a p99 follows the CPU a click
+costs the machine, so each run also prints that, per click made: the server's workers,
+the compose step and the clients (which share the two cores here though a player's
+browser and mail client do not: they look for a mail with one prepared statement, not
+a query built each time, which had cost them twice the server's CPU). It prints p50
+and p99 of the whole click (its three requests) and of each request, for each run; the
+ratio of the click's p99 to the floor's (per pair of runs, min/median/max; target at
+most 2x), refusals, 5xx answers and tracebacks in the server's log, and whether a move
+was applied twice. Every request is a connection of its own (``Connection: close``).
 
 ``--double-click`` plays every move link with two POSTs of the same confirm form
 at the same moment (one browser, one cookie, two connections) and prints how
@@ -65,6 +69,7 @@ import os
 import queue
 import random
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -403,6 +408,10 @@ class Tally:
     pairs: Counter = field(default_factory=Counter)  # double clicks by their two statuses
     overlapping: int = 0  # double clicks whose two POSTs were in flight at the same time
     moves: int = 0
+    #: clicks (or floor clicks) made, the untimed first ones included, and this client's
+    #: own CPU seconds while it made them
+    made: int = 0
+    cpu: float = 0.0
     errors: list[str] = field(default_factory=list)
     finished: bool = False
 
@@ -442,20 +451,22 @@ class Client:
     def latest_mails(self, game_id: int) -> list[tuple[int, str]]:
         """Each seat's latest turn mail, once the tick wrote it (a click's mails are
         addressed only until then: ``pbem.mail.later``); waits for it a while, as a
-        player waits for the mail."""
-        from pbem.models import Outbox
+        player waits for the mail.
 
+        The look is one prepared statement a player, not a peewee query built each time:
+        a player's mail client is not on the server's machine, and building the query
+        cost the clients twice the server's CPU a click (their polls for the mail)."""
+        from pbem.models import Outbox, db
+
+        sql = _latest_mail_sql(Outbox, db.param)
         for _ in range(int(MAIL_WAIT_SECONDS / 0.05)):
             mails, waiting = [], False
             for player in self.plan.table.players:
-                mail = (Outbox.select(Outbox.id, Outbox.text_body, Outbox.composed)
-                        .where(Outbox.game == game_id, Outbox.player == player,
-                               Outbox.kind == "turn")
-                        .order_by(Outbox.id.desc()).first())
-                if mail is not None and not mail.composed:
+                row = db.execute_sql(sql, (game_id, player, "turn")).fetchone()
+                if row is not None and not row[2]:
                     waiting = True
-                elif mail is not None and mail.id not in self.dead_mails:
-                    mails.append((mail.id, mail.text_body))
+                elif row is not None and row[0] not in self.dead_mails:
+                    mails.append((row[0], row[1]))
             if mails or not waiting:
                 return mails
             time.sleep(0.05)
@@ -598,6 +609,7 @@ class Client:
         open_database(self.plan.database_url)
         db.connect(reuse_if_open=True)
         start.wait(START_SECONDS * 2)
+        began = _own_cpu()
         deadline = time.monotonic() + self.plan.seconds
         total = self.plan.warmup + self.plan.moves
         try:
@@ -612,14 +624,54 @@ class Client:
                 elif not self.play_one():
                     self.tally.errors.append(f"client {self.plan.index}: out of games")
                     break
+                self.tally.made += 1
                 if self.timing:
                     self.tally.moves += 1
             else:
                 self.tally.finished = True
         except Exception as exc:  # noqa: BLE001 - reported with what was measured
             self.tally.errors.append(f"client {self.plan.index}: {exc!r}")
+        self.tally.cpu = _own_cpu() - began
         db.close()
         return self.tally
+
+
+def _latest_mail_sql(outbox: Any, param: str) -> str:
+    """A player's latest mail of a kind in a game: its id, text and whether it is written."""
+    meta = outbox._meta
+    column = {name: meta.fields[name].column_name
+              for name in ("id", "text_body", "composed", "game", "player", "kind")}
+    return (f'SELECT "{column["id"]}", "{column["text_body"]}", "{column["composed"]}" '
+            f'FROM "{meta.table_name}" WHERE "{column["game"]}" = {param} '
+            f'AND "{column["player"]}" = {param} AND "{column["kind"]}" = {param} '
+            f'ORDER BY "{column["id"]}" DESC LIMIT 1')
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds (user and system) of process ``pid`` and all its descendants now
+    alive, from /proc (0 where there is none: the figure is then not printed)."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+    wanted, total = {pid}, 0
+    while wanted:
+        total += sum(ticks.get(p, 0) for p in wanted)
+        wanted = {child for child, parent in parents.items() if parent in wanted}
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def composer_main(database_url: str, folder: Path, port: int, stop: Any) -> None:
@@ -651,7 +703,7 @@ def composing(database_url: str, folder: Path, port: int):
     process = context.Process(target=composer_main, args=(database_url, folder, port, stop))
     process.start()
     try:
-        yield
+        yield process
     finally:
         stop.set()
         process.join(START_SECONDS)
@@ -719,6 +771,24 @@ class Run:
     mode: str
     seconds: float
     tallies: list[Tally]
+    #: CPU seconds of the server (its workers), and of the compose step, in the run
+    server_cpu: float = 0.0
+    compose_cpu: float = 0.0
+
+    @property
+    def made(self) -> int:
+        return sum(t.made for t in self.tallies)
+
+    def cpu_line(self) -> str:
+        """Where the machine's CPU went, per click made: what the clients spend (reading
+        mails, parsing pages) shares the cores with the server in this bench, though a
+        player's browser is elsewhere."""
+        if not self.made:
+            return ""
+        per = 1000 / self.made
+        clients = sum(t.cpu for t in self.tallies)
+        return (f"CPU a click made ({self.made}): server {self.server_cpu * per:.1f} ms, "
+                f"compose step {self.compose_cpu * per:.1f} ms, clients {clients * per:.1f} ms")
 
     def times(self, what: str) -> list[float]:
         return [t for tally in self.tallies for t in tally.times.get(what, [])]
@@ -793,6 +863,8 @@ def report_run(number: int, run: Run, clients: int) -> None:
     for tally in run.tallies:
         for error in tally.errors:
             print(f"    ! {error}")
+    if run.cpu_line():
+        print(f"    {run.cpu_line()}")
     stopped = sum(not t.finished for t in run.tallies)
     if stopped:
         print(f"    ! {stopped} clients did not finish (time limit or errors)")
@@ -868,16 +940,19 @@ def run_one(server_kind: str, database: str, args: argparse.Namespace,
               f"{LOOPBACK}:{port}; runs: {', '.join(order)}", flush=True)
         server = Server(server_kind, port, server_env(url, port, folder), folder)
         runs: list[Run] = []
-        with running(server), composing(url, folder, port):
+        with running(server), composing(url, folder, port) as composer:
             for number, mode in enumerate(order, start=1):
                 plans = [Plan(i, port, url, table, share[i], args.warmup, args.seconds,
                               args.double_click, args.seed * 1000 + number * 100 + i,
                               mode="floor" if mode == "floor" else "click")
                          for i, table in enumerate(tables)]
                 load = os.getloadavg()[0]
+                cpu_before = (tree_cpu(server.process.pid), tree_cpu(composer.pid))
                 started = time.perf_counter()
                 tallies = drive(plans, args.seconds)
-                run = Run(mode, time.perf_counter() - started, tallies)
+                run = Run(mode, time.perf_counter() - started, tallies,
+                          server_cpu=tree_cpu(server.process.pid) - cpu_before[0],
+                          compose_cpu=tree_cpu(composer.pid) - cpu_before[1])
                 runs.append(run)
                 report_run(number, run, args.clients)
                 print(f"    (load average before the run: {load:.1f} on {os.cpu_count()} "
