@@ -262,12 +262,14 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
     ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move.
     ``mailed``: the reader came from a turn mail, whose table (picture and words) was
     kept when it was written and read with the seats (``table_of(drawn_of=…)``): shown
-    as kept, not drawn again."""
+    as kept, not drawn again, and its view not computed (``view`` is then None; the
+    page's templates ask ``view_text`` whether a table stands)."""
     rules = get_game(game.game)
     names = compose.names_of(seats)
     values: dict[str, Any] = {
         "game": game, "rules": rules, "seats": seats, "names": names,
-        "title": compose.game_title(game), "view": None, "picture": None, "tappable": False,
+        "title": compose.game_title(game), "view": None, "view_text": None, "picture": None,
+        "tappable": False,
         "recent": history.History(), "to_move": [],
         "result": game.result, "waiting_for": [], "free_seats": [], "open_seats": [],
         "standing": None, "headline": "", "archive_url": None,
@@ -287,12 +289,12 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
                                 and not s.invite_email and not s.open_to_all]
         values["open_seats"] = [s for s in seats if s.player_id is None and s.open_to_all]
         return values
-    values["view"] = rules.view(game.state, viewer)
     key = picture.picture_key(game, seats, viewer, names, values["lang"])
     kept = picture.kept_table(seats[viewer], key) if mailed and not links else None
-    if kept is not None:
+    if kept is not None:  # drawn from this very view when the mail was written
         values["picture"], values["view_text"] = kept
     else:
+        values["view"] = rules.view(game.state, viewer)
         values["picture"] = picture.draw(rules, values["view"], names, values["lang"], key,
                                          links)
         values["view_text"] = rules.render_text(values["view"], names, values["lang"])

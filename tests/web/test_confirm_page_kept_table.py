@@ -51,6 +51,7 @@ def test_the_confirm_page_shows_the_table_the_turn_mail_kept(ctx, client, monkey
 
     monkeypatch.setattr(rules, "picture", refused)
     monkeypatch.setattr(rules, "render_text", refused)
+    monkeypatch.setattr(rules, "view", refused)  # nor the view they were drawn from
     page = client.get(path)
     assert page.status_code == 200
     assert MARK in page.text and "words kept by the mail" in page.text
