@@ -345,6 +345,11 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
         mail.delete_instance()
         return False
     _take_root(mail)
+    # the player comes with the table (``Seat.of``, ``table_of``): not read again
+    player = next((s.player for s in seats if s.player_id == mail.player_id
+                   and s.player_id is not None), None)
+    if player is not None:
+        mail.__rel__["player"] = player
     text, html, taken = _dressed(ctx, game, mail.player, subject, text, html, seats, False)
     mail.text_body, mail.html_body, mail.composed = text, html, True
     mail.talk_from = taken.before if taken else None
@@ -352,11 +357,12 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
     mail.unsubscribe_url = mail.unsubscribe_url or list_unsubscribe(ctx, mail.player, mail.kind)
     # attempts to write it that failed are not attempts to deliver it
     mail.attempts, mail.last_error = 0, None
-    mail.save(only=[Outbox.text_body, Outbox.html_body, Outbox.composed, Outbox.talk_from,
-                    Outbox.talk_to, Outbox.unsubscribe_url, Outbox.attempts,
-                    Outbox.last_error])
+    written = [Outbox.text_body, Outbox.html_body, Outbox.composed, Outbox.talk_from,
+               Outbox.talk_to, Outbox.unsubscribe_url, Outbox.attempts, Outbox.last_error]
     if reply_of is not None and ctx.config.getbool("inbound", "replies"):
-        _give_reply_address(ctx, mail, reply_of, reply_moves or [])
+        _reply_fields(ctx, mail, reply_of, reply_moves or [])  # the row has its id
+        written += [Outbox.choices, Outbox.reply_to]
+    mail.save(only=written)
     return True
 
 
@@ -383,9 +389,13 @@ def _root_held(root: str) -> bool:
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:
     """``mail``'s personal reply address and the choices a reply's numbers name: the
     address names the row, so it is written once the row has its id."""
+    _reply_fields(ctx, mail, seat, moves)
+    mail.save(only=[Outbox.choices, Outbox.reply_to])
+
+
+def _reply_fields(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:
     mail.choices = json.dumps({"turn": seat.turn_seq, "menu": seat.menu_seq, "moves": moves})
     mail.reply_to = reply_address(ctx, mail, seat)
-    mail.save(only=[Outbox.choices, Outbox.reply_to])
 
 
 def insert_batch(rows: list[dict[str, Any]]) -> None:

@@ -24,7 +24,8 @@ from datetime import datetime
 from pbem.context import Context
 from pbem.mail import compose
 from pbem.mail.outbox import stale_turn
-from pbem.models import Game, Outbox, Seat, lock_row, utcnow, write_transaction
+from pbem.models import Outbox, table_of, utcnow, write_transaction
+from pbem.sqlcache import Prepared
 
 log = logging.getLogger("pbem.mail.later")
 
@@ -32,6 +33,9 @@ log = logging.getLogger("pbem.mail.later")
 BATCH = 500
 #: times a row's body is drawn again when its game moved while it was drawn
 ATTEMPTS = 3
+#: a row by its id, its SQL built once (``pbem.sqlcache``): each row is read twice, and
+#: building a wide row's query cost more than the database's answer
+_MAIL = Prepared(Outbox, lambda mail_id: Outbox.select().where(Outbox.id == mail_id), 1)
 
 
 def due(limit: int = BATCH) -> list[int]:
@@ -63,24 +67,23 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
     the game's lock if the game has not moved meanwhile; where it has, it is drawn again
     from the new state (``ATTEMPTS`` times, then the next tick tries)."""
     for _ in range(ATTEMPTS):
-        mail = Outbox.get_or_none(Outbox.id == mail_id)
+        mail = _MAIL.first(mail_id)
         if mail is None or mail.composed or mail.failed_at is not None:
             return False  # another tick wrote it
-        game = Game.get_or_none(Game.id == mail.game_id)
-        if game is None or stale_turn(mail) is not None:
+        game, seats = table_of(mail.game_id) if type(mail.game_id) is int else (None, [])
+        if game is None or stale_turn(mail, seats) is not None:
             return _give_up_stale(mail_id, now)
-        seats = Seat.of(game)
         seat = seats[mail.seat_index]
         body = compose.turn_body(ctx, game, seat, seats, game.state)
         with write_transaction():
-            locked = lock_row(Game, game.id)
-            mail = Outbox.get_by_id(mail_id)
-            if mail.composed or mail.failed_at is not None:
+            locked, seats = table_of(game.id, lock=True)
+            mail = _MAIL.first(mail_id)
+            if mail is None or mail.composed or mail.failed_at is not None:
                 return False
-            if locked.seq != game.seq or locked.status != game.status:
+            if locked is None or locked.seq != game.seq or locked.status != game.status:
                 continue  # a move came between: draw it again from the new state
-            seats = Seat.of(locked)
-            if stale_turn(mail) is not None or seats[mail.seat_index].menu_seq != seat.menu_seq:
+            if (stale_turn(mail, seats) is not None
+                    or seats[mail.seat_index].menu_seq != seat.menu_seq):
                 continue
             written = compose.finish(ctx, mail, locked, seats, body.subject, body.text,
                                      body.html, reply_of=seats[mail.seat_index],

@@ -219,14 +219,18 @@ def quiet_until(mail: Outbox, now: datetime) -> datetime | None:
     return later if later > now else None
 
 
-def stale_turn(mail: Outbox) -> str | None:
+def stale_turn(mail: Outbox, seats: list[Seat] | None = None) -> str | None:
     """Why a "your move" mail is no longer true, or None: the turn it asks for is over
     (the player moved on the seat page, a timeout played, the game ended) or the seat
-    has another player now.  Its links would only answer "moved on"."""
+    has another player now.  Its links would only answer "moved on".  ``seats``: the
+    mail's game's table as just read (``Seat.of``, ``table_of``), not read again."""
     if mail.turn_seq is None or mail.seat_index is None or mail.game_id is None:
         return None
-    seat = (Seat.select(Seat.player, Seat.turn_seq, Seat.in_turn)
-            .where(Seat.game == mail.game_id, Seat.index == mail.seat_index).first())
+    if seats is not None:
+        seat = next((s for s in seats if s.index == mail.seat_index), None)
+    else:
+        seat = (Seat.select(Seat.player, Seat.turn_seq, Seat.in_turn)
+                .where(Seat.game == mail.game_id, Seat.index == mail.seat_index).first())
     if seat is None or seat.player_id != mail.player_id:
         return "not sent: the seat has another player now"
     if seat.turn_seq != mail.turn_seq or not seat.in_turn:
