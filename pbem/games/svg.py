@@ -48,6 +48,7 @@ mostly move with their whole are cheaper drawn in it than kept each.
 
 from __future__ import annotations
 
+import marshal
 import re
 import secrets
 import threading
@@ -207,13 +208,16 @@ def _keepable(attrs: dict[str, Any]) -> bool:
 
 
 #: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it and what
-#: the drawing returned; forgotten all at once past ``_KEPT_MOST`` characters (some 8 MB
-#: a process at most).  The markup of a drawing that drew kept pieces in it is a tuple:
-#: its own runs of markup and those pieces' markup, the same strings (a board kept whole
-#: and field by field holds each field once; only its own runs count towards the most)
+#: the drawing returned; past ``_KEPT_MOST`` characters (some 8 MB a process), those kept
+#: first are forgotten (``_forget_oldest``).  The markup of a drawing that drew kept
+#: pieces in it is a tuple: its own runs of markup and those pieces' markup, the same
+#: strings (a board kept whole and field by field holds each field once; only its own
+#: runs count towards the most)
 _KEPT: dict[tuple[Any, ...], tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]] = {}
 _KEPT_MOST = 4_000_000
 _kept_chars = 0
+#: the characters of each kept drawing's own, in the order they were kept
+_KEPT_CHARS: dict[tuple[Any, ...], int] = {}
 #: the threads of a server draw at once: one stores (or forgets) at a time; reading a
 #: dict is safe without it, and what it reads is never changed, only replaced
 _KEPT_LOCK = threading.Lock()
@@ -221,34 +225,46 @@ _KEPT_LOCK = threading.Lock()
 _REGION_NAMES = re.compile('data-region="([^"]*)"')
 
 
-def _keyable(args: tuple[Any, ...], kinds: tuple[type, ...]) -> bool:
-    """Whether ``args`` (of ``kinds``) key a drawing safely: arguments equal as keys are
-    the same arguments.  ``Canvas.drawn`` keys by the arguments' kinds too (``2`` and
-    ``2.0``, ``1`` and ``True`` are other keys); left are a float equal to 0 (``-0.0``
-    writes ``-0``) and, inside a tuple, where the kinds are not keyed, anything but
-    texts, whole numbers and ``None``."""
-    for value, kind in zip(args, kinds, strict=True):
-        if kind is tuple:
-            if not _plain(value):
-                return False
-        elif kind is float and value == 0:
-            return False
-    return True
+def _keep(key: tuple[Any, ...], kept: Any, own: int) -> None:
+    """Keeps a drawing (``_KEPT``) with ``own`` characters of its own."""
+    global _kept_chars
+    with _KEPT_LOCK:
+        if _kept_chars + own > _KEPT_MOST:
+            _forget_oldest(own)
+        _KEPT[key] = kept
+        _kept_chars += own - _KEPT_CHARS.get(key, 0)
+        _KEPT_CHARS[key] = own
 
 
-def _plain(values: tuple[Any, ...]) -> bool:
-    """Whether ``values`` hold texts, whole numbers, ``None`` and tuples of them only."""
-    # the tuples still to look into, not a call each: a board's key is tuples of tuples
-    # (a city's rows of districts, a seat's rose of pools), looked into in every picture
-    inside = [values]
-    while inside:
-        for v in inside.pop():
-            k = type(v)
-            if k is tuple:
-                inside.append(v)
-            elif not (k is str or k is int or v is None):
-                return False
-    return True
+def _forget_oldest(own: int) -> None:
+    """Forgets the drawings kept first, till ``own`` more characters fill at most three
+    quarters of ``_KEPT_MOST``; not all at once: a board's pieces that did not change were
+    mostly kept for the pictures just before, and the next pictures need not draw them
+    all anew."""
+    global _kept_chars
+    most = _KEPT_MOST - _KEPT_MOST // 4 - own
+    for key in list(_KEPT_CHARS):
+        if _kept_chars <= most:
+            break
+        _kept_chars -= _KEPT_CHARS.pop(key)
+        del _KEPT[key]
+
+
+def _key_of(args: tuple[Any, ...]) -> bytes | None:
+    """``args`` as a key to keep a drawing by: equal keys are the same arguments, of the
+    same kinds inside tuples too (``1`` and ``True``, ``2`` and ``2.0``, ``0.0`` and
+    ``-0.0`` are other keys); ``None`` for arguments that cannot key it (an object of a
+    class of its own, a subclass of a text or a number among them).  Written by
+    ``marshal`` (version 2, which writes a value by its value alone, without references
+    to objects met before): one call in C, where looking into a board's tuples of tuples
+    in Python was a tenth of a picture."""
+    try:
+        return _dumps(args, 2)
+    except ValueError:
+        return None
+
+
+_dumps = marshal.dumps
 
 
 class Canvas:
@@ -490,8 +506,8 @@ class Canvas:
         may be a function that names them, called only where they are needed (a canvas
         with links, a drawing not kept): a seat's regions, one a card, need not be named
         for a picture without links that finds it kept.  Arguments
-        that cannot key it (a list, a float equal to 0, a truth value inside a tuple)
-        draw it anew each time."""
+        that cannot key it (``_key_of``: an object of a class of its own) draw it anew
+        each time."""
         links = self.links
         if links and callable(regions):
             regions = regions()
@@ -501,18 +517,13 @@ class Canvas:
             linked = _which_linked(hrefs)
             if linked is not None and True not in linked:
                 hrefs = linked = None  # drawn as on a canvas without links
-        kinds = tuple(map(type, args))
-        key: tuple[Any, ...] | None = (
-            draw, self._format, args, kinds,
+        written = _key_of(args)
+        key: tuple[Any, ...] | None = None if written is None else (
+            draw, self._format, written,
             None if hrefs is None else ("linked", linked) if linked else ("links", hrefs))
-        # checked before it is looked up: an equal key kept earlier (``(1,)`` for
-        # ``(True,)``, ``0.0`` for ``-0.0``) must not be taken for it; only a tuple or a
-        # float equal to 0 can be such a key
-        if (tuple in kinds or (float in kinds and 0 in args)) and not _keyable(args, kinds):
-            key = None
         try:
             kept = _KEPT.get(key) if key is not None else None
-        except TypeError:  # an argument that cannot be a key (a list)
+        except TypeError:  # a link that cannot be a key (a list): drawn anew
             kept, key = None, None
         if kept is None:
             if callable(regions):
@@ -536,7 +547,6 @@ class Canvas:
                    args: tuple[Any, ...], regions: Sequence[str],
                    hrefs: tuple[str | None, ...] | None = None
                    ) -> tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]:
-        global _kept_chars
         if hrefs is None:
             links = {r: self.links[r] for r in regions if r in self.links}
         else:  # drawn with a slot for each link, its links written in at each use
@@ -557,12 +567,7 @@ class Canvas:
                 kept_markup = kept_markup.filled(hrefs)
         kept = (kept_markup, tuple(apart.linked), result)
         if key is not None:
-            with _KEPT_LOCK:
-                if _kept_chars + own > _KEPT_MOST:
-                    _KEPT.clear()
-                    _kept_chars = 0
-                _KEPT[key] = kept
-                _kept_chars += own
+            _keep(key, kept, own)
         return kept
 
     def markup(self) -> str:
@@ -677,6 +682,7 @@ def forget() -> None:
     global _kept_chars
     with _KEPT_LOCK:
         _KEPT.clear()
+        _KEPT_CHARS.clear()
         _kept_chars = 0
     _WRITTEN.clear()
     _WRITTEN_STR.clear()
