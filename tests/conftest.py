@@ -8,7 +8,7 @@ PostgreSQL run is skipped with the reason.
 Every test makes contexts and apps of its own, each with Jinja environments of
 its own; ``_shared_template_code`` lets them share the compiled templates, and
 ``_url_builders_compiled_once`` the code werkzeug writes to build each route's URLs.
-``_pictures_rendered_once``: resvg draws each different mail picture once per process.
+``_pictures_rendered_once``: resvg draws each different mail picture once per run.
 """
 
 from __future__ import annotations
@@ -326,7 +326,7 @@ class SharedTemplateCode(jinja2.BytecodeCache):
 
 
 class RenderedOnce:
-    """resvg's ``svg_to_bytes`` with the PNG of each input kept in memory for this process.
+    """resvg's ``svg_to_bytes`` with the PNG of each input kept for this test run.
 
     A mail's picture is rendered when the mail is delivered (``pbem.mail.picture``), 0.1
     to 2 s of CPU each, and the suite delivers the same table again and again: a test
@@ -335,10 +335,15 @@ class RenderedOnce:
     23).  resvg is deterministic, so an input seen before gets the bytes it gave then;
     every different input (the SVG, its width, the fonts asked for) is still drawn by
     resvg, and every line of pbem runs as it would.  A test that replaces
-    ``svg_to_bytes`` (a broken renderer) replaces this too."""
+    ``svg_to_bytes`` (a broken renderer) replaces this too.
 
-    def __init__(self, render: Any, keep: int = 256) -> None:
-        self.render, self.keep = render, keep
+    The PNGs are kept in memory for this process, and in ``shared`` (a directory of this
+    run's, which every pytest-xdist worker of the run reads) for the others: a table one
+    worker drew is not drawn again by another (each file is written whole, then renamed
+    into place, so a worker reads a PNG whole or not at all)."""
+
+    def __init__(self, render: Any, keep: int = 256, shared: Path | None = None) -> None:
+        self.render, self.keep, self.shared = render, keep, shared
         self.png: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self.lock = threading.Lock()  # a live server's threads deliver mails too
 
@@ -350,7 +355,16 @@ class RenderedOnce:
             if key in self.png:
                 self.png.move_to_end(key)
                 return self.png[key]
-        png = bytes(self.render(**options))
+        path = self.shared / f"{hashlib.sha256(repr(key).encode()).hexdigest()}.png" \
+            if self.shared else None
+        if path is not None and path.exists():
+            png = path.read_bytes()
+        else:
+            png = bytes(self.render(**options))
+            if path is not None:
+                part = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}")
+                part.write_bytes(png)
+                os.replace(part, path)
         with self.lock:
             self.png[key] = png
             if len(self.png) > self.keep:
@@ -359,14 +373,19 @@ class RenderedOnce:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _pictures_rendered_once() -> Iterator[None]:
+def _pictures_rendered_once(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     try:
         import resvg_py
     except ImportError:  # no renderer: the mails go without their picture, as in service
         yield
         return
+    # a pytest-xdist worker's base directory lies in the run's, which all workers share
+    root = tmp_path_factory.getbasetemp()
+    shared = (root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root) / "mail-png"
+    shared.mkdir(exist_ok=True)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(resvg_py, "svg_to_bytes", RenderedOnce(resvg_py.svg_to_bytes))
+        patch.setattr(resvg_py, "svg_to_bytes", RenderedOnce(resvg_py.svg_to_bytes,
+                                                             shared=shared))
         yield
 
 
