@@ -8,9 +8,9 @@ which mail providers send with no cookie at all (its signed link is the proof).
 
 The session is permanent (``PERMANENT_SESSION_LIFETIME``) but its cookie is not
 signed and sent again with every response (``SESSION_REFRESH_EACH_REQUEST`` is off:
-re-signing it was about a twentieth of a player's click): :func:`token` renews it
-when it is older than :data:`RENEW_AFTER_DAYS`, so a page that shows a form always
-leaves the browser a cookie good for at least that long.
+each response had paid a compression, an HMAC and a header for it): :func:`token`
+renews it when it is older than :data:`RENEW_AFTER_DAYS`, so a page that shows a
+form always leaves the browser a cookie good for at least that long.
 """
 
 from __future__ import annotations

@@ -287,7 +287,7 @@ def _cookie_expiry(response) -> str | None:
 
 
 def test_the_session_cookie_is_sent_when_made_and_when_half_its_life_is_gone(ctx, client):
-    """Not with every page (signing it again each time cost a twentieth of a click), but
+    """Not with every page (each had signed it again), but
     a page with a form always leaves the browser a cookie good for a month more, and the
     token it carries stays the same, so a form shown before the renewal still posts."""
     with freeze_time("2026-03-01 12:00:00") as frozen:
