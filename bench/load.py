@@ -60,6 +60,7 @@ created are removed at the end, also after an error or Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import http.client
 import importlib.util
@@ -69,7 +70,6 @@ import os
 import queue
 import random
 import re
-import resource
 import shutil
 import signal
 import socket
@@ -453,20 +453,17 @@ class Client:
         addressed only until then: ``pbem.mail.later``); waits for it a while, as a
         player waits for the mail.
 
-        The look is one prepared statement a player, not a peewee query built each time:
-        a player's mail client is not on the server's machine, and building the query
-        cost the clients twice the server's CPU a click (their polls for the mail)."""
-        from pbem.models import Outbox, db
-
-        sql = _latest_mail_sql(Outbox, db.param)
+        The look is a prepared statement (``pbem.sqlcache``), not a peewee query built
+        each time: a player's mail client is not on the server's machine, and building
+        the query cost the clients twice the server's CPU a click (their polls)."""
         for _ in range(int(MAIL_WAIT_SECONDS / 0.05)):
             mails, waiting = [], False
             for player in self.plan.table.players:
-                row = db.execute_sql(sql, (game_id, player, "turn")).fetchone()
-                if row is not None and not row[2]:
+                mail = _latest_turn_mail().first(game_id, player)
+                if mail is not None and not mail.composed:
                     waiting = True
-                elif row is not None and row[0] not in self.dead_mails:
-                    mails.append((row[0], row[1]))
+                elif mail is not None and mail.id not in self.dead_mails:
+                    mails.append((mail.id, mail.text_body))
             if mails or not waiting:
                 return mails
             time.sleep(0.05)
@@ -609,7 +606,7 @@ class Client:
         open_database(self.plan.database_url)
         db.connect(reuse_if_open=True)
         start.wait(START_SECONDS * 2)
-        began = _own_cpu()
+        began = time.process_time()  # this client's own CPU (user and system)
         deadline = time.monotonic() + self.plan.seconds
         total = self.plan.warmup + self.plan.moves
         try:
@@ -631,25 +628,22 @@ class Client:
                 self.tally.finished = True
         except Exception as exc:  # noqa: BLE001 - reported with what was measured
             self.tally.errors.append(f"client {self.plan.index}: {exc!r}")
-        self.tally.cpu = _own_cpu() - began
+        self.tally.cpu = time.process_time() - began
         db.close()
         return self.tally
 
 
-def _latest_mail_sql(outbox: Any, param: str) -> str:
-    """A player's latest mail of a kind in a game: its id, text and whether it is written."""
-    meta = outbox._meta
-    column = {name: meta.fields[name].column_name
-              for name in ("id", "text_body", "composed", "game", "player", "kind")}
-    return (f'SELECT "{column["id"]}", "{column["text_body"]}", "{column["composed"]}" '
-            f'FROM "{meta.table_name}" WHERE "{column["game"]}" = {param} '
-            f'AND "{column["player"]}" = {param} AND "{column["kind"]}" = {param} '
-            f'ORDER BY "{column["id"]}" DESC LIMIT 1')
+@functools.cache
+def _latest_turn_mail() -> Any:
+    """A player's latest turn mail in a game (its id, text and whether it is written), as
+    a prepared statement: made in the client's process, after pbem is imported there."""
+    from pbem.models import Outbox
+    from pbem.sqlcache import Prepared
 
-
-def _own_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    return Prepared(Outbox, lambda game_id, player_id: (
+        Outbox.select(Outbox.id, Outbox.text_body, Outbox.composed)
+        .where(Outbox.game == game_id, Outbox.player == player_id, Outbox.kind == "turn")
+        .order_by(Outbox.id.desc()).limit(1)), 2)
 
 
 def tree_cpu(pid: int) -> float:
