@@ -53,13 +53,24 @@ CSS_WIDTH = 600
 #: pixel widths to try, largest first: a PNG above ``MAX_BYTES`` is drawn smaller
 PIXEL_WIDTHS = (2 * CSS_WIDTH, 3 * CSS_WIDTH // 2, CSS_WIDTH)
 MAX_BYTES = 150_000
-#: a PNG's bytes at the middle width, at least, as a share of its bytes at the
-#: largest: the shares resvg's PNGs of the four games' tables came to were 0.72-0.75 at
-#: 900 (and 0.47-0.50 at 600) pixels (issue 23), whatever the table.  Where the PNG
-#: would be larger than ``MAX_BYTES`` even so, that width is skipped: a tall table
-#: (Macao's, most of Riga's) was drawn three times for every mail, at a second of CPU
-#: the first time.  The largest width is always drawn, and the smallest is the last.
-_LEAST_SHARE = {PIXEL_WIDTHS[1]: 0.70}
+#: a small drawing that is never sent: what it weighs tells what the others would
+PROBE_WIDTH = CSS_WIDTH // 2
+#: a PNG's bytes at each width as a share of its bytes at the largest, least and most,
+#: with a margin: resvg's PNGs of the four games' tables came to 0.72-0.74 at 900,
+#: 0.46-0.49 at 600 and 0.21-0.23 at 300 pixels (issue 23; 70 tables of every game from
+#: start to end), so one drawing tells within a few percent what the others would weigh.
+#: A width whose PNG would exceed ``MAX_BYTES`` even at the least share is not drawn (a
+#: tall table was drawn at 1200 pixels for every mail, a second of CPU, and not sent).
+_SHARES = {PIXEL_WIDTHS[0]: (1.0, 1.0), PIXEL_WIDTHS[1]: (0.70, 0.77),
+           PIXEL_WIDTHS[2]: (0.44, 0.52), PROBE_WIDTH: (0.19, 0.25)}
+#: the least and the most bytes the largest width's PNG came to per unit of the
+#: picture's height over its width, with a margin (Tallinn's sparse tables 76,000,
+#: Visby's 87,000-106,000, Riga's and Macao's 111,000-141,000): a picture that fits
+#: even at the most is drawn at the largest width at once, one too large for every
+#: width but the smallest even at the least at the smallest at once (a Macao table),
+#: and any other first at ``PROBE_WIDTH`` (a fifth of the time of the largest)
+_BYTES_PER_ASPECT = (70_000, 160_000)
+_VIEW_BOX = re.compile(r'<svg\b[^>]*?\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 #: a picture inside a stored HTML body (``Picture.src``): the whole ``<img>`` tag, the
@@ -140,7 +151,12 @@ def font_warning() -> str | None:
 
 
 def render_png(svg: str) -> bytes:
-    """``svg`` as PNG bytes, at most ``MAX_BYTES`` where a smaller width gets there.
+    """``svg`` as PNG bytes: at the largest of ``PIXEL_WIDTHS`` whose PNG is at most
+    ``MAX_BYTES``, else at the smallest.
+
+    Each width is drawn only where it may be the answer by what the picture's shape
+    (``_first_width``) and the drawings so far weigh (``_SHARES``); resvg draws
+    deterministically, so the picture is the one drawing every width in turn gives.
 
     Raises on a missing renderer, an SVG it cannot read, or no font to write with
     (``NoFonts``: a picture without its words is no picture of the table)."""
@@ -148,17 +164,47 @@ def render_png(svg: str) -> bytes:
 
     if not fonts_usable():
         raise NoFonts("no font to write the picture's words with")
-    png, first = b"", 0
-    for width in PIXEL_WIDTHS:
-        if first * _LEAST_SHARE.get(width, 0.0) > MAX_BYTES:
-            continue  # too large at this width too, surely: not worth drawing to see
+    drawn: dict[int, bytes] = {}
+    width = _first_width(svg)
+    while True:
         png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, **_font_options()))
         if not png.startswith(PNG_SIGNATURE):
             raise ValueError("the renderer returned no PNG")
-        if len(png) <= MAX_BYTES:
-            break
-        first = first or len(png)
-    return png
+        drawn[width] = png
+        answer, next_width = _width_to_draw({w: len(png) for w, png in drawn.items()})
+        if answer is not None:
+            return drawn[answer]
+        assert next_width is not None and next_width not in drawn
+        width = next_width
+
+
+def _first_width(svg: str) -> int:
+    """The width to draw first, by the picture's shape (its view box)."""
+    found = _VIEW_BOX.search(svg)
+    if not found or not float(found.group(1)):
+        return PROBE_WIDTH
+    aspect = float(found.group(2)) / float(found.group(1))
+    least, most = (bytes_per_aspect * aspect for bytes_per_aspect in _BYTES_PER_ASPECT)
+    if most <= MAX_BYTES:
+        return PIXEL_WIDTHS[0]
+    if all(least * _SHARES[w][0] > MAX_BYTES for w in PIXEL_WIDTHS[:-1]):
+        return PIXEL_WIDTHS[-1]
+    return PROBE_WIDTH
+
+
+def _width_to_draw(sizes: dict[int, int]) -> tuple[int | None, int | None]:
+    """(the answer, None) where the PNGs drawn (``sizes``: bytes by width, the probe's
+    too) settle it, else (None, the width to draw next): the largest that may fit."""
+    for width in PIXEL_WIDTHS:
+        if width in sizes:
+            if sizes[width] <= MAX_BYTES or width == PIXEL_WIDTHS[-1]:
+                return width, None
+            continue
+        least = max(size * _SHARES[width][0] / _SHARES[known][1]
+                    for known, size in sizes.items())
+        if least <= MAX_BYTES or width == PIXEL_WIDTHS[-1]:
+            return None, width
+    raise AssertionError("unreachable: the smallest width is always drawn or to draw")
 
 
 def alt_text(svg: str, fallback: str) -> str:

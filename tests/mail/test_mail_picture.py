@@ -248,13 +248,15 @@ def _first_that_fits(svg: str, widths: list[int]) -> bytes:
 
 
 @pytest.mark.parametrize("name, players, expected_widths", [
-    ("macao", 4, [1200, 600]),   # a tall table: surely too large at 900 too, not drawn there
-    ("visby", 2, [1200]),        # fits at once
+    ("macao", 4, [600]),         # so tall that no larger width can fit: drawn once
+    ("riga", 4, [300, 600]),     # the probe weighs too much for 1200 and 900
+    ("visby", 2, [300, 1200]),   # the probe says 1200 may fit: it does
+    ("tallinn", 2, [1200]),      # so flat that it fits at 1200 surely: no probe
 ])
 def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, monkeypatch):
-    """``render_png`` skips a width whose PNG would exceed ``MAX_BYTES`` even at the least
-    share of the larger width's bytes resvg's PNGs come to, and gives the picture it
-    gave when it drew every width (resvg draws deterministically)."""
+    """``render_png`` draws no width whose PNG would exceed ``MAX_BYTES`` even at the
+    least share of the bytes of a width drawn, or by the picture's shape, and gives the
+    picture it gave when it drew every width in turn (resvg draws deterministically)."""
     import resvg_py
 
     rules = get_game(name)
@@ -278,3 +280,8 @@ def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, m
     png = picture.render_png(svg)
     assert drawn == expected_widths
     assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
+    # what the widths skipped rest on: each drawing weighs its share of the largest
+    weighs = {w: len(render(svg_string=svg, width=w)) for w in picture._SHARES}
+    for width, (least, most) in picture._SHARES.items():
+        share = weighs[width] / weighs[picture.PIXEL_WIDTHS[0]]
+        assert least <= share <= most, f"{width} pixels: {share:.3f} of the largest"
