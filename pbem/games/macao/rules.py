@@ -256,7 +256,12 @@ def _counts(cost: str) -> tuple[tuple[str, int], ...]:
 
 
 def _can_pay_exact(cubes: dict[str, int], cost: str) -> bool:
-    return all(cubes.get(c, 0) >= n for c, n in _counts(cost))
+    # a loop, not ``all`` over a generator: the menus ask this of every district and
+    # card for every action they play out (a third of a Macao playout's rules time)
+    for c, n in _counts(cost):
+        if cubes.get(c, 0) < n:
+            return False
+    return True
 
 
 def _pay_exact(cubes: dict[str, int], cost: str) -> None:
@@ -296,12 +301,7 @@ def _moves(state: State, seat: int) -> list[Move]:
 def _action_moves(state: State, seat: int, step: steps.Step | None) -> list[Move]:
     if step is not None:
         return _step_moves(state, seat, step)
-    groups = _action_groups(state, seat)
-    last = FINISH if free_uses(state, seat) else END
-    if last == FINISH:   # the cards it uses that only give prestige are not offered
-        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
-        groups["use"] = [m for m in groups.get("use", []) if m not in prestige]
-        groups = {k: v for k, v in groups.items() if v}
+    groups, last = _turn_groups(state, seat)
     flat = [m for moves in groups.values() for m in moves] + [last]
     if len(flat) <= MENU_CAP:
         return _with_payments(state, seat, flat)
@@ -312,6 +312,32 @@ def _action_moves(state: State, seat: int, step: steps.Step | None) -> list[Move
         else:
             out += [Show(name, p) for p in range((len(moves) + PAGE - 1) // PAGE)]
     return out + [last]
+
+
+def _turn_groups(state: State, seat: int, offer: bool = True
+                 ) -> tuple[dict[str, list[Move]], Move]:
+    """The action menu's groups (``_action_groups``, as offered or with ``offer`` False
+    bare) and the end of the turn it offers: ``finish`` where there are cards it uses,
+    else ``end``."""
+    groups, last = _action_groups(state, seat, offer), _turn_end(state, seat)
+    if last == FINISH:   # the cards it uses that only give prestige are not offered
+        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
+        groups["use"] = [m for m in groups.get("use", []) if m not in prestige]
+        groups = {k: v for k, v in groups.items() if v}
+    return groups, last
+
+
+def _turn_end(state: State, seat: int) -> Move:
+    """The end of the turn the action menu offers: ``finish`` where there are cards it
+    uses (``free_uses``), else ``end``."""
+    return FINISH if free_uses(state, seat) else END
+
+
+def _turn_to_end(state: State, seat: int) -> bool:
+    """Whether ``seat`` is to move in the action phase with no step open: its menu then
+    ends with the end of its turn (``_turn_groups``)."""
+    return (seat in to_move(state) and state["phase"] == "actions"
+            and steps.read(state["pending"]) is None)
 
 
 #: the kinds of cards that only give prestige or gold when used: ``finish`` uses them
@@ -385,13 +411,25 @@ def needed_colours(state: State, seat: int) -> set[str]:
            for c in me["tableau"] + me["active"]):
         return set(data.COLOURS)
     more = _may_gain(state, seat)
-    costs = [data.CARDS[c].cost for c in me["tableau"]
-             if more or _can_pay_exact(cubes, activation_cost(state, seat, c))]
+    # a cost whose colours are all asked for already asks for nothing new: it is not
+    # looked at (the menus ask this for every action they play out, and the districts'
+    # costs were most of it)
+    found: set[str] = set()
+    reducers = _reducer_colours(state, seat)
+    for c in me["tableau"]:
+        cost = data.CARDS[c].cost
+        if not found.issuperset(cost) and (more or _can_pay_exact(cubes,
+                                                                  _reduced(cost, reducers))):
+            found.update(cost)
     if not me["district"]:
         swap = _swap_card(state, seat) is not None
-        costs += [cost for d, cost in data.DISTRICT_COST.items() if str(d) not in state["city"]
-                  and (more or _can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost))]
-    return set("".join(costs))
+        city = state["city"]
+        for d, cost in data.DISTRICT_COST.items():
+            if found.issuperset(cost) or str(d) in city:
+                continue
+            if more or _can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost):
+                found.update(cost)
+    return found
 
 
 def _may_gain(state: State, seat: int) -> bool:
@@ -459,12 +497,17 @@ def _multisets(colours: list[str], have: dict[str, int], n: int, most: int):
     """Each way to take ``n`` cubes of ``colours`` (at most ``have`` of each), the first
     colour's most first; at most ``most`` ways."""
     found = 0
+    # the cubes ``colours[i:]`` hold together: a branch that cannot reach ``n`` with them
+    # is not walked (it yields nothing; walked, it was most of a menu's time)
+    room = [0] * (len(colours) + 1)
+    for i in range(len(colours) - 1, -1, -1):
+        room[i] = room[i + 1] + max(0, have.get(colours[i], 0))
 
     def ways(i: int, n: int):
         if n == 0:
             yield {}
             return
-        if i == len(colours):
+        if n > room[i]:
             return
         c = colours[i]
         for k in range(min(have.get(c, 0), n), -1, -1):
@@ -577,8 +620,10 @@ def _action_groups(state: State, seat: int, offer: bool = True) -> dict[str, lis
     without playing each action out to find its payment)."""
     me, cubes = state["seats"][seat], pool(state, seat)
     groups: dict[str, list[Move]] = {}
+    reducers = [] if me["craft"] else _reducer_colours(state, seat)
+
     def cost(c: str) -> str:   # with the Handwerker in use: the full printed cubes
-        return data.CARDS[c].cost if me["craft"] else activation_cost(state, seat, c)
+        return _reduced(data.CARDS[c].cost, reducers)
 
     groups["activate"] = [Activate(c) for c in me["tableau"] if _can_pay_exact(cubes, cost(c))]
     groups["city"] = []
@@ -665,8 +710,8 @@ def _wall_steps(state: State, seat: int) -> int:
     it, the most first)."""
     room = data.WALL_FIELDS - 1 - wall_position(state, seat)
     have = pool_size(state, seat)
-    return max((k for k in range(1, room + 1) if wall_price(state, seat, k) <= have),
-               default=0)
+    terms = _wall_terms(state, seat)   # once, not once per field
+    return max((k for k in range(1, room + 1) if _wall_price(k, *terms) <= have), default=0)
 
 
 def wall_price(state: State, seat: int, fields: int) -> int:
@@ -674,11 +719,22 @@ def wall_price(state: State, seat: int, fields: int) -> int:
     with a Wachposten 1 less while another disc lies on this seat's."""
     if fields <= 0:
         return 0
+    return _wall_price(fields, *_wall_terms(state, seat))
+
+
+def _wall_terms(state: State, seat: int) -> tuple[int | None, int]:
+    """What ``wall_price`` reads of the seat's cards: the price of a field with a Tor
+    (None without), and what a Wachposten takes off (0 unless a disc lies on this one)."""
     tor = [data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_cost")]
-    price = min(tor) * fields if tor else data.wall_cost(fields)
+    less = 0
     if below_another(state, seat):
-        price -= sum(data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_below"))
-    return max(0, price)
+        less = sum(data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_below"))
+    return (min(tor) if tor else None), less
+
+
+def _wall_price(fields: int, tor: int | None, less: int) -> int:
+    price = tor * fields if tor is not None else data.wall_cost(fields)
+    return max(0, price - less)
 
 
 def below_another(state: State, seat: int) -> bool:
@@ -689,6 +745,8 @@ def below_another(state: State, seat: int) -> bool:
 
 
 def _top_first(state: State, stack: list[int]) -> list[int]:
+    if len(stack) < 2:   # most stacks: nothing to order (wall_order asks all sixteen)
+        return list(stack)
     top_first = list(reversed(stack))
     towers = [s for s in top_first if has_effect(state, s, "turm")]
     return towers + [s for s in top_first if s not in towers]
@@ -789,9 +847,17 @@ def _use_options(state: State, seat: int, card: str) -> list[int]:
 def activation_cost(state: State, seat: int, card: str) -> str:
     """The cubes an activation takes: the printed cost less one cube per reducer of a
     colour in it, never below one cube."""
-    cost = data.CARDS[card].cost
-    for reducer in has_effect(state, seat, "reduce"):
-        colour = data.CARDS[reducer].effect[1]
+    return _reduced(data.CARDS[card].cost, _reducer_colours(state, seat))
+
+
+def _reducer_colours(state: State, seat: int) -> list[str]:
+    """The colour each of the seat's reducers takes off a cost, in their order."""
+    return [data.CARDS[reducer].effect[1] for reducer in has_effect(state, seat, "reduce")]
+
+
+def _reduced(cost: str, reducers: list[str]) -> str:
+    """``cost`` less one cube per reducer of a colour in it, never below one cube."""
+    for colour in reducers:
         if colour in cost and len(cost) > 1:
             cost = cost.replace(colour, "", 1)
     return cost
@@ -811,6 +877,8 @@ def timeout_move(state: State, seat: int) -> Move:
     in the action phase it ends the turn (``finish``: using the cards that only give,
     as the menu's end of a turn does), in a step of giving it is done, else it takes
     the first card, die or way to pay on offer."""
+    if _turn_to_end(state, seat):   # the menu's last move, without the menu
+        return _turn_end(state, seat)
     options = legal(state, seat)
     if not options:
         raise ValueError(f"seat {seat} is not to move")
@@ -823,10 +891,13 @@ def timeout_move(state: State, seat: int) -> Move:
 def formality(state: State, seat: int) -> Move | None:
     """The seat's only move where it is the end of its turn (nothing else is left to do
     in the action phase): the server plays it at once."""
-    options = legal(state, seat)
-    if len(options) == 1 and options[0] in (END, FINISH):
-        return options[0]
-    return None
+    # only the end of a turn with no step open can be one: its menu is the end alone
+    # where no group has a move, which the bare actions tell without playing out their
+    # payments (the server asks this after every move, and the seat page again)
+    if not _turn_to_end(state, seat):
+        return None
+    groups, last = _turn_groups(state, seat, offer=False)
+    return None if groups else last
 
 
 # -- apply -----------------------------------------------------------------------------
@@ -868,8 +939,8 @@ def _copied(value: Any) -> Any:
     of dicts of numbers (one level deeper than the rest: copied one level deeper)."""
     out = {}
     for k, v in value.items():
-        if isinstance(v, list):
-            out[k] = [x.copy() if isinstance(x, dict) else x for x in v]
+        if isinstance(v, list):   # each of a seat's lists holds dicts only or none
+            out[k] = [x.copy() for x in v] if v and isinstance(v[0], dict) else v.copy()
         elif isinstance(v, dict):
             out[k] = v.copy()
         else:
