@@ -391,6 +391,9 @@ def _derive(d: Daten) -> dict[str, Any]:
         "DATA_VERSION": d.version,
         "CITY_COLUMNS": d.stadt.spalten,
         "DISTRICT_COST": {int(k): v for k, v in d.stadt.kosten.items()},
+        # the districts as the rules walk them, for each menu: number, key in a state's
+        # ``city`` and ``tiles``, cost (``DISTRICT_COST``'s order)
+        "DISTRICTS": tuple((int(k), str(int(k)), v) for k, v in d.stadt.kosten.items()),
         "DARK_DISTRICTS": frozenset(d.stadt.dunkel),
         "START_FIELD": d.meer.start,
         "SEA_EDGES": tuple(tuple(e) for e in d.meer.wege),

@@ -223,9 +223,10 @@ def graf_senkt(state: State) -> bool:
 def has_effect(state: State, seat: int, kind: str) -> list[str]:
     """The seat's activated cards whose effect is of ``kind`` (a Graf lowers costs only
     where ``graf_senkt``)."""
-    out = [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
-    if kind == "reduce" and not graf_senkt(state):
-        out = [c for c in out if data.CARDS[c].name != "Graf"]
+    cards = data.CARDS   # once: the rules ask this at every step
+    out = [c for c in state["seats"][seat]["active"] if cards[c].effect[0] == kind]
+    if kind == "reduce" and out and not graf_senkt(state):
+        out = [c for c in out if cards[c].name != "Graf"]
     return out
 
 
@@ -423,13 +424,21 @@ def needed_colours(state: State, seat: int) -> set[str]:
             found.update(cost)
     if not me["district"]:
         swap = _swap_card(state, seat) is not None
-        city = state["city"]
-        for d, cost in data.DISTRICT_COST.items():
-            if found.issuperset(cost) or str(d) in city:
+        city, size = state["city"], _size(cubes)
+        for _, key, cost in data.DISTRICTS:
+            if found.issuperset(cost) or key in city:
                 continue
-            if more or _can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost):
+            if more or len(cost) <= size and (_can_pay_exact(cubes, cost)
+                                              or swap and _one_short(cubes, cost)):
                 found.update(cost)
     return found
+
+
+def _size(cubes: dict[str, int]) -> int:
+    """The cubes of a supply: no district or card of more cubes can be paid from it,
+    exactly or with a Herold (``_can_pay_exact``, ``_one_short``), which spares
+    looking at each."""
+    return sum(n for n in cubes.values() if n > 0)
 
 
 def _may_gain(state: State, seat: int) -> bool:
@@ -448,12 +457,16 @@ def _may_gain(state: State, seat: int) -> bool:
 
 
 def sensible_payments(state: State, seat: int, owed: int, gain: bool = False,
-                      most: int = MENU_CAP + 1) -> list[dict[str, int]]:
+                      most: int = MENU_CAP + 1, needed: set[str] | None = None
+                      ) -> list[dict[str, int]]:
     """The sensible ways (colour -> cubes) to pay ``owed`` cubes of any colour from the
     supply, or with ``gain`` to take them, at most ``most`` of them: first the colours
-    nothing asks for (``needed_colours``), which are all alike, so chosen for the
-    player; then each way to pay the rest with the colours asked for."""
-    needed, cubes = needed_colours(state, seat), pool(state, seat)
+    nothing asks for (``needed_colours``, or ``needed`` where the caller has them),
+    which are all alike, so chosen for the player; then each way to pay the rest with
+    the colours asked for."""
+    cubes = pool(state, seat)
+    if needed is None:
+        needed = needed_colours(state, seat)
     if gain:
         colours = [c for c in data.COLOURS if c in needed] or [data.COLOURS[0]]
         return list(_multisets(colours, {c: owed for c in colours}, owed, most))
@@ -594,16 +607,26 @@ def opened(state: State, seat: int, action: Move) -> tuple[State, steps.Step | N
 _PAYING = (District, Wall, Sail, Tribute, Use, Joker)
 
 
-def _offer(state: State, seat: int, action: Move) -> Move:
+def _offer(state: State, seat: int, action: Move, kept: dict[str, set[str]] | None = None
+           ) -> Move:
     """``action`` as the menu offers it: with its payment where that has one sensible
-    way (no click for it), else alone (its step's menu comes next)."""
+    way (no click for it), else alone (its step's menu comes next).  ``kept``: where
+    the menu keeps ``needed_colours`` of ``state`` for its other actions."""
     if not isinstance(action, _PAYING) or not _may_open(state, seat, action):
         return action
     after, step = opened(state, seat, action)
     if not isinstance(step, (steps.Paying, steps.Gaining)):
         return action
     gain = isinstance(step, steps.Gaining)
-    ways = sensible_payments(after, seat, step.cubes, gain, most=2)
+    needed = None
+    if kept is not None and isinstance(action, (Wall, Sail)):
+        # a move on the wall or at sea changes nothing ``needed_colours`` reads (the
+        # supply, the cards and which are used, the districts, a step of taking cubes),
+        # so the colours asked for are the state's, found once for all of them
+        if "needed" not in kept:
+            kept["needed"] = needed_colours(state, seat)
+        needed = kept["needed"]
+    ways = sensible_payments(after, seat, step.cubes, gain, most=2, needed=needed)
     if len(ways) != 1:
         return action
     return With(action, (Gain if gain else Pay)(cubes_of(ways[0])))
@@ -647,7 +670,8 @@ def _action_groups(state: State, seat: int, offer: bool = True) -> dict[str, lis
         groups["joker"] = [Joker("gold"), Joker("cube")] + double
     if not offer:
         return {k: v for k, v in groups.items() if v}
-    return {k: [_offer(state, seat, m) for m in v] for k, v in groups.items() if v}
+    kept: dict[str, set[str]] = {}
+    return {k: [_offer(state, seat, m, kept) for m in v] for k, v in groups.items() if v}
 
 
 def _ship_moves(state: State, seat: int) -> list[Move]:
@@ -753,10 +777,11 @@ def _top_first(state: State, stack: list[int]) -> list[int]:
 
 
 def _affordable_districts(state: State, seat: int) -> list[int]:
-    cubes = pool(state, seat)
+    cubes, city = pool(state, seat), state["city"]
     swap = _swap_card(state, seat) is not None
-    return [d for d, cost in data.DISTRICT_COST.items()
-            if str(d) not in state["city"]
+    size = _size(cubes)
+    return [d for d, key, cost in data.DISTRICTS
+            if key not in city and len(cost) <= size
             and (_can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost))]
 
 
@@ -954,9 +979,18 @@ def apply(state: State, seat: int, move: Move) -> State:
     # the cheaper question first: in the action phase it answers most moves without
     # building the whole menu (every action played out for its payment), which made
     # ``apply`` cost more than a deep copy of the state (issue 23)
-    if not _extra_legal(state, seat, move) and move not in _moves(state, seat):
+    if not _extra_legal(state, seat, move) and not _listed(state, seat, move):
         raise IllegalMoveError(f"{move.notation()} is not a legal move now")
     return apply_legal(state, seat, move)
+
+
+def _listed(state: State, seat: int, move: Move) -> bool:
+    """Whether ``legal`` lists ``move``: ``finish`` at the end of an action turn is
+    listed exactly where it is the menu's end (``_turn_end``), which needs no menu (most
+    action turns end with it)."""
+    if move == FINISH and _turn_to_end(state, seat):
+        return _turn_end(state, seat) == FINISH
+    return move in _moves(state, seat)
 
 
 def apply_legal(state: State, seat: int, move: Move) -> State:
