@@ -607,29 +607,43 @@ def opened(state: State, seat: int, action: Move) -> tuple[State, steps.Step | N
 _PAYING = (District, Wall, Sail, Tribute, Use, Joker)
 
 
-def _offer(state: State, seat: int, action: Move, kept: dict[str, set[str]] | None = None
-           ) -> Move:
+def _offer(state: State, seat: int, action: Move, kept: dict[Any, Any] | None = None) -> Move:
     """``action`` as the menu offers it: with its payment where that has one sensible
     way (no click for it), else alone (its step's menu comes next).  ``kept``: where
-    the menu keeps ``needed_colours`` of ``state`` for its other actions."""
+    the menu keeps what its moves on the wall and at sea have in common
+    (``_offer_moving``)."""
     if not isinstance(action, _PAYING) or not _may_open(state, seat, action):
         return action
+    if kept is not None and isinstance(action, (Wall, Sail)):
+        return _offer_moving(state, seat, action, kept)
     after, step = opened(state, seat, action)
     if not isinstance(step, (steps.Paying, steps.Gaining)):
         return action
     gain = isinstance(step, steps.Gaining)
-    needed = None
-    if kept is not None and isinstance(action, (Wall, Sail)):
-        # a move on the wall or at sea changes nothing ``needed_colours`` reads (the
-        # supply, the cards and which are used, the districts, a step of taking cubes),
-        # so the colours asked for are the state's, found once for all of them
-        if "needed" not in kept:
-            kept["needed"] = needed_colours(state, seat)
-        needed = kept["needed"]
-    ways = sensible_payments(after, seat, step.cubes, gain, most=2, needed=needed)
+    ways = sensible_payments(after, seat, step.cubes, gain, most=2)
     if len(ways) != 1:
         return action
     return With(action, (Gain if gain else Pay)(cubes_of(ways[0])))
+
+
+def _offer_moving(state: State, seat: int, action: Wall | Sail, kept: dict[Any, Any]) -> Move:
+    """``_offer`` of a move on the wall or at sea that may open a payment (``_may_open``),
+    without playing it out: it asks ``wall_price`` (``_wall``) or a field's cube
+    (``_sail``) of the supply as it is, and changes nothing ``needed_colours`` reads (the
+    supply, the cards and which are used, the districts, a step of taking cubes), so its
+    ways to pay are the state's for as many cubes, found once for all such moves of the
+    menu (``kept``).  Most of the menu's moves are these."""
+    owed = wall_price(state, seat, action.fields) if isinstance(action, Wall) else _FIELD_CUBES
+    if not owed:
+        return action
+    if owed not in kept:
+        if "needed" not in kept:
+            kept["needed"] = needed_colours(state, seat)
+        kept[owed] = sensible_payments(state, seat, owed, most=2, needed=kept["needed"])
+    ways = kept[owed]
+    if len(ways) != 1:
+        return action
+    return With(action, Pay(cubes_of(ways[0])))
 
 
 #: moves per page of a group when the action menu is too long for one step
@@ -670,7 +684,7 @@ def _action_groups(state: State, seat: int, offer: bool = True) -> dict[str, lis
         groups["joker"] = [Joker("gold"), Joker("cube")] + double
     if not offer:
         return {k: v for k, v in groups.items() if v}
-    kept: dict[str, set[str]] = {}
+    kept: dict[Any, Any] = {}
     return {k: [_offer(state, seat, m, kept) for m in v] for k, v in groups.items() if v}
 
 
@@ -1205,7 +1219,11 @@ def _sail(d: _Draft, seat: int, move: Sail, step: None) -> None:
     elif me["free_moves"]:
         me["free_moves"] -= 1
     else:
-        _pending(d, steps.Paying(1))
+        _pending(d, steps.Paying(_FIELD_CUBES))
+
+
+#: what a field at sea costs without a free move (R 3.4): a cube of any colour
+_FIELD_CUBES = 1
 
 
 def _tribute(d: _Draft, seat: int, move: Tribute, step: None) -> None:
