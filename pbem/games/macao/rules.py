@@ -651,41 +651,51 @@ PAGE = MENU_CAP - 1
 
 
 def _action_groups(state: State, seat: int, offer: bool = True) -> dict[str, list[Move]]:
-    """The action moves by group: activate, city, wall, ship, tribute, use, joker; each
-    as the menu offers it (``_offer``: with its payment where that has one sensible way),
-    or with ``offer`` False the bare action (what ``bare`` makes of the offered move,
-    without playing each action out to find its payment)."""
-    me, cubes = state["seats"][seat], pool(state, seat)
-    groups: dict[str, list[Move]] = {}
-    reducers = [] if me["craft"] else _reducer_colours(state, seat)
-
-    def cost(c: str) -> str:   # with the Handwerker in use: the full printed cubes
-        return _reduced(data.CARDS[c].cost, reducers)
-
-    groups["activate"] = [Activate(c) for c in me["tableau"] if _can_pay_exact(cubes, cost(c))]
-    groups["city"] = []
-    if not me["district"]:   # False until the turn's last district (R 3.2; Zimmermann: 2)
-        districts = _affordable_districts(state, seat)
-        if len(districts) > PAGE:
-            rows = sorted({(d - 1) // data.CITY_COLUMNS for d in districts})
-            groups["city"] = [Row(r) for r in rows]
-        else:
-            groups["city"] = [District(d) for d in districts]
-    fields = 0 if me["walled"] else _wall_steps(state, seat)
-    # every advance the seat can pay, the furthest first: apply accepts each of them
-    groups["wall"] = [Wall(k) for k in range(fields, 0, -1)]
-    groups["ship"] = _ship_moves(state, seat)
-    can_buy = not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0]
-    groups["tribute"] = [TRIBUTE] if can_buy else []
-    groups["use"] = _use_moves(state, seat)
-    groups["joker"] = []
-    if me["jokers"]:
-        double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
-        groups["joker"] = [Joker("gold"), Joker("cube")] + double
+    """The action moves by group: activate, city, wall, ship, tribute, use, joker
+    (``_GROUPS``), those that have any; each as the menu offers it (``_offer``: with its
+    payment where that has one sensible way), or with ``offer`` False the bare action
+    (what ``bare`` makes of the offered move, without playing each action out to find
+    its payment)."""
+    groups = {name: found for name, group in _GROUPS.items() if (found := group(state, seat))}
     if not offer:
-        return {k: v for k, v in groups.items() if v}
+        return groups
     kept: dict[Any, Any] = {}
-    return {k: [_offer(state, seat, m, kept) for m in v] for k, v in groups.items() if v}
+    return {k: [_offer(state, seat, m, kept) for m in v] for k, v in groups.items()}
+
+
+def _activate_moves(state: State, seat: int) -> list[Move]:
+    me, cubes = state["seats"][seat], pool(state, seat)
+    # with the Handwerker in use: the full printed cubes
+    reducers = [] if me["craft"] else _reducer_colours(state, seat)
+    return [Activate(c) for c in me["tableau"]
+            if _can_pay_exact(cubes, _reduced(data.CARDS[c].cost, reducers))]
+
+
+def _city_moves(state: State, seat: int) -> list[Move]:
+    if state["seats"][seat]["district"]:   # from the turn's last district (R 3.2; Zimmermann: 2)
+        return []
+    districts = _affordable_districts(state, seat)
+    if len(districts) > PAGE:
+        return [Row(r) for r in sorted({(d - 1) // data.CITY_COLUMNS for d in districts})]
+    return [District(d) for d in districts]
+
+
+def _wall_moves(state: State, seat: int) -> list[Move]:
+    fields = 0 if state["seats"][seat]["walled"] else _wall_steps(state, seat)
+    # every advance the seat can pay, the furthest first: apply accepts each of them
+    return [Wall(k) for k in range(fields, 0, -1)]
+
+
+def _tribute_moves(state: State, seat: int) -> list[Move]:
+    me = state["seats"][seat]
+    return [TRIBUTE] if not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0] else []
+
+
+def _joker_moves(state: State, seat: int) -> list[Move]:
+    if not state["seats"][seat]["jokers"]:
+        return []
+    double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
+    return [Joker("gold"), Joker("cube")] + double
 
 
 def _ship_moves(state: State, seat: int) -> list[Move]:
@@ -720,16 +730,18 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
     move = bare(move)
     me = state["seats"][seat]
     # bare actions: the same groups, and the same moves once ``bare`` (``_offer`` adds a
-    # payment or nothing), so the same answer without playing out each payment
-    groups = _action_groups(state, seat, offer=False)
+    # payment or nothing), so the same answer without playing out each payment; and of
+    # them only the group that holds the move's kind (``_GROUP_OF``): a move equals no
+    # move of another kind
     if isinstance(move, Show):   # a page of a group, where a longer menu had it (old logs)
-        return move.group in groups and move.page * PAGE < len(groups[move.group])
+        shown = _GROUPS[move.group](state, seat) if move.group in _GROUPS else []
+        return bool(shown) and move.page * PAGE < len(shown)
     if isinstance(move, Row):
         return not me["district"] and any((d - 1) // data.CITY_COLUMNS == move.row
                                           for d in _affordable_districts(state, seat))
     if move == END or isinstance(move, Use) and move in _free_use_moves(state, seat):
         return True   # ``end`` without the uses of ``finish``, or one of them on its own
-    if any(move == m for group in groups.values() for m in group):
+    if type(move) in _GROUP_OF and move in _GROUPS[_GROUP_OF[type(move)]](state, seat):
         return True
     if isinstance(move, District):
         return not me["district"] and move.number in _affordable_districts(state, seat)
@@ -909,6 +921,18 @@ def _offices_of(state: State, seat: int, category: str) -> int:
 
 def _markers_in_city(state: State, seat: int) -> int:
     return sum(1 for owner in state["city"].values() if owner == seat)
+
+
+#: the action menu's groups, in its order, each by the function that lists its moves
+_GROUPS: dict[str, Callable[[State, int], list[Move]]] = {
+    "activate": _activate_moves, "city": _city_moves, "wall": _wall_moves,
+    "ship": _ship_moves, "tribute": _tribute_moves, "use": _use_moves, "joker": _joker_moves,
+}
+#: the group each kind of action move is listed in
+_GROUP_OF: dict[type, str] = {
+    Activate: "activate", District: "city", Row: "city", Wall: "wall", Sail: "ship",
+    Deliver: "ship", Tribute: "tribute", Use: "use", Joker: "joker",
+}
 
 
 def timeout_move(state: State, seat: int) -> Move:

@@ -16,8 +16,11 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     graf = rules.graf_senkt(state)
     # each card in both languages: the template reads English, or for ``lang`` "de"
     # the printed German names and texts; its English help is the "help" below
-    words = _words(graf)
-    cards = {c: _card(words, c, graf) for c in _cards_shown(state)}
+    words, shown = _words(graf), _cards_shown(state)
+    for c in shown:
+        if c not in words:
+            words[c] = _card_words(c, graf)
+    cards = {c: words[c].copy() for c in shown}   # the view's own copies
     seats = []
     for s, me in enumerate(state["seats"]):
         seats.append({
@@ -77,7 +80,7 @@ def _cards_shown(state: dict[str, Any]) -> list[str]:
 
 
 def _words(graf: bool) -> dict[str, dict[str, Any]]:
-    """The cards' words made so far for the active data version (``_card``)."""
+    """The cards' words (``_card_words``) made so far for the active data version."""
     # a view shows some fifty cards, each in both languages, and every seat's view of
     # every state shows them again: each card's words are made once per data version
     # (the cards' costs and kinds are the version's)
@@ -87,14 +90,6 @@ def _words(graf: bool) -> dict[str, dict[str, Any]]:
     if found is None or found[0] is not version:
         found = _CARDS[key] = (version, {})
     return found[1]
-
-
-def _card(words: dict[str, dict[str, Any]], c: str, graf: bool) -> dict[str, Any]:
-    """Card ``c``'s words (``_words``), the view's own copy."""
-    found = words.get(c)
-    if found is None:
-        found = words[c] = _card_words(c, graf)
-    return dict(found)
 
 
 #: ``_words`` by (id of the data version, whether the Graf lowers costs), each kept
