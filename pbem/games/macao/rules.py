@@ -603,6 +603,15 @@ def opened(state: State, seat: int, action: Move) -> tuple[State, steps.Step | N
     return d.state, steps.read(d.state["pending"])
 
 
+def supply_after(state: State, seat: int, action: Move) -> dict[str, int]:
+    """The seat's supply after ``action`` alone (``opened``), before its payment: a move
+    on the wall or at sea leaves it as it is (``_offer_moving``), so it is not played
+    out (the menu tells each payment what it leaves)."""
+    if isinstance(action, (Wall, Sail)):
+        return pool(state, seat)
+    return pool(opened(state, seat, action)[0], seat)
+
+
 #: the actions that may open a payment or a taking of cubes
 _PAYING = (District, Wall, Sail, Tribute, Use, Joker)
 

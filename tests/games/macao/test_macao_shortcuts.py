@@ -1,8 +1,9 @@
 """The answers ``rules`` gives without building the whole action menu (issue 23: the
 menu plays every action out for its payment) are the menu's: the formality, the
-timeout's move, whether ``finish`` is legal, and a move on the wall or at sea offered
-with its payment.  Checked at every state of random games, which browse the menu's
-pages and rows, pay cube by cube and use the Graf's variant."""
+timeout's move, whether ``finish`` is legal, a move on the wall or at sea offered
+with its payment, and the supply such a move leaves.  Checked at every state of
+random games, which browse the menu's pages and rows, pay cube by cube and use the
+Graf's variant."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import random
 import pytest
 
 from pbem.games.macao import GAME, moves, rules
-from pbem.games.macao.moves import DONE, END, FINISH, Sail, Wall
+from pbem.games.macao.moves import DONE, END, FINISH, Sail, Wall, With
 
 
 def _states(players: int, graf: bool, seed: str) -> list[dict]:
@@ -40,6 +41,10 @@ def test_the_answers_without_the_menu_are_the_menus(players, graf, seed):
             assert rules._listed(state, seat, FINISH) == (FINISH in legal)
             if state["phase"] != "actions":
                 continue
+            for move in legal:   # what the menu says a payment leaves
+                if isinstance(move, With):
+                    played = rules.pool(rules.opened(state, seat, move.action)[0], seat)
+                    assert rules.supply_after(state, seat, move.action) == played
             groups = rules._action_groups(state, seat, offer=False)
             kept: dict = {}
             for move in [m for group in groups.values() for m in group]:
