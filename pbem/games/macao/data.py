@@ -85,9 +85,14 @@ def wall_cost(fields: int) -> int:
 
 def district_neighbours(d: int) -> list[int]:
     """Districts sharing a side with ``d`` on the (reconstructed) 5 x 6 grid."""
-    derived = SETS.active.derived
-    columns = derived["CITY_COLUMNS"]
-    rows = len(derived["DISTRICT_COST"]) // columns
+    # each view asks this of every district owned: the version's table (``_derive``)
+    known = SETS.active.derived["NEIGHBOURS"].get(d)
+    return list(known) if known is not None else _grid_neighbours(
+        d, SETS.active.derived["CITY_COLUMNS"], len(SETS.active.derived["DISTRICT_COST"]))
+
+
+def _grid_neighbours(d: int, columns: int, districts: int) -> list[int]:
+    rows = districts // columns
     row, col = divmod(d - 1, columns)
     out = []
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
@@ -111,7 +116,13 @@ def district_neighbours(d: int) -> list[int]:
 
 def sea_neighbours(field: str) -> list[str]:
     """Fields one step from ``field``."""
-    edges = SETS.active.derived["SEA_EDGES"]
+    # every action menu asks this: the version's table (``_derive``)
+    known = SETS.active.derived["SEA_NEIGHBOURS"].get(field)
+    return list(known) if known is not None else _sea_neighbours(
+        SETS.active.derived["SEA_EDGES"], field)
+
+
+def _sea_neighbours(edges: tuple[tuple[str, str], ...], field: str) -> list[str]:
     return sorted({b for a, b in edges if a == field} | {a for a, b in edges if b == field})
 
 
@@ -384,6 +395,7 @@ def _derive(d: Daten) -> dict[str, Any]:
     if d.version == "2-reconstructed":  # the shipped file: version 1's deck beside it
         decks["1-reconstructed"] = _deck_v1(printed, named, cycle)  # type: ignore[arg-type]
     decks[d.version] = _deck_v2(printed, named, reconstructed, cycle)  # type: ignore[arg-type]
+    edges = tuple((a, b) for a, b in d.meer.wege)
     cards = {c.id: c for c in offices}
     for deck in decks.values():
         cards.update({c.id: c for c in deck})
@@ -391,9 +403,17 @@ def _derive(d: Daten) -> dict[str, Any]:
         "DATA_VERSION": d.version,
         "CITY_COLUMNS": d.stadt.spalten,
         "DISTRICT_COST": {int(k): v for k, v in d.stadt.kosten.items()},
+        # the districts as the rules walk them, for each menu: number, key in a state's
+        # ``city`` and ``tiles``, cost (``DISTRICT_COST``'s order)
+        "DISTRICTS": tuple((int(k), str(int(k)), v) for k, v in d.stadt.kosten.items()),
         "DARK_DISTRICTS": frozenset(d.stadt.dunkel),
         "START_FIELD": d.meer.start,
         "SEA_EDGES": tuple(tuple(e) for e in d.meer.wege),
+        # ``sea_neighbours`` and ``district_neighbours`` of every field and district
+        "SEA_NEIGHBOURS": {f: tuple(_sea_neighbours(edges, f))
+                           for f in sorted({f for e in edges for f in e})},
+        "NEIGHBOURS": {n: tuple(_grid_neighbours(n, d.stadt.spalten, len(d.stadt.kosten)))
+                       for n in range(1, len(d.stadt.kosten) + 1)},
         "HARBOURS": {h: (x.ware, tuple(x.prestige)) for h, x in d.meer.haefen.items()},
         "OFFICE_CATEGORY": dict(d.aemter.kategorie),
         "NAMED_WITHOUT_EFFECT": ("Professor",) + tuple(e[0] for e in reconstructed),

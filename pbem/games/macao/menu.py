@@ -153,7 +153,7 @@ def payment_help(state: State, seat: int, move: Move, lang: str = "en") -> str:
         cards = [w["card name"][c] for c in rules.free_uses(state, seat)]
         return w["finish help"].format(cards=listed(cards, w))
     if isinstance(move, With):
-        left = dict(rules.pool(rules.opened(state, seat, move.action)[0], seat))
+        left = dict(rules.supply_after(state, seat, move.action))
         sign = -1 if isinstance(move.settle, Pay) else 1
         for c, n in move.settle.cubes:
             left[c] = left.get(c, 0) + sign * n

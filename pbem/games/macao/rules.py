@@ -223,9 +223,10 @@ def graf_senkt(state: State) -> bool:
 def has_effect(state: State, seat: int, kind: str) -> list[str]:
     """The seat's activated cards whose effect is of ``kind`` (a Graf lowers costs only
     where ``graf_senkt``)."""
-    out = [c for c in state["seats"][seat]["active"] if data.CARDS[c].effect[0] == kind]
-    if kind == "reduce" and not graf_senkt(state):
-        out = [c for c in out if data.CARDS[c].name != "Graf"]
+    cards = data.CARDS   # once: the rules ask this at every step
+    out = [c for c in state["seats"][seat]["active"] if cards[c].effect[0] == kind]
+    if kind == "reduce" and out and not graf_senkt(state):
+        out = [c for c in out if cards[c].name != "Graf"]
     return out
 
 
@@ -256,7 +257,12 @@ def _counts(cost: str) -> tuple[tuple[str, int], ...]:
 
 
 def _can_pay_exact(cubes: dict[str, int], cost: str) -> bool:
-    return all(cubes.get(c, 0) >= n for c, n in _counts(cost))
+    # a loop, not ``all`` over a generator: the menus ask this of every district and
+    # card for every action they play out (a third of a Macao playout's rules time)
+    for c, n in _counts(cost):
+        if cubes.get(c, 0) < n:
+            return False
+    return True
 
 
 def _pay_exact(cubes: dict[str, int], cost: str) -> None:
@@ -296,12 +302,7 @@ def _moves(state: State, seat: int) -> list[Move]:
 def _action_moves(state: State, seat: int, step: steps.Step | None) -> list[Move]:
     if step is not None:
         return _step_moves(state, seat, step)
-    groups = _action_groups(state, seat)
-    last = FINISH if free_uses(state, seat) else END
-    if last == FINISH:   # the cards it uses that only give prestige are not offered
-        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
-        groups["use"] = [m for m in groups.get("use", []) if m not in prestige]
-        groups = {k: v for k, v in groups.items() if v}
+    groups, last = _turn_groups(state, seat)
     flat = [m for moves in groups.values() for m in moves] + [last]
     if len(flat) <= MENU_CAP:
         return _with_payments(state, seat, flat)
@@ -312,6 +313,32 @@ def _action_moves(state: State, seat: int, step: steps.Step | None) -> list[Move
         else:
             out += [Show(name, p) for p in range((len(moves) + PAGE - 1) // PAGE)]
     return out + [last]
+
+
+def _turn_groups(state: State, seat: int, offer: bool = True
+                 ) -> tuple[dict[str, list[Move]], Move]:
+    """The action menu's groups (``_action_groups``, as offered or with ``offer`` False
+    bare) and the end of the turn it offers: ``finish`` where there are cards it uses,
+    else ``end``."""
+    groups, last = _action_groups(state, seat, offer), _turn_end(state, seat)
+    if last == FINISH:   # the cards it uses that only give prestige are not offered
+        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
+        groups["use"] = [m for m in groups.get("use", []) if m not in prestige]
+        groups = {k: v for k, v in groups.items() if v}
+    return groups, last
+
+
+def _turn_end(state: State, seat: int) -> Move:
+    """The end of the turn the action menu offers: ``finish`` where there are cards it
+    uses (``free_uses``), else ``end``."""
+    return FINISH if free_uses(state, seat) else END
+
+
+def _turn_to_end(state: State, seat: int) -> bool:
+    """Whether ``seat`` is to move in the action phase with no step open: its menu then
+    ends with the end of its turn (``_turn_groups``)."""
+    return (seat in to_move(state) and state["phase"] == "actions"
+            and steps.read(state["pending"]) is None)
 
 
 #: the kinds of cards that only give prestige or gold when used: ``finish`` uses them
@@ -385,13 +412,33 @@ def needed_colours(state: State, seat: int) -> set[str]:
            for c in me["tableau"] + me["active"]):
         return set(data.COLOURS)
     more = _may_gain(state, seat)
-    costs = [data.CARDS[c].cost for c in me["tableau"]
-             if more or _can_pay_exact(cubes, activation_cost(state, seat, c))]
+    # a cost whose colours are all asked for already asks for nothing new: it is not
+    # looked at (the menus ask this for every action they play out, and the districts'
+    # costs were most of it)
+    found: set[str] = set()
+    reducers = _reducer_colours(state, seat)
+    for c in me["tableau"]:
+        cost = data.CARDS[c].cost
+        if not found.issuperset(cost) and (more or _can_pay_exact(cubes,
+                                                                  _reduced(cost, reducers))):
+            found.update(cost)
     if not me["district"]:
         swap = _swap_card(state, seat) is not None
-        costs += [cost for d, cost in data.DISTRICT_COST.items() if str(d) not in state["city"]
-                  and (more or _can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost))]
-    return set("".join(costs))
+        city, size = state["city"], _size(cubes)
+        for _, key, cost in data.DISTRICTS:
+            if found.issuperset(cost) or key in city:
+                continue
+            if more or len(cost) <= size and (_can_pay_exact(cubes, cost)
+                                              or swap and _one_short(cubes, cost)):
+                found.update(cost)
+    return found
+
+
+def _size(cubes: dict[str, int]) -> int:
+    """The cubes of a supply: no district or card of more cubes can be paid from it,
+    exactly or with a Herold (``_can_pay_exact``, ``_one_short``), which spares
+    looking at each."""
+    return sum(n for n in cubes.values() if n > 0)
 
 
 def _may_gain(state: State, seat: int) -> bool:
@@ -410,12 +457,16 @@ def _may_gain(state: State, seat: int) -> bool:
 
 
 def sensible_payments(state: State, seat: int, owed: int, gain: bool = False,
-                      most: int = MENU_CAP + 1) -> list[dict[str, int]]:
+                      most: int = MENU_CAP + 1, needed: set[str] | None = None
+                      ) -> list[dict[str, int]]:
     """The sensible ways (colour -> cubes) to pay ``owed`` cubes of any colour from the
     supply, or with ``gain`` to take them, at most ``most`` of them: first the colours
-    nothing asks for (``needed_colours``), which are all alike, so chosen for the
-    player; then each way to pay the rest with the colours asked for."""
-    needed, cubes = needed_colours(state, seat), pool(state, seat)
+    nothing asks for (``needed_colours``, or ``needed`` where the caller has them),
+    which are all alike, so chosen for the player; then each way to pay the rest with
+    the colours asked for."""
+    cubes = pool(state, seat)
+    if needed is None:
+        needed = needed_colours(state, seat)
     if gain:
         colours = [c for c in data.COLOURS if c in needed] or [data.COLOURS[0]]
         return list(_multisets(colours, {c: owed for c in colours}, owed, most))
@@ -459,12 +510,17 @@ def _multisets(colours: list[str], have: dict[str, int], n: int, most: int):
     """Each way to take ``n`` cubes of ``colours`` (at most ``have`` of each), the first
     colour's most first; at most ``most`` ways."""
     found = 0
+    # the cubes ``colours[i:]`` hold together: a branch that cannot reach ``n`` with them
+    # is not walked (it yields nothing; walked, it was most of a menu's time)
+    room = [0] * (len(colours) + 1)
+    for i in range(len(colours) - 1, -1, -1):
+        room[i] = room[i + 1] + max(0, have.get(colours[i], 0))
 
     def ways(i: int, n: int):
         if n == 0:
             yield {}
             return
-        if i == len(colours):
+        if n > room[i]:
             return
         c = colours[i]
         for k in range(min(have.get(c, 0), n), -1, -1):
@@ -547,15 +603,28 @@ def opened(state: State, seat: int, action: Move) -> tuple[State, steps.Step | N
     return d.state, steps.read(d.state["pending"])
 
 
+def supply_after(state: State, seat: int, action: Move) -> dict[str, int]:
+    """The seat's supply after ``action`` alone (``opened``), before its payment: a move
+    on the wall or at sea leaves it as it is (``_offer_moving``), so it is not played
+    out (the menu tells each payment what it leaves)."""
+    if isinstance(action, (Wall, Sail)):
+        return pool(state, seat)
+    return pool(opened(state, seat, action)[0], seat)
+
+
 #: the actions that may open a payment or a taking of cubes
 _PAYING = (District, Wall, Sail, Tribute, Use, Joker)
 
 
-def _offer(state: State, seat: int, action: Move) -> Move:
+def _offer(state: State, seat: int, action: Move, kept: dict[Any, Any] | None = None) -> Move:
     """``action`` as the menu offers it: with its payment where that has one sensible
-    way (no click for it), else alone (its step's menu comes next)."""
+    way (no click for it), else alone (its step's menu comes next).  ``kept``: where
+    the menu keeps what its moves on the wall and at sea have in common
+    (``_offer_moving``)."""
     if not isinstance(action, _PAYING) or not _may_open(state, seat, action):
         return action
+    if kept is not None and isinstance(action, (Wall, Sail)):
+        return _offer_moving(state, seat, action, kept)
     after, step = opened(state, seat, action)
     if not isinstance(step, (steps.Paying, steps.Gaining)):
         return action
@@ -566,43 +635,76 @@ def _offer(state: State, seat: int, action: Move) -> Move:
     return With(action, (Gain if gain else Pay)(cubes_of(ways[0])))
 
 
+def _offer_moving(state: State, seat: int, action: Wall | Sail, kept: dict[Any, Any]) -> Move:
+    """``_offer`` of a move on the wall or at sea that may open a payment (``_may_open``),
+    without playing it out: it asks ``wall_price`` (``_wall``) or a field's cube
+    (``_sail``) of the supply as it is, and changes nothing ``needed_colours`` reads (the
+    supply, the cards and which are used, the districts, a step of taking cubes), so its
+    ways to pay are the state's for as many cubes, found once for all such moves of the
+    menu (``kept``).  Most of the menu's moves are these."""
+    owed = wall_price(state, seat, action.fields) if isinstance(action, Wall) else _FIELD_CUBES
+    if not owed:
+        return action
+    if owed not in kept:
+        if "needed" not in kept:
+            kept["needed"] = needed_colours(state, seat)
+        kept[owed] = sensible_payments(state, seat, owed, most=2, needed=kept["needed"])
+    ways = kept[owed]
+    if len(ways) != 1:
+        return action
+    return With(action, Pay(cubes_of(ways[0])))
+
+
 #: moves per page of a group when the action menu is too long for one step
 PAGE = MENU_CAP - 1
 
 
 def _action_groups(state: State, seat: int, offer: bool = True) -> dict[str, list[Move]]:
-    """The action moves by group: activate, city, wall, ship, tribute, use, joker; each
-    as the menu offers it (``_offer``: with its payment where that has one sensible way),
-    or with ``offer`` False the bare action (what ``bare`` makes of the offered move,
-    without playing each action out to find its payment)."""
-    me, cubes = state["seats"][seat], pool(state, seat)
-    groups: dict[str, list[Move]] = {}
-    def cost(c: str) -> str:   # with the Handwerker in use: the full printed cubes
-        return data.CARDS[c].cost if me["craft"] else activation_cost(state, seat, c)
-
-    groups["activate"] = [Activate(c) for c in me["tableau"] if _can_pay_exact(cubes, cost(c))]
-    groups["city"] = []
-    if not me["district"]:   # False until the turn's last district (R 3.2; Zimmermann: 2)
-        districts = _affordable_districts(state, seat)
-        if len(districts) > PAGE:
-            rows = sorted({(d - 1) // data.CITY_COLUMNS for d in districts})
-            groups["city"] = [Row(r) for r in rows]
-        else:
-            groups["city"] = [District(d) for d in districts]
-    fields = 0 if me["walled"] else _wall_steps(state, seat)
-    # every advance the seat can pay, the furthest first: apply accepts each of them
-    groups["wall"] = [Wall(k) for k in range(fields, 0, -1)]
-    groups["ship"] = _ship_moves(state, seat)
-    can_buy = not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0]
-    groups["tribute"] = [TRIBUTE] if can_buy else []
-    groups["use"] = _use_moves(state, seat)
-    groups["joker"] = []
-    if me["jokers"]:
-        double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
-        groups["joker"] = [Joker("gold"), Joker("cube")] + double
+    """The action moves by group: activate, city, wall, ship, tribute, use, joker
+    (``_GROUPS``), those that have any; each as the menu offers it (``_offer``: with its
+    payment where that has one sensible way), or with ``offer`` False the bare action
+    (what ``bare`` makes of the offered move, without playing each action out to find
+    its payment)."""
+    groups = {name: found for name, group in _GROUPS.items() if (found := group(state, seat))}
     if not offer:
-        return {k: v for k, v in groups.items() if v}
-    return {k: [_offer(state, seat, m) for m in v] for k, v in groups.items() if v}
+        return groups
+    kept: dict[Any, Any] = {}
+    return {k: [_offer(state, seat, m, kept) for m in v] for k, v in groups.items()}
+
+
+def _activate_moves(state: State, seat: int) -> list[Move]:
+    me, cubes = state["seats"][seat], pool(state, seat)
+    # with the Handwerker in use: the full printed cubes
+    reducers = [] if me["craft"] else _reducer_colours(state, seat)
+    return [Activate(c) for c in me["tableau"]
+            if _can_pay_exact(cubes, _reduced(data.CARDS[c].cost, reducers))]
+
+
+def _city_moves(state: State, seat: int) -> list[Move]:
+    if state["seats"][seat]["district"]:   # from the turn's last district (R 3.2; Zimmermann: 2)
+        return []
+    districts = _affordable_districts(state, seat)
+    if len(districts) > PAGE:
+        return [Row(r) for r in sorted({(d - 1) // data.CITY_COLUMNS for d in districts})]
+    return [District(d) for d in districts]
+
+
+def _wall_moves(state: State, seat: int) -> list[Move]:
+    fields = 0 if state["seats"][seat]["walled"] else _wall_steps(state, seat)
+    # every advance the seat can pay, the furthest first: apply accepts each of them
+    return [Wall(k) for k in range(fields, 0, -1)]
+
+
+def _tribute_moves(state: State, seat: int) -> list[Move]:
+    me = state["seats"][seat]
+    return [TRIBUTE] if not me["bought"] and me["gold"] >= tribute_rate(state, seat)[0] else []
+
+
+def _joker_moves(state: State, seat: int) -> list[Move]:
+    if not state["seats"][seat]["jokers"]:
+        return []
+    double = [Joker("mixed")] if has_effect(state, seat, "gaukler") else []
+    return [Joker("gold"), Joker("cube")] + double
 
 
 def _ship_moves(state: State, seat: int) -> list[Move]:
@@ -637,16 +739,18 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
     move = bare(move)
     me = state["seats"][seat]
     # bare actions: the same groups, and the same moves once ``bare`` (``_offer`` adds a
-    # payment or nothing), so the same answer without playing out each payment
-    groups = _action_groups(state, seat, offer=False)
+    # payment or nothing), so the same answer without playing out each payment; and of
+    # them only the group that holds the move's kind (``_GROUP_OF``): a move equals no
+    # move of another kind
     if isinstance(move, Show):   # a page of a group, where a longer menu had it (old logs)
-        return move.group in groups and move.page * PAGE < len(groups[move.group])
+        shown = _GROUPS[move.group](state, seat) if move.group in _GROUPS else []
+        return bool(shown) and move.page * PAGE < len(shown)
     if isinstance(move, Row):
         return not me["district"] and any((d - 1) // data.CITY_COLUMNS == move.row
                                           for d in _affordable_districts(state, seat))
     if move == END or isinstance(move, Use) and move in _free_use_moves(state, seat):
         return True   # ``end`` without the uses of ``finish``, or one of them on its own
-    if any(move == m for group in groups.values() for m in group):
+    if type(move) in _GROUP_OF and move in _GROUPS[_GROUP_OF[type(move)]](state, seat):
         return True
     if isinstance(move, District):
         return not me["district"] and move.number in _affordable_districts(state, seat)
@@ -665,8 +769,8 @@ def _wall_steps(state: State, seat: int) -> int:
     it, the most first)."""
     room = data.WALL_FIELDS - 1 - wall_position(state, seat)
     have = pool_size(state, seat)
-    return max((k for k in range(1, room + 1) if wall_price(state, seat, k) <= have),
-               default=0)
+    terms = _wall_terms(state, seat)   # once, not once per field
+    return max((k for k in range(1, room + 1) if _wall_price(k, *terms) <= have), default=0)
 
 
 def wall_price(state: State, seat: int, fields: int) -> int:
@@ -674,11 +778,22 @@ def wall_price(state: State, seat: int, fields: int) -> int:
     with a Wachposten 1 less while another disc lies on this seat's."""
     if fields <= 0:
         return 0
+    return _wall_price(fields, *_wall_terms(state, seat))
+
+
+def _wall_terms(state: State, seat: int) -> tuple[int | None, int]:
+    """What ``wall_price`` reads of the seat's cards: the price of a field with a Tor
+    (None without), and what a Wachposten takes off (0 unless a disc lies on this one)."""
     tor = [data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_cost")]
-    price = min(tor) * fields if tor else data.wall_cost(fields)
+    less = 0
     if below_another(state, seat):
-        price -= sum(data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_below"))
-    return max(0, price)
+        less = sum(data.CARDS[c].effect[1] for c in has_effect(state, seat, "wall_below"))
+    return (min(tor) if tor else None), less
+
+
+def _wall_price(fields: int, tor: int | None, less: int) -> int:
+    price = tor * fields if tor is not None else data.wall_cost(fields)
+    return max(0, price - less)
 
 
 def below_another(state: State, seat: int) -> bool:
@@ -689,16 +804,19 @@ def below_another(state: State, seat: int) -> bool:
 
 
 def _top_first(state: State, stack: list[int]) -> list[int]:
+    if len(stack) < 2:   # most stacks: nothing to order (wall_order asks all sixteen)
+        return list(stack)
     top_first = list(reversed(stack))
     towers = [s for s in top_first if has_effect(state, s, "turm")]
     return towers + [s for s in top_first if s not in towers]
 
 
 def _affordable_districts(state: State, seat: int) -> list[int]:
-    cubes = pool(state, seat)
+    cubes, city = pool(state, seat), state["city"]
     swap = _swap_card(state, seat) is not None
-    return [d for d, cost in data.DISTRICT_COST.items()
-            if str(d) not in state["city"]
+    size = _size(cubes)
+    return [d for d, key, cost in data.DISTRICTS
+            if key not in city and len(cost) <= size
             and (_can_pay_exact(cubes, cost) or swap and _one_short(cubes, cost))]
 
 
@@ -789,9 +907,17 @@ def _use_options(state: State, seat: int, card: str) -> list[int]:
 def activation_cost(state: State, seat: int, card: str) -> str:
     """The cubes an activation takes: the printed cost less one cube per reducer of a
     colour in it, never below one cube."""
-    cost = data.CARDS[card].cost
-    for reducer in has_effect(state, seat, "reduce"):
-        colour = data.CARDS[reducer].effect[1]
+    return _reduced(data.CARDS[card].cost, _reducer_colours(state, seat))
+
+
+def _reducer_colours(state: State, seat: int) -> list[str]:
+    """The colour each of the seat's reducers takes off a cost, in their order."""
+    return [data.CARDS[reducer].effect[1] for reducer in has_effect(state, seat, "reduce")]
+
+
+def _reduced(cost: str, reducers: list[str]) -> str:
+    """``cost`` less one cube per reducer of a colour in it, never below one cube."""
+    for colour in reducers:
         if colour in cost and len(cost) > 1:
             cost = cost.replace(colour, "", 1)
     return cost
@@ -806,11 +932,25 @@ def _markers_in_city(state: State, seat: int) -> int:
     return sum(1 for owner in state["city"].values() if owner == seat)
 
 
+#: the action menu's groups, in its order, each by the function that lists its moves
+_GROUPS: dict[str, Callable[[State, int], list[Move]]] = {
+    "activate": _activate_moves, "city": _city_moves, "wall": _wall_moves,
+    "ship": _ship_moves, "tribute": _tribute_moves, "use": _use_moves, "joker": _joker_moves,
+}
+#: the group each kind of action move is listed in
+_GROUP_OF: dict[type, str] = {
+    Activate: "activate", District: "city", Row: "city", Wall: "wall", Sail: "ship",
+    Deliver: "ship", Tribute: "tribute", Use: "use", Joker: "joker",
+}
+
+
 def timeout_move(state: State, seat: int) -> Move:
     """The move played when the seat's clock runs out (``words.DEFAULT_TIMEOUT_NOTE``):
     in the action phase it ends the turn (``finish``: using the cards that only give,
     as the menu's end of a turn does), in a step of giving it is done, else it takes
     the first card, die or way to pay on offer."""
+    if _turn_to_end(state, seat):   # the menu's last move, without the menu
+        return _turn_end(state, seat)
     options = legal(state, seat)
     if not options:
         raise ValueError(f"seat {seat} is not to move")
@@ -823,10 +963,13 @@ def timeout_move(state: State, seat: int) -> Move:
 def formality(state: State, seat: int) -> Move | None:
     """The seat's only move where it is the end of its turn (nothing else is left to do
     in the action phase): the server plays it at once."""
-    options = legal(state, seat)
-    if len(options) == 1 and options[0] in (END, FINISH):
-        return options[0]
-    return None
+    # only the end of a turn with no step open can be one: its menu is the end alone
+    # where no group has a move, which the bare actions tell without playing out their
+    # payments (the server asks this after every move, and the seat page again)
+    if not _turn_to_end(state, seat):
+        return None
+    groups, last = _turn_groups(state, seat, offer=False)
+    return None if groups else last
 
 
 # -- apply -----------------------------------------------------------------------------
@@ -868,8 +1011,8 @@ def _copied(value: Any) -> Any:
     of dicts of numbers (one level deeper than the rest: copied one level deeper)."""
     out = {}
     for k, v in value.items():
-        if isinstance(v, list):
-            out[k] = [x.copy() if isinstance(x, dict) else x for x in v]
+        if isinstance(v, list):   # each of a seat's lists holds dicts only or none
+            out[k] = [x.copy() for x in v] if v and isinstance(v[0], dict) else v.copy()
         elif isinstance(v, dict):
             out[k] = v.copy()
         else:
@@ -883,9 +1026,18 @@ def apply(state: State, seat: int, move: Move) -> State:
     # the cheaper question first: in the action phase it answers most moves without
     # building the whole menu (every action played out for its payment), which made
     # ``apply`` cost more than a deep copy of the state (issue 23)
-    if not _extra_legal(state, seat, move) and move not in _moves(state, seat):
+    if not _extra_legal(state, seat, move) and not _listed(state, seat, move):
         raise IllegalMoveError(f"{move.notation()} is not a legal move now")
     return apply_legal(state, seat, move)
+
+
+def _listed(state: State, seat: int, move: Move) -> bool:
+    """Whether ``legal`` lists ``move``: ``finish`` at the end of an action turn is
+    listed exactly where it is the menu's end (``_turn_end``), which needs no menu (most
+    action turns end with it)."""
+    if move == FINISH and _turn_to_end(state, seat):
+        return _turn_end(state, seat) == FINISH
+    return move in _moves(state, seat)
 
 
 def apply_legal(state: State, seat: int, move: Move) -> State:
@@ -1100,7 +1252,11 @@ def _sail(d: _Draft, seat: int, move: Sail, step: None) -> None:
     elif me["free_moves"]:
         me["free_moves"] -= 1
     else:
-        _pending(d, steps.Paying(1))
+        _pending(d, steps.Paying(_FIELD_CUBES))
+
+
+#: what a field at sea costs without a free move (R 3.4): a cube of any colour
+_FIELD_CUBES = 1
 
 
 def _tribute(d: _Draft, seat: int, move: Tribute, step: None) -> None:

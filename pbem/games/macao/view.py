@@ -16,7 +16,11 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     graf = rules.graf_senkt(state)
     # each card in both languages: the template reads English, or for ``lang`` "de"
     # the printed German names and texts; its English help is the "help" below
-    cards = {c: _card(c, graf) for c in _cards_shown(state)}
+    words, shown = _words(graf), _cards_shown(state)
+    for c in shown:
+        if c not in words:
+            words[c] = _card_words(c, graf)
+    cards = {c: words[c].copy() for c in shown}   # the view's own copies
     seats = []
     for s, me in enumerate(state["seats"]):
         seats.append({
@@ -75,21 +79,22 @@ def _cards_shown(state: dict[str, Any]) -> list[str]:
     return out
 
 
-def _card(c: str, graf: bool) -> dict[str, Any]:
+def _words(graf: bool) -> dict[str, dict[str, Any]]:
+    """The cards' words (``_card_words``) made so far for the active data version."""
     # a view shows some fifty cards, each in both languages, and every seat's view of
     # every state shows them again: each card's words are made once per data version
-    # (the cards' costs and kinds are the version's), the view gets a copy
+    # (the cards' costs and kinds are the version's)
     version = data.SETS.active
-    key = (id(version), c, graf)
+    key = (id(version), graf)
     found = _CARDS.get(key)
     if found is None or found[0] is not version:
-        found = _CARDS[key] = (version, _card_words(c, graf))
-    return dict(found[1])
+        found = _CARDS[key] = (version, {})
+    return found[1]
 
 
-#: ``_card``'s words by (id of the data version, card, whether the Graf lowers costs),
-#: each kept with its version (so that an id is never reused for another while cached)
-_CARDS: dict[tuple[int, str, bool], tuple[Any, dict[str, Any]]] = {}
+#: ``_words`` by (id of the data version, whether the Graf lowers costs), each kept
+#: with its version (so that an id is never reused for another while cached)
+_CARDS: dict[tuple[int, bool], tuple[Any, dict[str, dict[str, Any]]]] = {}
 
 
 def _card_words(c: str, graf: bool) -> dict[str, Any]:
