@@ -118,17 +118,23 @@ class Gebaeude(NamedTuple):
 RIGA_ARTEN: tuple[str, ...] = ("Kloster", "Schule", "Speicher", "Wechselstube")
 
 
+#: the art of each building (a city building's id is "<art>-<city>", a Riga building's
+#: its art): the rulebook's cards, which every data version has (``_constraints``)
+ART_VON: dict[str, str] = ({f"{art}-{stadt}": art for art in ARTEN for stadt in STAEDTE}
+                           | {art: art for art in RIGA_ARTEN})
+#: the (Ritter, Kaufleute) each building gives by its art (a Schule by its face)
+PERSONEN: dict[str, tuple[int, int]] = {ident: (RITTER.get(art, 0), KAUFLEUTE.get(art, 0))
+                                        for ident, art in ART_VON.items()}
+
+
 def gebaeude(ident: str) -> Gebaeude:
     """The building card ``ident`` (a city building or a Riga building)."""
-    gebaeude = _active().derived["GEBAEUDE"]
-    if ident in gebaeude:
-        return gebaeude[ident]
-    return _active().derived["RIGA_GEBAEUDE"][ident]
+    # the rules ask for a card millions of times a game: one table of both kinds
+    return SETS.active.derived["ALLE_GEBAEUDE"][ident]
 
 
 def is_building(ident: str) -> bool:
-    derived = _active().derived
-    return ident in derived["GEBAEUDE"] or ident in derived["RIGA_GEBAEUDE"]
+    return ident in SETS.active.derived["ALLE_GEBAEUDE"]
 
 
 #: one line of help per building art, English and German (the rulebook's
@@ -186,7 +192,7 @@ def help_line(ident: str, lang: str = "en") -> str:
     g = gebaeude(ident)
     text = HELP["de" if lang == "de" else "en"][g.art]
     if g.art == "Loge":
-        text = text.format(*[_active().derived["LOGE_PUNKTE"][k] for k in range(5)])
+        text = text.format(*[SETS.active.derived["LOGE_PUNKTE"][k] for k in range(5)])
     elif g.ware:
         text = text.replace("{ware}", WARE_NAME[g.ware])
     mark = mark_line(ident, lang)
@@ -223,7 +229,7 @@ def cost_points_reconstructed(ident: str) -> tuple[bool, bool]:
 
 def city_value_reconstructed(stadt: str, ware: str) -> bool:
     """Whether what commodity ``ware`` pays in ``stadt`` is pbem's reading."""
-    quelle = _active().derived["STADTWERT_QUELLE"].get(stadt, {}).get(ware)
+    quelle = SETS.active.derived["STADTWERT_QUELLE"].get(stadt, {}).get(ware)
     return quelle is not None and is_reconstructed(quelle)
 
 
@@ -315,7 +321,7 @@ def _derive(d: Daten) -> dict[str, Any]:
         "LOGE_PUNKTE": {0: 0} | {int(n): w.wert for n, w in sorted(d.loge.items())},
         "LOGE_QUELLE": {int(n): w.quelle for n, w in sorted(d.loge.items())},
         "MANUFACTUR_WARE": manufactur, "MARKTHALLE_WARE": markthalle,
-        "GEBAEUDE": gebaeude, "RIGA_GEBAEUDE": riga,
+        "GEBAEUDE": gebaeude, "RIGA_GEBAEUDE": riga, "ALLE_GEBAEUDE": gebaeude | riga,
     }
 
 
@@ -391,10 +397,6 @@ def _constraints(d: Daten) -> tuple[list[str], list[str]]:
 SETS: DataSets[Daten] = DataSets(__name__.rpartition(".")[0], Daten, _derive, _constraints)
 #: the version of the shipped file (a game records the version it starts on)
 DATA_VERSION = SETS.shipped.version
-
-
-def _active() -> Any:
-    return SETS.active
 
 
 def __getattr__(name: str) -> Any:
