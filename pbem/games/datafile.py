@@ -179,6 +179,9 @@ class DataSet(Generic[T]):
     data: T
     text: str
     derived: Any
+    #: what a game's code makes of this version's values as it plays (a building's view,
+    #: a line of text), kept here by the game's own keys: it lives and goes with the version
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass

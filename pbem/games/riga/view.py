@@ -25,17 +25,17 @@ def building_view(ident: str) -> dict[str, Any]:
     # every seat's view of every state shows the buildings on display again, each
     # with its help in both languages: made once per data version and building (its
     # values are the version's), each view gets a copy
-    version = data.SETS.active
-    found = _BUILDINGS.get((id(version), ident))
-    if found is None or found[0] is not version:
-        found = _BUILDINGS[id(version), ident] = (version, _building_words(ident))
-    shown = found[1]
-    return {**shown, "values": dict(shown["values"])}
+    shown = _shown(ident)
+    return {**shown, "values": shown["values"].copy()}
 
 
-#: ``building_view`` by (id of the data version, building), each kept with its version
-#: (so that an id is never reused for another while cached)
-_BUILDINGS: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}
+def _shown(ident: str) -> dict[str, Any]:
+    """``building_view`` of the active data version, kept with it (not to be changed)."""
+    memo = data.SETS.active.memo
+    shown = memo.get(("building_view", ident))
+    if shown is None:
+        shown = memo["building_view", ident] = _building_words(ident)
+    return shown
 
 
 def _building_words(ident: str) -> dict[str, Any]:
@@ -50,12 +50,16 @@ def _building_words(ident: str) -> dict[str, Any]:
 
 
 def _display_entry(state: dict[str, Any], seat: int, e: dict[str, Any]) -> dict[str, Any]:
-    g = data.gebaeude(e["id"])
-    usable = rules.is_active(state, e) and (
-        (g.art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
-        or (g.art in data.EINMALIG and not e["used"]))
-    return dict(building_view(e["id"]), used=e["used"], usable=bool(usable), face=e["face"],
-                built_turn=e["built_turn"], new=not rules.is_active(state, e))
+    ident = e["id"]
+    shown = _shown(ident)
+    art = shown["art"]
+    active = rules.is_active(state, e)
+    usable = active and (
+        (art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
+        or (art in data.EINMALIG and not e["used"]))
+    return {**shown, "values": shown["values"].copy(), "used": e["used"],
+            "usable": bool(usable), "face": e["face"], "built_turn": e["built_turn"],
+            "new": not active}
 
 
 def build_view(state: dict[str, Any], seat: int | None) -> View:
