@@ -413,6 +413,22 @@ def _tile_face(d: dict[str, Any], words: dict[str, str]) -> tuple[str, list[str]
 _DISPLAY_KEYS = ("id", "name", "art", "stadt", "face", "used", "new")
 
 
+def _display_face(d: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """``_face`` of a display's building by ``_DISPLAY_KEYS``, its flags 0 or 1 (every
+    building of every seat in every picture: one loop)."""
+    face = []
+    for k in _DISPLAY_KEYS:
+        if k in d:
+            v = d[k]
+            if k == "used" or k == "new":
+                v = int(bool(v))
+            else:
+                kind = type(v)
+                v = tuple(v.items()) if kind is dict else tuple(v) if kind is list else v
+            face.append((k, v))
+    return tuple(face)
+
+
 def _tile_card(svg: _Drawing, d: dict[str, Any], x: float, y: float, lang: str,
                region: str, words: dict[str, str]) -> float:
     """A building in a display: badge and name; used struck through, new dashed; the
@@ -475,8 +491,7 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
     revealed = (tuple(entry.get("revealed") or ())
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
-    display = tuple(tuple((k, int(bool(v)) if k in ("used", "new") else v)
-                          for k, v in _face(d, _DISPLAY_KEYS)) for d in entry.get("display") or ())
+    display = tuple(_display_face(d) for d in entry.get("display") or ())
     left = tuple(entry.get("riga_left") or ())
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)

@@ -495,19 +495,24 @@ def max_money(state: State, seat: int, stadt: str, ids: list[str]) -> tuple[int,
     their cost with every usable Kran): whether such a project can be paid at all."""
     money = 0
     for ware, k in state["hand"][seat]["waren"].items():
-        value = ware_value(state, seat, ware, stadt)
-        if k and value:
-            money += k * value
+        if k:
+            value = ware_value(state, seat, ware, stadt)
+            if value:
+                money += k * value
+    # asked for every building of every menu: the display once, for every money art
     krans = 0
-    for art in MONEY_ARTS:
-        for e in _active_arts(state, seat, art):
-            if art == "Wechselstube":
-                money += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
-            elif not e["used"]:
-                if art == "Kran":
-                    krans += 1
-                else:
-                    money += function_money(state, seat, art)
+    art_von = data.ART_VON
+    for e in state["display"][seat]:
+        art = art_von[e["id"]]
+        if art not in MONEY_ARTS or not is_active(state, e):
+            continue
+        if art == "Wechselstube":
+            money += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
+        elif not e["used"]:
+            if art == "Kran":
+                krans += 1
+            else:
+                money += function_money(state, seat, art)
     return money, _with_krans(state, [data.gebaeude(b).kosten for b in ids], krans)
 
 
@@ -525,13 +530,17 @@ def stadt_of(ident: str) -> str:
 
 def score_parts(state: State, seat: int) -> dict[str, int]:
     """The final scoring of a seat as it would stand now."""
-    display = [data.gebaeude(e["id"]) for e in state["display"][seat]]
+    # every view scores every seat: one pass over the display
+    seals = archive = logen = 0
+    for e in state["display"][seat]:
+        g = data.gebaeude(e["id"])
+        seals += g.punkte
+        archive += g.art == "Archiv"
+        logen += g.art == "Loge"
     r, k = persons(state, seat, active_only=False)
-    archive = sum(1 for g in display if g.art == "Archiv")
-    logen = sum(1 for g in display if g.art == "Loge")
     sets = min(r, k, data.ARCHIV_MAX_SETS)
     return {
-        "seals": sum(g.punkte for g in display),
+        "seals": seals,
         "archiv": archive * data.ARCHIV_JE_SET * sets,
         "loge": data.LOGE_PUNKTE[logen],
         "hand": -data.MINUS_HAND * len(state["hand"][seat]["gebaeude"]),

@@ -49,11 +49,12 @@ def _building_words(ident: str) -> dict[str, Any]:
     }
 
 
-def _display_entry(state: dict[str, Any], seat: int, e: dict[str, Any]) -> dict[str, Any]:
-    ident = e["id"]
-    shown = _shown(ident)
+def _display_entry(e: dict[str, Any], turn: int, always: bool) -> dict[str, Any]:
+    """A building of a display as every view shows it: ``rules.is_active`` with the
+    state's ``turn`` and whether its phase counts every building (``always``)."""
+    shown = _shown(e["id"])
     art = shown["art"]
-    active = rules.is_active(state, e)
+    active = e["built_turn"] < turn or always
     usable = active and (
         (art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
         or (art in data.EINMALIG and not e["used"]))
@@ -67,6 +68,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
     sees_all = seat == EVERYTHING
     you = seat if seat is not None and seat >= 0 else None
     seats = []
+    turn, always = state["turn"], state["phase"] in ("over", "winter")
     for s in range(n):
         r, k = rules.persons(state, s, active_only=False)
         hand = state["hand"][s]
@@ -76,7 +78,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
             "hand_count": rules.hand_count(state, s),
             "waren_count": sum(hand["waren"].values()),
             "gebaeude_count": len(hand["gebaeude"]),
-            "display": [_display_entry(state, s, e) for e in state["display"][s]],
+            "display": [_display_entry(e, turn, always) for e in state["display"][s]],
             "riga_left": list(state["riga_left"][s]),
             "ritter": r, "kaufleute": k,
             "speicher": any(e["id"] == "Speicher" for e in state["display"][s]),
