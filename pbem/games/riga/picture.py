@@ -430,10 +430,10 @@ def _display_face(d: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
 
 
 def _tile_card(svg: _Drawing, d: dict[str, Any], x: float, y: float, lang: str,
-               region: str, words: dict[str, str]) -> float:
+               region: str, tile: tuple[str, list[str], float]) -> float:
     """A building in a display: badge and name; used struck through, new dashed; the
-    region ``region`` with the card's help.  The x after it."""
-    name, marks, width = _tile_face(d, words)
+    region ``region`` with the card's help; ``tile`` its ``_tile_face``.  The x after it."""
+    name, marks, width = tile
     with svg.region(region, help=_building_help(d, lang), box=(x, y - 1, width, 20)):
         _tile(svg, d, x, y, width, name, marks)
     return x + width + 4
@@ -562,12 +562,12 @@ def _display(svg: _Drawing, display: list[dict[str, Any]], seat: int, you: bool,
         svg.label(x, y + 12, words["nothing"], size=10, fill=MUTED)
         return y + 20
     for d in display:
-        need = _tile_face(d, words)[2]
-        if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
+        tile = _tile_face(d, words)
+        if x > MARGIN + 6 and x + tile[2] > WIDTH - MARGIN:
             x = MARGIN + 6
             y += 22
         # drawn, not kept: a seat's block drawn anew has mostly moved
-        x = _tile_card(svg, d, x, y, lang, _display_region(d, seat, you), words)
+        x = _tile_card(svg, d, x, y, lang, _display_region(d, seat, you), tile)
     return y + 24
 
 
