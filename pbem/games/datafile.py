@@ -179,6 +179,9 @@ class DataSet(Generic[T]):
     data: T
     text: str
     derived: Any
+    #: what a game's code makes of this version's values as it plays (a building's view,
+    #: a line of text), kept here by the game's own keys: it lives and goes with the version
+    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass
@@ -195,9 +198,25 @@ class Checked:
         return not self.errors
 
 
+class _Active:
+    """``DataSets.active``: the version of the context variable.  While the shipped
+    version is the only one, it is the only one the variable can hold, and the instance
+    keeps it as a plain attribute that shadows this descriptor (one with ``__get__``
+    alone): the games ask for it millions of times a game, and a property with its
+    variable cost as much as the lookups they made with it."""
+
+    def __get__(self, sets: DataSets[Any] | None, owner: type | None = None) -> Any:
+        if sets is None:
+            return self
+        return sets._active.get()
+
+
 class DataSets(Generic[T]):
     """The data versions a game can play: its packaged file (and older packaged ones) and
     the operators' files handed in; which one the game's ``data`` module answers with."""
+
+    #: the version a game's code reads now (see ``using``)
+    active: DataSet[T] = _Active()  # type: ignore[assignment]
 
     def __init__(self, package: str, schema: type[T],
                  derive: Callable[[T], Any],
@@ -216,6 +235,8 @@ class DataSets(Generic[T]):
         self.versions: dict[str, DataSet[T]] = {self.shipped.version: self.shipped}
         self._active: ContextVar[DataSet[T]] = ContextVar(f"{package}.data",
                                                           default=self.shipped)
+        # the one version there is, until ``load`` registers another (``_Active``)
+        self.__dict__["active"] = self.shipped
         #: the data module's globals and the names ``install`` put there
         self._namespace: dict[str, Any] | None = None
         self._installed: list[str] = []
@@ -272,17 +293,15 @@ class DataSets(Generic[T]):
         namespace.update({name: self.shipped.derived[name] for name in self._installed})
 
     def _answer_by_version(self) -> None:
-        """From now on the data module answers ``data.X`` through its ``__getattr__``."""
+        """From now on the data module answers ``data.X`` through its ``__getattr__``,
+        and ``active`` through the context variable."""
+        self.__dict__.pop("active", None)
         namespace, self._namespace = self._namespace, None
         for name in self._installed if namespace is not None else ():
             namespace.pop(name, None)
         self._installed = []
 
     # -- which version answers ------------------------------------------------------------
-
-    @property
-    def active(self) -> DataSet[T]:
-        return self._active.get()
 
     def get(self, version: str | None) -> DataSet[T]:
         if not version:
@@ -328,20 +347,27 @@ def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
     registered version (the state then names it)."""
 
     def wrap(method: Callable[..., Any]) -> Callable[..., Any]:
+        # around every call of a game's methods (a replay, a seat page, a search): the
+        # version looked up in the registered ones first, ``get`` only for the rest
+        is_view = method.__name__ == "view"
+        versions, shipped = sets.versions, sets.shipped
+
         @functools.wraps(method)
         def on_version(self: Any, first: Any, *args: Any, **kwargs: Any) -> Any:
-            version = first.get("data_version") if isinstance(first, Mapping) else None
-            # an operator's version ("+") must be registered; another one the game's own
-            # code keeps (an older packaged deck) plays on the values the game picks
-            known = version in sets.versions or "+" in (version or "")
-            wanted = sets.get(version if known else None)
+            version = (first.get("data_version")
+                       if type(first) is dict or isinstance(first, Mapping) else None)
+            wanted = versions.get(version, shipped) if version else shipped
+            if wanted is shipped and version and version != shipped.version:
+                # an operator's version ("+") must be registered (``get`` says so);
+                # another one the game's own code keeps (an older packaged deck) plays
+                # on the values the game picks
+                wanted = sets.get(version if "+" in version else None)
             if sets.active is wanted:  # the common case: no switch to pay for
                 out = method(self, first, *args, **kwargs)
             else:
                 with sets.using(wanted.version):
                     out = method(self, first, *args, **kwargs)
-            if (method.__name__ == "view" and isinstance(out, dict) and version
-                    and version != sets.shipped.version):
+            if is_view and version and version != shipped.version and isinstance(out, dict):
                 out.setdefault("data_version", version)
             return out
         return on_version

@@ -123,3 +123,26 @@ def test_every_data_module_answers_its_values_as_globals_while_only_shipped():
         for name in sets._installed:
             assert vars(module)[name] is sets.shipped.derived[name], (game.name, name)
         assert sets._installed, game.name
+
+
+def test_the_active_version_is_the_shipped_one_until_another_is_registered():
+    from pbem.games.ziehen import data as ziehen_data
+
+    sets = DataSets("pbem.games.ziehen", ziehen_data.Daten, ziehen_data._derive,
+                    ziehen_data._constraints)
+    assert sets.active is sets.shipped
+    with sets.using(None):
+        assert sets.active is sets.shipped
+    sets.shipped.memo["seen"] = 1
+    corrected = sets.shipped.text.replace('version = "1"', 'version = "2"').replace(
+        "Anker = 1\n", "Anker = 11\n")
+    version = sets.load(corrected)
+    # from now on the version of the state being played, nested as ``using`` nests
+    assert sets.active is sets.shipped
+    with sets.using(version):
+        assert sets.active is sets.versions[version]
+        assert sets.active.memo == {}  # what the game keeps of a version is its own
+        with sets.using(None):
+            assert sets.active is sets.shipped and sets.active.memo == {"seen": 1}
+        assert sets.active is sets.versions[version]
+    assert sets.active is sets.shipped

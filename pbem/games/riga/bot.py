@@ -76,7 +76,7 @@ class _Me:
         g = data.gebaeude(ident)
         st, s = self.state, self.seat
         value = float(g.punkte)
-        display = [data.gebaeude(e["id"]).art for e in st["display"][s]]
+        display = [data.ART_VON[e["id"]] for e in st["display"][s]]
         if g.art == "Loge":
             n = display.count("Loge")
             value += data.LOGE_PUNKTE[n + 1] - data.LOGE_PUNKTE[n]
@@ -270,7 +270,7 @@ def _pay_step(state: State, seat: int, me: _Me, project: dict[str, Any], full: l
     money_uses = [m for m in full if isinstance(m, Use) and m.art != "Kran"
                   and m.art in rules.MONEY_ARTS]
     if Use("Kran") in full:
-        krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
+        krans = sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
         costs = sorted((data.gebaeude(b).kosten for b in project["buildings"]), reverse=True)
         raise_ = sum(values[w] * k for w, k in counts.items()) + sum(
             rules.function_money(state, seat, m.art) for m in money_uses)

@@ -118,17 +118,23 @@ class Gebaeude(NamedTuple):
 RIGA_ARTEN: tuple[str, ...] = ("Kloster", "Schule", "Speicher", "Wechselstube")
 
 
+#: the art of each building (a city building's id is "<art>-<city>", a Riga building's
+#: its art): the rulebook's cards, which every data version has (``_constraints``)
+ART_VON: dict[str, str] = ({f"{art}-{stadt}": art for art in ARTEN for stadt in STAEDTE}
+                           | {art: art for art in RIGA_ARTEN})
+#: the (Ritter, Kaufleute) each building gives by its art (a Schule by its face)
+PERSONEN: dict[str, tuple[int, int]] = {ident: (RITTER.get(art, 0), KAUFLEUTE.get(art, 0))
+                                        for ident, art in ART_VON.items()}
+
+
 def gebaeude(ident: str) -> Gebaeude:
     """The building card ``ident`` (a city building or a Riga building)."""
-    gebaeude = _active().derived["GEBAEUDE"]
-    if ident in gebaeude:
-        return gebaeude[ident]
-    return _active().derived["RIGA_GEBAEUDE"][ident]
+    # the rules ask for a card millions of times a game: one table of both kinds
+    return SETS.active.derived["ALLE_GEBAEUDE"][ident]
 
 
 def is_building(ident: str) -> bool:
-    derived = _active().derived
-    return ident in derived["GEBAEUDE"] or ident in derived["RIGA_GEBAEUDE"]
+    return ident in SETS.active.derived["ALLE_GEBAEUDE"]
 
 
 #: one line of help per building art, English and German (the rulebook's
@@ -183,10 +189,20 @@ HELP: dict[str, dict[str, str]] = {
 
 def help_line(ident: str, lang: str = "en") -> str:
     """One line of what building ``ident`` does, in ``lang`` ("en" or "de")."""
+    # the help of every building in every menu and picture: once per data version
+    lang = "de" if lang == "de" else "en"
+    memo = SETS.active.memo
+    line = memo.get(("help_line", ident, lang))
+    if line is None:
+        line = memo["help_line", ident, lang] = _help_line(ident, lang)
+    return line
+
+
+def _help_line(ident: str, lang: str) -> str:
     g = gebaeude(ident)
-    text = HELP["de" if lang == "de" else "en"][g.art]
+    text = HELP[lang][g.art]
     if g.art == "Loge":
-        text = text.format(*[_active().derived["LOGE_PUNKTE"][k] for k in range(5)])
+        text = text.format(*[SETS.active.derived["LOGE_PUNKTE"][k] for k in range(5)])
     elif g.ware:
         text = text.replace("{ware}", WARE_NAME[g.ware])
     mark = mark_line(ident, lang)
@@ -217,13 +233,18 @@ def mark_line(ident: str, lang: str = "en") -> str:
 def cost_points_reconstructed(ident: str) -> tuple[bool, bool]:
     """Whether building ``ident``'s cost, and its points, are pbem's (no source prints
     them): where players read the number, it carries the sign."""
-    g = gebaeude(ident)
-    return is_reconstructed(g.kosten_quelle), is_reconstructed(g.punkte_quelle)
+    memo = SETS.active.memo
+    found = memo.get(("cost_points_reconstructed", ident))
+    if found is None:
+        g = gebaeude(ident)
+        found = memo["cost_points_reconstructed", ident] = (
+            is_reconstructed(g.kosten_quelle), is_reconstructed(g.punkte_quelle))
+    return found
 
 
 def city_value_reconstructed(stadt: str, ware: str) -> bool:
     """Whether what commodity ``ware`` pays in ``stadt`` is pbem's reading."""
-    quelle = _active().derived["STADTWERT_QUELLE"].get(stadt, {}).get(ware)
+    quelle = SETS.active.derived["STADTWERT_QUELLE"].get(stadt, {}).get(ware)
     return quelle is not None and is_reconstructed(quelle)
 
 
@@ -315,7 +336,7 @@ def _derive(d: Daten) -> dict[str, Any]:
         "LOGE_PUNKTE": {0: 0} | {int(n): w.wert for n, w in sorted(d.loge.items())},
         "LOGE_QUELLE": {int(n): w.quelle for n, w in sorted(d.loge.items())},
         "MANUFACTUR_WARE": manufactur, "MARKTHALLE_WARE": markthalle,
-        "GEBAEUDE": gebaeude, "RIGA_GEBAEUDE": riga,
+        "GEBAEUDE": gebaeude, "RIGA_GEBAEUDE": riga, "ALLE_GEBAEUDE": gebaeude | riga,
     }
 
 
@@ -391,10 +412,6 @@ def _constraints(d: Daten) -> tuple[list[str], list[str]]:
 SETS: DataSets[Daten] = DataSets(__name__.rpartition(".")[0], Daten, _derive, _constraints)
 #: the version of the shipped file (a game records the version it starts on)
 DATA_VERSION = SETS.shipped.version
-
-
-def _active() -> Any:
-    return SETS.active
 
 
 def __getattr__(name: str) -> Any:

@@ -413,11 +413,27 @@ def _tile_face(d: dict[str, Any], words: dict[str, str]) -> tuple[str, list[str]
 _DISPLAY_KEYS = ("id", "name", "art", "stadt", "face", "used", "new")
 
 
+def _display_face(d: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """``_face`` of a display's building by ``_DISPLAY_KEYS``, its flags 0 or 1 (every
+    building of every seat in every picture: one loop)."""
+    face = []
+    for k in _DISPLAY_KEYS:
+        if k in d:
+            v = d[k]
+            if k == "used" or k == "new":
+                v = int(bool(v))
+            else:
+                kind = type(v)
+                v = tuple(v.items()) if kind is dict else tuple(v) if kind is list else v
+            face.append((k, v))
+    return tuple(face)
+
+
 def _tile_card(svg: _Drawing, d: dict[str, Any], x: float, y: float, lang: str,
-               region: str, words: dict[str, str]) -> float:
+               region: str, tile: tuple[str, list[str], float]) -> float:
     """A building in a display: badge and name; used struck through, new dashed; the
-    region ``region`` with the card's help.  The x after it."""
-    name, marks, width = _tile_face(d, words)
+    region ``region`` with the card's help; ``tile`` its ``_tile_face``.  The x after it."""
+    name, marks, width = tile
     with svg.region(region, help=_building_help(d, lang), box=(x, y - 1, width, 20)):
         _tile(svg, d, x, y, width, name, marks)
     return x + width + 4
@@ -475,8 +491,7 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
     revealed = (tuple(entry.get("revealed") or ())
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
-    display = tuple(tuple((k, int(bool(v)) if k in ("used", "new") else v)
-                          for k, v in _face(d, _DISPLAY_KEYS)) for d in entry.get("display") or ())
+    display = tuple(_display_face(d) for d in entry.get("display") or ())
     left = tuple(entry.get("riga_left") or ())
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)
@@ -547,12 +562,12 @@ def _display(svg: _Drawing, display: list[dict[str, Any]], seat: int, you: bool,
         svg.label(x, y + 12, words["nothing"], size=10, fill=MUTED)
         return y + 20
     for d in display:
-        need = _tile_face(d, words)[2]
-        if x > MARGIN + 6 and x + need > WIDTH - MARGIN:
+        tile = _tile_face(d, words)
+        if x > MARGIN + 6 and x + tile[2] > WIDTH - MARGIN:
             x = MARGIN + 6
             y += 22
         # drawn, not kept: a seat's block drawn anew has mostly moved
-        x = _tile_card(svg, d, x, y, lang, _display_region(d, seat, you), words)
+        x = _tile_card(svg, d, x, y, lang, _display_region(d, seat, you), tile)
     return y + 24
 
 

@@ -382,34 +382,47 @@ def is_active(state: State, entry: dict[str, Any]) -> bool:
 
 def persons(state: State, seat: int, active_only: bool = True) -> tuple[int, int]:
     """(Ritter, Kaufleute) of a seat's display; only those that count now by default."""
+    # asked at every menu, score and view: by the arts' table, ``is_active`` inlined
     r = k = 0
+    turn = state["turn"] if active_only and state["phase"] not in ("over", "winter") else None
+    personen = data.PERSONEN
     for e in state["display"][seat]:
-        if active_only and not is_active(state, e):
+        if turn is not None and e["built_turn"] >= turn:
             continue
-        g = data.gebaeude(e["id"])
-        r += g.ritter
-        k += g.kaufleute
-        if g.art == "Schule":
+        ident = e["id"]
+        ritter, kaufleute = personen[ident]
+        r += ritter
+        k += kaufleute
+        if ident == "Schule":
             r += e["face"] == "Ritter"
             k += e["face"] == "Kaufmann"
     return r, k
 
 
 def _active_arts(state: State, seat: int, art: str) -> list[dict[str, Any]]:
-    return [e for e in state["display"][seat]
-            if data.gebaeude(e["id"]).art == art and is_active(state, e)]
+    art_von = data.ART_VON
+    return [e for e in state["display"][seat] if art_von[e["id"]] == art and is_active(state, e)]
 
 
 def ware_value(state: State, seat: int, ware: str, stadt: str) -> int | None:
     """What one card of ``ware`` pays towards a building of ``stadt``; None: unusable."""
     base = data.STADTWERT[stadt][ware]
+    # one pass over the display for both arts (asked for each commodity at every menu)
+    art_von = data.ART_VON
+    markthalle = False
+    bonus = 0
+    for e in state["display"][seat]:
+        art = art_von[e["id"]]
+        if (art == "Manufactur" or art == "Markthalle") and is_active(state, e) \
+                and data.gebaeude(e["id"]).ware == ware:
+            if art == "Manufactur":
+                bonus += 1
+            else:
+                markthalle = True
     if base is None:
-        if not any(data.gebaeude(e["id"]).ware == ware
-                   for e in _active_arts(state, seat, "Markthalle")):
+        if not markthalle:
             return None
         base = data.WERT[ware]
-    bonus = sum(1 for e in _active_arts(state, seat, "Manufactur")
-                if data.gebaeude(e["id"]).ware == ware)
     return base + bonus
 
 
@@ -463,7 +476,7 @@ def _with_krans(state: State, costs: list[int], krans: int) -> int:
 def project_cost(state: State, project: dict[str, Any]) -> int:
     """Total cost of the project's buildings, each Kran halving the most expensive
     building without one (``_with_krans``)."""
-    krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
+    krans = sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
     return _with_krans(state, [data.gebaeude(b).kosten for b in project["buildings"]], krans)
 
 
@@ -473,7 +486,7 @@ def project_paid(state: State, seat: int, project: dict[str, Any]) -> int:
         if k:
             total += k * (ware_value(state, seat, ware, project["stadt"]) or 0)
     for f in project["functions"]:
-        total += function_money(state, seat, data.gebaeude(f).art)
+        total += function_money(state, seat, data.ART_VON[f])
     return total
 
 
@@ -482,19 +495,24 @@ def max_money(state: State, seat: int, stadt: str, ids: list[str]) -> tuple[int,
     their cost with every usable Kran): whether such a project can be paid at all."""
     money = 0
     for ware, k in state["hand"][seat]["waren"].items():
-        value = ware_value(state, seat, ware, stadt)
-        if k and value:
-            money += k * value
+        if k:
+            value = ware_value(state, seat, ware, stadt)
+            if value:
+                money += k * value
+    # asked for every building of every menu: the display once, for every money art
     krans = 0
-    for art in MONEY_ARTS:
-        for e in _active_arts(state, seat, art):
-            if art == "Wechselstube":
-                money += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
-            elif not e["used"]:
-                if art == "Kran":
-                    krans += 1
-                else:
-                    money += function_money(state, seat, art)
+    art_von = data.ART_VON
+    for e in state["display"][seat]:
+        art = art_von[e["id"]]
+        if art not in MONEY_ARTS or not is_active(state, e):
+            continue
+        if art == "Wechselstube":
+            money += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
+        elif not e["used"]:
+            if art == "Kran":
+                krans += 1
+            else:
+                money += function_money(state, seat, art)
     return money, _with_krans(state, [data.gebaeude(b).kosten for b in ids], krans)
 
 
@@ -512,13 +530,17 @@ def stadt_of(ident: str) -> str:
 
 def score_parts(state: State, seat: int) -> dict[str, int]:
     """The final scoring of a seat as it would stand now."""
-    display = [data.gebaeude(e["id"]) for e in state["display"][seat]]
+    # every view scores every seat: one pass over the display
+    seals = archive = logen = 0
+    for e in state["display"][seat]:
+        g = data.gebaeude(e["id"])
+        seals += g.punkte
+        archive += g.art == "Archiv"
+        logen += g.art == "Loge"
     r, k = persons(state, seat, active_only=False)
-    archive = sum(1 for g in display if g.art == "Archiv")
-    logen = sum(1 for g in display if g.art == "Loge")
     sets = min(r, k, data.ARCHIV_MAX_SETS)
     return {
-        "seals": sum(g.punkte for g in display),
+        "seals": seals,
         "archiv": archive * data.ARCHIV_JE_SET * sets,
         "loge": data.LOGE_PUNKTE[logen],
         "hand": -data.MINUS_HAND * len(state["hand"][seat]["gebaeude"]),
@@ -535,7 +557,7 @@ def money(state: State, seat: int) -> int:
     total = sum(data.WERT[w] * k for w, k in state["hand"][seat]["waren"].items())
     r, k = persons(state, seat, active_only=False)
     for e in state["display"][seat]:
-        art = data.gebaeude(e["id"]).art
+        art = data.ART_VON[e["id"]]
         if art == "Wechselstube":
             total += data.WECHSELSTUBE_DUKATEN if e["face"] == data.WECHSELSTUBE_DUKATEN else 0
         elif not e["used"]:
@@ -649,7 +671,7 @@ def _project_entries(state: State, seat: int) -> list[Entry]:
             if unused_function(state, seat, art, project["functions"]) is None:
                 continue
             if art == "Kran":
-                krans = sum(1 for f in project["functions"] if data.gebaeude(f).art == "Kran")
+                krans = sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
                 if krans >= len(project["buildings"]):
                     continue
             elif function_money(state, seat, art) <= 0:
@@ -1111,7 +1133,7 @@ def _finish(state: State, seat: int, move: Move) -> None:
     paid = project_paid(state, seat, project)
     for f in project["functions"]:
         e = _entry(state, seat, f)
-        if data.gebaeude(f).art == "Wechselstube":
+        if data.ART_VON[f] == "Wechselstube":
             e["face"] = 0
         else:
             e["used"] = True
@@ -1127,7 +1149,7 @@ def _finish(state: State, seat: int, move: Move) -> None:
                                        "face": face})
     state["built_this_turn"] += len(project["buildings"])
     cards = [f"{k} {data.WARE_NAME[w]}" for w, k in cards_paid if k]
-    uses = [data.gebaeude(f).art for f in project["functions"]]
+    uses = [data.ART_VON[f] for f in project["functions"]]
     how = ", ".join(cards + uses) or "nothing"
     _event(state, f"{{{seat}}} builds {', '.join(project['buildings'])} (cost {cost}) "
                   f"paying {how} ({paid})")

@@ -44,9 +44,20 @@ def _points(n: Any, w: Words) -> str:
 def values_text(values: dict[str, int | None], stadt: str | None = None) -> str:
     """``Tuch –, Glas 4◇, Wein 5!, Korn 2``: ``!`` marks a value above the regular, the
     sign a value of ``stadt`` that no source prints."""
+    shown = tuple(values.get(code) for code in data.WAREN)
+    if any(v is not None and type(v) is not int for v in shown):
+        return _values_text(shown, stadt)  # not a view's values: as they are, not kept
+    # a line for every building in every mail: once per data version and city's values
+    memo = data.SETS.active.memo
+    text = memo.get(("values_text", stadt, shown))
+    if text is None:
+        text = memo["values_text", stadt, shown] = _values_text(shown, stadt)
+    return text
+
+
+def _values_text(shown: tuple[Any, ...], stadt: str | None) -> str:
     parts = []
-    for code in data.WAREN:
-        value = values.get(code)
+    for code, value in zip(data.WAREN, shown, strict=True):
         ours = stadt is not None and data.city_value_reconstructed(stadt, code)
         if value is None:
             parts.append(marked(f"{ware_name(code)} –", ours))

@@ -25,17 +25,17 @@ def building_view(ident: str) -> dict[str, Any]:
     # every seat's view of every state shows the buildings on display again, each
     # with its help in both languages: made once per data version and building (its
     # values are the version's), each view gets a copy
-    version = data.SETS.active
-    found = _BUILDINGS.get((id(version), ident))
-    if found is None or found[0] is not version:
-        found = _BUILDINGS[id(version), ident] = (version, _building_words(ident))
-    shown = found[1]
-    return {**shown, "values": dict(shown["values"])}
+    shown = _shown(ident)
+    return {**shown, "values": shown["values"].copy()}
 
 
-#: ``building_view`` by (id of the data version, building), each kept with its version
-#: (so that an id is never reused for another while cached)
-_BUILDINGS: dict[tuple[int, str], tuple[Any, dict[str, Any]]] = {}
+def _shown(ident: str) -> dict[str, Any]:
+    """``building_view`` of the active data version, kept with it (not to be changed)."""
+    memo = data.SETS.active.memo
+    shown = memo.get(("building_view", ident))
+    if shown is None:
+        shown = memo["building_view", ident] = _building_words(ident)
+    return shown
 
 
 def _building_words(ident: str) -> dict[str, Any]:
@@ -49,13 +49,18 @@ def _building_words(ident: str) -> dict[str, Any]:
     }
 
 
-def _display_entry(state: dict[str, Any], seat: int, e: dict[str, Any]) -> dict[str, Any]:
-    g = data.gebaeude(e["id"])
-    usable = rules.is_active(state, e) and (
-        (g.art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
-        or (g.art in data.EINMALIG and not e["used"]))
-    return dict(building_view(e["id"]), used=e["used"], usable=bool(usable), face=e["face"],
-                built_turn=e["built_turn"], new=not rules.is_active(state, e))
+def _display_entry(e: dict[str, Any], turn: int, always: bool) -> dict[str, Any]:
+    """A building of a display as every view shows it: ``rules.is_active`` with the
+    state's ``turn`` and whether its phase counts every building (``always``)."""
+    shown = _shown(e["id"])
+    art = shown["art"]
+    active = e["built_turn"] < turn or always
+    usable = active and (
+        (art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
+        or (art in data.EINMALIG and not e["used"]))
+    return {**shown, "values": shown["values"].copy(), "used": e["used"],
+            "usable": bool(usable), "face": e["face"], "built_turn": e["built_turn"],
+            "new": not active}
 
 
 def build_view(state: dict[str, Any], seat: int | None) -> View:
@@ -63,6 +68,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
     sees_all = seat == EVERYTHING
     you = seat if seat is not None and seat >= 0 else None
     seats = []
+    turn, always = state["turn"], state["phase"] in ("over", "winter")
     for s in range(n):
         r, k = rules.persons(state, s, active_only=False)
         hand = state["hand"][s]
@@ -72,7 +78,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
             "hand_count": rules.hand_count(state, s),
             "waren_count": sum(hand["waren"].values()),
             "gebaeude_count": len(hand["gebaeude"]),
-            "display": [_display_entry(state, s, e) for e in state["display"][s]],
+            "display": [_display_entry(e, turn, always) for e in state["display"][s]],
             "riga_left": list(state["riga_left"][s]),
             "ritter": r, "kaufleute": k,
             "speicher": any(e["id"] == "Speicher" for e in state["display"][s]),

@@ -647,6 +647,16 @@ def ware(code: str, lang: str = "en") -> str:
 def building(ident: str, lang: str = "en") -> str:
     """``Kran in Visby`` / ``Kran (crane) in Visby``; Riga buildings without a city."""
     w = words(lang)
+    # every building of every menu and sentence: once per data version and language
+    memo = data.SETS.active.memo
+    key = ("building", ident, w["code"])
+    named = memo.get(key)
+    if named is None:
+        named = memo[key] = _building(ident, w)
+    return named
+
+
+def _building(ident: str, w: Words) -> str:
     g = data.gebaeude(ident)
     name = w["art"].format(art=g.art, english=data.ART_ENGLISH[g.art])
     if g.stadt == data.RIGA:
@@ -670,10 +680,16 @@ def building_name(b: Any) -> str:
 def building_facts(ident: str, lang: str = "en") -> str:
     """``costs 7◇, 4◇ points``: a building's cost and victory points, each with the sign
     when no source prints it (the building's help says what the sign means)."""
-    g = data.gebaeude(ident)
-    kosten, punkte = data.cost_points_reconstructed(ident)
-    return words(lang)["facts"].format(cost=marked(str(g.kosten), kosten),
-                                       points=marked(str(g.punkte), punkte))
+    w = words(lang)
+    memo = data.SETS.active.memo
+    key = ("building_facts", ident, w["code"])
+    facts = memo.get(key)
+    if facts is None:
+        g = data.gebaeude(ident)
+        kosten, punkte = data.cost_points_reconstructed(ident)
+        facts = memo[key] = w["facts"].format(cost=marked(str(g.kosten), kosten),
+                                              points=marked(str(g.punkte), punkte))
+    return facts
 
 
 def building_help(ident: str, lang: str = "en") -> str:
