@@ -63,13 +63,14 @@ PROBE_WIDTH = CSS_WIDTH // 2
 #: tall table was drawn at 1200 pixels for every mail, a second of CPU, and not sent).
 _SHARES = {PIXEL_WIDTHS[0]: (1.0, 1.0), PIXEL_WIDTHS[1]: (0.70, 0.77),
            PIXEL_WIDTHS[2]: (0.44, 0.52), PROBE_WIDTH: (0.19, 0.25)}
-#: the least and the most bytes the largest width's PNG came to per unit of the
-#: picture's height over its width, with a margin (Tallinn's sparse tables 76,000,
-#: Visby's 87,000-106,000, Riga's and Macao's 111,000-141,000): a picture that fits
-#: even at the most is drawn at the largest width at once, one too large for every
-#: width but the smallest even at the least at the smallest at once (a Macao table),
-#: and any other first at ``PROBE_WIDTH`` (a fifth of the time of the largest)
-_BYTES_PER_ASPECT = (70_000, 160_000)
+#: the bytes the largest width's PNG came to per unit of the picture's height over its
+#: width: Tallinn's sparse tables 76,000, Visby's 87,000-106,000, Riga's and Macao's
+#: 111,000-141,000.  Below the second figure a table is drawn at the largest width first
+#: (most fit there: one drawing); where even the least, the first, exceeds
+#: ``MAX_BYTES`` at every width but the smallest, at the smallest (a Macao table); any
+#: other first at ``PROBE_WIDTH`` (a fifth of the time of the largest).  Which width is
+#: drawn first changes what a mail costs, never its picture.
+_BYTES_PER_ASPECT = (70_000, 110_000)
 _VIEW_BOX = re.compile(r'<svg\b[^>]*?\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -184,8 +185,8 @@ def _first_width(svg: str) -> int:
     if not found or not float(found.group(1)):
         return PROBE_WIDTH
     aspect = float(found.group(2)) / float(found.group(1))
-    least, most = (bytes_per_aspect * aspect for bytes_per_aspect in _BYTES_PER_ASPECT)
-    if most <= MAX_BYTES:
+    least, likely = (bytes_per_aspect * aspect for bytes_per_aspect in _BYTES_PER_ASPECT)
+    if likely <= MAX_BYTES:
         return PIXEL_WIDTHS[0]
     if all(least * _SHARES[w][0] > MAX_BYTES for w in PIXEL_WIDTHS[:-1]):
         return PIXEL_WIDTHS[-1]

@@ -250,8 +250,8 @@ def _first_that_fits(svg: str, widths: list[int]) -> bytes:
 @pytest.mark.parametrize("name, players, expected_widths", [
     ("macao", 4, [600]),         # so tall that no larger width can fit: drawn once
     ("riga", 4, [300, 600]),     # the probe weighs too much for 1200 and 900
-    ("visby", 2, [300, 1200]),   # the probe says 1200 may fit: it does
-    ("tallinn", 2, [1200]),      # so flat that it fits at 1200 surely: no probe
+    ("riga", 2, [300, 1200, 900]),  # the probe leaves 1200 open: too large; 900 fits
+    ("visby", 2, [1200]),        # so flat that it likely fits at 1200: drawn there first
 ])
 def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, monkeypatch):
     """``render_png`` draws no width whose PNG would exceed ``MAX_BYTES`` even at the
