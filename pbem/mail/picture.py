@@ -69,7 +69,7 @@ _SHARES = {PIXEL_WIDTHS[0]: (1.0, 1.0), PIXEL_WIDTHS[1]: (0.70, 0.77),
 #: (most fit there: one drawing); where even the least, the first, exceeds
 #: ``MAX_BYTES`` at every width but the smallest, at the smallest (a Macao table); any
 #: other first at ``PROBE_WIDTH`` (a fifth of the time of the largest).  Which width is
-#: drawn first changes what a mail costs, never its picture.
+#: drawn first changes what a mail costs, not its picture (while ``_SHARES`` hold).
 _BYTES_PER_ASPECT = (70_000, 110_000)
 _VIEW_BOX = re.compile(r'<svg\b[^>]*?\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
 
