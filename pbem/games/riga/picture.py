@@ -241,16 +241,18 @@ def _season(view: dict[str, Any], words: dict[str, str]) -> str:
     return words.get(season, season)
 
 
-def _face(card: dict[str, Any], keys: tuple[str, ...]) -> tuple[tuple[str, Any], ...]:
+def _face(card: dict[str, Any], keys: tuple[str, ...],
+          flags: tuple[str, ...] = ()) -> tuple[tuple[str, Any], ...]:
     """The entries ``keys`` of a card's view that it has, as a key to keep its drawing by
-    (``Canvas.drawn``): a dict among them as its items, a list as a tuple."""
+    (``Canvas.drawn``): a dict among them as its items, a list as a tuple, each of
+    ``flags`` as 0 or 1 (a truth value cannot key a kept drawing inside a tuple)."""
     face = []
     for k in keys:  # a loop, not a generator: every card on the table, every picture
         if k in card:
             v = card[k]
             kind = type(v)
-            face.append((k, tuple(v.items()) if kind is dict else tuple(v) if kind is list
-                         else v))
+            face.append((k, int(bool(v)) if k in flags else tuple(v.items()) if kind is dict
+                         else tuple(v) if kind is list else v))
     return tuple(face)
 
 
@@ -408,25 +410,10 @@ def _tile_face(d: dict[str, Any], words: dict[str, str]) -> tuple[str, list[str]
     return name, marks, width
 
 
-#: what a display's building and its help read of its view (its flags, used and new, as
-#: 0 or 1 in a seat's key: a truth value cannot key a kept drawing inside a tuple)
+#: what a display's building and its help read of its view, and which of it are flags
+#: (0 or 1 in a seat's key: ``_face``)
 _DISPLAY_KEYS = ("id", "name", "art", "stadt", "face", "used", "new")
-
-
-def _display_face(d: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """``_face`` of a display's building by ``_DISPLAY_KEYS``, its flags 0 or 1 (every
-    building of every seat in every picture: one loop)."""
-    face = []
-    for k in _DISPLAY_KEYS:
-        if k in d:
-            v = d[k]
-            if k == "used" or k == "new":
-                v = int(bool(v))
-            else:
-                kind = type(v)
-                v = tuple(v.items()) if kind is dict else tuple(v) if kind is list else v
-            face.append((k, v))
-    return tuple(face)
+_DISPLAY_FLAGS = ("used", "new")
 
 
 def _tile_card(svg: _Drawing, d: dict[str, Any], x: float, y: float, lang: str,
@@ -491,7 +478,7 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
     revealed = (tuple(entry.get("revealed") or ())
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
-    display = tuple(_display_face(d) for d in entry.get("display") or ())
+    display = tuple(_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ())
     left = tuple(entry.get("riga_left") or ())
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)
