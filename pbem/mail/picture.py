@@ -167,16 +167,13 @@ def render_png(svg: str) -> bytes:
         raise NoFonts("no font to write the picture's words with")
     drawn: dict[int, bytes] = {}
     width = _first_width(svg)
-    while True:
+    while width not in drawn:
         png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width, **_font_options()))
         if not png.startswith(PNG_SIGNATURE):
             raise ValueError("the renderer returned no PNG")
         drawn[width] = png
-        answer, next_width = _width_to_draw({w: len(png) for w, png in drawn.items()})
-        if answer is not None:
-            return drawn[answer]
-        assert next_width is not None and next_width not in drawn
-        width = next_width
+        width = _answer({w: len(png) for w, png in drawn.items()})
+    return drawn[width]
 
 
 def _first_width(svg: str) -> int:
@@ -193,19 +190,18 @@ def _first_width(svg: str) -> int:
     return PROBE_WIDTH
 
 
-def _width_to_draw(sizes: dict[int, int]) -> tuple[int | None, int | None]:
-    """(the answer, None) where the PNGs drawn (``sizes``: bytes by width, the probe's
-    too) settle it, else (None, the width to draw next): the largest that may fit."""
-    for width in PIXEL_WIDTHS:
+def _answer(sizes: dict[int, int]) -> int:
+    """The largest width whose PNG may be at most ``MAX_BYTES`` by those drawn
+    (``sizes``: bytes by width, the probe's too), else the smallest: the answer where it
+    is drawn, else the width to draw next."""
+    for width in PIXEL_WIDTHS[:-1]:
         if width in sizes:
-            if sizes[width] <= MAX_BYTES or width == PIXEL_WIDTHS[-1]:
-                return width, None
-            continue
-        least = max(size * _SHARES[width][0] / _SHARES[known][1]
-                    for known, size in sizes.items())
-        if least <= MAX_BYTES or width == PIXEL_WIDTHS[-1]:
-            return None, width
-    raise AssertionError("unreachable: the smallest width is always drawn or to draw")
+            if sizes[width] <= MAX_BYTES:
+                return width
+        elif max(size * _SHARES[width][0] / _SHARES[known][1]
+                 for known, size in sizes.items()) <= MAX_BYTES:
+            return width
+    return PIXEL_WIDTHS[-1]
 
 
 def alt_text(svg: str, fallback: str) -> str:
