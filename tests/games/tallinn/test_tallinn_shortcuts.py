@@ -1,7 +1,8 @@
 """What Tallinn keeps per data version, or sums in a shorter way, is what the full
 computation gives (issue 23: the seat page's engine work): a menu's choices kept by the
 move alone (a half played, a tower from the hand or the display, no tower), a display's
-persons summed by estate, a start card's entry in a view, whether a text marks a card.
+persons summed by estate, a start card's entry in a view, whether a text marks a card,
+a picture's persons kept by their place and its help per data version.
 Checked at every state of random games with and without the variants, every seat, in
 English and German; what is kept stays kept across the states and games of the test,
 so a key that leaves out what the answer depends on meets a state that tells."""
@@ -9,9 +10,10 @@ so a key that leaves out what the answer depends on meets a state that tells."""
 from __future__ import annotations
 
 import pytest
-from tallinn_helpers import random_steps
+from tallinn_helpers import NAMES, random_steps
 
-from pbem.games.tallinn import data, menu, rules, text, view
+from pbem.games import svg
+from pbem.games.tallinn import GAME, data, menu, picture, rules, text, view
 from pbem.games.tallinn.moves import Tower
 from pbem.games.tallinn.words import half_text
 
@@ -69,3 +71,32 @@ def test_a_start_card_entry_is_a_view_of_its_own():
     first = view.start_view(name)
     first["persons"]["K"] += 5
     assert view.start_view(name)["persons"] == data.STARTKARTEN[name].persons.persons()
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), GAMES[:3])
+def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, options,
+                                                              monkeypatch):
+    """A person's markup kept by its place, a half's and a card's help kept per data
+    version: the picture is the one drawn element by element from the full words (every
+    kept drawing forgotten before it), for every seat and a spectator, with links."""
+    for state in _states(players, seed, options) + [_last(players, seed, options)]:
+        for seat in [*range(players), None]:
+            shown = view.build(state, seat)
+            links = {c.region: f"/m/{i}" for i, c in enumerate(
+                menu.menu(state, seat, "en") if seat is not None else []) if c.region}
+            for lang in ("en", "de"):
+                got = picture.draw(shown, NAMES, lang, links)
+                with monkeypatch.context() as full:
+                    full.setattr(picture, "_symbol", picture.draw_symbol)
+                    full.setattr(picture, "_half_help", picture.full_half_help)
+                    full.setattr(picture, "_card_help", picture.full_card_help)
+                    svg.forget()
+                    assert got == picture.draw(shown, NAMES, lang, links)
+                    svg.forget()
+
+
+def _last(players: int, seed: int, options: dict) -> dict:
+    """The game's last state (the towers turned up)."""
+    for state, seat, move in random_steps(players, seed, **options):
+        last = (state, seat, move)
+    return GAME.apply(*last)
