@@ -13,7 +13,7 @@ import pytest
 from tallinn_helpers import NAMES, random_steps
 
 from pbem.games import svg
-from pbem.games.tallinn import GAME, data, menu, picture, rules, text, view
+from pbem.games.tallinn import GAME, data, menu, picture, rules, sentences, text, view
 from pbem.games.tallinn.moves import Tower
 from pbem.games.tallinn.words import half_text
 
@@ -100,3 +100,14 @@ def _last(players: int, seed: int, options: dict) -> dict:
     for state, seat, move in random_steps(players, seed, **options):
         last = (state, seat, move)
     return GAME.apply(*last)
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), GAMES)
+def test_an_event_kept_is_the_event_told(players, seed, options):
+    """Each line of the events, kept by data version, line and language (``Retold``), is
+    the line told from the patterns; a language it does not speak is told, not kept."""
+    for state in _states(players, seed, options):
+        for line in state["events"]:
+            for lang in ("en", "de", "de-AT", "fr"):
+                assert sentences.event(line, lang) == sentences.full_event(line, lang)
+    assert not {lang for _, _, lang in sentences._RETOLD.kept} - {"en", "de"}
