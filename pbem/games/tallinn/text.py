@@ -21,13 +21,18 @@ def counts_text(counts: dict[str, int]) -> str:
 
 
 def _number(card: str) -> str:
-    """A card's printed number, with the sign when no source prints the card whole."""
-    return marked(card, _reconstructed(card))
+    """A card's printed number, with the sign when no source prints the card whole: kept
+    per data version, as a text names every card of every display."""
+    memo = data.SETS.active.memo
+    found = memo.get(("text number", card))
+    if found is None:
+        found = memo["text number", card] = marked(card, _reconstructed(card))
+    return found
 
 
 def _reconstructed(card: str) -> bool:
     """Whether no source prints ``card`` (an influence or start card) whole: kept per
-    data version, as a text names every card of every display."""
+    data version, as every text marks each seat's start card."""
     memo = data.SETS.active.memo
     found = memo.get(("text reconstructed", card))
     if found is None:

@@ -13,6 +13,7 @@ import pytest
 from tallinn_helpers import NAMES, random_steps
 
 from pbem.games import svg
+from pbem.games.datafile import marked
 from pbem.games.tallinn import GAME, data, menu, picture, rules, sentences, text, view
 from pbem.games.tallinn.moves import Tower
 from pbem.games.tallinn.words import half_text
@@ -64,6 +65,7 @@ def test_display_counts_start_cards_and_marks_are_the_full_ones(players, seed, o
             cards = [start.name] + [card for card, _ in state["display"][seat]]
             for card in cards:
                 assert text._reconstructed(card) == (data.status(card) != data.PRINTED)
+                assert text._number(card) == marked(card, data.status(card) != data.PRINTED)
 
 
 def test_a_start_card_entry_is_a_view_of_its_own():
