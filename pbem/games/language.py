@@ -11,7 +11,7 @@ the table leaves out, so a missing word never fails a mail.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
 Words = dict[str, Any]
@@ -91,3 +91,27 @@ def retell(line: str, retellings: Sequence[Retelling], w: Words, prefix: str,
             template = w.get(f"{prefix} {key}")
             return line if template is None else template.format(**fill(m, w, lang))
     return line
+
+
+class Retold:
+    """A game's lines retold (``tell(line, lang)``, a ``retell``), kept by data version,
+    line and language: a seat page and a mail retell the round's events for every reader
+    at every move, each a walk through the patterns.  Kept for the languages the game
+    speaks (``languages``) only, at most ``most`` lines (then all forgotten: a round's
+    lines are told again within a page)."""
+
+    def __init__(self, tell: Callable[[str, str], str], languages: Container[str],
+                 most: int = 4096) -> None:
+        self.tell, self.languages, self.most = tell, languages, most
+        self.kept: dict[tuple[str, str, str], str] = {}
+
+    def __call__(self, version: str, line: str, lang: str) -> str:
+        key = (version, line, lang)
+        found = self.kept.get(key)
+        if found is None:
+            found = self.tell(line, lang)
+            if lang in self.languages:
+                if len(self.kept) >= self.most:
+                    self.kept.clear()
+                self.kept[key] = found
+        return found

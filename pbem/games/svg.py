@@ -282,6 +282,12 @@ class Canvas:
         #: where ``parts`` holds kept drawings' markup: (first, end) indexes, in order
         self._kept_spans: list[tuple[int, int]] = []
 
+    @property
+    def numbers(self) -> str:
+        """The canvas's number format (``NUMBER_FORMATS``): a piece drawn apart to be
+        written in here is drawn in it."""
+        return self._format
+
     def attributes(self, attrs: dict[str, Any]) -> str:
         """``attrs`` as SVG attributes, each with a space before it."""
         # a picture writes the same attributes many times (a cube, a district, a
@@ -512,6 +518,8 @@ class Canvas:
         if links and callable(regions):
             regions = regions()
         hrefs = tuple(map(links.get, regions)) if links and regions else None
+        if hrefs is not None and hrefs.count(None) == len(hrefs):
+            hrefs = None  # none linked (another seat's places): as on a canvas without links
         linked: tuple[Any, ...] | None = None
         if hrefs is not None:
             linked = _which_linked(hrefs)

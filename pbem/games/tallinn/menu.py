@@ -15,6 +15,7 @@ from pbem.games.protocol import Choice, State, entry_of
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Legat, Move, NoTower, Play, Tower
 from pbem.games.tallinn.words import (
+    TABLES,
     card_name,
     card_text,
     estate,
@@ -59,7 +60,31 @@ def region_of(state: State, seat: int, move: Move) -> str:
 
 
 def choice(state: State, seat: int, move: Move, lang: str) -> Choice:
-    """One move of ``seat`` as a choice in ``lang``."""
+    """One move of ``seat`` as a choice in ``lang``: ``full_choice``, kept per data version
+    where the move alone says it (a half played, a tower from the hand or the display,
+    no tower): a menu offers the same few cards move after move, and each choice's words
+    took a dozen calls (a Choice is frozen: every menu may hold the same one)."""
+    if isinstance(move, Play):
+        key: tuple[str, ...] = ("choice play", move.card, move.half, lang)
+    elif isinstance(move, Tower):
+        source = rules.HAND if move.card in state["hand"][seat] else rules.DISPLAY
+        key = ("choice tower", move.card, source, lang)
+    elif isinstance(move, NoTower):
+        key = ("choice no tower", lang)
+    else:  # a Legat's contest names the seat's persons of its estate
+        return full_choice(state, seat, move, lang)
+    if lang not in TABLES:  # keyed by the few languages spoken, not by whatever is asked
+        return full_choice(state, seat, move, lang)
+    memo = data.SETS.active.memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = full_choice(state, seat, move, lang)
+    return found
+
+
+def full_choice(state: State, seat: int, move: Move, lang: str) -> Choice:
+    """One move of ``seat`` as a choice in ``lang``, from the move, the state and the
+    data version's words (``choice`` keeps what the move alone says)."""
     w = words(lang)
     lines = w["help"]
     if isinstance(move, Play):

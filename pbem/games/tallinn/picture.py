@@ -20,6 +20,7 @@ links.
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,7 +32,14 @@ from pbem.games.tallinn.menu import (
     hand_region,
     legat_region,
 )
-from pbem.games.tallinn.words import card_text, half_help, half_text, marked_name, with_mark
+from pbem.games.tallinn.words import (
+    TABLES,
+    card_text,
+    half_help,
+    half_text,
+    marked_name,
+    with_mark,
+)
 from pbem.games.tallinn.words import words as words_for
 
 WIDTH = 390
@@ -45,7 +53,32 @@ CARD_H = LABEL_H + 2 * HALF_H + 2
 
 
 def _symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
-    """One person: shape, colour and letter; ``(x, y)`` is the top left corner."""
+    """One person: shape, colour and letter; ``(x, y)`` is the top left corner.
+
+    Its markup is kept by its arguments (written by marshal: ``6`` and ``6.0`` write
+    apart): a half or a card drawn anew (a new half in a display, a reader's own
+    prefix, a line moved down) puts its persons where persons stood before, on the grid
+    of symbols, and each took three elements written."""
+    key = _dumps((svg.numbers, code, x, y, coin), 2)
+    markup = _SYMBOLS.get(key)
+    if markup is None:
+        apart = Canvas(numbers=svg.numbers)
+        draw_symbol(apart, code, x, y, coin)
+        markup = apart.markup()
+        if len(_SYMBOLS) >= _SYMBOLS_MOST:
+            _SYMBOLS.clear()  # a few thousand places: refilled within a few pictures
+        _SYMBOLS[key] = markup
+    svg.raw(markup)
+
+
+#: ``_symbol``'s markup by its arguments (marshal's bytes)
+_SYMBOLS: dict[bytes, str] = {}
+_SYMBOLS_MOST = 4096
+_dumps = marshal.dumps
+
+
+def draw_symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
+    """``_symbol`` drawn element by element."""
     colour = data.STAND_FARBE[code]
     cx, cy, r = x + SYMBOL / 2, y + SYMBOL / 2, SYMBOL / 2
     if code == "K":
@@ -121,7 +154,12 @@ def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
 
 def _counts(persons: dict[str, int]) -> tuple[int, ...]:
     """A half's persons as a key (``Canvas.drawn``): their number by estate."""
-    return tuple(persons.get(code, 0) for code in data.STAENDE)
+    # (one C loop: a picture asks for some thirty, one per half it draws)
+    return tuple(map(persons.get, data.STAENDE, _NONE))
+
+
+#: as many zeros as estates: ``_counts``'s default for each
+_NONE = (0,) * len(data.STAENDE)
 
 
 def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tuple[int, ...],
@@ -148,7 +186,37 @@ def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tupl
 
 
 def _half_help(card: str, side: str, lang: str) -> str:
-    """A half's help: the card, what the half shows, what it does."""
+    """A half's help: the card, what the half shows, what it does (``full_half_help``),
+    kept per data version: a display or a hand drawn anew writes each half's help, and
+    each took a dozen calls."""
+    if lang not in TABLES:  # keyed by the few languages spoken, not by whatever is asked
+        return full_half_help(card, side, lang)
+    memo = data.SETS.active.memo
+    found = memo.get(("picture half help", card, side, lang))
+    if found is None:
+        found = memo["picture half help", card, side, lang] = full_half_help(card, side, lang)
+    return found
+
+
+def _card_help(card: str, lang: str) -> str:
+    """A card's help (a hand card, a tower turned up): ``full_card_help``, kept per data
+    version like ``_half_help``."""
+    if lang not in TABLES:
+        return full_card_help(card, lang)
+    memo = data.SETS.active.memo
+    found = memo.get(("picture card help", card, lang))
+    if found is None:
+        found = memo["picture card help", card, lang] = full_card_help(card, lang)
+    return found
+
+
+def full_card_help(card: str, lang: str) -> str:
+    """``_card_help`` from the data version's card and words: its halves, its mark."""
+    return with_mark(card_text(card, lang), card, lang)
+
+
+def full_half_help(card: str, side: str, lang: str) -> str:
+    """``_half_help`` from the data version's card and words."""
     half = data.karte(card).half(side)
     return with_mark(f"{marked_name(card, lang)}: {half_text(half, lang)}. "
                      f"{half_help(half, lang)}", card, lang)
@@ -185,7 +253,7 @@ def _hand_card(svg: Canvas, _version: str, lang: str, mine: str, number: str,
     label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
              else number)
     with svg.region(mine + hand_region(number),
-                    help=with_mark(card_text(number, lang), number, lang),
+                    help=_card_help(number, lang),
                     box=(x, y, CARD_W, CARD_H)):
         svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
         svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
@@ -266,7 +334,7 @@ def _kept_tower(svg: Canvas, _version: str, lang: str, mine: str, card: str | No
               for counts, w in faces]
     if card:
         with svg.region(f"{mine}tower {card}",
-                        help=with_mark(card_text(card, lang), card, lang)):
+                        help=_card_help(card, lang)):
             return _tower(svg, halves, x, y)
     return _tower(svg, halves, x, y)
 

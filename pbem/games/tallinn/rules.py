@@ -475,11 +475,14 @@ def _reveal(state: State) -> None:
 def display_counts(state: State, seat: int) -> dict[str, int]:
     """Persons of each estate in a seat's display during play (start card included;
     the Legat's Wappen counts none)."""
-    counts = data.STARTKARTEN[state["start"][seat]].persons.persons()
+    # summed by estate in locals: a view, a menu and every contest ask for it, and a
+    # dict per half took most of its time
+    start = data.STARTKARTEN[state["start"][seat]].persons
+    k, r, m = start.K, start.R, start.M
     for card, half in state["display"][seat]:
-        for code, n in half_of(card, half).persons().items():
-            counts[code] += n
-    return counts
+        h = half_of(card, half)
+        k, r, m = k + h.K, r + h.R, m + h.M
+    return {"K": k, "R": r, "M": m}
 
 
 def contest(state: State, seat: int, code: str, extra: int = 0) -> tuple[int, list[str]]:

@@ -15,11 +15,11 @@ import re
 from typing import Any
 
 from pbem.games import language
-from pbem.games.language import Retelling, Words, code, plural, retell
+from pbem.games.language import Retelling, Retold, Words, code, plural, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.tallinn import data, rules
 from pbem.games.tallinn.moves import Legat, Move, NoTower, Play
-from pbem.games.tallinn.words import EN, card_name, estate, half_text, words
+from pbem.games.tallinn.words import EN, TABLES, card_name, estate, half_text, words
 
 #: the secret choices told of several seats at once (``Rules.together``), per language
 TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret",
@@ -151,8 +151,16 @@ _EVENTS: list[Retelling] = [
 
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
-    line is not one the rules write)."""
+    line is not one the rules write): ``full_event``, kept (``Retold``)."""
+    return _RETOLD(data.SETS.active.version, line, lang)
+
+
+def full_event(line: str, lang: str = "de") -> str:
+    """``event`` told from the patterns and the words."""
     return retell(line, _EVENTS, words(lang), "event", lang)
+
+
+_RETOLD = Retold(full_event, TABLES)
 
 
 _PAYS = re.compile(r", and " + _SEAT + r" pays (\d+) \(at least (\d+) more\)")

@@ -21,8 +21,23 @@ def counts_text(counts: dict[str, int]) -> str:
 
 
 def _number(card: str) -> str:
-    """A card's printed number, with the sign when no source prints the card whole."""
-    return marked(card, data.status(card) != data.PRINTED)
+    """A card's printed number, with the sign when no source prints the card whole: kept
+    per data version, as a text names every card of every display."""
+    memo = data.SETS.active.memo
+    found = memo.get(("text number", card))
+    if found is None:
+        found = memo["text number", card] = marked(card, _reconstructed(card))
+    return found
+
+
+def _reconstructed(card: str) -> bool:
+    """Whether no source prints ``card`` (an influence or start card) whole: kept per
+    data version, as every text marks each seat's start card."""
+    memo = data.SETS.active.memo
+    found = memo.get(("text reconstructed", card))
+    if found is None:
+        found = memo["text reconstructed", card] = data.status(card) != data.PRINTED
+    return found
 
 
 def _towers(towers: list[dict[str, Any]], w: Words) -> str:
@@ -47,7 +62,7 @@ def _seat(view: View, entry: dict[str, Any], names: list[str], w: Words) -> list
                                    pile=entry["pile_count"], status=status),
              w["persons"].format(counts=counts_text(entry["counts"]))]
     start = marked(entry["start"].get(text, entry["start"]["text"]),
-                   data.status(entry["start"]["card"]) != data.PRINTED)
+                   _reconstructed(entry["start"]["card"]))
     shown = [w["start"].format(text=start)] + [
         f"{_number(d['card'])}: {d[text]}"
         for d in entry["display"]]

@@ -58,6 +58,20 @@ def _card(_version: str, card: str) -> tuple[str, str, str]:
     return card_name(card), card_text(card), card_text(card, "de")
 
 
+def start_view(name: str) -> dict[str, Any]:
+    """A start card in a seat's entry: its name, persons and words."""
+    persons, text, text_de = _start(data.SETS.active.version, name)
+    return {"card": name, "persons": dict(persons), "text": text, "text_de": text_de}
+
+
+# a start card reads the same in every view of a data version (each view names one per
+# seat, and its words took a dozen calls)
+@functools.lru_cache(maxsize=256)
+def _start(_version: str, name: str) -> tuple[dict[str, int], str, str]:
+    start = data.STARTKARTEN[name]
+    return start.persons.persons(), half_text(start.persons), half_text(start.persons, "de")
+
+
 def _status(state: dict[str, Any], seat: int, moving: list[int]) -> str:
     phase = state["phase"]
     if phase == "over":
@@ -83,13 +97,11 @@ def build(state: dict[str, Any], seat: int | None) -> View:
     seats = []
     for s in range(n):
         mine = sees_all or s == seat
-        start = data.STARTKARTEN[state["start"][s]]
+        status = _status(state, s, moving)
         entry: dict[str, Any] = {
             "seat": s,
             "points": state["points"][s],
-            "start": {"card": start.name, "persons": start.persons.persons(),
-                      "text": half_text(start.persons),
-                      "text_de": half_text(start.persons, "de")},
+            "start": start_view(state["start"][s]),
             "display": [half_view(c, h) for c, h in state["display"][s]],
             "counts": rules.display_counts(state, s),
             "hand_count": len(state["hand"][s]),
@@ -100,9 +112,9 @@ def build(state: dict[str, Any], seat: int | None) -> View:
                      **(card_view(t["card"]) if mine or over else {}))
                 for t in state["towers"][s]
             ],
-            "status": _status(state, s, moving),
+            "status": status,
             # the status in German, for a German page (the template reads no Python)
-            "status_de": DE["status"].get(_status(state, s, moving), ""),
+            "status_de": DE["status"].get(status, ""),
             "to_move": s in moving,
             "played": half_view(*state["played"][s]) if state["played"][s] else None,
         }

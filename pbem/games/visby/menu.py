@@ -17,7 +17,7 @@ from pbem.games.datafile import MARK, marked
 from pbem.games.protocol import Choice, State, entry_of
 from pbem.games.visby import data, rules
 from pbem.games.visby.moves import Move, Play, Trade
-from pbem.games.visby.words import count, words
+from pbem.games.visby.words import TABLES, count, words
 
 #: the region of the picture (``picture.draw``) trades act on: the Markt track
 MARKT = "Markt"
@@ -35,7 +35,23 @@ def region_of(move: Move) -> str:
 
 
 def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
-    """One move of ``seat`` as a choice in ``lang``."""
+    """One move of ``seat`` as a choice in ``lang``: ``full_choice``, kept per data version
+    where the move alone says it (a card played, "done"): a menu offers the same hand
+    move after move (a Choice is frozen: every menu may hold the same one)."""
+    if isinstance(move, Trade) or lang not in TABLES:
+        # a trade tells the seat's goods and the purse's field; the languages spoken key it
+        return full_choice(state, seat, move, lang)
+    key = ("choice", move.karte if isinstance(move, Play) else None, lang)
+    memo = data.SETS.active.memo
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = full_choice(state, seat, move, lang)
+    return found
+
+
+def full_choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
+    """One move of ``seat`` as a choice in ``lang``, from the move, the state and the
+    words (``choice`` keeps what the move alone says)."""
     w = words(lang)
     if isinstance(move, Play):
         card = move.karte

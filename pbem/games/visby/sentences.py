@@ -14,11 +14,11 @@ import re
 from typing import Any
 
 from pbem.games import language
-from pbem.games.language import Retelling, Words, code, retell
+from pbem.games.language import Retelling, Retold, Words, code, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.visby import data
 from pbem.games.visby.moves import Move, Play, Trade
-from pbem.games.visby.words import count, words
+from pbem.games.visby.words import TABLES, count, words
 
 #: the secret choice told of several seats at once (``Rules.together``), per language
 TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret"},
@@ -118,5 +118,13 @@ _EVENTS: list[Retelling] = [
 
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
-    line is not one the rules write)."""
+    line is not one the rules write): ``full_event``, kept (``Retold``)."""
+    return _RETOLD(data.SETS.active.version, line, lang)
+
+
+def full_event(line: str, lang: str = "de") -> str:
+    """``event`` told from the patterns and the words."""
     return retell(line, _EVENTS, words(lang), "event", lang)
+
+
+_RETOLD = Retold(full_event, TABLES)

@@ -1,0 +1,45 @@
+"""What Visby keeps is what the full computation gives (issue 23: the seat page's
+engine work): each line of a round's events retold, kept by data version, line and
+language; a menu's choices kept by the move alone (a card played, "done").  Checked at
+every state of random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.games.visby import GAME, menu, rules, sentences
+
+
+def _states(players: int, seed: str) -> list[dict]:
+    chance = random.Random(seed)
+    state = GAME.setup(players, {}, seed)
+    out = [state]
+    while not GAME.is_over(state):
+        seat = chance.choice(GAME.to_move(state))
+        state = GAME.apply(state, seat, chance.choice(GAME.legal_moves(state, seat)))
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, "kurz-a"), (4, "kurz-b"), (6, "kurz-c")])
+def test_an_event_kept_is_the_event_told(players, seed):
+    for state in _states(players, seed):
+        for line in state["events"]:
+            for lang in ("en", "de", "de-AT", "fr"):
+                assert sentences.event(line, lang) == sentences.full_event(line, lang)
+    assert not {lang for _, _, lang in sentences._RETOLD.kept} - {"en", "de"}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, "kurz-a"), (4, "kurz-b"), (6, "kurz-c")])
+def test_a_menu_kept_by_the_move_is_the_full_menu(players, seed):
+    for state in _states(players, seed):
+        for seat in range(players):
+            for lang in ("en", "de", "de-AT"):
+                moves = rules.legal(state, seat)
+                assert menu.menu(state, seat, lang) == [
+                    menu.full_choice(state, seat, move, lang) for move in moves]
+                for move in moves:  # the confirm page's one entry
+                    assert menu.entry(state, seat, move.notation(), lang) == \
+                        menu.full_choice(state, seat, move, lang)
