@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import random
 
+import pytest
 from web_helpers import BASE, csrf_of, latest_mail, move_paths, paths_in, player, seat_path
 
 from pbem.games import get_game
@@ -41,8 +43,27 @@ def _everything_mailed(ctx) -> list[str]:
     return texts
 
 
-def test_the_seed_is_in_nothing_a_player_receives_until_the_end(ctx, client):
-    seed = new_seed()
+@pytest.fixture(scope="session")
+def run_seed(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh seed (``new_seed``) for this run of the suite, the same for the test's
+    run on each database and in every pytest-xdist worker: both play the same game, so
+    that its mails' pictures are drawn once, not twice (``RenderedOnce`` in
+    tests/conftest.py: 4 of the test's 10 seconds a run); each run still deals anew."""
+    root = tmp_path_factory.getbasetemp()  # a worker's lies in the run's, shared by all
+    path = (root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root) / "game-seed"
+    part = path.with_name(f"{path.name}.{os.getpid()}")
+    part.write_text(new_seed())
+    try:
+        os.link(part, path)  # the first worker's seed, written whole, for every worker
+    except FileExistsError:
+        pass
+    finally:
+        part.unlink()
+    return path.read_text()
+
+
+def test_the_seed_is_in_nothing_a_player_receives_until_the_end(ctx, client, run_seed):
+    seed = run_seed
     assert len(seed) == 32 and int(seed, 16) >= 0  # 128 bits
     alice, bob = player("alice@example.org", "Alice"), player("bob@example.org", "Bob")
     game = create.create_game(ctx, "visby", alice, ["bob@example.org", None], seed=seed)
