@@ -8,9 +8,11 @@ from email.message import EmailMessage
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
+from owed_bots import table_after_owed_bots
+
 from pbem.lifecycle import create, moves
 from pbem.mail import flowed
-from pbem.models import MODELS, Game, Outbox, Player, Seat, table_of, utcnow
+from pbem.models import MODELS, Game, Outbox, Player, Seat, utcnow
 
 BASE = "http://pbem.test"
 _URL = re.compile(r"https?://pbem\.test/\S+")
@@ -173,25 +175,14 @@ def finish(ctx, game: Game, seed: int = 1) -> Game:
 
     rng = random.Random(seed)
     rules = get_game(game.game)
-    game, seats = _table_after_owed_bots(ctx, game.id)
+    game, seats = table_after_owed_bots(ctx, game.id)
     while game.status == Game.ACTIVE:
         seat = rng.choice(rules.to_move(game.state))
         menu = next(s for s in seats if s.index == seat).menu_seq
         moves.play(ctx, game.id, seat, rng.choice(rules.legal_moves(game.state, seat)),
                      menu_seq=menu)
-        game, seats = _table_after_owed_bots(ctx, game.id)
+        game, seats = table_after_owed_bots(ctx, game.id)
     return Game.get_by_id(game.id)
-
-
-def _table_after_owed_bots(ctx, game_id: int) -> tuple[Game, list[Seat]]:
-    """The game and its seats read anew (``table_of``: the pages' one statement; a game
-    and a seat read on their own were a fifth of ``finish``'s time), after the moves its
-    bots still owed were played as the tick plays them (``owed_bots_played``)."""
-    game, seats = table_of(game_id)
-    while game.bots_pending:
-        moves.continue_bots(ctx, game_id)
-        game, seats = table_of(game_id)
-    return game, seats
 
 
 def all_mailed_paths() -> list[str]:
@@ -233,7 +224,7 @@ def mid_game(ctx, name: str, turns: int = 14) -> Game:
                          Player.get_by_id(bob.id))
     rules, rng = get_game(name), random.Random(3)
     for _ in range(turns):
-        game, seats = _table_after_owed_bots(ctx, game.id)
+        game, seats = table_after_owed_bots(ctx, game.id)
         if game.status != Game.ACTIVE:
             break
         seat = min(rules.to_move(game.state))
