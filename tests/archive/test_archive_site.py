@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import posixpath
 import re
@@ -62,6 +64,59 @@ def parse(path: Path) -> Page:
     return page
 
 
+#: a page's ids and links by its bytes (their digest): the two kinds of database build the
+#: same pages, and the second crawl of them need not parse each again (0.5 CPU s)
+_IDS_AND_LINKS: dict[bytes, tuple[frozenset[str], tuple[str, ...]]] = {}
+
+
+def ids_and_links(path: Path) -> tuple[frozenset[str], tuple[str, ...]]:
+    """``parse(path)``'s ids and links, kept by the page's bytes for this process."""
+    data = path.read_bytes()
+    key = hashlib.sha256(data).digest()
+    if key not in _IDS_AND_LINKS:
+        page = Page()
+        page.feed(data.decode("utf-8"))
+        _IDS_AND_LINKS[key] = (frozenset(page.ids), tuple(page.links))
+    return _IDS_AND_LINKS[key]
+
+
+#: what the engine makes of a record, by the record (its JSON): the same games are in both
+#: kinds of database, and what a test checks each one's rows and pages against is
+#: computed once (the record is read from the test's own database every time)
+_REPLAYED: dict[str, object] = {}
+_TOLD: dict[str, list[tuple[str, tuple[str, bool] | None]]] = {}
+
+
+def replayed(record: GameRecord) -> object:
+    """``replay(record)``, kept by the record for this process (read it, never change it)."""
+    key = json.dumps(record.to_json(), sort_keys=True)
+    if key not in _REPLAYED:
+        _REPLAYED[key] = replay(record)
+    return _REPLAYED[key]
+
+
+def told(record: GameRecord) -> list[tuple[str, tuple[str, bool] | None]]:
+    """For each move of ``record``: the game's sentence for it, as everybody may read it
+    once the game is over; and after the last move of a round or the game, the table as
+    text with everything shown, and whether a spectator sees less of it.  Kept by the
+    record for this process."""
+    from pbem.games.protocol import EVERYTHING, SPECTATOR
+
+    key = json.dumps(record.to_json(), sort_keys=True)
+    if key not in _TOLD:
+        rules, names = get_game(record.game), list(record.players)
+        steps: list[tuple[str, tuple[str, bool] | None]] = []
+        for _index, seat, move, before, after in replay_steps(record):
+            table = None
+            if rules.is_over(after) or rules.round(after) != rules.round(before):
+                everything = rules.render_text(rules.view(after, EVERYTHING), names)
+                table = (everything, everything != rules.render_text(
+                    rules.view(after, SPECTATOR), names))
+            steps.append((rules.describe(before, seat, move, after, EVERYTHING), table))
+        _TOLD[key] = steps
+    return _TOLD[key]
+
+
 def site_files(site: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes()
             for p in sorted(site.rglob("*")) if p.is_file() and p.name != ".lock"}
@@ -76,11 +131,13 @@ def finished_games() -> list[Game]:
 
 def test_every_internal_link_resolves(archive: Archive, built_site):
     site = archive.site
-    pages = {p.relative_to(site).as_posix(): parse(p) for p in site.rglob("*.html")}
+    pages = {p.relative_to(site).as_posix(): ids_and_links(p) for p in site.rglob("*.html")}
     assert "index.html" in pages
+    fresh = parse(site / "index.html")  # what is kept is what parsing gives
+    assert pages["index.html"] == (fresh.ids, tuple(fresh.links))
     checked = 0
-    for name, page in pages.items():
-        for link in page.links:
+    for name, (_ids, links) in pages.items():
+        for link in links:
             parts = urlsplit(link)
             assert not parts.scheme and not parts.netloc, f"{name}: absolute link {link}"
             assert not link.startswith("/"), f"{name}: link from the host's root {link}"
@@ -90,7 +147,7 @@ def test_every_internal_link_resolves(archive: Archive, built_site):
             assert not target.startswith(".."), f"{name}: {link} leaves the site"
             assert (site / target).is_file(), f"{name}: {link} leads nowhere"
             if parts.fragment and target.endswith(".html"):
-                assert parts.fragment in pages[target].ids, f"{name}: no #{parts.fragment}"
+                assert parts.fragment in pages[target][0], f"{name}: no #{parts.fragment}"
             checked += 1
     assert checked > 1000
     # every page is reachable from the front page
@@ -100,7 +157,7 @@ def test_every_internal_link_resolves(archive: Archive, built_site):
         if name in seen or not name.endswith(".html"):
             continue
         seen.add(name)
-        for link in pages[name].links:
+        for link in pages[name][1]:
             path = urlsplit(link).path
             if path:
                 todo.append(posixpath.normpath(posixpath.join(posixpath.dirname(name), path)))
@@ -154,7 +211,7 @@ def test_each_game_page_shows_the_scores_the_engine_computed(archive: Archive, b
         seats = list(game.seats.order_by(Seat.index))
         rows = _result_rows(archive.site / f"games/{game.id}.html")
         shown = {unescape(name): (int(place), int(score)) for place, name, score, *_ in rows}
-        engine = get_game(game.game).result(replay(game_record(game)))
+        engine = get_game(game.game).result(replayed(game_record(game)))
         assert engine.to_json() == game.result  # stored at the end == replayed now
         expected = {s.display: (engine.ranks[s.index], engine.scores[s.index]) for s in seats}
         assert shown == expected
@@ -180,35 +237,52 @@ def test_the_page_shows_everything_once_the_game_is_over(archive: Archive, built
     """Secret choices in the moves, and every hand in the state after each round."""
     from pbem.archive.text import code_block, fill, md_name
     from pbem.gamelog.history import is_told
-    from pbem.gamelog.records import replay_steps
-    from pbem.games.protocol import EVERYTHING, SPECTATOR
     from pbem.models import Move
 
     hidden = 0
     for game in archive.games:
-        rules = get_game(game.game)
         record = game_record(game)
         names = record.players
         text = (archive.site / f"games/{game.id}.md").read_text(encoding="utf-8")
         lines = {line.strip() for line in text.splitlines()}  # steps of a turn are indented
         rows = list(Move.select().where(Move.game == game).order_by(Move.seq))
-        for row, (index, seat, move, before, after) in zip(rows, replay_steps(record),
-                                                           strict=True):
-            n = index + 1
+        for n, (row, (sentence, table)) in enumerate(zip(rows, told(record), strict=True),
+                                                    start=1):
             # the author's sentence, stored on the row; everything, as the archive reads it
-            assert row.said_author == rules.describe(before, seat, move, after, EVERYTHING)
+            assert row.said_author == sentence
             said = fill(row.said_author, [md_name(x) for x in names], name_escape=str)
             if is_told(row):
                 assert f"- [{n}](#m{n}){{#m{n}}} {said}" in lines
             else:  # menu navigation (Macao's "show", Riga's "more"): never told
                 assert not any(line.startswith(f"- [{n}](#m{n})") for line in lines)
             hidden += row.said_author != row.said_others
-            if rules.is_over(after) or rules.round(after) != rules.round(before):
-                everything = rules.render_text(rules.view(after, EVERYTHING), list(names))
+            if table is not None:  # the last move of a round, or of the game
+                everything, more_than_a_spectator_sees = table
                 assert code_block(everything) in text
-                hidden += everything != rules.render_text(rules.view(after, SPECTATOR),
-                                                          list(names))
+                hidden += more_than_a_spectator_sees
     assert hidden  # the games had secrets, and the archive shows them
+
+
+def test_what_the_engine_made_of_a_record_is_kept_for_that_record(sqlite_archive: Archive):
+    """``replayed`` and ``told`` keep the engine's answers by record: a game, or the same
+    game with another move log, gets its own."""
+    from pbem.games.protocol import EVERYTHING
+
+    first, other = (game_record(g) for g in sqlite_archive.games[:2])
+    for record in (first, other, first):
+        assert replayed(record) == replay(record)
+        rules, names = get_game(record.game), list(record.players)
+        steps = list(replay_steps(record))
+        assert [sentence for sentence, _table in told(record)] == [
+            rules.describe(before, seat, move, after, EVERYTHING)
+            for _index, seat, move, before, after in steps]
+        tables = [table[0] for _sentence, table in told(record) if table]
+        assert tables[-1] == rules.render_text(rules.view(steps[-1][4], EVERYTHING), names)
+        assert len(tables) == sum(rules.is_over(after) or rules.round(after) != rules.round(before)
+                                  for _i, _s, _m, before, after in steps)
+    shorter = dataclasses.replace(first, moves=first.moves[:-1])
+    assert replayed(shorter) == replay(shorter) != replayed(first)
+    assert len(told(shorter)) == len(told(first)) - 1
 
 
 def test_a_move_played_on_timeout_says_so(archive: Archive):
