@@ -6,6 +6,7 @@ than a reader can hold in view.
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import shutil
 import subprocess
@@ -72,7 +73,10 @@ def test_a_planted_upward_import_breaks_the_layers(tmp_path, module, planted, na
     assert "BROKEN" in run.stdout and named in run.stdout, run.stdout
 
 
-def _long_functions() -> list[str]:
+@functools.cache
+def _long_functions() -> tuple[str, ...]:
+    """Every function in pbem/ over ``LONGEST`` lines, found once per module (two tests
+    read it)."""
     found = []
     for path in sorted((ROOT / "pbem").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -81,7 +85,7 @@ def _long_functions() -> list[str]:
                 length = node.end_lineno - node.lineno + 1
                 if length > LONGEST:
                     found.append(f"{path.relative_to(ROOT).as_posix()}:{node.name}")
-    return found
+    return tuple(found)
 
 
 def test_no_function_in_pbem_is_longer_than_80_lines():

@@ -42,12 +42,17 @@ def english_in(text: str) -> list[str]:
     return _ENGLISH.findall(text)
 
 
+#: each card name's pattern, compiled once (not looked up per name and sentence)
+_CARD_PATTERNS = [(name, re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])"))
+                  for name in CARD_NAMES]
+
+
 def cards_named(text: str) -> Counter:
     found: Counter = Counter()
-    for name in CARD_NAMES:
-        pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
-        found[name] += len(re.findall(pattern, text))
-        text = re.sub(pattern, " ", text)
+    for name, pattern in _CARD_PATTERNS:
+        if name in text:  # a pattern can only match where its name is
+            text, count = pattern.subn(" ", text)
+            found[name] += count
     return +found
 
 

@@ -44,12 +44,17 @@ def english_in(text: str) -> list[str]:
     return _ENGLISH.findall(text)
 
 
+#: each name's pattern, compiled once (not looked up per name and sentence)
+_NAMED = [(name, re.compile(rf"\b{re.escape(name)}\b")) for name in NAMED]
+
+
 def named(text: str) -> Counter:
     """The card names, city names and numbers a sentence holds, counted."""
     found: Counter = Counter()
-    for name in NAMED:
-        found[name] += len(re.findall(rf"\b{re.escape(name)}\b", text))
-        text = re.sub(rf"\b{re.escape(name)}\b", " ", text)
+    for name, pattern in _NAMED:
+        if name in text:  # a pattern can only match where its name is
+            text, count = pattern.subn(" ", text)
+            found[name] += count
     found.update(f"#{n}" for n in re.findall(r"\d+", text))
     return +found
 

@@ -35,10 +35,15 @@ def viewers(state, but=None):
     return [v for v in range(state["players"]) if v != but] + [SPECTATOR]
 
 
-def everything_a_viewer_reads(state, viewer, pictures=True):
+def everything_a_viewer_reads(state, viewer, pictures=True, seen=None):
+    """The view as JSON, its text and (with ``pictures``) its pictures; ``seen`` is the
+    view and its JSON when already made for this state and viewer."""
     names = NAMES[:state["players"]]
-    view = GAME.view(state, viewer)
-    out = (as_json(view), GAME.render_text(view, names))
+    if seen is None:
+        view = GAME.view(state, viewer)
+        seen = view, as_json(view)
+    view, text = seen
+    out = (text, GAME.render_text(view, names))
     if pictures:
         out += (GAME.picture(view, names), GAME.picture(view, names, "de"))
     return out
@@ -47,11 +52,14 @@ def everything_a_viewer_reads(state, viewer, pictures=True):
 # -- structure -------------------------------------------------------------------------------
 
 
-def check_structure(state) -> None:
+def check_structure(state) -> dict:
+    """Checks every viewer's view; returns them with their JSON, by viewer."""
     seed = state["seed"]
+    seen = {}
     for viewer in viewers(state):
         view = GAME.view(state, viewer)
         text = as_json(view)
+        seen[viewer] = (view, text)
         assert seed not in text and '"draws"' not in text and '"seed"' not in text
         assert all(isinstance(k, int) for k in view["piles"].values())
         for pile in ("waren_pile", "bau_pile", "separated", "waren_discard", "bau_discard"):
@@ -75,6 +83,7 @@ def check_structure(state) -> None:
     everything = GAME.view(state, EVERYTHING)
     assert seed not in as_json(everything)
     assert [e["hand"]["waren"] for e in everything["seats"]] == [h["waren"] for h in state["hand"]]
+    return seen
 
 
 # -- non-interference --------------------------------------------------------------------------
@@ -122,14 +131,16 @@ def disguise(state, viewer, rng) -> dict:
     return other
 
 
-def check_non_interference(state, rng, pictures) -> bool:
-    """Whether something hidden was changed (and no viewer saw it)."""
+def check_non_interference(state, rng, pictures, seen=None) -> bool:
+    """Whether something hidden was changed (and no viewer saw it); ``seen`` holds the
+    state's views and their JSON by viewer (``check_structure``'s)."""
     changed = False
     for viewer in viewers(state):
         other = disguise(state, viewer, rng)
         changed |= other != state
         assert everything_a_viewer_reads(other, viewer, pictures) == (
-            everything_a_viewer_reads(state, viewer, pictures)), f"seat {viewer} sees a change"
+            everything_a_viewer_reads(state, viewer, pictures, (seen or {}).get(viewer))), (
+            f"seat {viewer} sees a change")
     return changed
 
 
@@ -171,13 +182,13 @@ def test_nothing_hidden_reaches_another_seat(players, riga):
     rng = random.Random(players)
     compared = changed = choices = 0
     for n, (state, seat, move) in enumerate(random_steps(players, players * 7 + riga, riga)):
-        check_structure(state)
+        seen = check_structure(state)
         if n % 3 == 0:  # every move reads as a sentence naming its author, to everyone
             after = GAME.apply(state, seat, move)
             for viewer in viewers(state) + [EVERYTHING]:
                 assert GAME.describe(state, seat, move, after, viewer).startswith(f"{{{seat}}}")
         if n % 9 == 0 or state["pending_draw"] is not None or state["phase"] == "keep":
-            changed += check_non_interference(state, rng, pictures=n % 45 == 0)
+            changed += check_non_interference(state, rng, n % 45 == 0, seen)
             compared += 1
         for group in private_groups(state, seat):
             if len(group) > 1:

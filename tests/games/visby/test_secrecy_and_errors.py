@@ -85,9 +85,10 @@ def check_choice_is_secret(state, seat: int) -> int:
     if any(a["round"] != state["round"] or a["phase"] != "choose" for a in afters.values()):
         return 0  # the last choice of the round: everything is revealed at once
     for viewer in others(state, seat):
-        views = {as_json(GAME.view(a, viewer)) for a in afters.values()}
+        seen = [GAME.view(a, viewer) for a in afters.values()]  # each view made once
+        views = {as_json(view) for view in seen}
         assert len(views) == 1, f"seat {viewer} can tell which card seat {seat} chose"
-        texts = {GAME.render_text(GAME.view(a, viewer), NAMES) for a in afters.values()}
+        texts = {GAME.render_text(view, NAMES) for view in seen}
         assert len(texts) == 1
         sentences = {GAME.describe(state, seat, move, afters[move], viewer) for move in menu}
         assert len(sentences) == 1, sentences
