@@ -12,6 +12,7 @@ each its English gloss.
 
 from __future__ import annotations
 
+import marshal
 import textwrap
 from functools import lru_cache
 from typing import Any
@@ -70,6 +71,24 @@ def _values_text(shown: tuple[Any, ...], stadt: str | None) -> str:
 def building_line(b: dict[str, Any], w: Words) -> str:
     """A building as one line: name and city, cost, points, what each commodity pays; a
     value no source prints carries the sign (the text's last line says what it means)."""
+    # the row's, the hands' and the draws' buildings in every mail and seat page: once
+    # per data version, language and building view, keyed by the view as ``marshal``
+    # writes it (its values' kinds too: ``True`` and ``1`` write apart)
+    try:
+        key = ("building_line", w["code"], _dumps(b, 2))
+    except ValueError:  # a value marshal cannot write: not kept
+        return _building_line(b, w)
+    memo = data.SETS.active.memo
+    line = memo.get(key)
+    if line is None:
+        line = memo[key] = _building_line(b, w)
+    return line
+
+
+_dumps = marshal.dumps
+
+
+def _building_line(b: dict[str, Any], w: Words) -> str:
     ident = b.get("id")
     kosten, punkte = (data.cost_points_reconstructed(ident)
                       if isinstance(ident, str) and data.is_building(ident) else (False, False))
@@ -203,9 +222,7 @@ def _table_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
     lines = _moving_line(view, names, w)
     if view.get("start") is not None and view.get("phase", "") != "over":
         lines.append(w["start player"].format(name=_name(names, view["start"], w)))
-    lines.append(w["key"].format(wares=", ".join(
-        w["key ware"].format(name=ware_name(c), english=data.WARE_ENGLISH[c],
-                             value=data.WERT[c]) for c in data.WAREN)))
+    lines.append(key_line(w))
     row = view.get("row") or []
     if row:
         lines += ["", w["row"]]
@@ -225,6 +242,22 @@ def _table_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
         lines.append(w["piles"].format(**{key: piles.get(key, 0) for key in (
             "waren", "waren_discard", "bau", "bau_discard", "separated")}))
     return lines
+
+
+def key_line(w: Words) -> str:
+    """The commodities' names, English glosses and values: the same in every text of a
+    data version and language, made once."""
+    memo = data.SETS.active.memo
+    line = memo.get(("text key", w["code"]))
+    if line is None:
+        line = memo["text key", w["code"]] = _key_line(w)
+    return line
+
+
+def _key_line(w: Words) -> str:
+    return w["key"].format(wares=", ".join(
+        w["key ware"].format(name=ware_name(c), english=data.WARE_ENGLISH[c],
+                             value=data.WERT[c]) for c in data.WAREN))
 
 
 def _seat_lines(view: dict[str, Any], entry: dict[str, Any], names: list[str],
