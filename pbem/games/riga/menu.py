@@ -108,6 +108,35 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
 
 def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
     """A move as a menu entry in ``lang``: label, group and one line of help."""
+    if not _by_move(move):
+        return _choice(state, seat, move, lang)
+    # a building's, a draw's, a menu page's entry: the move alone says its words (the
+    # data version's and the language's) and its place, which is kept with it: once per
+    # data version, where every seat page and every mail lists the row again
+    region = region_of(state, seat, move)
+    key = ("menu choice", move, words(lang)["code"], region)
+    memo = data.SETS.active.memo
+    kept = memo.get(key)
+    if kept is None:
+        kept = memo[key] = _choice(state, seat, move, lang)
+    return kept
+
+
+def _by_move(move: Move) -> bool:
+    """Whether ``move`` alone (and its place) says its entry's words: not a payment's
+    value, a set's cards, a bank's money, a commodity discarded in winter or not."""
+    kind = type(move)
+    if kind is Discard:
+        return data.is_building(move.card)
+    return kind in _BY_MOVE
+
+
+#: the moves whose entry the move alone says (``_by_move``)
+_BY_MOVE = frozenset({Keep, Take, Build, Add, Choose, School, Menu})
+
+
+def _choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
+    """``choice`` made anew."""
     w = words(lang)
     if isinstance(move, Use):
         label, help_line = w["use"][move.art]

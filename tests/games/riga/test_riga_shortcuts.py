@@ -1,0 +1,75 @@
+"""Riga's text keeps a building's line and the commodities' key once per data version
+and language (``text.building_line``, ``text.key_line``), and its menu the entries the
+move alone words (``menu.choice``): every mail and seat page names the row's buildings
+and the viewer's hand again.  Checked against the full computation at every state of
+whole games, for every seat and a spectator, in both languages."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from pbem.games.riga import GAME, menu, rules, text
+from pbem.games.riga.words import words
+
+
+def _states(players: int, riga: bool, seed: str) -> list[dict]:
+    chance = random.Random(seed)
+    state = GAME.setup(players, {"riga": riga}, seed)
+    out = [state]
+    while not GAME.is_over(state):
+        seat = chance.choice(GAME.to_move(state))
+        options = GAME.legal_moves(state, seat)
+        move = chance.choice(options) if chance.random() < 0.5 else \
+            GAME.default_move(state, seat)
+        state = GAME.apply(state, seat, move)
+        out.append(state)
+    return out
+
+
+def _buildings(view: dict) -> list[dict]:
+    """Every building view a text names as a line: the row, the hands, the setup offer
+    and a draw's buildings."""
+    found = list(view.get("row") or []) + list(view.get("keep_offer") or [])
+    hands = [view.get("hand")] + [e.get("hand") for e in view.get("seats") or []]
+    for hand in hands:
+        if hand:
+            found += hand.get("gebaeude") or []
+    draw = view.get("pending_draw") or {}
+    found += [c for c in draw.get("cards", []) if isinstance(c, dict)]
+    return found
+
+
+@pytest.mark.parametrize(("players", "riga", "seed"), [(2, False, "zeile-a"), (4, True, "zeile-b")])
+def test_kept_lines_are_the_full_computation(players, riga, seed, monkeypatch):
+    names = ["Malte", "Heike", "Anne", "Bob"][:players]
+    checked = 0
+    for n, state in enumerate(_states(players, riga, seed)):
+        for seat in [*range(players), None]:
+            view = GAME.view(state, seat)
+            for lang in ("en", "de"):
+                w = words(lang)
+                assert text.key_line(w) == text._key_line(w)
+                for b in _buildings(view):
+                    assert text.building_line(b, w) == text._building_line(b, w), (n, b)
+                    checked += 1
+                kept = GAME.render_text(view, names, lang)
+                with monkeypatch.context() as patch:
+                    patch.setattr(text, "building_line", text._building_line)
+                    patch.setattr(text, "key_line", text._key_line)
+                    assert kept == GAME.render_text(view, names, lang), (n, seat, lang)
+    assert checked > 100
+
+
+@pytest.mark.parametrize(("players", "riga", "seed"), [(3, True, "wahl-a"), (4, False, "wahl-b")])
+def test_kept_choices_are_the_full_computation(players, riga, seed):
+    kept = 0
+    for state in _states(players, riga, seed):
+        for seat in GAME.to_move(state):
+            for move in rules.legal(state, seat):
+                for lang in ("en", "de"):
+                    assert menu.choice(state, seat, move, lang) == \
+                        menu._choice(state, seat, move, lang), (move, lang)
+                    kept += menu._by_move(move)
+    assert kept > 100
