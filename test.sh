@@ -25,6 +25,8 @@ set +e
 # code before 550 s right after (mail pictures shared by the workers, cheaper contract checks).
 # Session 21: 586 s for 1,929, the code before 578 s right after, on a machine 5% slower
 # than the day before (contract playouts 135 -> 100 s of the workers' time; web tests swung 2x).
+# Session 22: 381 s for 1,961 on the idle machine (469 s at session 21's end): cheaper
+# Tallinn, Visby and Riga pages, the archive tests' rows copied, JSON copies in property tests.
 # The aim is 5 minutes; the contract playouts (every viewer's picture in both languages
 # at every state) and the browser tests are the largest parts.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
