@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem.games.language import Retelling, Words, plural, retell
+from pbem.games.language import Retelling, Retold, Words, plural, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.riga import data, rules
 from pbem.games.riga.moves import (
@@ -43,7 +43,7 @@ from pbem.games.riga.moves import (
     TakeSet,
     Use,
 )
-from pbem.games.riga.words import words
+from pbem.games.riga.words import TABLES, words
 
 
 def sentence_building(ident: str) -> str:
@@ -230,19 +230,14 @@ def event(line: str, lang: str = "en") -> str:
     """One of the year's events (``view["events"]``) in ``lang``; a line this table
     does not know stays as written."""
     # a view lists the year's events again at every move and for every reader, and
-    # telling one tries up to twenty patterns: each line is told once per language and
-    # data version (whose buildings it names); the version is kept with its answer so
-    # that an id is never reused for another while cached
-    version = data.SETS.active
-    key = (line, lang, id(version))
-    found = _TOLD.get(key)
-    if found is None or found[0] is not version:
-        if len(_TOLD) >= _TOLD_MAX:  # the lines of running games: keep no unbounded list
-            _TOLD.clear()
-        found = _TOLD[key] = (version, retell(line, _EVENTS, words(lang), "event", lang))
-    return found[1]
+    # telling one tries up to twenty patterns: each line is told once per data version
+    # (whose buildings it names), line and language (``Retold``, as Tallinn and Visby)
+    return _RETOLD(data.SETS.active.version, line, lang)
 
 
-#: ``event``'s lines told, by (line, language, id of the data version)
-_TOLD: dict[tuple[str, str, int], tuple[Any, str]] = {}
-_TOLD_MAX = 4096
+def full_event(line: str, lang: str = "en") -> str:
+    """``event`` told from the patterns and the words."""
+    return retell(line, _EVENTS, words(lang), "event", lang)
+
+
+_RETOLD = Retold(full_event, TABLES)

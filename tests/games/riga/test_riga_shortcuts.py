@@ -1,5 +1,6 @@
 """Riga's text keeps a building's line and the commodities' key once per data version
-and language (``text.building_line``, ``text.key_line``), and its menu the entries the
+and language (``text.building_line``, ``text.key_line``), a year's events once per data
+version, line and language (``sentences.event``), and its menu the entries the
 move alone words (``menu.choice``): every mail and seat page names the row's buildings
 and the viewer's hand again.  Checked against the full computation at every state of
 whole games, for every seat and a spectator, in both languages."""
@@ -10,7 +11,7 @@ import random
 
 import pytest
 
-from pbem.games.riga import GAME, menu, rules, text
+from pbem.games.riga import GAME, menu, rules, sentences, text
 from pbem.games.riga.words import words
 
 
@@ -73,3 +74,15 @@ def test_kept_choices_are_the_full_computation(players, riga, seed):
                         menu._choice(state, seat, move, lang), (move, lang)
                     kept += menu._by_move(move)
     assert kept > 100
+
+
+@pytest.mark.parametrize(("players", "riga", "seed"), [(2, False, "jahr-a"), (4, True, "jahr-b")])
+def test_an_event_kept_is_the_event_told(players, riga, seed):
+    told = 0
+    for state in _states(players, riga, seed):
+        for line in GAME.view(state, None).get("events") or []:
+            for lang in ("en", "de", "de-AT", "fr"):
+                assert sentences.event(line, lang) == sentences.full_event(line, lang), line
+                told += 1
+    assert told > 50
+    assert not {lang for _, _, lang in sentences._RETOLD.kept} - {"en", "de"}
