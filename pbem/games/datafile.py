@@ -183,6 +183,14 @@ class DataSet(Generic[T]):
     #: a line of text), kept here by the game's own keys: it lives and goes with the version
     memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
+    def kept(self, key: Any, make: Callable[..., Any], *args: Any) -> Any:
+        """``make(*args)``, made once for this version and kept in ``memo`` by ``key``
+        (which must say everything the answer depends on besides the version)."""
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = make(*args)
+        return found
+
 
 @dataclass
 class Checked:

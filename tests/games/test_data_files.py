@@ -146,3 +146,27 @@ def test_the_active_version_is_the_shipped_one_until_another_is_registered():
             assert sets.active is sets.shipped and sets.active.memo == {"seen": 1}
         assert sets.active is sets.versions[version]
     assert sets.active is sets.shipped
+
+
+def test_what_a_version_keeps_is_made_once_for_that_version():
+    from pbem.games.ziehen import data as ziehen_data
+
+    sets = DataSets("pbem.games.ziehen", ziehen_data.Daten, ziehen_data._derive,
+                    ziehen_data._constraints)
+    made: list[str] = []
+
+    def make(word: str) -> str:
+        made.append(word)
+        return f"{word} of {sets.active.version}"
+
+    shipped = sets.shipped
+    assert shipped.kept(("word", "a"), make, "a") == f"a of {shipped.version}"
+    assert shipped.kept(("word", "a"), make, "a") == f"a of {shipped.version}"
+    assert shipped.kept(("word", "b"), make, "b") == f"b of {shipped.version}"
+    assert made == ["a", "b"]  # once a key
+    assert shipped.kept(("flag",), lambda: False) is False
+    assert shipped.kept(("flag",), lambda: True) is False  # a falsy answer is kept too
+    version = sets.load(shipped.text.replace('version = "1"', 'version = "2"'))
+    with sets.using(version):
+        assert sets.active.kept(("word", "a"), make, "a") == f"a of {version}"
+    assert made == ["a", "b", "a"]  # each version its own

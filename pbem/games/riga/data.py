@@ -191,11 +191,7 @@ def help_line(ident: str, lang: str = "en") -> str:
     """One line of what building ``ident`` does, in ``lang`` ("en" or "de")."""
     # the help of every building in every menu and picture: once per data version
     lang = "de" if lang == "de" else "en"
-    memo = SETS.active.memo
-    line = memo.get(("help_line", ident, lang))
-    if line is None:
-        line = memo["help_line", ident, lang] = _help_line(ident, lang)
-    return line
+    return SETS.active.kept(("help_line", ident, lang), _help_line, ident, lang)
 
 
 def _help_line(ident: str, lang: str) -> str:
@@ -233,13 +229,13 @@ def mark_line(ident: str, lang: str = "en") -> str:
 def cost_points_reconstructed(ident: str) -> tuple[bool, bool]:
     """Whether building ``ident``'s cost, and its points, are pbem's (no source prints
     them): where players read the number, it carries the sign."""
-    memo = SETS.active.memo
-    found = memo.get(("cost_points_reconstructed", ident))
-    if found is None:
-        g = gebaeude(ident)
-        found = memo["cost_points_reconstructed", ident] = (
-            is_reconstructed(g.kosten_quelle), is_reconstructed(g.punkte_quelle))
-    return found
+    return SETS.active.kept(("cost_points_reconstructed", ident), _cost_points_reconstructed,
+                            ident)
+
+
+def _cost_points_reconstructed(ident: str) -> tuple[bool, bool]:
+    g = gebaeude(ident)
+    return is_reconstructed(g.kosten_quelle), is_reconstructed(g.punkte_quelle)
 
 
 def city_value_reconstructed(stadt: str, ware: str) -> bool:

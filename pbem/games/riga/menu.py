@@ -115,11 +115,7 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
     # data version, where every seat page and every mail lists the row again
     region = region_of(state, seat, move)
     key = ("menu choice", move, words(lang)["code"], region)
-    memo = data.SETS.active.memo
-    kept = memo.get(key)
-    if kept is None:
-        kept = memo[key] = _choice(state, seat, move, lang)
-    return kept
+    return data.SETS.active.kept(key, _choice, state, seat, move, lang)
 
 
 def _by_move(move: Move) -> bool:

@@ -49,11 +49,7 @@ def values_text(values: dict[str, int | None], stadt: str | None = None) -> str:
     if any(v is not None and type(v) is not int for v in shown):
         return _values_text(shown, stadt)  # not a view's values: as they are, not kept
     # a line for every building in every mail: once per data version and city's values
-    memo = data.SETS.active.memo
-    text = memo.get(("values_text", stadt, shown))
-    if text is None:
-        text = memo["values_text", stadt, shown] = _values_text(shown, stadt)
-    return text
+    return data.SETS.active.kept(("values_text", stadt, shown), _values_text, shown, stadt)
 
 
 def _values_text(shown: tuple[Any, ...], stadt: str | None) -> str:
@@ -78,11 +74,7 @@ def building_line(b: dict[str, Any], w: Words) -> str:
         key = ("building_line", w["code"], _dumps(b, 2))
     except ValueError:  # a value marshal cannot write: not kept
         return _building_line(b, w)
-    memo = data.SETS.active.memo
-    line = memo.get(key)
-    if line is None:
-        line = memo[key] = _building_line(b, w)
-    return line
+    return data.SETS.active.kept(key, _building_line, b, w)
 
 
 _dumps = marshal.dumps
@@ -247,11 +239,7 @@ def _table_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
 def key_line(w: Words) -> str:
     """The commodities' names, English glosses and values: the same in every text of a
     data version and language, made once."""
-    memo = data.SETS.active.memo
-    line = memo.get(("text key", w["code"]))
-    if line is None:
-        line = memo["text key", w["code"]] = _key_line(w)
-    return line
+    return data.SETS.active.kept(("text key", w["code"]), _key_line, w)
 
 
 def _key_line(w: Words) -> str:

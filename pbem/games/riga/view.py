@@ -31,11 +31,7 @@ def building_view(ident: str) -> dict[str, Any]:
 
 def _shown(ident: str) -> dict[str, Any]:
     """``building_view`` of the active data version, kept with it (not to be changed)."""
-    memo = data.SETS.active.memo
-    shown = memo.get(("building_view", ident))
-    if shown is None:
-        shown = memo["building_view", ident] = _building_words(ident)
-    return shown
+    return data.SETS.active.kept(("building_view", ident), _building_words, ident)
 
 
 def _building_words(ident: str) -> dict[str, Any]:

@@ -648,12 +648,7 @@ def building(ident: str, lang: str = "en") -> str:
     """``Kran in Visby`` / ``Kran (crane) in Visby``; Riga buildings without a city."""
     w = words(lang)
     # every building of every menu and sentence: once per data version and language
-    memo = data.SETS.active.memo
-    key = ("building", ident, w["code"])
-    named = memo.get(key)
-    if named is None:
-        named = memo[key] = _building(ident, w)
-    return named
+    return data.SETS.active.kept(("building", ident, w["code"]), _building, ident, w)
 
 
 def _building(ident: str, w: Words) -> str:
@@ -681,15 +676,15 @@ def building_facts(ident: str, lang: str = "en") -> str:
     """``costs 7◇, 4◇ points``: a building's cost and victory points, each with the sign
     when no source prints it (the building's help says what the sign means)."""
     w = words(lang)
-    memo = data.SETS.active.memo
-    key = ("building_facts", ident, w["code"])
-    facts = memo.get(key)
-    if facts is None:
-        g = data.gebaeude(ident)
-        kosten, punkte = data.cost_points_reconstructed(ident)
-        facts = memo[key] = w["facts"].format(cost=marked(str(g.kosten), kosten),
-                                              points=marked(str(g.punkte), punkte))
-    return facts
+    return data.SETS.active.kept(("building_facts", ident, w["code"]), _building_facts,
+                                 ident, w)
+
+
+def _building_facts(ident: str, w: Words) -> str:
+    g = data.gebaeude(ident)
+    kosten, punkte = data.cost_points_reconstructed(ident)
+    return w["facts"].format(cost=marked(str(g.kosten), kosten),
+                             points=marked(str(g.punkte), punkte))
 
 
 def building_help(ident: str, lang: str = "en") -> str:

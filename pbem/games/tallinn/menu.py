@@ -75,11 +75,7 @@ def choice(state: State, seat: int, move: Move, lang: str) -> Choice:
         return full_choice(state, seat, move, lang)
     if lang not in TABLES:  # keyed by the few languages spoken, not by whatever is asked
         return full_choice(state, seat, move, lang)
-    memo = data.SETS.active.memo
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = full_choice(state, seat, move, lang)
-    return found
+    return data.SETS.active.kept(key, full_choice, state, seat, move, lang)
 
 
 def full_choice(state: State, seat: int, move: Move, lang: str) -> Choice:

@@ -191,11 +191,8 @@ def _half_help(card: str, side: str, lang: str) -> str:
     each took a dozen calls."""
     if lang not in TABLES:  # keyed by the few languages spoken, not by whatever is asked
         return full_half_help(card, side, lang)
-    memo = data.SETS.active.memo
-    found = memo.get(("picture half help", card, side, lang))
-    if found is None:
-        found = memo["picture half help", card, side, lang] = full_half_help(card, side, lang)
-    return found
+    return data.SETS.active.kept(("picture half help", card, side, lang), full_half_help,
+                                 card, side, lang)
 
 
 def _card_help(card: str, lang: str) -> str:
@@ -203,11 +200,7 @@ def _card_help(card: str, lang: str) -> str:
     version like ``_half_help``."""
     if lang not in TABLES:
         return full_card_help(card, lang)
-    memo = data.SETS.active.memo
-    found = memo.get(("picture card help", card, lang))
-    if found is None:
-        found = memo["picture card help", card, lang] = full_card_help(card, lang)
-    return found
+    return data.SETS.active.kept(("picture card help", card, lang), full_card_help, card, lang)
 
 
 def full_card_help(card: str, lang: str) -> str:

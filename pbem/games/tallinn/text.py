@@ -23,21 +23,15 @@ def counts_text(counts: dict[str, int]) -> str:
 def _number(card: str) -> str:
     """A card's printed number, with the sign when no source prints the card whole: kept
     per data version, as a text names every card of every display."""
-    memo = data.SETS.active.memo
-    found = memo.get(("text number", card))
-    if found is None:
-        found = memo["text number", card] = marked(card, _reconstructed(card))
-    return found
+    return data.SETS.active.kept(("text number", card),
+                                 lambda: marked(card, _reconstructed(card)))
 
 
 def _reconstructed(card: str) -> bool:
     """Whether no source prints ``card`` (an influence or start card) whole: kept per
     data version, as every text marks each seat's start card."""
-    memo = data.SETS.active.memo
-    found = memo.get(("text reconstructed", card))
-    if found is None:
-        found = memo["text reconstructed", card] = data.status(card) != data.PRINTED
-    return found
+    return data.SETS.active.kept(("text reconstructed", card),
+                                 lambda: data.status(card) != data.PRINTED)
 
 
 def _towers(towers: list[dict[str, Any]], w: Words) -> str:

@@ -42,11 +42,7 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
         # a trade tells the seat's goods and the purse's field; the languages spoken key it
         return full_choice(state, seat, move, lang)
     key = ("choice", move.karte if isinstance(move, Play) else None, lang)
-    memo = data.SETS.active.memo
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = full_choice(state, seat, move, lang)
-    return found
+    return data.SETS.active.kept(key, full_choice, state, seat, move, lang)
 
 
 def full_choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
