@@ -270,7 +270,7 @@ def _pay_step(state: State, seat: int, me: _Me, project: dict[str, Any], full: l
     money_uses = [m for m in full if isinstance(m, Use) and m.art != "Kran"
                   and m.art in rules.MONEY_ARTS]
     if Use("Kran") in full:
-        krans = sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
+        krans = rules.project_krans(project)
         costs = sorted((data.gebaeude(b).kosten for b in project["buildings"]), reverse=True)
         raise_ = sum(values[w] * k for w, k in counts.items()) + sum(
             rules.function_money(state, seat, m.art) for m in money_uses)

@@ -476,8 +476,13 @@ def _with_krans(state: State, costs: list[int], krans: int) -> int:
 def project_cost(state: State, project: dict[str, Any]) -> int:
     """Total cost of the project's buildings, each Kran halving the most expensive
     building without one (``_with_krans``)."""
-    krans = sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
-    return _with_krans(state, [data.gebaeude(b).kosten for b in project["buildings"]], krans)
+    return _with_krans(state, [data.gebaeude(b).kosten for b in project["buildings"]],
+                       project_krans(project))
+
+
+def project_krans(project: dict[str, Any]) -> int:
+    """How many Krans the project uses."""
+    return sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
 
 
 def project_paid(state: State, seat: int, project: dict[str, Any]) -> int:
@@ -671,8 +676,7 @@ def _project_entries(state: State, seat: int) -> list[Entry]:
             if unused_function(state, seat, art, project["functions"]) is None:
                 continue
             if art == "Kran":
-                krans = sum(1 for f in project["functions"] if data.ART_VON[f] == "Kran")
-                if krans >= len(project["buildings"]):
+                if project_krans(project) >= len(project["buildings"]):
                     continue
             elif function_money(state, seat, art) <= 0:
                 continue
