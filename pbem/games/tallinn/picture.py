@@ -20,7 +20,6 @@ links.
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Mapping
 from typing import Any
 
@@ -55,26 +54,10 @@ CARD_H = LABEL_H + 2 * HALF_H + 2
 def _symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
     """One person: shape, colour and letter; ``(x, y)`` is the top left corner.
 
-    Its markup is kept by its arguments (written by marshal: ``6`` and ``6.0`` write
-    apart): a half or a card drawn anew (a new half in a display, a reader's own
-    prefix, a line moved down) puts its persons where persons stood before, on the grid
-    of symbols, and each took three elements written."""
-    key = _dumps((svg.numbers, code, x, y, coin), 2)
-    markup = _SYMBOLS.get(key)
-    if markup is None:
-        apart = Canvas(numbers=svg.numbers)
-        draw_symbol(apart, code, x, y, coin)
-        markup = apart.markup()
-        if len(_SYMBOLS) >= _SYMBOLS_MOST:
-            _SYMBOLS.clear()  # a few thousand places: refilled within a few pictures
-        _SYMBOLS[key] = markup
-    svg.raw(markup)
-
-
-#: ``_symbol``'s markup by its arguments (marshal's bytes)
-_SYMBOLS: dict[bytes, str] = {}
-_SYMBOLS_MOST = 4096
-_dumps = marshal.dumps
+    Kept by its arguments (``Canvas.drawn``): a half or a card drawn anew (a new half in
+    a display, a reader's own prefix, a line moved down) puts its persons where persons
+    stood before, on the grid of symbols, and each took three elements written."""
+    svg.drawn(draw_symbol, code, x, y, coin)
 
 
 def draw_symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
