@@ -200,12 +200,6 @@ def ziehen_registered() -> Iterator[None]:
 #: would (both write a dict's keys as strings, tuples as lists); whether a value is JSON
 #: at all, as the server stores it, the standard library's round trip checks.
 _ENCODER = msgspec.json.Encoder(order="sorted")
-
-
-def _as_sorted_json(value: Any) -> str:
-    return _ENCODER.encode(value).decode("utf-8")
-
-
 #: JSON text back to Python values: msgspec's decoder gives the same values as
 #: ``json.loads`` (dicts in the text's key order, integers of any size) in a quarter of
 #: its time; the standard library still writes what the server stores (``sorted_keys``,
@@ -217,11 +211,10 @@ _from_json = msgspec.json.decode
 _in_own_order = msgspec.json.Encoder().encode
 
 
-_AS_JSON = _CANONICAL = _as_sorted_json
-
-
 def as_json(value: Any) -> str:
-    return _AS_JSON(value)
+    """``value`` as JSON written by ``_ENCODER``: what a check searches (a view's keys, the
+    seed) and what two readings are compared as (``canonical``)."""
+    return _ENCODER.encode(value).decode("utf-8")
 
 
 def keys_of(value: Any) -> Iterator[str]:
@@ -247,7 +240,7 @@ def keys_named(value: Any, dumped: str, names: tuple[str, ...]) -> set[str]:
 
 def canonical(value: Any) -> str:
     """``value`` as canonical JSON: what two readings that must agree are compared as."""
-    return _CANONICAL(value)
+    return as_json(value)
 
 
 def sorted_keys(value: Any) -> Any:
