@@ -134,6 +134,9 @@ class Config:
     def getint(self, section: str, key: str) -> int:
         return int(self.get(section, key))
 
+    def getfloat(self, section: str, key: str) -> float:
+        return float(self.get(section, key))
+
     def getbool(self, section: str, key: str) -> bool:
         return self.get(section, key).strip().lower() in {"1", "true", "yes", "on"}
 

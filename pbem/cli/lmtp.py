@@ -80,6 +80,18 @@ def controller(ctx: Context, host: str | None = None, port: int | None = None) -
         def factory(self) -> LMTP:
             return LMTP(self.handler, **self.SMTP_kwargs)
 
+        def _run(self, ready_event: threading.Event) -> None:
+            super()._run(ready_event)
+            # aiosmtpd's thread ends at once when it cannot bind (the port is taken)
+            # without telling start(), which then waits out its whole ready_timeout
+            # (5 s) before it raises the bind error: tell it that the thread is done
+            ready_event.set()
+
+        def _trigger_server(self) -> None:
+            if self._thread_exception is not None:
+                raise self._thread_exception  # the bind error, as start() raised it after 5 s
+            super()._trigger_server()
+
     limit = ctx.config.getint("inbound", "max_bytes") * HARD_LIMIT_FACTOR
     return LMTPController(ReplyHandler(ctx),
                           hostname=host or ctx.config.get("inbound", "lmtp_host"),

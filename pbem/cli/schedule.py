@@ -85,7 +85,8 @@ def scheduler_cmd() -> None:
     ctx.config.check_production()
     _open(ctx)
     warn_if_no_fonts()
-    click.echo(f"pbem scheduler: a tick every {ctx.config.getint('scheduler', 'interval_seconds')}"
+    every = ctx.config.getfloat("scheduler", "interval_seconds")
+    click.echo(f"pbem scheduler: a tick every {every:g}"
                " s while it holds the deployment's lock; Ctrl-C or SIGTERM stops it")
     lock = SchedulerLock(ctx)
     run_forever(ctx, lock)

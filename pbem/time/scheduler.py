@@ -320,7 +320,7 @@ class Standby:
     "waiting", "took over", "lost the lock".
     """
 
-    def __init__(self, lock: SchedulerLock, retry_seconds: int):
+    def __init__(self, lock: SchedulerLock, retry_seconds: float):
         self.lock = lock
         self.retry_seconds = retry_seconds
         self.holding = False
@@ -347,7 +347,7 @@ class Standby:
             if not self._waiting_told:
                 self._waiting_since = self._waiting_since or time.monotonic()
                 self._waiting_told = True
-                log.info("scheduler: waiting: %s; trying again every %d s",
+                log.info("scheduler: waiting: %s; trying again every %g s",
                          self.lock.holder(), self.retry_seconds)
             return False
 
@@ -413,7 +413,7 @@ def add_tick_job(scheduler: Any, ctx: Context, standby: Standby) -> Any:
     )
     return scheduler.add_job(
         guarded_tick, "interval", args=[ctx, standby], id=JOB_ID, replace_existing=True,
-        seconds=ctx.config.getint("scheduler", "interval_seconds"),
+        seconds=ctx.config.getfloat("scheduler", "interval_seconds"),
         coalesce=True, max_instances=1, misfire_grace_time=None,
         next_run_time=datetime.now(UTC),
     )
@@ -421,7 +421,8 @@ def add_tick_job(scheduler: Any, ctx: Context, standby: Standby) -> Any:
 
 def standby_for(ctx: Context, lock: SchedulerLock) -> Standby:
     """The lock's standby, having tried the lock once (so the log says at once who ticks)."""
-    standby = Standby(lock, ctx.config.getint("scheduler", "lock_retry_seconds"))
+    # fractions of a second too (the tests of the lock wait a quarter of a second each)
+    standby = Standby(lock, ctx.config.getfloat("scheduler", "lock_retry_seconds"))
     standby.ensure()
     return standby
 

@@ -1,9 +1,11 @@
 """One scheduler per deployment, across processes and nodes.
 
 Real ``pbem scheduler`` processes (``scheduler_probe.py``: the command itself,
-its ticks noting pid and times in a file) with a 1-second interval and a
-1-second lock retry, each in an instance folder of its own, as on two nodes,
-so that only the database lock keeps them apart.  The PostgreSQL tests skip
+its ticks and its tries of the lock noting pid and times in files) with a
+quarter-second interval and lock retry, each in an instance folder of its own, as
+on two nodes, so that only the database lock keeps them apart.  Where a test
+gives them time to try the lock, it waits for their tries, however slow the
+machine.  The PostgreSQL tests skip
 with the reason when ``PBEM_TEST_DATABASE_URL`` is not set or does not answer.
 """
 
@@ -25,7 +27,11 @@ from pbem.models import create_tables, db, drop_tables, open_database
 from pbem.time import scheduler
 
 PROBE = Path(__file__).with_name("scheduler_probe.py")
-RETRY_SECONDS = 1
+#: the tick's interval and the lock's retry: short, since the tests wait for their events
+RETRY_SECONDS = 0.25
+#: tries of the lock while a test gives a scheduler time to take it (wrongly): those of
+#: its tick job and its lock job in two of their intervals
+TRIES = 4
 #: takeover after the holder's death: the retry, plus a process's slowness on a busy machine
 TAKEOVER_BOUND = RETRY_SECONDS + 4
 STARTUP_SECONDS = 60  # importing pbem on a loaded machine
@@ -45,9 +51,10 @@ class Ticker:
             "PBEM_SERVER_INSTANCE": str(instance or tmp_path / name),
             "PBEM_ARCHIVE_SITE_DIR": str(tmp_path / f"{name}-site"),
             "PBEM_DATABASE_URL": url,
-            "PBEM_SCHEDULER_INTERVAL_SECONDS": "1",
+            "PBEM_SCHEDULER_INTERVAL_SECONDS": str(RETRY_SECONDS),
             "PBEM_SCHEDULER_LOCK_RETRY_SECONDS": str(RETRY_SECONDS),
             "PBEM_PROBE_TICKS": str(ticks),
+            "PBEM_PROBE_TRIES": str(tries_file(ticks)),
         })
         with open(self.log, "w") as out:
             self.proc = subprocess.Popen([sys.executable, str(PROBE)], env=env, stdout=out,
@@ -103,6 +110,18 @@ def overlaps(ticks: list[tuple[int, float, float | None]],
 
 def count(ticks_file: Path, pid: int) -> int:
     return sum(1 for tick in read_ticks(ticks_file) if tick[0] == pid)
+
+
+def tries_file(ticks_file: Path) -> Path:
+    return ticks_file.with_name(ticks_file.name + ".tries")
+
+
+def tries(ticks_file: Path, pid: int, since: float = 0.0) -> list[str]:
+    """What each try of the lock by ``pid`` after ``since`` gave: "held" or "refused"."""
+    path = tries_file(ticks_file)
+    lines = path.read_text().splitlines() if path.exists() else []
+    return [what for what, who, when in map(str.split, lines)
+            if int(who) == pid and float(when) > since]
 
 
 @pytest.fixture
@@ -193,7 +212,9 @@ def test_a_holder_that_loses_its_database_session_stops_ticking_until_it_has_the
               "the first notices", first, second)
         until(lambda: any(start > lost_at + 0.5 for _, start, _end in read_ticks(ticks)),
               TAKEOVER_BOUND + 1, "somebody ticks again", first, second)
-        time.sleep(2 * RETRY_SECONDS)  # both had time to try the lock
+        tried_from = time.time()
+        until(lambda: all(len(tries(ticks, t.pid, tried_from)) >= TRIES for t in (first, second)),
+              30, "both try the lock", first, second)  # both had time to take it
         with admin.cursor() as cur:
             cur.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
                         "AND objid = %s AND granted", (scheduler.ADVISORY_KEY,))
@@ -242,7 +263,9 @@ def test_a_second_scheduler_on_the_same_machine_waits_and_takes_over(sqlite_env,
         until(lambda: ticker.said(LOGGED), STARTUP_SECONDS, "it starts", ticker)
         assert ticker.said("waiting: another process on this machine runs the ticks "
                            f"(pid {os.getpid()})"), ticker.log.read_text()
-        time.sleep(2 * RETRY_SECONDS)
+        # its tick job and its lock job try the lock (the first try, at its start, logged)
+        until(lambda: len(tries(ticks, ticker.pid)) > TRIES, 30, "it tries again", ticker)
+        assert set(tries(ticks, ticker.pid)) == {"refused"}
         assert count(ticks, ticker.pid) == 0
         lock.release()
         until(lambda: count(ticks, ticker.pid) >= 1, TAKEOVER_BOUND, "it takes over", ticker)
