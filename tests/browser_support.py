@@ -59,6 +59,10 @@ def skip_reason() -> str | None:
 needs_browser = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
 
+#: seconds between the live server's looks at whether it is to stop (``live_server``)
+POLL = 0.01
+
+
 @contextmanager
 def live_server(app) -> Iterator[str]:
     """``app`` served over HTTP on loopback in a thread, for as long as the block runs;
@@ -67,7 +71,12 @@ def live_server(app) -> Iterator[str]:
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, app, threaded=False)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # ``shutdown`` waits for the serving loop to look at its flag, which it does once a
+    # poll: at the default half second, every browser test that ends its server sat
+    # idle for about that long (py-spy, 27 November); a hundredth costs the thread a
+    # wake-up of microseconds a poll.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
