@@ -15,7 +15,9 @@ document after each: a new page costs chromium a renderer process of its own, st
 and warmed up again: 0.8 CPU seconds for an empty one (27 November, two cores at load
 5), more than most checks of a page take, and axe-core's 500 kB compiled again on top.
 A page shown in it keeps nothing a later one could see (``show``), so what one test
-shows there cannot change what the next one measures.
+shows there cannot change what the next one measures; a test that routes the page's
+requests, listens to its events or changes its media takes a page of its own
+(``browser.new_page``).
 
 Pages come from the Flask test client or the archive's build, so no server runs: their
 stylesheet goes in inline (``inline_app_css``, ``inline_site_css``).
