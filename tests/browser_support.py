@@ -8,11 +8,16 @@ the rest of the run.  Each page a test opens with ``browser.new_page`` has a bro
 context of its own, so no cookie, storage or route carries over from one page or test to
 the next; what a test leaves open is closed after it.
 
-A test that looks at one given page after another takes the ``tab`` fixture, one such
-page for the whole test, and ``show``s each in it in a new document.  A new page costs
-chromium a renderer process of its own, started and warmed up again: 0.8 CPU seconds
-for an empty one (27 November, two cores at load 5), more than most checks of a page
-take, and axe-core's 500 kB compiled again on top.
+A test that looks at one given page after another takes the ``tab`` fixture and
+``show``s each in it in a new document.  The tab is one page per test process, lent to
+every test that takes it (``LENT``; ``close_pages`` leaves it open) and left on an empty
+document after each: a new page costs chromium a renderer process of its own, started
+and warmed up again: 0.8 CPU seconds for an empty one (27 November, two cores at load
+5), more than most checks of a page take, and axe-core's 500 kB compiled again on top.
+A page shown in it keeps nothing a later one could see (``show``), so what one test
+shows there cannot change what the next one measures; a test that routes the page's
+requests, listens to its events or changes its media takes a page of its own
+(``browser.new_page``).
 
 Pages come from the Flask test client or the archive's build, so no server runs: their
 stylesheet goes in inline (``inline_app_css``, ``inline_site_css``).
@@ -59,6 +64,10 @@ def skip_reason() -> str | None:
 needs_browser = pytest.mark.skipif(skip_reason() is not None, reason=skip_reason() or "")
 
 
+#: seconds between the live server's looks at whether it is to stop (``live_server``)
+POLL = 0.01
+
+
 @contextmanager
 def live_server(app) -> Iterator[str]:
     """``app`` served over HTTP on loopback in a thread, for as long as the block runs;
@@ -67,7 +76,12 @@ def live_server(app) -> Iterator[str]:
     from werkzeug.serving import make_server
 
     server = make_server("127.0.0.1", 0, app, threaded=False)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # ``shutdown`` waits for the serving loop to look at its flag, which it does once a
+    # poll: at the default half second, every browser test that ends its server sat
+    # idle for about that long (py-spy, 27 November); a hundredth costs the thread a
+    # wake-up of microseconds a poll.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": POLL},
+                              daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
@@ -153,10 +167,36 @@ def launched() -> Iterator[object]:
             chromium.close()
 
 
+#: the page the ``tab`` fixture lends (none until a test first takes it)
+LENT: list = []
+
+
+def lent_tab(browser):
+    """The ``tab`` fixture's page of this process, opened again if a test closed it."""
+    if not LENT or LENT[0].is_closed():
+        LENT[:] = [browser.new_page()]
+    return LENT[0]
+
+
+def give_back(tab) -> None:
+    """The lent tab on an empty document for the next test; closed (a new one is opened
+    when next asked for) if the test left it unable to go there."""
+    from playwright.sync_api import Error
+
+    try:
+        tab.goto("about:blank")
+    except Error:  # a crashed or closed page: the next test gets a new one
+        tab.context.close()
+        LENT.clear()
+
+
 def close_pages(browser) -> None:
-    """Close every context (and so every page) a test left open on ``browser``."""
+    """Close every context (and so every page) a test left open on ``browser``, but the
+    lent tab's."""
+    kept = {page.context for page in LENT if not page.is_closed()}
     for context in list(browser.contexts):
-        context.close()
+        if context not in kept:
+            context.close()
 
 
 def inline_app_css(html: str) -> str:

@@ -258,12 +258,16 @@ def browser(_chromium) -> Iterator[object]:
 
 
 @pytest.fixture
-def tab(browser) -> object:
+def tab(browser) -> Iterator[object]:
     """One page, in a browser context of its own, for a test that looks at one given
     page after another: ``browser_support.show`` puts each in it in a new document, so
-    chromium starts one renderer for the test, not one per page.  Closed after the test
-    (the ``browser`` fixture)."""
-    return browser.new_page()
+    chromium starts one renderer for all such tests of this process, not one per page
+    or test.  Left on an empty document after the test (``browser_support.LENT``)."""
+    import browser_support
+
+    page = browser_support.lent_tab(browser)
+    yield page
+    browser_support.give_back(page)
 
 
 @dataclass

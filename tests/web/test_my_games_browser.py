@@ -7,7 +7,7 @@ is missing; never downloads a browser.
 
 from __future__ import annotations
 
-from browser_support import inline_app_css, needs_browser
+from browser_support import inline_app_css, needs_browser, show
 from web_helpers import finish, latest_mail, paths_in, player, table
 
 from pbem.lifecycle import create
@@ -17,7 +17,7 @@ pytestmark = needs_browser
 LONG = "Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen-Lauenburg"
 
 
-def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client, browser):
+def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client, tab):
     client = sqlite_client
     finished = table(ctx, humans=3, bots=1)
     finish(ctx, finished)
@@ -34,8 +34,7 @@ def test_my_games_fits_a_390_pixel_phone(ctx, sqlite_client, browser):
     html = client.get(path).text
     assert "Running" in html and "Finished" in html and "Waiting to start" in html
     html = inline_app_css(html)
-    page = browser.new_page(viewport={"width": 390, "height": 800})
-    page.set_content(html)
+    page = show(tab, html, 390, 800)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page scrolls sideways: {width}px"
     # every button is a readable label, not a bare symbol

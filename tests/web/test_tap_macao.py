@@ -81,7 +81,7 @@ def _tap_and_choose(page, region: str, label: str) -> None:
 
 
 @needs_browser
-def test_alices_first_round_by_tapping_the_picture(ctx, sqlite_database, browser):
+def test_alices_first_round_by_tapping_the_picture(ctx, sqlite_database, browser, tab):
     game, path = _macao_table(ctx)
     game = _bob_plays(ctx, game)                       # Bob drafts first
     with live_server(create_app(ctx)) as origin:
@@ -114,21 +114,20 @@ def test_alices_first_round_by_tapping_the_picture(ctx, sqlite_database, browser
         _tap_and_confirm(page, f"die {dice[1]}")
         game = _bob_plays(ctx, game)
         page.reload()
-        _a_whole_action_turn(page, game)
+        _a_whole_action_turn(page, game, tab)
         # the page still scrolls only downwards on a phone
         assert page.evaluate("document.scrollingElement.scrollWidth <= window.innerWidth")
     state = _state(game)
     assert GAME.to_move(state) == [BOB] and state["phase"] == "actions"
 
 
-def _a_whole_action_turn(page, game: Game) -> None:
+def _a_whole_action_turn(page, game: Game, tab) -> None:
     before = _state(game)
     assert before["phase"] == "actions" and GAME.to_move(before) == [ALICE]
     supply = sum(before["seats"][ALICE]["rose"][0].values())
     assert supply >= 1 and before["seats"][ALICE]["ship"] == data.START_FIELD
     assert {"sea S1", "sea N1", "end"} <= set(targets(page))
-    assert axe_violations(page.context.browser.new_page(),
-                          inline_app_css(page.content())) == [], \
+    assert axe_violations(tab, inline_app_css(page.content())) == [], \
         "the seat page with its places to tap"
     _tap_and_confirm(page, "sea S1")
     # sailing costs a cube; where the colour makes no difference the sail pays it at

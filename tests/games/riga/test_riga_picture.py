@@ -15,7 +15,7 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from browser_support import needs_browser
+from browser_support import needs_browser, show
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
 from pbem.games.riga import GAME, data
@@ -351,13 +351,13 @@ def test_names_are_escaped_shortened_and_stripped_of_what_xml_forbids(lang):
 
 @needs_browser
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_picture_fits_390_pixels_and_no_text_overlaps_another(lang, browser):
+def test_the_picture_fits_390_pixels_and_no_text_overlaps_another(lang, tab):
     long_names = ["Maximiliane-Wilhelmine von Hohenzollern-Sigmaringen",
                   "Bartholomäus Friedrichsen", "Jo"]
     svgs = [picture(arranged(), viewer, long_names, lang) for viewer in (0, 1, EVERYTHING)]
     svgs.append(picture(played_out(), SPECTATOR, long_names, lang))
     svgs.append(picture(GAME.setup(4, {"riga": True}, "four"), 2, long_names + ["Ann"], lang))
-    page = browser.new_page(viewport={"width": 390, "height": 800})
+    page = show(tab, "", 390, 800)  # a new document, 390 pixels wide
     for svg in svgs:
         page.set_content(f"<body style='margin:0'>{svg}</body>")
         found = page.evaluate("""() => {

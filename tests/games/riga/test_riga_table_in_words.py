@@ -220,7 +220,7 @@ def test_the_archive_text_shows_every_hand_and_the_final_scoring():
 
 
 @needs_browser
-def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page(browser):
+def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page(tab):
     names = [LONG, "Bartholomäus Friedrichsen", HOSTILE]
     css = ((TEMPLATES / GAME.stylesheet).read_text(encoding="utf-8")
            + (ROOT / "pbem" / "web" / "static" / "style.css").read_text(encoding="utf-8"))
@@ -241,7 +241,7 @@ def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page(browser):
                           f'class="table-picture">{picture}</figure>{body}</main></body>'
                           "</html>"))
     for width in (390, 1280):
-        page = browser.new_page(viewport={"width": width, "height": 900})
+        page = show(tab, "", width)  # a new document at each width
         for kind, html in htmls:
             page.set_content(html)
             scroll, inner = page.evaluate(
@@ -254,7 +254,6 @@ def test_the_table_in_words_fits_390_pixels_in_a_mail_and_on_a_page(browser):
             assert not hidden, f"{kind} at {width}px: {hidden}"
             assert page.get_by_text(LONG).first.is_visible()
             table_in_words_unbroken(page, f"{kind} at {width}px")
-        page.close()
 
 
 # -- the real pages, through the service: seat, public page, turn mail, the end ------------
