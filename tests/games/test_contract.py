@@ -1051,6 +1051,21 @@ def test_reversed_keys_reverses_every_level():
     assert list(sorted_keys({"b": {"d": 1, "c": 2}, "a": 0})["b"]) == ["c", "d"]
 
 
+def test_sorted_keys_reads_back_what_the_server_would():
+    """``sorted_keys`` writes with msgspec what the server writes with the standard
+    library: the same value, key for key, also where msgspec alone would give another
+    (a tuple, a number as a key); ``copy_of`` is a copy equal to the state whatever
+    it holds."""
+    values = [{"z": 1, "ä": [{"é": 1.5, "a": None}], "Z": True, "ﬀ": "😀", "": -0.0},
+              {"b": (1, 2), "a": {10: "x", 9: "y"}}, {"n": 10**30, "s": {"y": "\x01"}}]
+    for value in values:
+        server = _from_json(json.dumps(value, sort_keys=True))
+        assert repr(sorted_keys(value)) == repr(server)
+        assert copy_of(value) == value and copy_of(value) is not value
+    odd = {"t": (1, 2), "inf": float("inf")}
+    assert copy_of(odd) == odd and type(copy_of(odd)["t"]) is tuple
+
+
 @pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in games()])
 def test_a_position_is_built_from_fields_and_checked(game):
     """``Rules.position``: the setup with the fields given, checked like any state; a
