@@ -348,12 +348,12 @@ class Reading:
 
     def __init__(self, game: Rules, state: State, names: list[str],
                  reorder: Callable[[Any], Any] = as_built,
-                 read_back: dict[bytes, Any] | None = None) -> None:
+                 decoded: dict[bytes, Any] | None = None) -> None:
         self.game, self.state, self.names, self.reorder = game, state, names, reorder
         self._made: dict[tuple[Any, ...], Any] = {}
         #: JSON read back (``from_json``), shared by the readings of one state in every
         #: key order: their views' JSON is the same unless the key-order check fails
-        self.read_back: dict[bytes, Any] = {} if read_back is None else read_back
+        self.decoded: dict[bytes, Any] = {} if decoded is None else decoded
 
     def _once(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
         if key not in self._made:
@@ -384,9 +384,9 @@ class Reading:
         """``dumped`` read back, once for the state's readings: the view's own check
         reads its JSON back, and so does ``sorted_keys`` the view of the state read
         back sorted, which has the same JSON."""
-        if dumped not in self.read_back:
-            self.read_back[dumped] = _from_json(dumped)
-        return self.read_back[dumped]
+        if dumped not in self.decoded:
+            self.decoded[dumped] = _from_json(dumped)
+        return self.decoded[dumped]
 
     def shown(self, viewer: int | None) -> Any:
         """The view as the game renders it: after ``reorder``; read back sorted, from its
@@ -702,7 +702,7 @@ class Playout:
         expected = self.state_readings(reading, told, drawn)
         for order, reorder in KEY_ORDERS:
             got = self.state_readings(Reading(self.game, reorder(reading.state), self.names,
-                                              reorder, reading.read_back), told, drawn)
+                                              reorder, reading.decoded), told, drawn)
             self.same_readings(expected, got, order, "at this state")
 
     def check_move_order(self, state: State, seat: int, move: str, after: State,
