@@ -10,18 +10,15 @@ from pbem.models import Game, Seat, table_of
 
 def owed_bots_played(ctx, game: Game) -> Game:
     """``game`` read anew, after the moves its bots still owed were played as the tick
-    plays them (``moves.continue_bots``)."""
-    game = Game.get_by_id(game.id)
-    while game.bots_pending:
-        moves.continue_bots(ctx, game.id)
-        game = Game.get_by_id(game.id)
-    return game
+    plays them (``table_after_owed_bots``)."""
+    return table_after_owed_bots(ctx, game.id)[0]
 
 
 def table_after_owed_bots(ctx, game_id: int) -> tuple[Game, list[Seat]]:
-    """``owed_bots_played`` for a caller that reads the seats too: the game and its seats
-    in the pages' one statement (``table_of``; a game and a seat read on their own were
-    a fifth of the web tests' ``finish``)."""
+    """The game and its seats read anew, in the pages' one statement (``table_of``; a
+    game and a seat read on their own were a fifth of the web tests' ``finish``), after
+    the moves its bots still owed were played as the tick plays them
+    (``moves.continue_bots``)."""
     game, seats = table_of(game_id)
     while game.bots_pending:
         moves.continue_bots(ctx, game_id)
