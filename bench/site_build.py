@@ -75,6 +75,7 @@ import markdown
 from pbem.archive import BuildReport, build, default_jobs, pipeline
 from pbem.archive.sample import add_finished_game, add_player
 from pbem.games import all_games
+from pbem.heap import keep_freed_memory
 from pbem.models import Game, Move, Player, Seat, create_tables, db, open_database
 
 START = datetime(2020, 1, 1)
@@ -419,6 +420,7 @@ def incremental_builds(site: Path, jobs: int, repeats: int, first: int, pool: li
 
 
 def main() -> None:
+    keep_freed_memory()  # this process builds as ``pbem archive build`` would (pbem.heap)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--played", type=int, default=1000,

@@ -33,6 +33,7 @@ import pytest
 from jinja2.bccache import Bucket
 
 from pbem.context import Context, make_context
+from pbem.heap import keep_freed_memory
 from pbem.models import MODELS, create_tables, db, drop_tables, open_database
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL", "")
@@ -60,6 +61,11 @@ _PG_SKIP = _pg_skip_reason()
 #: the least free room a RAM-backed folder needs to take the suite's temporary files (a
 #: whole run leaves some tens of MB; pytest keeps the folders of the last three runs)
 RAM_FOLDER_ROOM = 1 << 30
+
+
+# the tests' own processes draw pictures and pages as the server's do: their heap kept as
+# the server keeps it (pbem.heap), a test process as fast at them as the service
+keep_freed_memory()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -85,6 +85,7 @@ from pbem.archive.render import ARCHIVE_TEMPLATES, Renderer
 from pbem.archive.tally import Totals
 from pbem.archive.writer import SiteWriter
 from pbem.context import TEMPLATES_DIR
+from pbem.heap import keep_freed_memory
 from pbem.models import Game, utcnow
 
 #: bump to re-render every page when the output changes for a reason the
@@ -334,6 +335,15 @@ def _warm_up() -> None:
     _shared_renderer()
 
 
+def _worker_start() -> None:
+    """A worker's start: no cyclic garbage collection, as in this process
+    (``_no_gc_pauses``: it lives for one build, and its collections were 3% of its
+    CPU), and the heap kept as the ``pbem`` command keeps it (``pbem.heap``: a spawned
+    worker starts without it)."""
+    gc.disable()
+    keep_freed_memory()
+
+
 class Workers:
     """Pages rendered in this process, or, when there are many, by this process and
     ``jobs - 1`` worker processes.
@@ -388,12 +398,10 @@ class Workers:
         """The worker processes, started now if they are not yet."""
         if self._pool is None:
             workers = max(1, self.jobs - 1)
-            # spawn, not fork: the caller may hold a database connection or threads; no
-            # cyclic garbage collection in a worker, as in this process (_no_gc_pauses): it
-            # lives for one build, and its collections were 3% of its CPU
+            # spawn, not fork: the caller may hold a database connection or threads
             self._pool = ProcessPoolExecutor(
                 max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=gc.disable)
+                initializer=_worker_start)
             for _ in range(workers):  # start them all now, while this process reads
                 self._pool.submit(_warm_up)
         return self._pool

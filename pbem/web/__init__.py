@@ -34,6 +34,7 @@ from werkzeug.exceptions import HTTPException
 
 from pbem import i18n
 from pbem.context import TEMPLATES_DIR, Context, make_context
+from pbem.heap import keep_freed_memory
 from pbem.models import db, open_database
 from pbem.web import csrf
 from pbem.web.refusal import Refusal
@@ -58,6 +59,7 @@ def create_app(ctx: Context | None = None) -> Flask:
     database is opened from the settings unless the caller (a test, the CLI)
     has opened one already.
     """
+    keep_freed_memory()  # gunicorn imports the app without the command (pbem.heap)
     ctx = ctx or make_context()
     config = ctx.config
     config.check_production()
