@@ -43,7 +43,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 ROOT = Path(__file__).resolve().parents[1]
 #: the web app's stylesheet, as a page links it
 APP_CSS = STATIC_DIR / "style.css"
-APP_CSS_LINK = '<link rel="stylesheet" href="/static/style.css">'
+#: (with its version, ``pbem.web.assets``)
+APP_CSS_LINK = re.compile(r'<link rel="stylesheet" href="/static/style\.css\?v=[0-9a-f]{12}">')
 #: the archive's stylesheet, which its pages link relatively (``../style.css``)
 SITE_CSS = ROOT / "site" / "style.css"
 
@@ -201,8 +202,10 @@ def close_pages(browser) -> None:
 
 def inline_app_css(html: str) -> str:
     """A page of the web app with its one stylesheet link replaced by the stylesheet."""
-    assert APP_CSS_LINK in html
-    return html.replace(APP_CSS_LINK, f"<style>{APP_CSS.read_text()}</style>")
+    css = APP_CSS.read_text()
+    inlined, n = APP_CSS_LINK.subn(lambda _: f"<style>{css}</style>", html)
+    assert n == 1, "the page links the stylesheet once"
+    return inlined
 
 
 def inline_site_css(html: str) -> str:

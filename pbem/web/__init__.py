@@ -36,7 +36,7 @@ from pbem import i18n
 from pbem.context import TEMPLATES_DIR, Context, make_context
 from pbem.heap import keep_freed_memory
 from pbem.models import db, open_database
-from pbem.web import csrf
+from pbem.web import assets, csrf
 from pbem.web.refusal import Refusal
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -95,6 +95,7 @@ def create_app(ctx: Context | None = None) -> Flask:
     for module in BLUEPRINTS + (() if production else DEV_BLUEPRINTS):
         app.register_blueprint(import_module(module).bp)
 
+    assets.install(app)
     _database_per_request(app)
     _pages_for_errors(app)
     _safety_headers(app)
