@@ -21,7 +21,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -119,13 +119,15 @@ def _locked(read: Callable[[], tuple[Game | None, list[Seat]]]) -> tuple[Game, l
 
 
 def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str,
-                 legal: list[str]) -> PlayError | None:
+                 legal: Container[str] | None = None) -> PlayError | None:
     """Why a link (or a form) for ``move`` of ``seat`` cannot be played now, or None.
 
     The same link twice finds its move in the log ("used"); a link of a turn that
     is over is "stale"; in the same turn, a move that is no longer legal (the
-    other card of a two-card round was this one) is "gone".  Read-only: the
-    confirm page asks it too, and ``play`` asks again under the lock.
+    other card of a two-card round was this one) is "gone" (``gone``: asked here of
+    ``legal`` where given; else the caller asks the game: the confirm page by the move's
+    menu entry, which it shows).  Read-only: the confirm page asks it too, and ``play``
+    asks again under the lock.
     """
     row = None
     # every move of the seat was recorded with a menu version below the seat's (``record``):
@@ -140,10 +142,15 @@ def link_refusal(game: Game, seat: Seat, turn_seq: int, menu_seq: int, move: str
     if turn_seq != seat.turn_seq or not seat.in_turn:
         return PlayError("stale", gettext("The decision this link was made for is over: the "
                                           "game has moved on since."))
-    if move not in legal:
-        return PlayError("gone", gettext("This choice is no longer open: the table has "
-                                         "changed since the link was made."))
+    if legal is not None and move not in legal:
+        return gone()
     return None
+
+
+def gone() -> PlayError:
+    """A link's move that is no longer legal in the decision it was made for."""
+    return PlayError("gone", gettext("This choice is no longer open: the table has "
+                                     "changed since the link was made."))
 
 
 def play(
@@ -187,6 +194,8 @@ def play(
         except MoveError as exc:
             raise PlayError("illegal", str(exc)) from exc
         if menu_seq is not None:
+            # the listed moves, not what ``apply`` accepts: it completes a move said in
+            # part (Macao's payment), which a link made for another step must not play
             refusal = link_refusal(game, seat, seat.turn_seq if turn_seq is None else turn_seq,
                                    menu_seq, move, rules.legal_moves(state, seat_index))
             if refusal is not None:

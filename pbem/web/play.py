@@ -195,9 +195,13 @@ def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
                      compose.names_of(_seats(game)))
 
 
-def check_move_link(link: MoveLink) -> None:
+def check_move_link(link: MoveLink) -> Choice:
     """Refuse a move link that can no longer be played (read-only; ``moves.play`` decides
-    last, under the game's lock)."""
+    last, under the game's lock); else the menu's entry for its move, names filled in
+    (the confirm page shows it).
+
+    The menu offers exactly the legal moves (the protocol's ``menu``): a move it has an
+    entry for is legal, and the game lists its moves once for both questions."""
     game, seat = link.game, link.seat
     if game.status == Game.FINISHED:
         raise Refusal("not-active", _("This game has ended; its links cannot be played any "
@@ -205,11 +209,16 @@ def check_move_link(link: MoveLink) -> None:
                       **link.links)
     if game.status != Game.ACTIVE:
         raise Refusal("not-active", _("This game is not running."), **link.links)
-    rules = get_game(game.game)
-    refused = moves.link_refusal(game, seat, link.turn_seq, link.menu_seq, link.move,
-                                 rules.legal_moves(game.state, seat.index))
+    refused = moves.link_refusal(game, seat, link.turn_seq, link.menu_seq, link.move)
+    choice = None
+    if refused is None:
+        choice = _choice(get_game(game.game), game, seat, link.move, seat.player.language)
+        if choice is None:
+            refused = moves.gone()
     if refused is not None:
         raise _play_refusal(refused, game, seat, link.links)
+    assert choice is not None
+    return choice
 
 
 _MESSAGES = {
@@ -314,15 +323,13 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
 @bp.get("/m/<token>")
 def confirm(token: str) -> Any:
     link = load_move_link(token, drawn=True)
-    check_move_link(link)
+    choice = check_move_link(link)
     game, seat = link.game, link.seat
     rules = get_game(game.game)
     seats = _seats(game)
     values = table_values(game, seats, seat.index, in_turn=seat.in_turn, mailed=True)
-    lang = seat.player.language
     return render_template(
-        "pages/confirm.html", **values, seat=seat, move=link.move,
-        choice=_choice(rules, game, seat, link.move, lang),
+        "pages/confirm.html", **values, seat=seat, move=link.move, choice=choice,
         seat_url=link.links["seat_url"], secret=rules.is_secret(game.state),
         deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
                                             i18n.current()),

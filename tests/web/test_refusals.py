@@ -16,7 +16,7 @@ from web_helpers import csrf_of, finish, latest_mail, move_paths, seat_path, sna
 
 from pbem import links
 from pbem.lifecycle import moves
-from pbem.models import Game, Move, Player
+from pbem.models import Game, Move, Player, Seat
 
 
 def _reason(response) -> str:
@@ -134,6 +134,21 @@ def test_a_link_played_twice(ctx, client):
     # with both cards chosen the decision is over: a third link of the mail is stale
     _refused(client, paths[3], 410, "stale")
     assert Move.select().where(Move.kind == Move.PLAYER).count() == 2
+
+
+def test_a_link_whose_choice_is_gone(ctx, client):
+    """The decision is still open, but the link's card is no longer to be chosen (played
+    from a form of another version): the confirm page says so, and so does its POST."""
+    game = table(ctx)
+    paths = move_paths(latest_mail("alice@example.org"))
+    ritter = next(p for p in paths if _payload(p.split("/")[-1])["m"] == "play Ritter")
+    seat = game.seats.where(Seat.index == 0).get()
+    moves.play(ctx, game.id, 0, "play Ritter", menu_seq=seat.menu_seq + 1000,
+               turn_seq=seat.turn_seq)
+    _refused(client, ritter, 409, "gone")
+    # the mail's other cards still play: the round's second card is open
+    other = next(p for p in paths if _payload(p.split("/")[-1])["m"] == "play Schiff")
+    assert client.get(other).status_code == 200
 
 
 def test_a_stale_link_after_the_game_moved_on(ctx, client):
