@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.language import Words
-from pbem.games.macao import rules, steps
+from pbem.games.macao import data, rules, steps
 from pbem.games.macao.moves import (
     Activate,
     Back,
@@ -147,8 +147,13 @@ def payment_help(state: State, seat: int, move: Move, lang: str = "en") -> str:
     """What a payment or a taking of cubes leaves: what is still owed (or to take), and
     the supply after it; which cards the end of a turn uses (``finish``); empty for any
     other move."""
-    w = words(lang)
-    step = steps.read(state["pending"])
+    return _payment_help(state, seat, move, words(lang), steps.read(state["pending"]))
+
+
+def _payment_help(state: State, seat: int, move: Move, w: Words,
+                  step: steps.Step | None) -> str:
+    """``payment_help`` in the words ``w``, the seat's open step ``step`` read once for a
+    whole menu."""
     if isinstance(move, Finish):
         cards = [w["card name"][c] for c in rules.free_uses(state, seat)]
         return w["finish help"].format(cards=listed(cards, w))
@@ -179,14 +184,39 @@ def _left(pool: dict[str, int], w: Words) -> str:
 def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
     """The legal moves of ``seat`` as choices, in the order of ``rules.legal``."""
     graf = rules.graf_senkt(state)
-    return [choice(move, lang, payment_help(state, seat, move, lang), region(move, state, seat),
-                   graf)
+    w, step = words(lang), steps.read(state["pending"])
+    return [_kept_choice(move, lang, _payment_help(state, seat, move, w, step),
+                         region(move, state, seat), graf)
             for move in rules.legal(state, seat)]
 
 
 def entry(state: State, seat: int, notation: str, lang: str = "en") -> Choice | None:
     """The entry of ``menu`` for the move written ``notation``, labelled alone; None
     where the menu does not offer it."""
-    return entry_of(rules.legal(state, seat), notation, lambda move: choice(
+    return entry_of(rules.legal(state, seat), notation, lambda move: _kept_choice(
         move, lang, payment_help(state, seat, move, lang), region(move, state, seat),
         rules.graf_senkt(state)))
+
+
+def _kept_choice(move: Move, lang: str, note: str, place: str, graf: bool) -> Choice:
+    """``choice``, kept: a move reads the same in every menu that offers it, and a menu
+    is written for every seat page, turn mail and confirm page."""
+    w = words(lang)
+    key = (move, id(w), data.SETS.active.version, note, place, graf)
+    try:
+        kept = _CHOICES.get(key)
+    except TypeError:  # a move with a value that cannot be a key: made anew
+        return choice(move, lang, note, place, graf)
+    if kept is None or kept[0] is not w:
+        if len(_CHOICES) >= _CHOICES_MOST:
+            _CHOICES.clear()
+        kept = _CHOICES[key] = (w, choice(move, lang, note, place, graf))
+    return kept[1]
+
+
+#: ``_kept_choice``'s choices (frozen) by the move, the id of the words table (kept beside
+#: them, so that a table made anew at the address of one gone is never taken for it),
+#: the data version (a card's help is the version's), the note, the place and the
+#: reading of the Graf; forgotten all at once at ``_CHOICES_MOST``
+_CHOICES: dict[tuple[Any, ...], tuple[Words, Choice]] = {}
+_CHOICES_MOST = 4096

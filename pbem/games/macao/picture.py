@@ -33,7 +33,7 @@ card and place carries its help as a title in the reader's language.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from functools import lru_cache
 from typing import Any
@@ -64,11 +64,11 @@ ROW = 22
 END_X = 205
 
 
-def _name(names: list[str], seat: int, limit: int = NAME_MAX) -> str:
+def _name(names: Sequence[str], seat: int, limit: int = NAME_MAX) -> str:
     return seat_name(names, seat, limit)
 
 
-def seat_letters(names: list[str], players: int) -> list[str]:
+def seat_letters(names: Sequence[str], players: int) -> list[str]:
     """One letter per seat for discs, markers and ships: the names' initials when they
     differ, else the seat numbers 1..n (never two seats with one sign)."""
     initials = [(_name(names, s)[:1] or "?").upper() for s in range(players)]
@@ -89,6 +89,35 @@ def _width(text: str, size: float) -> float:
 
 def _card_help(c: str, lang: str, graf: bool = True) -> str:
     return f"{card_name(c, lang)}: {card_help(c, lang, graf)}"
+
+
+#: a table's seats as its pictures write them: their names beside a score (``NAME_MAX``)
+#: and in a legend (12 characters), and their letters (``seat_letters``)
+_SeatNames = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+
+
+@lru_cache(maxsize=256)
+def _seat_names(names: tuple[str, ...], players: int) -> _SeatNames:
+    """The seats' names and letters (``_SeatNames``), worked out once for a table's names:
+    a picture writes each name several times, and every picture of the table the same."""
+    return (tuple(_name(names, s) for s in range(players)),
+            tuple(_name(names, s, 12) for s in range(players)),
+            tuple(seat_letters(names, players)))
+
+
+def _picture_words(lang: str) -> dict[str, Any]:
+    """The picture's words in ``lang`` and the colours' names (``w`` of the sections),
+    merged once per words table, not per picture."""
+    t = words(lang)
+    found = _PICTURE_WORDS.get(id(t))
+    if found is None or found[0] is not t:
+        found = _PICTURE_WORDS[id(t)] = (t, {**t["picture"], "colour": t["colour"]})
+    return found[1]
+
+
+#: ``_picture_words`` by the id of the words table, each kept with its table (so that an
+#: id is never taken for another table's while kept)
+_PICTURE_WORDS: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 # a picture's labels and boxes are of a few styles (the game's own sizes and colours),
@@ -170,58 +199,77 @@ def _pool(field: dict[str, int]) -> list[tuple[str, int]]:
 def draw(view: dict[str, Any], names: list[str], lang: str = "en",
          links: Mapping[str, str] | None = None) -> str:
     t = words(lang)
-    w = {**t["picture"], "colour": t["colour"]}
-    players = len(view["seats"])
-    marks = seat_letters(names, players)
+    seats = _seat_names(tuple(names), len(view["seats"]))
     svg = _Drawing(links=links)
-    y = _header(svg, view, names, lang, w)
-    y = _scores(svg, view, names, marks, lang, w, y)
-    y = _wall(svg, view, names, marks, w, y)
-    y = _city(svg, view, marks, lang, w, y)
-    y = _sea(svg, view, marks, lang, w, y)
-    y = _seats(svg, view, names, marks, lang, w, y)
+    y = _header(svg, view, seats[0], lang)
+    y = _scores(svg, view, seats, lang, y)
+    y = _wall(svg, view, seats, lang, y)
+    y = _city(svg, view, seats[2], lang, y)
+    y = _sea(svg, view, seats[2], lang, y)
+    y = _seats(svg, view, seats, lang, y)
     height = int(y + MARGIN)
     # the title is the picture's alt text in mails (pbem.mail.picture.alt_text)
-    title = (f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · "
+    title = (f"Macao · {t['picture']['round']} {view['round']}/{data.ROUNDS} · "
              f"{t['picture phase'].get(view['phase'], view['phase'])}")
     # a picture with links is no longer one image (role="img" would hide its links)
     role = "" if svg.linked else ' role="img"'
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
             f'viewBox="0 0 {WIDTH} {height}"{role} aria-label="{_text(title)}" '
-            f'font-family="{FONT}"><title>{_text(title)}</title>'
-            + svg.markup() + "</svg>")
+            f'font-family="{FONT}"><title>{_text(title)}</title>')
+    # one join: the picture is some 60,000 characters, and each "+" copied them all
+    return "".join([head, *svg.parts, "</svg>"])
 
 
-def _header(svg: _Drawing, view: dict[str, Any], names: list[str], lang: str,
-            w: dict[str, Any]) -> float:
+# Each section of the picture (the header, the scores, the wall, the city, the sea, each
+# seat's panel) is one kept piece (``Canvas.drawn``), keyed by the parts of the view it
+# shows as the view holds them (its lists and dicts, which key a piece as they are): a
+# picture drawn again looks each section up once, and works out what the section shows
+# only where that changed.  The pieces kept in a section (a card, a district, a field)
+# are drawn as before.
+
+def _header(svg: _Drawing, view: dict[str, Any], names: tuple[str, ...], lang: str) -> float:
+    dice, display = view["dice"], view["display"]
+    return svg.drawn(
+        _heading, data.SETS.active.version, lang, view["phase"], view["round"],
+        view["tribute"], view["deck_count"], names, view["to_move"], dice, display,
+        view.get("graf_senkt", True),
+        regions=lambda: ("tribute", *(f"die {colour}" for colour, _ in dice),
+                         *(f"offer {c}" for c in display), *_LEGEND_REGIONS))
+
+
+def _heading(svg: _Drawing, version: str, lang: str, phase: str, round_: int,
+             tribute: list[int], deck_count: int, names: tuple[str, ...],
+             to_move: list[int], dice: list[list[Any]], display: list[str],
+             graf: bool) -> float:
+    """The header: the round and phase, the tribute and the deck, who is to move, the
+    dice, the cards on offer and the cube legend; returns the y under it."""
+    w = _picture_words(lang)
     y = 20.0
-    phase = words(lang)["picture phase"].get(view["phase"], view["phase"])
-    svg.label(MARGIN, y, f"Macao · {w['round']} {view['round']}/{data.ROUNDS} · {phase}",
+    phase_name = words(lang)["picture phase"].get(phase, phase)
+    svg.label(MARGIN, y, f"Macao · {w['round']} {round_}/{data.ROUNDS} · {phase_name}",
               size=15, weight="bold")
     y += 17
-    gold, pp = view["tribute"]
-    tribute = w["tribute"].format(g=gold, p=pp)
+    gold, pp = tribute
+    said = w["tribute"].format(g=gold, p=pp)
     with svg.region("tribute", help=w["tribute help"].format(g=gold, p=pp),
-                    box=(MARGIN - 2, y - 12, _width(tribute, 11) + 4, 15)):
-        svg.label(MARGIN, y, tribute + " · " + w["deck"].format(n=view["deck_count"]),
-                  size=11)
-    if view["to_move"] and view["phase"] != "over":
+                    box=(MARGIN - 2, y - 12, _width(said, 11) + 4, 15)):
+        svg.label(MARGIN, y, said + " · " + w["deck"].format(n=deck_count), size=11)
+    if to_move and phase != "over":
         y += 15
-        movers = ", ".join(_name(names, s) for s in view["to_move"])
+        movers = ", ".join(names[s] for s in to_move)
         svg.label(MARGIN, y, w["to_move"].format(names=movers), size=11, fill=MUTED)
-    if view["dice"]:
+    if dice:
         y += 8
         svg.label(MARGIN, y + 11, w["dice"] + ":", size=10)
         x = MARGIN + 44
-        for colour, value in view["dice"]:
+        for colour, value in dice:
             svg.drawn(_die, lang, colour, value, x, y, regions=(f"die {colour}",))
             x += 36
         y += 16
-    if view["display"]:
+    if display:
         y += 16
         svg.label(MARGIN, y, w["offer"] + ":", size=11, weight="bold")
-        version, graf = data.SETS.active.version, view.get("graf_senkt", True)
-        for c in view["display"]:
+        for c in display:
             y += ROW
             svg.drawn(_offer, version, lang, graf, c, y, regions=(f"offer {c}",))
     # the cube legend: what each letter stands for, each colour a place (the general
@@ -269,26 +317,37 @@ def _cube_legend(svg: _Drawing, lang: str, y: float) -> None:
             svg.label(x + 15, y, t["colour"][colour], size=9, fill=MUTED)
 
 
-def _scores(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
-            w: dict[str, Any], y: float) -> float:
+def _scores(svg: _Drawing, view: dict[str, Any], seats: _SeatNames, lang: str,
+            y: float) -> float:
+    final = view.get("final")
+    scores = [(me["seat"], me["pp"], me["gold"], me["penalties"], me["area"],
+               final[me["seat"]]["total"] if final else None) for me in view["seats"]]
+    return svg.drawn(_score_lines, lang, seats, view.get("you"), bool(final), scores, y)
+
+
+def _score_lines(svg: _Drawing, lang: str, seats: _SeatNames, you: int | None, final: bool,
+                 scores: list[tuple[int, int, int, int, int, Any]], y: float) -> float:
+    """The prestige scores (``scores``: each seat's, its gold, penalties, area and, where
+    the game is scored (``final``), its total) and the legend of the players' letters;
+    returns the y under them."""
+    names, short, marks = seats
+    w = _picture_words(lang)
     y += 22
     svg.label(MARGIN, y, w["prestige"], size=12, weight="bold")
-    top = max([100] + [me["pp"] for me in view["seats"]])
-    for me in view["seats"]:
-        s = me["seat"]
+    top = max([100] + [pp for _, pp, *_ in scores])
+    for s, pp, gold, penalties, area, total in scores:
         y += 22
-        you = f" ({w['you']})" if s == view.get("you") else ""
-        line = (f"{me['gold']} {w['gold']} · {me['penalties']} {w['penalties']} (−3) · "
-                f"{w['area']} {me['area']}")
-        if view.get("final"):
-            line += f" · {w['final']} {view['final'][s]['total']}"
-        svg.drawn(_score, s, marks[s], _name(names, s) + you, bool(you), me["pp"], top,
-                  line, y)
+        yours = f" ({w['you']})" if s == you else ""
+        line = (f"{gold} {w['gold']} · {penalties} {w['penalties']} (−3) · "
+                f"{w['area']} {area}")
+        if final:
+            line += f" · {w['final']} {total}"
+        svg.drawn(_score, s, marks[s], names[s] + yours, bool(yours), pp, top, line, y)
         y += 17
     y += 16
     colours = words(lang)["seat colour"]
-    legend = " · ".join(f"{marks[s]} = {_name(names, s, 12)} ({colours[s % 4]})"
-                        for s in range(len(view["seats"])))
+    legend = " · ".join(f"{marks[s]} = {short[s]} ({colours[s % 4]})"
+                        for s in range(len(scores)))
     for part in _wrap(f"{w['legend']}: {legend}", 70):
         svg.label(MARGIN, y, part, size=9, fill=MUTED)
         y += 12
@@ -311,27 +370,41 @@ def _score(svg: _Drawing, s: int, mark: str, title: str, you: bool, pp: int, top
     svg.close()
 
 
-def _wall(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str],
-          w: dict[str, Any], y: float) -> float:
+def _wall(svg: _Drawing, view: dict[str, Any], seats: _SeatNames, lang: str,
+          y: float) -> float:
+    wall = view["wall"]
+    return svg.drawn(_wall_drawn, lang, wall, view["order"], seats[1], seats[2], y,
+                     regions=_wall_regions(len(wall)))
+
+
+@lru_cache(maxsize=4)
+def _wall_regions(fields: int) -> tuple[str, ...]:
+    return ("wall", *(f"wall {i + 1}" for i in range(fields)))
+
+
+def _wall_drawn(svg: _Drawing, lang: str, wall: list[list[int]], order: list[int],
+                names: tuple[str, ...], marks: tuple[str, ...], y: float) -> float:
+    """The city wall from ``y``: its heading, its fields with the discs in their stacks
+    and the turn order they make; returns the y of the order's last line."""
+    w = _picture_words(lang)
     y += 24
     with svg.region("wall", box=(MARGIN - 2, y - 15, _width(w["wall"], 12) + 4, 20)):
         svg.label(MARGIN, y, w["wall"], size=12, weight="bold")
     y += 6
     cell = (WIDTH - 2 * MARGIN) / data.WALL_FIELDS
-    rank = {s: i for i, s in enumerate(view["order"])}
-    deepest = max([1] + [len(stack) for stack in view["wall"]])
+    rank = {s: i for i, s in enumerate(order)}
+    deepest = max([1] + [len(stack) for stack in wall])
     height = 14 + 16 * deepest
     # top of each stack first, as the turn order reads it (a Turm's owner on top)
-    stacks = tuple(tuple(sorted(stack, key=lambda s: rank.get(s, 0)))
-                   for stack in view["wall"])
-    # the whole wall is kept as one piece (one look-up for a picture that draws it as it
-    # was)
+    stacks = tuple(tuple(sorted(stack, key=lambda s: rank.get(s, 0))) for stack in wall)
+    # the fields are a piece of their own: a wall that did not change, under a turn order
+    # that did, is drawn as it was
     svg.drawn(_wall_fields, w["wall help"], y, cell, height, stacks,
               tuple(tuple(marks[s] for s in on) for on in stacks),
-              regions=tuple(f"wall {i + 1}" for i in range(len(stacks))))
+              regions=_wall_regions(len(stacks))[1:])
     y += height + 14
-    order = ", ".join(f"{k + 1}. {_name(names, s, 12)}" for k, s in enumerate(view["order"]))
-    for part in _wrap(w["order"].format(names=order), 66):
+    listed = ", ".join(f"{k + 1}. {names[s]}" for k, s in enumerate(order))
+    for part in _wrap(w["order"].format(names=listed), 66):
         svg.label(MARGIN, y, part, size=10)
         y += 13
     return y - 13
@@ -358,52 +431,52 @@ def _wall_field(svg: _Drawing, help: str, i: int, x: float, y: float, cell: floa
             svg.disc(x + cell / 2, y + 20 + 16 * k, s, mark)
 
 
-def _city(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
+def _city(svg: _Drawing, view: dict[str, Any], marks: tuple[str, ...], lang: str,
           y: float) -> float:
+    cols = data.CITY_COLUMNS
+    rows = len(data.DISTRICT_COST) // cols
+    return svg.drawn(_city_drawn, data.SETS.active.version, lang, view["city"], view["tiles"],
+                     marks, y, regions=_city_regions(rows, cols))
+
+
+@lru_cache(maxsize=4)
+def _city_regions(rows: int, cols: int) -> tuple[str, ...]:
+    return ("city", *(name for row in range(rows)
+                      for name in (f"row {row}", *(f"district {d}" for d in
+                                                   range(row * cols + 1, (row + 1) * cols + 1)))))
+
+
+def _city_drawn(svg: _Drawing, version: str, lang: str, city: dict[str, int],
+                tiles: dict[str, str], marks: tuple[str, ...], y: float) -> float:
+    """The city from ``y``: its heading and its rows of districts (``city``: the owner of
+    each district taken, ``tiles``: the tile of each district); returns the y under it."""
+    w = _picture_words(lang)
     y += 24
     with svg.region("city", box=(MARGIN - 2, y - 15, _width(w["city"], 12) + 4, 20)):
         svg.label(MARGIN, y, w["city"], size=12, weight="bold")
     y += 6
     cols = data.CITY_COLUMNS
     rows = len(data.DISTRICT_COST) // cols
-    version = data.SETS.active.version
-    districts = tuple(tuple(_district(view, marks, d)
-                            for d in range(row * cols + 1, (row + 1) * cols + 1))
-                      for row in range(rows))
-    # the city is one piece, and each row in it: a row looks the same in every reader's
-    # picture and through many moves
-    svg.drawn(_city_rows, version, lang, y, districts, regions=_city_regions(rows, cols))
-    return y + rows * CITY_ROW
-
-
-@lru_cache(maxsize=4)
-def _city_regions(rows: int, cols: int) -> tuple[str, ...]:
-    return tuple(name for row in range(rows)
-                 for name in (f"row {row}", *(f"district {d}" for d in
-                                              range(row * cols + 1, (row + 1) * cols + 1))))
-
-
-def _city_rows(svg: _Drawing, version: str, lang: str, y: float,
-               districts: tuple[tuple[tuple[int | None, str | None, str], ...], ...]
-               ) -> None:
-    """The city's rows (``districts``: what each district of each row shows)."""
-    cols = data.CITY_COLUMNS
-    for row, shown in enumerate(districts):
+    # each row is a piece: a row looks the same in every reader's picture and through
+    # many moves
+    for row in range(rows):
         first, last = row * cols + 1, (row + 1) * cols
+        shown = tuple(_district(city, tiles, marks, d) for d in range(first, last + 1))
         svg.drawn(_city_row, version, lang, row, y + row * CITY_ROW, shown,
                   regions=(f"row {row}", *(f"district {d}" for d in range(first, last + 1))))
+    return y + rows * CITY_ROW
 
 
 #: the height of a row of the city
 CITY_ROW = 48
 
 
-def _district(view: dict[str, Any], marks: list[str],
+def _district(city: dict[str, int], tiles: dict[str, str], marks: tuple[str, ...],
               d: int) -> tuple[int | None, str | None, str]:
     """What district ``d`` shows: its owner and the owner's mark, or its tile."""
-    owner = view["city"].get(str(d))
+    owner = city.get(str(d))
     mark = None if owner is None else marks[owner]
-    tile = "" if owner is not None else view["tiles"].get(str(d), "")
+    tile = "" if owner is not None else tiles.get(str(d), "")
     return owner, mark, tile
 
 
@@ -472,24 +545,45 @@ def _routes() -> list[list[str]]:
     return routes
 
 
-def _sea(svg: _Drawing, view: dict[str, Any], marks: list[str], lang: str, w: dict[str, Any],
+def _sea(svg: _Drawing, view: dict[str, Any], marks: tuple[str, ...], lang: str,
          y: float) -> float:
+    version = data.SETS.active.version
+    ships = [(me["seat"], me["ship"]) for me in view["seats"]]
+    return svg.drawn(_sea_drawn, version, lang, ships, marks, view["harbours"], y,
+                     regions=_sea_regions(version))
+
+
+@lru_cache(maxsize=8)
+def _sea_regions(version: str) -> tuple[str, ...]:
+    """The sea's regions: its heading, its fields and the harbours (of the data
+    ``version``)."""
+    fields = _sea_chart(0.0, version)[0]
+    return ("sea", *(f"sea {field}" for field in fields),
+            *(f"harbour {harbour}" for harbour in data.HARBOURS))
+
+
+def _sea_drawn(svg: _Drawing, version: str, lang: str, ships: list[tuple[int, str]],
+               marks: tuple[str, ...], harbours: dict[str, list[int | None]],
+               y: float) -> float:
+    """The sea from ``y``: its heading, its fields with the ships (``ships``: each seat's
+    field) and the harbours' lines with their delivery spaces (``harbours``: who took
+    each); returns the y under them."""
+    w = _picture_words(lang)
     y += 24
     with svg.region("sea", box=(MARGIN - 2, y - 15, _width(w["sea"], 12) + 4, 20)):
         svg.label(MARGIN, y, w["sea"], size=12, weight="bold")
-    ships: dict[str, list[int]] = {}
-    for me in view["seats"]:
-        ships.setdefault(me["ship"], []).append(me["seat"])
-    version = data.SETS.active.version
+    on: dict[str, list[int]] = {}
+    for s, field in ships:
+        on.setdefault(field, []).append(s)
     where, step, bottom = _sea_chart(y, version)
-    # the sea is one piece, and each field in it (a ship that sailed draws two fields)
+    # the fields are a piece, and each field in it (a ship that sailed draws two fields)
     afloat = tuple((field, tuple(here), tuple(marks[s] for s in here))
-                   for field, here in ships.items())
+                   for field, here in on.items())
     svg.drawn(_sea_fields, version, lang, y, afloat,
               regions=tuple(f"sea {field}" for field in where))
     y = bottom + 18
     svg.label(MARGIN, y, w["harbours"], size=12, weight="bold")
-    spaces = tuple(tuple(view["harbours"].get(harbour, [])) for harbour in data.HARBOURS)
+    spaces = tuple(tuple(harbours.get(harbour, [])) for harbour in data.HARBOURS)
     svg.drawn(_harbours, version, lang, y, spaces,
               tuple(tuple(marks[s] for s in taken if s is not None) for taken in spaces),
               regions=tuple(f"harbour {harbour}" for harbour in data.HARBOURS))
@@ -605,8 +699,9 @@ def _sea_field(svg: _Drawing, field: str, fx: float, fy: float, here: tuple[int,
         svg.disc(sx, sy, s, mark, r=7)
 
 
-def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[str], lang: str,
-           w: dict[str, Any], y: float) -> float:
+def _seats(svg: _Drawing, view: dict[str, Any], seats: _SeatNames, lang: str,
+           y: float) -> float:
+    names, _, marks = seats
     you = view.get("you")
     order = sorted(view["seats"], key=lambda me: (me["seat"] != you, me["seat"]))
     version, graf = data.SETS.active.version, view.get("graf_senkt", True)
@@ -615,33 +710,31 @@ def _seats(svg: _Drawing, view: dict[str, Any], names: list[str], marks: list[st
         mine = s == you
         y += 26
         end = mine and view["phase"] == "actions" and s in view["to_move"]
-        seat = (s, tuple(me["goods"]), me["ship"], me["jokers"],
-                tuple(tuple(_pool(field)) for field in me["rose"]),
-                tuple(me["tableau"]), tuple(me["active"]))
+        seat = (s, me["goods"], me["ship"], me["jokers"], me["rose"], me["tableau"],
+                me["active"])
         # a seat's panel is one piece (the panels below a panel that changed lie lower
         # and are drawn anew), and its rose and cards are pieces in it
         # by whether it is the viewer's, not by the viewer: another seat's panel looks
         # the same to every other seat's reader
-        y = svg.drawn(_panel, version, lang, graf, mine, you is None, _name(names, s),
-                      marks[s], end, seat, y,
+        y = svg.drawn(_panel, version, lang, graf, mine, you is None, names[s], marks[s],
+                      end, seat, y,
                       regions=lambda seat=seat, mine=mine: _panel_regions(seat, mine,
                                                                           you is None))
     return y
 
 
-#: what a seat's panel shows of its seat: the seat, its goods, ship and jokers, the
-#: cubes on each field of its wind rose, its tableau and activated cards (a plain
-#: tuple: ``Canvas.drawn`` checks a tuple's values as a key, not a subclass's)
-_Seat = tuple[int, tuple[str, ...], str, int, tuple[tuple[tuple[str, int], ...], ...],
-              tuple[str, ...], tuple[str, ...]]
+#: what a seat's panel shows of its seat, as the view holds it: the seat, its goods, ship
+#: and jokers, the cubes on each field of its wind rose (by colour), its tableau and
+#: activated cards
+_Seat = tuple[int, list[str], str, int, list[dict[str, int]], list[str], list[str]]
 
 
 def _panel_regions(seat: _Seat, mine: bool, everyone: bool) -> tuple[str, ...]:
     """The regions a seat's panel may draw (``_panel``)."""
-    s, _goods, _ship, _jokers, pools, tableau, active = seat
+    s, _goods, _ship, _jokers, rose, tableau, active = seat
     if mine:
         return ("you", "end", "jokers", "tableau", "activated",
-                *(r for i, pool in enumerate(pools) for r in _rose_regions(i, pool)),
+                *(r for i, field in enumerate(rose) for r in _rose_regions(i, _pool(field))),
                 *(f"card {c}" for c in tableau + active))
     if everyone:
         return tuple(f"seat {s} card {c}" for c in tableau + active)
@@ -654,8 +747,9 @@ def _panel(svg: _Drawing, _version: str, lang: str, graf: bool, mine: bool, ever
     cards; returns the y under it.  ``mine``: the viewer's own; ``everyone``: for a reader
     who sits at none."""
     t = words(lang)
-    w = {**t["picture"], "colour": t["colour"]}
-    s, goods, ship, jokers, pools, tableau, active = seat
+    w = _picture_words(lang)
+    s, goods, ship, jokers, rose, tableau, active = seat
+    pools = tuple(tuple(_pool(field)) for field in rose)
     svg.open(panel=s)
     y = _panel_title(svg, w, name, mark, s, mine, end, y)
     cargo = ", ".join(t["good short"][g] for g in goods) or w["none"]

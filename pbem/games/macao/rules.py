@@ -206,7 +206,9 @@ def wall_order(state: State) -> list[int]:
     owner always lies on top of its stack (R "Erläuterungen": TURM)."""
     order: list[int] = []
     for stack in reversed(state["wall"]):
-        order += _top_first(state, stack)
+        # most stacks hold one disc or none: nothing to order, and no call for it (a
+        # view, a new round and a result ask all sixteen)
+        order += stack if len(stack) < 2 else _top_first(state, stack)
     return order
 
 

@@ -21,13 +21,15 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         if c not in words:
             words[c] = _card_words(c, graf)
     cards = {c: words[c].copy() for c in shown}   # the view's own copies
+    # each seat's wall field, in one pass over the wall
+    wall = {s: i for i, stack in enumerate(state["wall"]) for s in stack}
     seats = []
     for s, me in enumerate(state["seats"]):
         seats.append({
             "seat": s, "gold": me["gold"], "pp": me["pp"], "penalties": me["penalties"],
             "tableau": list(me["tableau"]), "active": list(me["active"]),
             "rose": [dict(field) for field in me["rose"]], "goods": list(me["goods"]),
-            "jokers": me["jokers"], "ship": me["ship"], "wall": rules.wall_position(state, s),
+            "jokers": me["jokers"], "ship": me["ship"], "wall": wall[s],
             "area": rules.largest_area(state["city"], s),
             "spent": _spent(me),
         })
