@@ -581,8 +581,16 @@ def to_move(state: State) -> list[int]:
     if phase == "keep":
         return [s for s in range(state["players"]) if state["kept"][s] is None]
     if phase == "winter":
-        return [s for s in range(state["players"])
-                if hand_count(state, s) > hand_limit(state, s)]
+        # asked a dozen times a click in winter (each menu, move and view): the cards
+        # counted here, and the Speicher looked for only past the lower limit (it can
+        # only raise the limit)
+        moving = []
+        for s in range(state["players"]):
+            hand = state["hand"][s]
+            held = sum(hand["waren"].values()) + len(hand["gebaeude"])
+            if held > data.HANDLIMIT and held > hand_limit(state, s):
+                moving.append(s)
+        return moving
     return [state["current"]]
 
 
@@ -599,6 +607,11 @@ def _entries(state: State, seat: int) -> list[Entry]:
     """Every legal move of ``seat`` with the group it folds into when the menu is long."""
     if seat not in to_move(state):
         return []
+    return _mover_entries(state, seat)
+
+
+def _mover_entries(state: State, seat: int) -> list[Entry]:
+    """``_entries`` of a seat that is to move (``apply`` has asked already)."""
     phase = state["phase"]
     n = state["players"]
     if phase == "choose_start":
@@ -745,6 +758,8 @@ def _kloster_entries(state: State, sub: dict[str, Any]) -> list[Entry]:
 def _fold(entries: list[Entry]) -> tuple[list[Move], dict[str, list[Move]]]:
     """The top-level menu (groups folded into ``menu <group>`` until it fits) and the
     moves of each folded group."""
+    if len(entries) <= MENU_CAP:  # most menus: nothing to fold
+        return [move for move, _ in entries], {}
     groups: dict[str, list[Move]] = {}
     for move, group in entries:
         if group:
@@ -821,7 +836,7 @@ def apply(state: State, seat: int, move: Move) -> State:
         raise IllegalMoveError(f"there is no seat {seat} in this game")
     if seat not in to_move(state):
         raise IllegalMoveError(_why_not_to_move(state, seat))
-    entries = _entries(state, seat)
+    entries = _mover_entries(state, seat)
     allowed = {m for m, _ in entries} | set(_listed(state, entries))
     if move not in allowed:
         raise IllegalMoveError(_why_not(state, seat, move))
