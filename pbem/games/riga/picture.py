@@ -473,12 +473,12 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     # room for the marks and the points: a long name is cut short
     room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
     title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
-    counts = tuple(entry.get(k, 0) for k in ("hand_count", "waren_count", "gebaeude_count",
-                                             "ritter", "kaufleute"))
+    counts = tuple([entry.get(k, 0) for k in ("hand_count", "waren_count", "gebaeude_count",
+                                              "ritter", "kaufleute")])
     limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
     revealed = (tuple(entry.get("revealed") or ())
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
-    display = tuple(_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ())
+    display = tuple([_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ()])
     left = tuple(entry.get("riga_left") or ())
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)
@@ -558,22 +558,37 @@ def _display(svg: _Drawing, display: list[dict[str, Any]], seat: int, you: bool,
     return y + 24
 
 
-def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
-          words: dict[str, str], title: str, prefix: str = "hand") -> float:
+def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str, title: str,
+          prefix: str = "hand") -> float:
     """A hand: its commodities by kind (the region ``<prefix> <commodity>``: pay it,
     discard it) and its buildings (``<prefix> <id>``: build it, discard it); ``prefix``
     is "hand" for the viewer's own, "hand <seat>" for another's (the archive's)."""
+    waren = hand.get("waren") or {}
+    counts = tuple([waren.get(code, 0) for code in WAREN])
+    buildings = hand.get("gebaeude") or []
+    # a hand looks as it did in the picture before but for a card or two: kept whole
+    # (and its commodities and each building apart, for a hand that changed)
+    faces = tuple([_face(b, _LINE_KEYS) for b in buildings])
+    return svg.drawn(_hand_cards, data.SETS.active.version, lang, title, prefix, counts,
+                     faces, y, regions=lambda: [*(f"{prefix} {code}" for code in WAREN), *(
+                         f"{prefix} {b.get('id', '?')}" for b in buildings)])
+
+
+def _hand_cards(svg: _Drawing, _version: str, lang: str, title: str, prefix: str,
+                counts: tuple[int, ...], faces: tuple[tuple[tuple[str, Any], ...], ...],
+                y: float) -> float:
+    """A hand titled ``title`` from ``y``: its commodities ``counts`` by kind (``WAREN``)
+    and its buildings' ``faces``; the y under it."""
+    words = _words(lang)[1]
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
-    waren = hand.get("waren") or {}
-    counts = tuple(waren.get(code, 0) for code in WAREN)
     svg.drawn(_hand_waren, lang, prefix, counts, y,
               regions=tuple(f"{prefix} {code}" for code in WAREN))
     y += CHIP + 8
-    buildings = hand.get("gebaeude") or []
-    if buildings:
+    if faces:
         y = _value_header(svg, y, lang, words)
-        for b in buildings:
+        for face in faces:
+            b = _thawed(face)
             y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
     else:
         svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
@@ -743,9 +758,15 @@ def _to_move(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
     key = f"phase {phase}"
     if phase != "over" and key in words and (moving or phase == "reveal"):
         who = ", ".join(_name(names, s, 20) for s in moving)
-        y = _paragraph(svg, _wrap(words[key].format(names=who), _room(MARGIN, 12)), MARGIN, y,
-                       12, 14, 17, weight="bold", fill="#1b5e20")
+        # the same lines in every picture of a turn: kept
+        y = svg.drawn(_moving_lines, words[key].format(names=who), y)
     return y + 4
+
+
+def _moving_lines(svg: _Drawing, line: str, y: float) -> float:
+    """``_to_move``'s ``line`` from ``y``, broken to fit; the y under it."""
+    return _paragraph(svg, _wrap(line, _room(MARGIN, 12)), MARGIN, y, 12, 14, 17,
+                      weight="bold", fill="#1b5e20")
 
 
 def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
@@ -755,40 +776,72 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
     row = view.get("row") or []
     if not row:
         return y
+    shown = row[::-1]
+    # the row looks the same in every reader's picture of a table, and in the next ones
+    # till a card is taken: kept whole (and each card in it, for a row that changed)
+    faces = tuple([_face(b, _LINE_KEYS) for b in shown])
+    return svg.drawn(_row_cards, data.SETS.active.version, lang, faces,
+                     int(view.get("below") or 0), y,
+                     regions=lambda: [f"row {b.get('id', '?')}" for b in shown])
+
+
+def _row_cards(svg: _Drawing, _version: str, lang: str,
+               faces: tuple[tuple[tuple[str, Any], ...], ...], below: int, y: float) -> float:
+    """The row from ``y``: its buildings' ``faces`` newest first, the last ``below`` of
+    them under the separation card; the y under it."""
+    words = _words(lang)[1]
     svg.rule(0, y, WIDTH, y)
     with svg.group(class_="row"):
         svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
-        below = int(view.get("below") or 0)
-        for i, b in enumerate(reversed(row)):
-            if below and i == len(row) - below:
+        for i, face in enumerate(faces):
+            if below and i == len(faces) - below:
                 svg.rule(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
                 svg.label(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
                           class_="separation")
                 y += 20
-            y = _building(svg, b, y, lang, faded=i >= len(row) - below,
+            b = _thawed(face)
+            y = _building(svg, b, y, lang, faded=i >= len(faces) - below,
                           region=f"row {b.get('id', '?')}")
     return y + 2
+
+
+#: the piles a view counts, in the order the words name them
+_PILES = ("waren", "waren_discard", "bau", "bau_discard", "separated")
 
 
 def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
                     words: dict[str, str]) -> float:
     sets = view.get("sets") or []
-    if sets:
+    piles = view.get("piles")
+    # the sets and the piles look the same to every reader of a table: kept (and the
+    # sets apart, for the piles of the next move)
+    faces = tuple([_face(s, ("waren", "value")) for s in sets])
+    counts = tuple([piles.get(k, 0) for k in _PILES]) if piles else None
+    return svg.drawn(_kept_sets_and_piles, lang, faces, counts, y,
+                     regions=lambda: _set_regions(sets))
+
+
+def _set_regions(sets: list[dict[str, Any]]) -> list[str]:
+    """The regions of the commodity sets (``_sets``)."""
+    return [name for i, s in enumerate(sets)
+            for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))]
+
+
+def _kept_sets_and_piles(svg: _Drawing, lang: str,
+                         faces: tuple[tuple[tuple[str, Any], ...], ...],
+                         counts: tuple[Any, ...] | None, y: float) -> float:
+    """The commodity sets (their ``_face``) and the piles (``counts``, ``_PILES``)."""
+    words = _words(lang)[1]
+    if faces:
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-            # the sets look the same to every reader of a table
-            faces = tuple(_face(s, ("waren", "value")) for s in sets)
-            regions = [name for i, s in enumerate(sets)
-                       for name in (f"set {i + 1}",
-                                    *(f"set {i + 1} {c}" for c in s.get("waren", [])))]
+            regions = _set_regions([_thawed(face) for face in faces])
             y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=regions)
-    piles = view.get("piles")
-    if piles:
-        counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
-                                                "separated")}
-        parts = _wrap_parts(words["piles"].format(**counts).split(" · "), _room(MARGIN, 10))
+    if counts is not None:
+        text = words["piles"].format(**dict(zip(_PILES, counts, strict=True)))
+        parts = _wrap_parts(text.split(" · "), _room(MARGIN, 10))
         y = _paragraph(svg, parts, MARGIN, y, 10, 11, 14, fill=MUTED) + 4
     return y
 
@@ -797,12 +850,13 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
                 names: list[str], y: float, lang: str, words: dict[str, str]) -> float:
     """A seat, and its hand where the view holds it (the archive's holds every hand)."""
     svg.rule(0, y, WIDTH, y)
-    with svg.group(class_="seat", data_seat=int(entry["seat"])):
+    # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
+    with svg.group(class_="seat", data_seat=str(int(entry["seat"]))):
         y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
         if hand and entry["seat"] != view.get("you"):
             with svg.group(class_="hand"):
-                y = _hand(svg, hand, y, lang, words,
+                y = _hand(svg, hand, y, lang,
                           words["their hand"].format(name=_name(names, entry["seat"])),
                           prefix=f"hand {entry['seat'] + 1}")
     return y
@@ -836,7 +890,7 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
     if view.get("hand") is not None and view.get("you") is not None:
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="hand own"):
-            y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
+            y = _hand(svg, view["hand"], y + 4, lang, words["your hand"])
     step = _sub_line(view, names, words)
     if step:
         y = _paragraph(svg, _wrap(step, _room(MARGIN, 12)), MARGIN, y, 12, 15, 17,
