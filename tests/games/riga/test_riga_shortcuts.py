@@ -72,7 +72,7 @@ def test_kept_choices_are_the_full_computation(players, riga, seed):
                 for lang in ("en", "de"):
                     assert menu.choice(state, seat, move, lang) == \
                         menu._choice(state, seat, move, lang), (move, lang)
-                    kept += menu._by_move(move)
+                    kept += menu._kept_by(state, seat, move, lang) is not None
     assert kept > 100
 
 
