@@ -337,11 +337,6 @@ def _building_line(svg: _Drawing, b: dict[str, Any], y: float, lang: str,
                   anchor="middle")
 
 
-def _kept_sets(svg: _Drawing, y: float, faces: tuple[tuple[tuple[str, Any], ...], ...],
-               lang: str) -> float:
-    return _sets(svg, y, [_thawed(face) for face in faces], lang, _words(lang)[1])
-
-
 def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
           words: dict[str, str]) -> float:
     """The commodity sets: number, cards as symbols, ducats; two sets share a line
@@ -566,8 +561,8 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str, title: str,
     waren = hand.get("waren") or {}
     counts = tuple([waren.get(code, 0) for code in WAREN])
     buildings = hand.get("gebaeude") or []
-    # a hand looks as it did in the picture before but for a card or two: kept whole
-    # (and its commodities and each building apart, for a hand that changed)
+    # a hand looks the same in every picture of its owner till a card comes or goes:
+    # kept whole
     faces = tuple([_face(b, _LINE_KEYS) for b in buildings])
     return svg.drawn(_hand_cards, data.SETS.active.version, lang, title, prefix, counts,
                      faces, y, regions=lambda: [*(f"{prefix} {code}" for code in WAREN), *(
@@ -582,14 +577,14 @@ def _hand_cards(svg: _Drawing, _version: str, lang: str, title: str, prefix: str
     words = _words(lang)[1]
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
-    svg.drawn(_hand_waren, lang, prefix, counts, y,
-              regions=tuple(f"{prefix} {code}" for code in WAREN))
+    # its cards drawn here, not kept apart: a hand drawn anew has mostly changed
+    _hand_waren(svg, lang, prefix, counts, y)
     y += CHIP + 8
     if faces:
         y = _value_header(svg, y, lang, words)
         for face in faces:
-            b = _thawed(face)
-            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
+            region = f"{prefix} {dict(face).get('id', '?')}"
+            y = _building_card(svg, _version, lang, face, y, False, region)
     else:
         svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
         y += 18
@@ -778,7 +773,7 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
         return y
     shown = row[::-1]
     # the row looks the same in every reader's picture of a table, and in the next ones
-    # till a card is taken: kept whole (and each card in it, for a row that changed)
+    # till a card is taken: kept whole
     faces = tuple([_face(b, _LINE_KEYS) for b in shown])
     return svg.drawn(_row_cards, data.SETS.active.version, lang, faces,
                      int(view.get("below") or 0), y,
@@ -800,9 +795,9 @@ def _row_cards(svg: _Drawing, _version: str, lang: str,
                 svg.label(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
                           class_="separation")
                 y += 20
-            b = _thawed(face)
-            y = _building(svg, b, y, lang, faded=i >= len(faces) - below,
-                          region=f"row {b.get('id', '?')}")
+            # each card drawn here, not kept apart: a row drawn anew has mostly moved
+            region = f"row {dict(face).get('id', '?')}"
+            y = _building_card(svg, _version, lang, face, y, i >= len(faces) - below, region)
     return y + 2
 
 
@@ -814,8 +809,7 @@ def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
                     words: dict[str, str]) -> float:
     sets = view.get("sets") or []
     piles = view.get("piles")
-    # the sets and the piles look the same to every reader of a table: kept (and the
-    # sets apart, for the piles of the next move)
+    # the sets and the piles look the same to every reader of a table: kept
     faces = tuple([_face(s, ("waren", "value")) for s in sets])
     counts = tuple([piles.get(k, 0) for k in _PILES]) if piles else None
     return svg.drawn(_kept_sets_and_piles, lang, faces, counts, y,
@@ -837,8 +831,7 @@ def _kept_sets_and_piles(svg: _Drawing, lang: str,
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-            regions = _set_regions([_thawed(face) for face in faces])
-            y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=regions)
+            y = _sets(svg, y + 21, [_thawed(face) for face in faces], lang, words)
     if counts is not None:
         text = words["piles"].format(**dict(zip(_PILES, counts, strict=True)))
         parts = _wrap_parts(text.split(" · "), _room(MARGIN, 10))
