@@ -337,6 +337,11 @@ def _building_line(svg: _Drawing, b: dict[str, Any], y: float, lang: str,
                   anchor="middle")
 
 
+def _kept_sets(svg: _Drawing, y: float, faces: tuple[tuple[tuple[str, Any], ...], ...],
+               lang: str) -> float:
+    return _sets(svg, y, [_thawed(face) for face in faces], lang, _words(lang)[1])
+
+
 def _sets(svg: _Drawing, y: float, sets: list[dict[str, Any]], lang: str,
           words: dict[str, str]) -> float:
     """The commodity sets: number, cards as symbols, ducats; two sets share a line
@@ -553,38 +558,23 @@ def _display(svg: _Drawing, display: list[dict[str, Any]], seat: int, you: bool,
     return y + 24
 
 
-def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str, title: str,
-          prefix: str = "hand") -> float:
+def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
+          words: dict[str, str], title: str, prefix: str = "hand") -> float:
     """A hand: its commodities by kind (the region ``<prefix> <commodity>``: pay it,
     discard it) and its buildings (``<prefix> <id>``: build it, discard it); ``prefix``
     is "hand" for the viewer's own, "hand <seat>" for another's (the archive's)."""
-    waren = hand.get("waren") or {}
-    counts = tuple([waren.get(code, 0) for code in WAREN])
-    buildings = hand.get("gebaeude") or []
-    # a hand looks the same in every picture of its owner till a card comes or goes:
-    # kept whole
-    faces = tuple([_face(b, _LINE_KEYS) for b in buildings])
-    return svg.drawn(_hand_cards, data.SETS.active.version, lang, title, prefix, counts,
-                     faces, y, regions=lambda: [*(f"{prefix} {code}" for code in WAREN), *(
-                         f"{prefix} {b.get('id', '?')}" for b in buildings)])
-
-
-def _hand_cards(svg: _Drawing, _version: str, lang: str, title: str, prefix: str,
-                counts: tuple[int, ...], faces: tuple[tuple[tuple[str, Any], ...], ...],
-                y: float) -> float:
-    """A hand titled ``title`` from ``y``: its commodities ``counts`` by kind (``WAREN``)
-    and its buildings' ``faces``; the y under it."""
-    words = _words(lang)[1]
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
-    # its cards drawn here, not kept apart: a hand drawn anew has mostly changed
-    _hand_waren(svg, lang, prefix, counts, y)
+    waren = hand.get("waren") or {}
+    counts = tuple([waren.get(code, 0) for code in WAREN])
+    svg.drawn(_hand_waren, lang, prefix, counts, y,
+              regions=lambda: [f"{prefix} {code}" for code in WAREN])
     y += CHIP + 8
-    if faces:
+    buildings = hand.get("gebaeude") or []
+    if buildings:
         y = _value_header(svg, y, lang, words)
-        for face in faces:
-            region = f"{prefix} {dict(face).get('id', '?')}"
-            y = _building_card(svg, _version, lang, face, y, False, region)
+        for b in buildings:
+            y = _building(svg, b, y, lang, region=f"{prefix} {b.get('id', '?')}")
     else:
         svg.label(MARGIN, y + 12, words["no gebaeude"], size=11, fill=MUTED)
         y += 18
@@ -753,15 +743,9 @@ def _to_move(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
     key = f"phase {phase}"
     if phase != "over" and key in words and (moving or phase == "reveal"):
         who = ", ".join(_name(names, s, 20) for s in moving)
-        # the same lines in every picture of a turn: kept
-        y = svg.drawn(_moving_lines, words[key].format(names=who), y)
+        y = _paragraph(svg, _wrap(words[key].format(names=who), _room(MARGIN, 12)), MARGIN, y,
+                       12, 14, 17, weight="bold", fill="#1b5e20")
     return y + 4
-
-
-def _moving_lines(svg: _Drawing, line: str, y: float) -> float:
-    """``_to_move``'s ``line`` from ``y``, broken to fit; the y under it."""
-    return _paragraph(svg, _wrap(line, _room(MARGIN, 12)), MARGIN, y, 12, 14, 17,
-                      weight="bold", fill="#1b5e20")
 
 
 def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
@@ -771,70 +755,39 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
     row = view.get("row") or []
     if not row:
         return y
-    shown = row[::-1]
-    # the row looks the same in every reader's picture of a table, and in the next ones
-    # till a card is taken: kept whole
-    faces = tuple([_face(b, _LINE_KEYS) for b in shown])
-    return svg.drawn(_row_cards, data.SETS.active.version, lang, faces,
-                     int(view.get("below") or 0), y,
-                     regions=lambda: [f"row {b.get('id', '?')}" for b in shown])
-
-
-def _row_cards(svg: _Drawing, _version: str, lang: str,
-               faces: tuple[tuple[tuple[str, Any], ...], ...], below: int, y: float) -> float:
-    """The row from ``y``: its buildings' ``faces`` newest first, the last ``below`` of
-    them under the separation card; the y under it."""
-    words = _words(lang)[1]
     svg.rule(0, y, WIDTH, y)
     with svg.group(class_="row"):
         svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
-        for i, face in enumerate(faces):
-            if below and i == len(faces) - below:
+        below = int(view.get("below") or 0)
+        for i, b in enumerate(reversed(row)):
+            if below and i == len(row) - below:
                 svg.rule(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
                 svg.label(MARGIN, y + 15, words["below"], size=10, fill=MUTED,
                           class_="separation")
                 y += 20
-            # each card drawn here, not kept apart: a row drawn anew has mostly moved
-            region = f"row {dict(face).get('id', '?')}"
-            y = _building_card(svg, _version, lang, face, y, i >= len(faces) - below, region)
+            y = _building(svg, b, y, lang, faded=i >= len(row) - below,
+                          region=f"row {b.get('id', '?')}")
     return y + 2
-
-
-#: the piles a view counts, in the order the words name them
-_PILES = ("waren", "waren_discard", "bau", "bau_discard", "separated")
 
 
 def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
                     words: dict[str, str]) -> float:
     sets = view.get("sets") or []
-    piles = view.get("piles")
-    # the sets and the piles look the same to every reader of a table: kept
-    faces = tuple([_face(s, ("waren", "value")) for s in sets])
-    counts = tuple([piles.get(k, 0) for k in _PILES]) if piles else None
-    return svg.drawn(_kept_sets_and_piles, lang, faces, counts, y,
-                     regions=lambda: _set_regions(sets))
-
-
-def _set_regions(sets: list[dict[str, Any]]) -> list[str]:
-    """The regions of the commodity sets (``_sets``)."""
-    return [name for i, s in enumerate(sets)
-            for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))]
-
-
-def _kept_sets_and_piles(svg: _Drawing, lang: str,
-                         faces: tuple[tuple[tuple[str, Any], ...], ...],
-                         counts: tuple[Any, ...] | None, y: float) -> float:
-    """The commodity sets (their ``_face``) and the piles (``counts``, ``_PILES``)."""
-    words = _words(lang)[1]
-    if faces:
+    if sets:
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-            y = _sets(svg, y + 21, [_thawed(face) for face in faces], lang, words)
-    if counts is not None:
-        text = words["piles"].format(**dict(zip(_PILES, counts, strict=True)))
-        parts = _wrap_parts(text.split(" · "), _room(MARGIN, 10))
+            # the sets look the same to every reader of a table
+            faces = tuple([_face(s, ("waren", "value")) for s in sets])
+            y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=lambda: [
+                name for i, s in enumerate(sets)
+                for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))])
+    piles = view.get("piles")
+    if piles:
+        counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
+                                                "separated")}
+        parts = _wrap_parts(words["piles"].format(**counts).split(" · "), _room(MARGIN, 10))
         y = _paragraph(svg, parts, MARGIN, y, 10, 11, 14, fill=MUTED) + 4
     return y
 
@@ -849,7 +802,7 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
         hand = entry.get("hand")
         if hand and entry["seat"] != view.get("you"):
             with svg.group(class_="hand"):
-                y = _hand(svg, hand, y, lang,
+                y = _hand(svg, hand, y, lang, words,
                           words["their hand"].format(name=_name(names, entry["seat"])),
                           prefix=f"hand {entry['seat'] + 1}")
     return y
@@ -883,7 +836,7 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
     if view.get("hand") is not None and view.get("you") is not None:
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="hand own"):
-            y = _hand(svg, view["hand"], y + 4, lang, words["your hand"])
+            y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
     step = _sub_line(view, names, words)
     if step:
         y = _paragraph(svg, _wrap(step, _room(MARGIN, 12)), MARGIN, y, 12, 15, 17,
