@@ -837,8 +837,9 @@ def apply(state: State, seat: int, move: Move) -> State:
     if seat not in to_move(state):
         raise IllegalMoveError(_why_not_to_move(state, seat))
     entries = _mover_entries(state, seat)
-    allowed = {m for m, _ in entries} | set(_listed(state, entries))
-    if move not in allowed:
+    # a move of the whole list, or a step of the folded menu (``menu``, ``more``, ``back``):
+    # looked up in the lists (a few moves), not hashed into a set
+    if move not in [m for m, _ in entries] and move not in _listed(state, entries):
         raise IllegalMoveError(_why_not(state, seat, move))
     return apply_played(state, seat, move)
 
