@@ -158,6 +158,9 @@ PAGE = 10
 MONEY_ARTS = ("Kontor", "Bank", "Wirtshaus", "Kran", "Wechselstube")
 DRAW_ARTS = ("Bauhof", "Schatzkammer")
 SCHOOL_FACES = ("Ritter", "Kaufmann")
+#: a commodity discarded (in winter, for the Wechselstube), made once: a winter's menus
+#: list them at every call, and a move is a value
+DISCARD_WARE = {w: Discard(w) for w in data.WAREN}
 
 
 # -- setup ------------------------------------------------------------------------------
@@ -581,17 +584,25 @@ def to_move(state: State) -> list[int]:
     if phase == "keep":
         return [s for s in range(state["players"]) if state["kept"][s] is None]
     if phase == "winter":
-        # asked a dozen times a click in winter (each menu, move and view): the cards
-        # counted here, and the Speicher looked for only past the lower limit (it can
-        # only raise the limit)
-        moving = []
-        for s in range(state["players"]):
-            hand = state["hand"][s]
-            held = sum(hand["waren"].values()) + len(hand["gebaeude"])
-            if held > data.HANDLIMIT and held > hand_limit(state, s):
-                moving.append(s)
-        return moving
+        return [s for s in range(state["players"]) if _over_limit(state, s)]
     return [state["current"]]
+
+
+def is_to_move(state: State, seat: int) -> bool:
+    """``seat in to_move(state)``: each menu, move and page asks it of one seat, in
+    winter a dozen times a click (each seat's cards counted for one)."""
+    if state["phase"] == "winter":
+        return seat in range(state["players"]) and _over_limit(state, seat)
+    return seat in to_move(state)
+
+
+def _over_limit(state: State, seat: int) -> bool:
+    """Whether ``seat`` holds more cards than its limit (it discards in winter)."""
+    # the cards counted here, and the Speicher looked for only past the lower limit (it
+    # can only raise the limit)
+    hand = state["hand"][seat]
+    held = sum(hand["waren"].values()) + len(hand["gebaeude"])
+    return held > data.HANDLIMIT and held > hand_limit(state, seat)
 
 
 def is_secret(state: State) -> bool:
@@ -605,7 +616,7 @@ Entry = tuple[Move, str]  # (move, group); group "" is never folded away
 
 def _entries(state: State, seat: int) -> list[Entry]:
     """Every legal move of ``seat`` with the group it folds into when the menu is long."""
-    if seat not in to_move(state):
+    if not is_to_move(state, seat):
         return []
     return _mover_entries(state, seat)
 
@@ -620,7 +631,7 @@ def _mover_entries(state: State, seat: int) -> list[Entry]:
         return [(Keep(b), "") for b in state["keep_offer"][seat]]
     if phase == "winter":
         hand = state["hand"][seat]
-        out: list[Entry] = [(Discard(w), "") for w in data.WAREN if hand["waren"][w]]
+        out: list[Entry] = [(DISCARD_WARE[w], "") for w in data.WAREN if hand["waren"][w]]
         out += [(Discard(b), "buildings") for b in sorted(set(hand["gebaeude"]))]
         return out
     draw = state["pending_draw"]
@@ -634,7 +645,7 @@ def _mover_entries(state: State, seat: int) -> list[Entry]:
         return [(School(f), "") for f in SCHOOL_FACES]
     if kind == "charge":
         hand = state["hand"][seat]["waren"]
-        return [(Discard(w), "") for w in data.WAREN if hand[w]] + [(CANCEL, "")]
+        return [(DISCARD_WARE[w], "") for w in data.WAREN if hand[w]] + [(CANCEL, "")]
     if kind == "kloster":
         return _kloster_entries(state, sub)
     if kind == "kloster_take":
@@ -834,7 +845,7 @@ def route(state: State, seat: int, move: Move) -> Move:
 def apply(state: State, seat: int, move: Move) -> State:
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
         raise IllegalMoveError(f"there is no seat {seat} in this game")
-    if seat not in to_move(state):
+    if not is_to_move(state, seat):
         raise IllegalMoveError(_why_not_to_move(state, seat))
     entries = _mover_entries(state, seat)
     # a move of the whole list, or a step of the folded menu (``menu``, ``more``, ``back``):
