@@ -242,7 +242,8 @@ class Riga(Rules):
         return not rules.is_to_move(after, seat) or after["decision"] != before["decision"]
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
-        if parse(move) in (Use("Bauhof"), Use("Schatzkammer")):
+        played = parse(move)
+        if isinstance(played, Use) and played.art in rules.DRAW_ARTS:
             return True  # a private draw: hidden cards were seen
         if after["decision"] != before["decision"]:
             return True
