@@ -239,14 +239,15 @@ class Riga(Rules):
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # the player right of the start player has two turns back to back
-        return seat not in rules.to_move(after) or after["decision"] != before["decision"]
+        return not rules.is_to_move(after, seat) or after["decision"] != before["decision"]
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
-        if parse(move) in (Use("Bauhof"), Use("Schatzkammer")):
+        played = parse(move)
+        if isinstance(played, Use) and played.art in rules.DRAW_ARTS:
             return True  # a private draw: hidden cards were seen
         if after["decision"] != before["decision"]:
             return True
-        return not rules.is_secret(before) and seat not in rules.to_move(after)
+        return not rules.is_secret(before) and not rules.is_to_move(after, seat)
 
 
     def check_invariants(self, state: State) -> None:

@@ -108,26 +108,29 @@ def menu(state: State, seat: int, lang: str = "en") -> list[Choice]:
 
 def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
     """A move as a menu entry in ``lang``: label, group and one line of help."""
-    if not _by_move(move):
+    key = _kept_by(state, seat, move, lang)
+    if key is None:
         return _choice(state, seat, move, lang)
-    # a building's, a draw's, a menu page's entry: the move alone says its words (the
-    # data version's and the language's) and its place, which is kept with it: once per
-    # data version, where every seat page and every mail lists the row again
-    region = region_of(state, seat, move)
-    key = ("menu choice", move, words(lang)["code"], region)
+    # a building's, a draw's, a menu page's entry, a commodity discarded: kept once per
+    # data version, where every seat page and every mail lists the row (or, in winter,
+    # the hand) again
     return data.SETS.active.kept(key, _choice, state, seat, move, lang)
 
 
-def _by_move(move: Move) -> bool:
-    """Whether ``move`` alone (and its place) says its entry's words: not a payment's
-    value, a set's cards, a bank's money, a commodity discarded in winter or not."""
+def _kept_by(state: State, seat: int, move: Move, lang: str) -> tuple[Any, ...] | None:
+    """What says ``move``'s entry's words besides the data version, as the key to keep
+    the entry by; None where the state says more (a payment's value, a set's cards, a
+    bank's money).  The move alone and its place say most; a commodity discarded is of
+    the winter or of the Wechselstube (its group)."""
     kind = type(move)
-    if kind is Discard:
-        return data.is_building(move.card)
-    return kind in _BY_MOVE
+    if kind is Discard and not data.is_building(move.card):
+        return ("menu choice", move, words(lang)["code"], state["phase"] == "winter")
+    if kind is Discard or kind in _BY_MOVE:
+        return ("menu choice", move, words(lang)["code"], region_of(state, seat, move))
+    return None
 
 
-#: the moves whose entry the move alone says (``_by_move``)
+#: the moves whose entry the move alone says, with its place (``_kept_by``)
 _BY_MOVE = frozenset({Keep, Take, Build, Add, Choose, School, Menu})
 
 

@@ -473,12 +473,12 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     # room for the marks and the points: a long name is cut short
     room = NAME_MAX - (5 if start else 0) - (9 if moving else 0) - (5 if you else 0)
     title = _name(names, seat, room) + (f" ({words['you']})" if you else "")
-    counts = tuple(entry.get(k, 0) for k in ("hand_count", "waren_count", "gebaeude_count",
-                                             "ritter", "kaufleute"))
+    counts = tuple([entry.get(k, 0) for k in ("hand_count", "waren_count", "gebaeude_count",
+                                              "ritter", "kaufleute")])
     limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
     revealed = (tuple(entry.get("revealed") or ())
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
-    display = tuple(_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ())
+    display = tuple([_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ()])
     left = tuple(entry.get("riga_left") or ())
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)
@@ -566,9 +566,9 @@ def _hand(svg: _Drawing, hand: dict[str, Any], y: float, lang: str,
     svg.label(MARGIN, y + 14, title, size=13, weight="bold")
     y += 20
     waren = hand.get("waren") or {}
-    counts = tuple(waren.get(code, 0) for code in WAREN)
+    counts = tuple([waren.get(code, 0) for code in WAREN])
     svg.drawn(_hand_waren, lang, prefix, counts, y,
-              regions=tuple(f"{prefix} {code}" for code in WAREN))
+              regions=lambda: [f"{prefix} {code}" for code in WAREN])
     y += CHIP + 8
     buildings = hand.get("gebaeude") or []
     if buildings:
@@ -779,11 +779,10 @@ def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
             # the sets look the same to every reader of a table
-            faces = tuple(_face(s, ("waren", "value")) for s in sets)
-            regions = [name for i, s in enumerate(sets)
-                       for name in (f"set {i + 1}",
-                                    *(f"set {i + 1} {c}" for c in s.get("waren", [])))]
-            y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=regions)
+            faces = tuple([_face(s, ("waren", "value")) for s in sets])
+            y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=lambda: [
+                name for i, s in enumerate(sets)
+                for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))])
     piles = view.get("piles")
     if piles:
         counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
@@ -797,7 +796,8 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
                 names: list[str], y: float, lang: str, words: dict[str, str]) -> float:
     """A seat, and its hand where the view holds it (the archive's holds every hand)."""
     svg.rule(0, y, WIDTH, y)
-    with svg.group(class_="seat", data_seat=int(entry["seat"])):
+    # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
+    with svg.group(class_="seat", data_seat=str(int(entry["seat"]))):
         y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
         if hand and entry["seat"] != view.get("you"):

@@ -158,6 +158,9 @@ PAGE = 10
 MONEY_ARTS = ("Kontor", "Bank", "Wirtshaus", "Kran", "Wechselstube")
 DRAW_ARTS = ("Bauhof", "Schatzkammer")
 SCHOOL_FACES = ("Ritter", "Kaufmann")
+#: a commodity discarded (in winter, for the Wechselstube), made once: a winter's menus
+#: list them at every call, and a move is a value
+DISCARD_WARE = {w: Discard(w) for w in data.WAREN}
 
 
 # -- setup ------------------------------------------------------------------------------
@@ -581,9 +584,25 @@ def to_move(state: State) -> list[int]:
     if phase == "keep":
         return [s for s in range(state["players"]) if state["kept"][s] is None]
     if phase == "winter":
-        return [s for s in range(state["players"])
-                if hand_count(state, s) > hand_limit(state, s)]
+        return [s for s in range(state["players"]) if _over_limit(state, s)]
     return [state["current"]]
+
+
+def is_to_move(state: State, seat: int) -> bool:
+    """``seat in to_move(state)``: each menu, move and page asks it of one seat, in
+    winter a dozen times a click (each seat's cards counted for one)."""
+    if state["phase"] == "winter":
+        return seat in range(state["players"]) and _over_limit(state, seat)
+    return seat in to_move(state)
+
+
+def _over_limit(state: State, seat: int) -> bool:
+    """Whether ``seat`` holds more cards than its limit (it discards in winter)."""
+    # the cards counted here, and the Speicher looked for only past the lower limit (it
+    # can only raise the limit)
+    hand = state["hand"][seat]
+    held = sum(hand["waren"].values()) + len(hand["gebaeude"])
+    return held > data.HANDLIMIT and held > hand_limit(state, seat)
 
 
 def is_secret(state: State) -> bool:
@@ -597,8 +616,13 @@ Entry = tuple[Move, str]  # (move, group); group "" is never folded away
 
 def _entries(state: State, seat: int) -> list[Entry]:
     """Every legal move of ``seat`` with the group it folds into when the menu is long."""
-    if seat not in to_move(state):
+    if not is_to_move(state, seat):
         return []
+    return _mover_entries(state, seat)
+
+
+def _mover_entries(state: State, seat: int) -> list[Entry]:
+    """``_entries`` of a seat that is to move (``apply`` has asked already)."""
     phase = state["phase"]
     n = state["players"]
     if phase == "choose_start":
@@ -607,7 +631,7 @@ def _entries(state: State, seat: int) -> list[Entry]:
         return [(Keep(b), "") for b in state["keep_offer"][seat]]
     if phase == "winter":
         hand = state["hand"][seat]
-        out: list[Entry] = [(Discard(w), "") for w in data.WAREN if hand["waren"][w]]
+        out: list[Entry] = [(DISCARD_WARE[w], "") for w in data.WAREN if hand["waren"][w]]
         out += [(Discard(b), "buildings") for b in sorted(set(hand["gebaeude"]))]
         return out
     draw = state["pending_draw"]
@@ -621,7 +645,7 @@ def _entries(state: State, seat: int) -> list[Entry]:
         return [(School(f), "") for f in SCHOOL_FACES]
     if kind == "charge":
         hand = state["hand"][seat]["waren"]
-        return [(Discard(w), "") for w in data.WAREN if hand[w]] + [(CANCEL, "")]
+        return [(DISCARD_WARE[w], "") for w in data.WAREN if hand[w]] + [(CANCEL, "")]
     if kind == "kloster":
         return _kloster_entries(state, sub)
     if kind == "kloster_take":
@@ -745,6 +769,8 @@ def _kloster_entries(state: State, sub: dict[str, Any]) -> list[Entry]:
 def _fold(entries: list[Entry]) -> tuple[list[Move], dict[str, list[Move]]]:
     """The top-level menu (groups folded into ``menu <group>`` until it fits) and the
     moves of each folded group."""
+    if len(entries) <= MENU_CAP:  # most menus: nothing to fold
+        return [move for move, _ in entries], {}
     groups: dict[str, list[Move]] = {}
     for move, group in entries:
         if group:
@@ -819,11 +845,12 @@ def route(state: State, seat: int, move: Move) -> Move:
 def apply(state: State, seat: int, move: Move) -> State:
     if not isinstance(seat, int) or not 0 <= seat < state["players"]:
         raise IllegalMoveError(f"there is no seat {seat} in this game")
-    if seat not in to_move(state):
+    if not is_to_move(state, seat):
         raise IllegalMoveError(_why_not_to_move(state, seat))
-    entries = _entries(state, seat)
-    allowed = {m for m, _ in entries} | set(_listed(state, entries))
-    if move not in allowed:
+    entries = _mover_entries(state, seat)
+    # a move of the whole list, or a step of the folded menu (``menu``, ``more``, ``back``):
+    # looked up in the lists (a few moves), not hashed into a set
+    if move not in [m for m, _ in entries] and move not in _listed(state, entries):
         raise IllegalMoveError(_why_not(state, seat, move))
     return apply_played(state, seat, move)
 

@@ -68,16 +68,19 @@ def building_line(b: dict[str, Any], w: Words) -> str:
     """A building as one line: name and city, cost, points, what each commodity pays; a
     value no source prints carries the sign (the text's last line says what it means)."""
     # the row's, the hands' and the draws' buildings in every mail and seat page: once
-    # per data version, language and building view, keyed by the view as ``marshal``
-    # writes it (its values' kinds too: ``True`` and ``1`` write apart)
+    # per data version, language and what the line reads of the building's view, keyed
+    # by that as ``marshal`` writes it (its values' kinds too: ``True`` and ``1`` write
+    # apart), not by the whole view (its help in two languages was most of the cost)
     try:
-        key = ("building_line", w["code"], _dumps(b, 2))
+        key = ("building_line", w["code"], _dumps({k: b[k] for k in _LINE_KEYS if k in b}, 2))
     except ValueError:  # a value marshal cannot write: not kept
         return _building_line(b, w)
     return data.SETS.active.kept(key, _building_line, b, w)
 
 
 _dumps = marshal.dumps
+#: what ``_building_line`` reads of a building's view
+_LINE_KEYS = ("id", "name", "art", "stadt", "cost", "points", "values", "ware")
 
 
 def _building_line(b: dict[str, Any], w: Words) -> str:
@@ -347,13 +350,31 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     events = view.get("events") or []
     if events:
         lines += ["", w["this year"]]
-        lines.extend(f"  {seat_text(event(str(e), lang), names)}" for e in events)
+        lines.extend(_event_lines(data.SETS.active.version, tuple(map(str, events)), lang,
+                                  tuple(names)))
     final = view.get("final")
     rows = _final_lines(final, names, w, lang) if final else []
     if rows:
         lines += ["", w["final"]]
         lines.extend(rows)
     return with_note("\n".join(_wrapped(lines)), lang, 76)
+
+
+@lru_cache(maxsize=256)
+def _event_lines(version: str, events: tuple[str, ...], lang: str,
+                 names: tuple[str, ...]) -> tuple[str, ...]:
+    """The year's events as the text lists them (``_event_line``), kept whole too: the
+    texts of one table for its readers (the seat page, the turn mails) list the same."""
+    return tuple([_event_line(version, line, lang, names) for line in events])
+
+
+@lru_cache(maxsize=4096)
+def _event_line(_version: str, line: str, lang: str, names: tuple[str, ...]) -> str:
+    """One of the year's events as the text lists it, told and its seats named: the
+    year's events come again in every view and mail of it (a few dozen in winter), and
+    telling one and naming its seats was a sixth of the text.  Kept by data version
+    (the buildings it names), line, language and names."""
+    return f"  {seat_text(event(line, lang), names)}"
 
 
 def _wrapped(lines: list[str], width: int = 76) -> list[str]:

@@ -68,12 +68,14 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
     for s in range(n):
         r, k = rules.persons(state, s, active_only=False)
         hand = state["hand"][s]
+        # ``rules.hand_count`` of its two parts
+        waren, gebaeude = sum(hand["waren"].values()), len(hand["gebaeude"])
         entry: dict[str, Any] = {
             "seat": s,
             "points": rules.score(state, s),
-            "hand_count": rules.hand_count(state, s),
-            "waren_count": sum(hand["waren"].values()),
-            "gebaeude_count": len(hand["gebaeude"]),
+            "hand_count": waren + gebaeude,
+            "waren_count": waren,
+            "gebaeude_count": gebaeude,
             "display": [_display_entry(e, turn, always) for e in state["display"][s]],
             "riga_left": list(state["riga_left"][s]),
             "ritter": r, "kaufleute": k,

@@ -1,8 +1,9 @@
 """Riga's text keeps a building's line and the commodities' key once per data version
 and language (``text.building_line``, ``text.key_line``), a year's events once per data
-version, line and language (``sentences.event``), and its menu the entries the
-move alone words (``menu.choice``): every mail and seat page names the row's buildings
-and the viewer's hand again.  Checked against the full computation at every state of
+version, line and language (``sentences.event``) and as the text lists them, names
+filled in (``text._event_lines``), and its menu the entries the move alone words
+(``menu.choice``): every mail and seat page names the row's buildings and the viewer's
+hand again.  Checked against the full computation at every state of
 whole games, for every seat and a spectator, in both languages."""
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import random
 
 import pytest
 
-from pbem.games.riga import GAME, menu, rules, sentences, text
+from pbem.games.render import seat_text
+from pbem.games.riga import GAME, data, menu, rules, sentences, text
 from pbem.games.riga.words import words
 
 
@@ -72,7 +74,7 @@ def test_kept_choices_are_the_full_computation(players, riga, seed):
                 for lang in ("en", "de"):
                     assert menu.choice(state, seat, move, lang) == \
                         menu._choice(state, seat, move, lang), (move, lang)
-                    kept += menu._by_move(move)
+                    kept += menu._kept_by(state, seat, move, lang) is not None
     assert kept > 100
 
 
@@ -86,3 +88,18 @@ def test_an_event_kept_is_the_event_told(players, riga, seed):
                 told += 1
     assert told > 50
     assert not {lang for _, _, lang in sentences._RETOLD.kept} - {"en", "de"}
+
+
+@pytest.mark.parametrize(("players", "riga", "seed"), [(3, False, "liste-a"), (4, True, "liste-b")])
+def test_kept_event_lines_are_the_events_told(players, riga, seed):
+    names = ("Malte", "Heike {1}", "Anne", "<Bob>")[:players]
+    listed = 0
+    for state in _states(players, riga, seed)[::3]:
+        events = tuple(GAME.view(state, None).get("events") or [])
+        for lang in ("en", "de", "fr"):
+            told = tuple(f"  {seat_text(sentences.full_event(e, lang), names)}" for e in events)
+            # twice: made, then kept
+            for _ in range(2):
+                assert text._event_lines(data.DATA_VERSION, events, lang, names) == told
+            listed += len(events)
+    assert listed > 100
