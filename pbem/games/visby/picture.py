@@ -45,6 +45,8 @@ HAND_COLUMNS = 4  # cards of the viewer's hand in one line: "Bettelmönch" fits 
 CARD_GAP = 6
 CARD_W = (WIDTH - 2 * MARGIN - (HAND_COLUMNS - 1) * CARD_GAP) // HAND_COLUMNS  # 87
 CARD_H = 28  # high enough for a finger
+#: writes the styles of labels and boxes (``_label_style``, ``_box_style``)
+_STYLE = Canvas(numbers="str")
 
 def _name(names: list[str], seat: int) -> str:
     return seat_name(names, seat, NAME_MAX)
@@ -57,12 +59,24 @@ def _wrap(line: str) -> list[str]:
 def _label(svg: Canvas, x: float, y: float, content: str, size: int = 12,
            weight: str = "normal", fill: str = INK, anchor: str = "start") -> None:
     """A text in the picture's style: every attribute written, in this order."""
-    svg.text(x, y, content, font_size=size, font_weight=weight, fill=fill, text_anchor=anchor)
+    svg.styled_text(x, y, content, _label_style(size, weight, fill, anchor))
+
+
+@cache
+def _label_style(size: int, weight: str, fill: str, anchor: str) -> str:
+    # a picture has a dozen kinds of label, each written once, not at every label
+    return _STYLE.attributes({"font_size": size, "font_weight": weight, "fill": fill,
+                              "text_anchor": anchor})
 
 
 def _box(svg: Canvas, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
          width: float = 1) -> None:
-    svg.rect(x, y, w, h, fill=fill, stroke=stroke, stroke_width=width)
+    svg.styled_rect(x, y, w, h, _box_style(fill, stroke, width))
+
+
+@cache
+def _box_style(fill: str, stroke: str, width: float) -> str:
+    return _STYLE.attributes({"fill": fill, "stroke": stroke, "stroke_width": width})
 
 
 def _marker(svg: Canvas, x: float, y: float, fill: str) -> None:
@@ -122,45 +136,59 @@ def _status(view: View, entry: dict, finals: dict[int, int], w: Words) -> str:
 
 
 def _seat(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[int, int],
-          y: int, w: Words) -> int:
+          y: int, lang: str) -> int:
+    """One seat's row (``_row``); the y below."""
+    seat = entry["seat"]
+    you = seat == view["you"]
+    w = words(lang)
+    name = _name(names, seat) + (f" ({w['you']})" if you else "")
+    hand = tuple(entry["hand"]) if you and "hand" in entry else None
+    # a row looks the same in every reader's picture (but the viewer's own) and mostly
+    # in the next ones: kept whole (its regions named where needed)
+    return svg.drawn(_row, lang, y, seat, you, name, _status(view, entry, finals, w),
+                     bool(entry["choosing"] or entry["trading"]), entry["seals"],
+                     view["target"], entry["goods"], bool(entry["trading"]),
+                     tuple(entry["played"]), view["events_round"], entry["hand_count"],
+                     hand, tuple(entry.get("chosen", ())),
+                     regions=lambda: _row_regions(seat, you, entry["played"], hand))
+
+
+def _row_regions(seat: int, you: bool, played: list[str],
+                 hand: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The regions a row draws (``_row``)."""
+    return ((YOU,) if you else ()) + ((f"revealed {seat}",) if played else ()) + (hand or ())
+
+
+def _row(svg: Canvas, lang: str, y: int, seat: int, you: bool, name: str, status: str,
+         busy: bool, seals: int, target: int, goods: int, trading: bool,
+         played: tuple[str, ...], events_round: int, hand_count: int,
+         hand: tuple[str, ...] | None, chosen: tuple[str, ...]) -> int:
     """One seat's row: name, status, seals and goods as bars, its cards; the y below.
 
     The viewer's own name and bars are the region ``YOU`` (where trading stops), and
     the viewer's hand follows the row as cards (``_hand``)."""
-    seat = entry["seat"]
-    you = seat == view["you"]
+    w = words(lang)
     _box(svg, 0, y, WIDTH, 1, LINE)
+    heading = (y, name, you, status, busy, seals, target, count(w, "seal", seals), goods,
+               count(w, "good", goods))
     if you:
-        help = (f"{w['done']}: {w['done help']}" if entry["trading"]
-                else w["picture your row"])
+        help = f"{w['done']}: {w['done help']}" if trading else w["picture your row"]
         with svg.region(YOU, help=help, box=(4, y + 3, WIDTH - 8, 33)):
-            _heading(svg, view, entry, names, finals, y, w)
+            _heading_line(svg, *heading)
     else:
-        _heading(svg, view, entry, names, finals, y, w)
-    played = ", ".join(entry["played"]) or w["nothing"]
-    revealed = w["picture revealed"].format(r=view["events_round"] or "–", cards=played)
-    if entry["played"]:
-        with svg.region(f"revealed {seat}", help=_card_help(entry["played"], w)):
+        _heading_line(svg, *heading)
+    revealed = w["picture revealed"].format(r=events_round or "–",
+                                            cards=", ".join(played) or w["nothing"])
+    if played:
+        with svg.region(f"revealed {seat}", help=_card_help(played, w)):
             _label(svg, MARGIN, y + 50, revealed, size=10, fill=MUTED)
     else:
         _label(svg, MARGIN, y + 50, revealed, size=10, fill=MUTED)
-    _label(svg, WIDTH - MARGIN, y + 50, f"{entry['hand_count']} {w['picture hand']}", size=10,
+    _label(svg, WIDTH - MARGIN, y + 50, f"{hand_count} {w['picture hand']}", size=10,
            fill=MUTED, anchor="end")
-    if you and "hand" in entry:
-        return _hand(svg, entry["hand"], entry.get("chosen", []), y + 58, w)
+    if hand is not None:
+        return _hand(svg, hand, chosen, y + 58, w)
     return y + 58
-
-
-def _heading(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[int, int],
-             y: int, w: Words) -> None:
-    """A row's name, status and bars."""
-    seat = entry["seat"]
-    you = seat == view["you"]
-    name = _name(names, seat) + (f" ({w['you']})" if you else "")
-    # the same line in every reader's picture and often in the next ones: kept
-    svg.drawn(_heading_line, y, name, you, _status(view, entry, finals, w),
-              bool(entry["choosing"] or entry["trading"]), entry["seals"], view["target"],
-              count(w, "seal", entry["seals"]), entry["goods"], count(w, "good", entry["goods"]))
 
 
 def _heading_line(svg: Canvas, y: int, name: str, you: bool, status: str, busy: bool,
@@ -173,11 +201,12 @@ def _heading_line(svg: Canvas, y: int, name: str, you: bool, status: str, busy: 
     _bar(svg, 200, y + 25, goods, data.GOODS_MAX, 90, GOODS_COLOUR, goods_said)
 
 
-def _card_help(cards: list[str], w: Words) -> str:
+def _card_help(cards: tuple[str, ...], w: Words) -> str:
     return " ".join(f"{card}: {w['card help'][card]}" for card in cards)
 
 
-def _hand(svg: Canvas, hand: list[str], chosen: list[str], y: int, w: Words) -> int:
+def _hand(svg: Canvas, hand: tuple[str, ...], chosen: tuple[str, ...], y: int,
+          w: Words) -> int:
     """The viewer's cards, ``HAND_COLUMNS`` to a line, each the region of its name; a
     card chosen this round (the viewer's own secret) says so in words.  The y below."""
     for i, card in enumerate(hand):
@@ -234,7 +263,7 @@ def draw(view: View, names: list[str], lang: str = "en",
     y += 4
     finals = {f["seat"]: f["seals"] for f in view.get("final", [])}
     for entry in view["seats"]:
-        y = _seat(svg, view, entry, names, finals, y, w)
+        y = _seat(svg, view, entry, names, finals, y, lang)
     if not over and view["to_move"]:
         key = "waiting choose" if view["phase"] == "choose" else "waiting trade"
         waiting = ", ".join(_name(names, s) for s in view["to_move"])
