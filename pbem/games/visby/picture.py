@@ -19,7 +19,7 @@ drawn carries its help, and a row's revealed cards theirs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 
 from pbem.games.datafile import MARK, marked
 from pbem.games.language import Words
@@ -29,7 +29,7 @@ from pbem.games.svg import xml_text as _text
 from pbem.games.visby import data
 from pbem.games.visby.menu import MARKT, YOU
 from pbem.games.visby.text import rates_text
-from pbem.games.visby.words import count, words
+from pbem.games.visby.words import count, spoken, words
 
 WIDTH = 390
 MARGIN = 12
@@ -88,16 +88,18 @@ def _marker(svg: Canvas, x: float, y: float, fill: str) -> None:
 def _track(svg: Canvas, y: int, track: str, field: int, caption: str,
            rates: bool = False) -> int:
     """A track's caption and its sixteen fields; returns the y below it."""
-    _label(svg, MARGIN, y + 12, caption, size=12, weight="600")
-    svg.raw(_fields(y + 26, track, field, rates, data.SETS.active.version))
+    svg.raw(_track_drawing(y, track, field, caption, rates, data.SETS.active.version))
     return y + 26 + CELL + (16 if rates else 6)
 
 
-@cache
-def _fields(top: int, track: str, field: int, rates: bool, version: str) -> str:
+@lru_cache(maxsize=1024)
+def _track_drawing(y: int, track: str, field: int, caption: str, rates: bool,
+                   version: str) -> str:
     # the same few hundred track drawings recur in every picture of a game (per data
     # version: an operator's corrected rates draw their own)
     svg = Canvas(numbers="str")
+    _label(svg, MARGIN, y + 12, caption, size=12, weight="600")
+    top = y + 26
     colour = TRACK_COLOUR[track]
     _marker(svg, MARGIN + field * CELL + CELL / 2, top - 8, colour)
     for i in range(data.TRACK_END + 1):
@@ -113,6 +115,23 @@ def _fields(top: int, track: str, field: int, rates: bool, version: str) -> str:
                    fill=INK if here else MUTED, anchor="middle",
                    weight="700" if here else "normal")
     return svg.markup()
+
+
+def _markt_said(lang: str, field: int, kurs: str | None,
+                rates: tuple[str, ...]) -> tuple[str, str]:
+    """The Markt track's caption and its help: the purse's field and rate (marked when no
+    source prints it), the rates a merchant may use, the fields pbem reconstructed."""
+    w = words(lang)
+    here = data.field_reconstructed(field)
+    caption = (w["picture Markt"].format(n=field, kurs=marked(kurs, here)) if kurs else
+               marked(w["picture Markt no rate"].format(n=field), here))
+    help = caption + (f"; {w['rates'].format(rates=rates_text(field, rates))}"
+                      if rates else "")
+    # the track's help names the fields no source prints (too narrow to mark each)
+    ours = data.reconstructed_fields()
+    if ours:
+        help += ". " + w["mark fields"].format(mark=MARK, fields=data.fields_text(ours))
+    return caption, help
 
 
 def _bar(svg: Canvas, x: int, y: int, value: int, top: int, width: int, colour: str,
@@ -237,6 +256,7 @@ def _hand_card(svg: Canvas, chosen_said: str, card_help: str, card: str, mine: b
 def draw(view: View, names: list[str], lang: str = "en",
          links: Mapping[str, str] | None = None) -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
+    lang = spoken(lang)
     w = words(lang)
     svg = Canvas(numbers="str", links=links)
     over = view["phase"] == "over"
@@ -248,16 +268,10 @@ def draw(view: View, names: list[str], lang: str = "en",
                w["picture Feldzug"].format(n=count(w, "seal", tracks["Feldzug"])))
     y = _track(svg, y, "Handelsfahrt", tracks["Handelsfahrt"],
                w["picture Handelsfahrt"].format(n=count(w, "good", tracks["Handelsfahrt"])))
-    here = data.field_reconstructed(view["kurs_feld"])
-    markt = (w["picture Markt"].format(n=view["kurs_feld"], kurs=marked(view["kurs"], here))
-             if view["kurs"] else
-             marked(w["picture Markt no rate"].format(n=view["kurs_feld"]), here))
-    help = markt + (f"; {w['rates'].format(rates=rates_text(view))}"
-                    if view.get("rates") else "")
-    # the track's help names the fields no source prints (too narrow to mark each)
-    ours = data.reconstructed_fields()
-    if ours:
-        help += ". " + w["mark fields"].format(mark=MARK, fields=data.fields_text(ours))
+    # the same few fields and rates at every move of a game: told once per data version
+    said = (view["kurs_feld"], view["kurs"], tuple(view.get("rates") or ()))
+    markt, help = data.SETS.active.kept(("picture Markt", lang, *said), _markt_said, lang,
+                                        *said)
     with svg.region(MARKT, help=help, box=(4, y + 1, WIDTH - 8, 26 + CELL + 16 - 2)):
         y = _track(svg, y, "Markt", view["kurs_feld"], markt, rates=True)
     y += 4

@@ -4,6 +4,8 @@ markup."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words
 from pbem.games.protocol import View
@@ -47,12 +49,11 @@ def kurs_text(view: View, w: Words) -> str:
     return marked(view["kurs"] or w["no exchange"], data.field_reconstructed(view["kurs_feld"]))
 
 
-def rates_text(view: View) -> str:
-    """The rates a merchant may use (``"3:2, 2:1◇"``), each marked when only fields no
-    source prints give it."""
-    return ", ".join(marked(r, data.rate_reconstructed(*map(int, r.split(":")),
-                                                       view["kurs_feld"]))
-                     for r in view["rates"])
+def rates_text(field: int | None, rates: Sequence[str]) -> str:
+    """The rates a merchant may use with the purse on ``field`` (``"3:2, 2:1◇"``), each
+    marked when only fields no source prints give it."""
+    return ", ".join(marked(r, data.rate_reconstructed(*map(int, r.split(":")), field))
+                     for r in rates)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> str:
@@ -76,7 +77,7 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
         lines += ["", w["round of events"].format(round=view["events_round"])]
         lines.extend(f"  {seat_text(event(e, lang), names)}" for e in view["events"])
     if view.get("rates"):
-        lines += ["", w["rates"].format(rates=rates_text(view))]
+        lines += ["", w["rates"].format(rates=rates_text(view["kurs_feld"], view["rates"]))]
     if view.get("final"):
         lines += ["", w["final"]]
         for f in view["final"]:
