@@ -5,6 +5,7 @@ markup."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words
@@ -56,6 +57,14 @@ def rates_text(field: int | None, rates: Sequence[str]) -> str:
                      for r in rates)
 
 
+# a round's lines are told to every reader at every move of the round, in a seat page,
+# a mail, a turn's confirm page: told once per data version, language and table
+@lru_cache(maxsize=256)
+def _events(version: str, lang: str, events: tuple[str, ...],
+            names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"  {seat_text(event(e, lang), names)}" for e in events)
+
+
 def render(view: View, names: list[str], lang: str = "en") -> str:
     """``view`` as plain text in ``lang`` (card and track names as printed); a rate no
     source prints is marked, and the mark's note ends the text."""
@@ -75,7 +84,8 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["you have chosen"].format(cards=_cards(me["chosen"], w)))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.extend(f"  {seat_text(event(e, lang), names)}" for e in view["events"])
+        lines.extend(_events(data.SETS.active.version, lang, tuple(view["events"]),
+                             tuple(names)))
     if view.get("rates"):
         lines += ["", w["rates"].format(rates=rates_text(view["kurs_feld"], view["rates"]))]
     if view.get("final"):
