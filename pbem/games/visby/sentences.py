@@ -18,7 +18,7 @@ from pbem.games.language import Retelling, Retold, Words, code, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.visby import data
 from pbem.games.visby.moves import Move, Play, Trade
-from pbem.games.visby.words import TABLES, count, words
+from pbem.games.visby.words import TABLES, count, spoken, words
 
 #: the secret choice told of several seats at once (``Rules.together``), per language
 TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret"},
@@ -119,6 +119,8 @@ _EVENTS: list[Retelling] = [
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
     line is not one the rules write): ``full_event``, kept (``Retold``)."""
+    if spoken(lang) in _AS_WRITTEN:
+        return line
     return _RETOLD(data.SETS.active.version, line, lang)
 
 
@@ -128,3 +130,7 @@ def full_event(line: str, lang: str = "de") -> str:
 
 
 _RETOLD = Retold(full_event, TABLES)
+#: the languages whose table has no words for the lines (English): each line reads as
+#: the rules wrote it, without a walk through the patterns
+_AS_WRITTEN = {lang for lang, table in TABLES.items()
+               if not any(key.startswith("event ") for key in table)}
