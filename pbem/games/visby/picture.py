@@ -262,6 +262,21 @@ def _hand_card(svg: Canvas, chosen_said: str, card_help: str, card: str, mine: b
             _label(svg, x + CARD_W / 2, top + 18, card, size=11, anchor="middle")
 
 
+# the same lines in every reader's picture while the same seats are waiting
+@lru_cache(maxsize=1024)
+def _waiting(lang: str, phase: str, names: tuple[str, ...], to_move: tuple[int, ...],
+             y: int) -> tuple[str, int]:
+    """Who is still to choose or to trade, from ``y``: the markup and the y below."""
+    svg = Canvas(numbers="str")
+    key = "waiting choose" if phase == "choose" else "waiting trade"
+    waiting = ", ".join(_name(list(names), s) for s in to_move)
+    _box(svg, 0, y, WIDTH, 1, LINE)
+    for line in _wrap(words(lang)[key].format(names=waiting)):
+        _label(svg, MARGIN, y + 18, line, size=12, weight="600")
+        y += 16
+    return svg.markup(), y + 10
+
+
 def draw(view: View, names: list[str], lang: str = "en",
          links: Mapping[str, str] | None = None) -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
@@ -288,13 +303,8 @@ def draw(view: View, names: list[str], lang: str = "en",
     for entry in view["seats"]:
         y = _seat(svg, view, entry, names, finals, y, lang)
     if not over and view["to_move"]:
-        key = "waiting choose" if view["phase"] == "choose" else "waiting trade"
-        waiting = ", ".join(_name(names, s) for s in view["to_move"])
-        _box(svg, 0, y, WIDTH, 1, LINE)
-        for line in _wrap(w[key].format(names=waiting)):
-            _label(svg, MARGIN, y + 18, line, size=12, weight="600")
-            y += 16
-        y += 10
+        waiting, y = _waiting(lang, view["phase"], tuple(names), tuple(view["to_move"]), y)
+        svg.raw(waiting)
     height = y + 6
     # the root by hand: its font list keeps its quotes as written (the canvas would
     # escape them, and the picture would change by a byte)

@@ -58,11 +58,11 @@ def rates_text(field: int | None, rates: Sequence[str]) -> str:
 
 
 # a round's lines are told to every reader at every move of the round, in a seat page,
-# a mail, a turn's confirm page: told once per data version, language and table
+# a mail, a turn's confirm page: told once per data version, language, lines and names
 @lru_cache(maxsize=256)
-def _events(version: str, lang: str, events: tuple[str, ...],
-            names: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(f"  {seat_text(event(e, lang), names)}" for e in events)
+def _events(version: str, lang: str, events: tuple[str, ...], names: tuple[str, ...]) -> str:
+    # the names filled in all the lines at once: a placeholder never spans a line
+    return seat_text("\n".join(f"  {event(e, lang)}" for e in events), names)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> str:
@@ -84,7 +84,7 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["you have chosen"].format(cards=_cards(me["chosen"], w)))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.extend(_events(data.SETS.active.version, lang, tuple(view["events"]),
+        lines.append(_events(data.SETS.active.version, lang, tuple(view["events"]),
                              tuple(names)))
     if view.get("rates"):
         lines += ["", w["rates"].format(rates=rates_text(view["kurs_feld"], view["rates"]))]
