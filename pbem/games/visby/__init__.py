@@ -246,7 +246,8 @@ class Visby(Rules):
         # A secret card choice may be taken back until the cards are revealed,
         # even once the seat has chosen all its cards and its turn is over;
         # otherwise the turn's end is the commit point (a trade step can be taken
-        # back until "done").
+        # back until "done").  (``is_secret`` and ``turn_over`` asked without the data
+        # version's wrapper around each.)
         if before["phase"] == "choose" and not self._moved_on(before, after):
             return False
         return self._turn_over(before, seat, after)

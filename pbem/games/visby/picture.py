@@ -18,7 +18,7 @@ drawn carries its help, and a row's revealed cards theirs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 
 from pbem.games.datafile import MARK, marked
@@ -48,7 +48,8 @@ CARD_H = 28  # high enough for a finger
 #: writes the styles of labels and boxes (``_label_style``, ``_box_style``)
 _STYLE = Canvas(numbers="str")
 
-def _name(names: list[str], seat: int) -> str:
+
+def _name(names: Sequence[str], seat: int) -> str:
     return seat_name(names, seat, NAME_MAX)
 
 
@@ -269,7 +270,7 @@ def _waiting(lang: str, phase: str, names: tuple[str, ...], to_move: tuple[int, 
     """Who is still to choose or to trade, from ``y``: the markup and the y below."""
     svg = Canvas(numbers="str")
     key = "waiting choose" if phase == "choose" else "waiting trade"
-    waiting = ", ".join(_name(list(names), s) for s in to_move)
+    waiting = ", ".join(_name(names, s) for s in to_move)
     _box(svg, 0, y, WIDTH, 1, LINE)
     for line in _wrap(words(lang)[key].format(names=waiting)):
         _label(svg, MARGIN, y + 18, line, size=12, weight="600")

@@ -60,7 +60,7 @@ def rates_text(field: int | None, rates: Sequence[str]) -> str:
 # a round's lines are told to every reader at every move of the round, in a seat page,
 # a mail, a turn's confirm page: told once per data version, language, lines and names
 @lru_cache(maxsize=256)
-def _events(version: str, lang: str, events: tuple[str, ...], names: tuple[str, ...]) -> str:
+def _events(_version: str, lang: str, events: tuple[str, ...], names: tuple[str, ...]) -> str:
     # the names filled in all the lines at once: a placeholder never spans a line
     return seat_text("\n".join(f"  {event(e, lang)}" for e in events), names)
 
