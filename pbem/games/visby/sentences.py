@@ -11,6 +11,7 @@ words, and a line it does not know stays as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.games import language
@@ -122,6 +123,14 @@ def event(line: str, lang: str = "de") -> str:
     if spoken(lang) in _AS_WRITTEN:
         return line
     return _RETOLD(data.SETS.active.version, line, lang)
+
+
+def events(lines: Sequence[str], lang: str = "de") -> list[str]:
+    """``event`` of each of ``lines``, the reader's language looked up once."""
+    if spoken(lang) in _AS_WRITTEN:
+        return list(lines)
+    version = data.SETS.active.version
+    return [_RETOLD(version, line, lang) for line in lines]
 
 
 def full_event(line: str, lang: str = "de") -> str:

@@ -12,7 +12,7 @@ from pbem.games.language import Words
 from pbem.games.protocol import View
 from pbem.games.render import seat_text
 from pbem.games.visby import data
-from pbem.games.visby.sentences import event
+from pbem.games.visby.sentences import events as told
 from pbem.games.visby.words import count, words
 
 
@@ -62,7 +62,7 @@ def rates_text(field: int | None, rates: Sequence[str]) -> str:
 @lru_cache(maxsize=256)
 def _events(_version: str, lang: str, events: tuple[str, ...], names: tuple[str, ...]) -> str:
     # the names filled in all the lines at once: a placeholder never spans a line
-    return seat_text("\n".join(f"  {event(e, lang)}" for e in events), names)
+    return seat_text("\n".join(f"  {line}" for line in told(events, lang)), names)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> str:
