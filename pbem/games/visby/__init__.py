@@ -235,18 +235,22 @@ class Visby(Rules):
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # The last card chosen reveals the round: the decision the seat was asked
         # for is over even when it trades next, as a merchant, in a new decision.
-        if self._moved_on(before, after):
-            return True
-        return super().turn_over(before, seat, move, after)
+        return self._turn_over(before, seat, after)
+
+    def _turn_over(self, before: State, seat: int, after: State) -> bool:
+        # ``turn_over`` without the round trip through the data version's wrapper (the
+        # server asks both questions after every move); else as ``Rules.turn_over``
+        return self._moved_on(before, after) or seat not in rules.to_move(after)
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
         # A secret card choice may be taken back until the cards are revealed,
         # even once the seat has chosen all its cards and its turn is over;
         # otherwise the turn's end is the commit point (a trade step can be taken
-        # back until "done").
-        if self.is_secret(before) and not self._moved_on(before, after):
+        # back until "done").  (``is_secret`` and ``turn_over`` asked without the data
+        # version's wrapper around each.)
+        if before["phase"] == "choose" and not self._moved_on(before, after):
             return False
-        return self.turn_over(before, seat, move, after)
+        return self._turn_over(before, seat, after)
 
 
 GAME = Visby()

@@ -46,10 +46,29 @@ class Done:
 
 Move = Play | Trade | Done
 DONE = Done()
+#: each card's move, made once: the rules list a hand's moves at every question (a move
+#: is a frozen value, so every list may hold the same one)
+PLAYS: dict[str, Play] = {k: Play(k) for k in KARTEN}
+#: what ``parse`` read, by the text: a click's move is parsed by its POST, its ``apply``
+#: and each ``describe``; forgotten all at once at ``_PARSED_MOST`` texts
+_PARSED: dict[str, Move] = {}
+_PARSED_MOST = 1024
 
 
 def parse(text: str) -> Move:
     """The move written ``text``; ``MalformedMoveError`` if it is no Visby move."""
+    move = _PARSED.get(text) if type(text) is str else None
+    if move is None:
+        move = read(text)
+        if type(text) is str:
+            if len(_PARSED) >= _PARSED_MOST:
+                _PARSED.clear()
+            _PARSED[text] = move
+    return move
+
+
+def read(text: str) -> Move:
+    """``parse`` read from the text."""
     parts = str(text).split()
     if not parts:
         raise MalformedMoveError("empty move")
@@ -60,7 +79,7 @@ def parse(text: str) -> Move:
             raise MalformedMoveError(
                 f"Visby has no card {parts[1]!r}; the cards are {', '.join(KARTEN)}"
             )
-        return Play(card)
+        return PLAYS[card]
     if verb == "trade" and len(parts) == 2:
         rate = parts[1].split(":")
         if len(rate) == 2 and all(p.isdigit() for p in rate):

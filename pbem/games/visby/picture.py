@@ -18,8 +18,8 @@ drawn carries its help, and a row's revealed cards theirs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
 
 from pbem.games.datafile import MARK, marked
 from pbem.games.language import Words
@@ -29,7 +29,7 @@ from pbem.games.svg import xml_text as _text
 from pbem.games.visby import data
 from pbem.games.visby.menu import MARKT, YOU
 from pbem.games.visby.text import rates_text
-from pbem.games.visby.words import count, words
+from pbem.games.visby.words import count, spoken, words
 
 WIDTH = 390
 MARGIN = 12
@@ -45,8 +45,11 @@ HAND_COLUMNS = 4  # cards of the viewer's hand in one line: "Bettelmönch" fits 
 CARD_GAP = 6
 CARD_W = (WIDTH - 2 * MARGIN - (HAND_COLUMNS - 1) * CARD_GAP) // HAND_COLUMNS  # 87
 CARD_H = 28  # high enough for a finger
+#: writes the styles of labels and boxes (``_label_style``, ``_box_style``)
+_STYLE = Canvas(numbers="str")
 
-def _name(names: list[str], seat: int) -> str:
+
+def _name(names: Sequence[str], seat: int) -> str:
     return seat_name(names, seat, NAME_MAX)
 
 
@@ -54,15 +57,36 @@ def _wrap(line: str) -> list[str]:
     return wrap(line, LINE_MAX)
 
 
+# ``_label`` and ``_box`` write their element as ``Canvas.styled_text`` and
+# ``styled_rect`` write it with the picture's numbers (``str``), without the canvas's
+# checks for other kinds of places and content: a row or a track drawn anew is a few
+# dozen of them, and the checks were most of its cost (tests/games/visby/test_picture.py
+# holds them to the canvas's writing)
+
+
 def _label(svg: Canvas, x: float, y: float, content: str, size: int = 12,
            weight: str = "normal", fill: str = INK, anchor: str = "start") -> None:
     """A text in the picture's style: every attribute written, in this order."""
-    svg.text(x, y, content, font_size=size, font_weight=weight, fill=fill, text_anchor=anchor)
+    svg.parts.append(f'<text x="{x}" y="{y}"{_label_style(size, weight, fill, anchor)}>'
+                     f"{_text(content)}</text>")
+
+
+@cache
+def _label_style(size: int, weight: str, fill: str, anchor: str) -> str:
+    # a picture has a dozen kinds of label, each written once, not at every label
+    return _STYLE.attributes({"font_size": size, "font_weight": weight, "fill": fill,
+                              "text_anchor": anchor})
 
 
 def _box(svg: Canvas, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
          width: float = 1) -> None:
-    svg.rect(x, y, w, h, fill=fill, stroke=stroke, stroke_width=width)
+    svg.parts.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}"'
+                     f"{_box_style(fill, stroke, width)}/>")
+
+
+@cache
+def _box_style(fill: str, stroke: str, width: float) -> str:
+    return _STYLE.attributes({"fill": fill, "stroke": stroke, "stroke_width": width})
 
 
 def _marker(svg: Canvas, x: float, y: float, fill: str) -> None:
@@ -74,16 +98,18 @@ def _marker(svg: Canvas, x: float, y: float, fill: str) -> None:
 def _track(svg: Canvas, y: int, track: str, field: int, caption: str,
            rates: bool = False) -> int:
     """A track's caption and its sixteen fields; returns the y below it."""
-    _label(svg, MARGIN, y + 12, caption, size=12, weight="600")
-    svg.raw(_fields(y + 26, track, field, rates, data.SETS.active.version))
+    svg.raw(_track_drawing(y, track, field, caption, rates, data.SETS.active.version))
     return y + 26 + CELL + (16 if rates else 6)
 
 
-@cache
-def _fields(top: int, track: str, field: int, rates: bool, version: str) -> str:
+@lru_cache(maxsize=1024)
+def _track_drawing(y: int, track: str, field: int, caption: str, rates: bool,
+                   version: str) -> str:
     # the same few hundred track drawings recur in every picture of a game (per data
     # version: an operator's corrected rates draw their own)
     svg = Canvas(numbers="str")
+    _label(svg, MARGIN, y + 12, caption, size=12, weight="600")
+    top = y + 26
     colour = TRACK_COLOUR[track]
     _marker(svg, MARGIN + field * CELL + CELL / 2, top - 8, colour)
     for i in range(data.TRACK_END + 1):
@@ -99,6 +125,23 @@ def _fields(top: int, track: str, field: int, rates: bool, version: str) -> str:
                    fill=INK if here else MUTED, anchor="middle",
                    weight="700" if here else "normal")
     return svg.markup()
+
+
+def _markt_said(lang: str, field: int, kurs: str | None,
+                rates: tuple[str, ...]) -> tuple[str, str]:
+    """The Markt track's caption and its help: the purse's field and rate (marked when no
+    source prints it), the rates a merchant may use, the fields pbem reconstructed."""
+    w = words(lang)
+    here = data.field_reconstructed(field)
+    caption = (w["picture Markt"].format(n=field, kurs=marked(kurs, here)) if kurs else
+               marked(w["picture Markt no rate"].format(n=field), here))
+    help = caption + (f"; {w['rates'].format(rates=rates_text(field, rates))}"
+                      if rates else "")
+    # the track's help names the fields no source prints (too narrow to mark each)
+    ours = data.reconstructed_fields()
+    if ours:
+        help += ". " + w["mark fields"].format(mark=MARK, fields=data.fields_text(ours))
+    return caption, help
 
 
 def _bar(svg: Canvas, x: int, y: int, value: int, top: int, width: int, colour: str,
@@ -122,45 +165,59 @@ def _status(view: View, entry: dict, finals: dict[int, int], w: Words) -> str:
 
 
 def _seat(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[int, int],
-          y: int, w: Words) -> int:
+          y: int, lang: str) -> int:
+    """One seat's row (``_row``); the y below."""
+    seat = entry["seat"]
+    you = seat == view["you"]
+    w = words(lang)
+    name = _name(names, seat) + (f" ({w['you']})" if you else "")
+    hand = tuple(entry["hand"]) if you and "hand" in entry else None
+    # a row looks the same in every reader's picture (but the viewer's own) and mostly
+    # in the next ones: kept whole (its regions named where needed)
+    return svg.drawn(_row, lang, y, seat, you, name, _status(view, entry, finals, w),
+                     bool(entry["choosing"] or entry["trading"]), entry["seals"],
+                     view["target"], entry["goods"], bool(entry["trading"]),
+                     tuple(entry["played"]), view["events_round"], entry["hand_count"],
+                     hand, tuple(entry.get("chosen", ())),
+                     regions=lambda: _row_regions(seat, you, entry["played"], hand))
+
+
+def _row_regions(seat: int, you: bool, played: list[str],
+                 hand: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The regions a row draws (``_row``)."""
+    return ((YOU,) if you else ()) + ((f"revealed {seat}",) if played else ()) + (hand or ())
+
+
+def _row(svg: Canvas, lang: str, y: int, seat: int, you: bool, name: str, status: str,
+         busy: bool, seals: int, target: int, goods: int, trading: bool,
+         played: tuple[str, ...], events_round: int, hand_count: int,
+         hand: tuple[str, ...] | None, chosen: tuple[str, ...]) -> int:
     """One seat's row: name, status, seals and goods as bars, its cards; the y below.
 
     The viewer's own name and bars are the region ``YOU`` (where trading stops), and
     the viewer's hand follows the row as cards (``_hand``)."""
-    seat = entry["seat"]
-    you = seat == view["you"]
+    w = words(lang)
     _box(svg, 0, y, WIDTH, 1, LINE)
+    heading = (y, name, you, status, busy, seals, target, count(w, "seal", seals), goods,
+               count(w, "good", goods))
     if you:
-        help = (f"{w['done']}: {w['done help']}" if entry["trading"]
-                else w["picture your row"])
+        help = f"{w['done']}: {w['done help']}" if trading else w["picture your row"]
         with svg.region(YOU, help=help, box=(4, y + 3, WIDTH - 8, 33)):
-            _heading(svg, view, entry, names, finals, y, w)
+            _heading_line(svg, *heading)
     else:
-        _heading(svg, view, entry, names, finals, y, w)
-    played = ", ".join(entry["played"]) or w["nothing"]
-    revealed = w["picture revealed"].format(r=view["events_round"] or "–", cards=played)
-    if entry["played"]:
-        with svg.region(f"revealed {seat}", help=_card_help(entry["played"], w)):
+        _heading_line(svg, *heading)
+    revealed = w["picture revealed"].format(r=events_round or "–",
+                                            cards=", ".join(played) or w["nothing"])
+    if played:
+        with svg.region(f"revealed {seat}", help=_card_help(played, w)):
             _label(svg, MARGIN, y + 50, revealed, size=10, fill=MUTED)
     else:
         _label(svg, MARGIN, y + 50, revealed, size=10, fill=MUTED)
-    _label(svg, WIDTH - MARGIN, y + 50, f"{entry['hand_count']} {w['picture hand']}", size=10,
+    _label(svg, WIDTH - MARGIN, y + 50, f"{hand_count} {w['picture hand']}", size=10,
            fill=MUTED, anchor="end")
-    if you and "hand" in entry:
-        return _hand(svg, entry["hand"], entry.get("chosen", []), y + 58, w)
+    if hand is not None:
+        return _hand(svg, hand, chosen, y + 58, w)
     return y + 58
-
-
-def _heading(svg: Canvas, view: View, entry: dict, names: list[str], finals: dict[int, int],
-             y: int, w: Words) -> None:
-    """A row's name, status and bars."""
-    seat = entry["seat"]
-    you = seat == view["you"]
-    name = _name(names, seat) + (f" ({w['you']})" if you else "")
-    # the same line in every reader's picture and often in the next ones: kept
-    svg.drawn(_heading_line, y, name, you, _status(view, entry, finals, w),
-              bool(entry["choosing"] or entry["trading"]), entry["seals"], view["target"],
-              count(w, "seal", entry["seals"]), entry["goods"], count(w, "good", entry["goods"]))
 
 
 def _heading_line(svg: Canvas, y: int, name: str, you: bool, status: str, busy: bool,
@@ -173,11 +230,12 @@ def _heading_line(svg: Canvas, y: int, name: str, you: bool, status: str, busy: 
     _bar(svg, 200, y + 25, goods, data.GOODS_MAX, 90, GOODS_COLOUR, goods_said)
 
 
-def _card_help(cards: list[str], w: Words) -> str:
+def _card_help(cards: tuple[str, ...], w: Words) -> str:
     return " ".join(f"{card}: {w['card help'][card]}" for card in cards)
 
 
-def _hand(svg: Canvas, hand: list[str], chosen: list[str], y: int, w: Words) -> int:
+def _hand(svg: Canvas, hand: tuple[str, ...], chosen: tuple[str, ...], y: int,
+          w: Words) -> int:
     """The viewer's cards, ``HAND_COLUMNS`` to a line, each the region of its name; a
     card chosen this round (the viewer's own secret) says so in words.  The y below."""
     for i, card in enumerate(hand):
@@ -205,9 +263,25 @@ def _hand_card(svg: Canvas, chosen_said: str, card_help: str, card: str, mine: b
             _label(svg, x + CARD_W / 2, top + 18, card, size=11, anchor="middle")
 
 
+# the same lines in every reader's picture while the same seats are waiting
+@lru_cache(maxsize=1024)
+def _waiting(lang: str, phase: str, names: tuple[str, ...], to_move: tuple[int, ...],
+             y: int) -> tuple[str, int]:
+    """Who is still to choose or to trade, from ``y``: the markup and the y below."""
+    svg = Canvas(numbers="str")
+    key = "waiting choose" if phase == "choose" else "waiting trade"
+    waiting = ", ".join(_name(names, s) for s in to_move)
+    _box(svg, 0, y, WIDTH, 1, LINE)
+    for line in _wrap(words(lang)[key].format(names=waiting)):
+        _label(svg, MARGIN, y + 18, line, size=12, weight="600")
+        y += 16
+    return svg.markup(), y + 10
+
+
 def draw(view: View, names: list[str], lang: str = "en",
          links: Mapping[str, str] | None = None) -> str:
     """The table of ``view`` as an SVG document; ``names`` are plain text."""
+    lang = spoken(lang)
     w = words(lang)
     svg = Canvas(numbers="str", links=links)
     over = view["phase"] == "over"
@@ -219,30 +293,19 @@ def draw(view: View, names: list[str], lang: str = "en",
                w["picture Feldzug"].format(n=count(w, "seal", tracks["Feldzug"])))
     y = _track(svg, y, "Handelsfahrt", tracks["Handelsfahrt"],
                w["picture Handelsfahrt"].format(n=count(w, "good", tracks["Handelsfahrt"])))
-    here = data.field_reconstructed(view["kurs_feld"])
-    markt = (w["picture Markt"].format(n=view["kurs_feld"], kurs=marked(view["kurs"], here))
-             if view["kurs"] else
-             marked(w["picture Markt no rate"].format(n=view["kurs_feld"]), here))
-    help = markt + (f"; {w['rates'].format(rates=rates_text(view))}"
-                    if view.get("rates") else "")
-    # the track's help names the fields no source prints (too narrow to mark each)
-    ours = data.reconstructed_fields()
-    if ours:
-        help += ". " + w["mark fields"].format(mark=MARK, fields=data.fields_text(ours))
+    # the same few fields and rates at every move of a game: told once per data version
+    said = (view["kurs_feld"], view["kurs"], tuple(view.get("rates") or ()))
+    markt, help = data.SETS.active.kept(("picture Markt", lang, *said), _markt_said, lang,
+                                        *said)
     with svg.region(MARKT, help=help, box=(4, y + 1, WIDTH - 8, 26 + CELL + 16 - 2)):
         y = _track(svg, y, "Markt", view["kurs_feld"], markt, rates=True)
     y += 4
     finals = {f["seat"]: f["seals"] for f in view.get("final", [])}
     for entry in view["seats"]:
-        y = _seat(svg, view, entry, names, finals, y, w)
+        y = _seat(svg, view, entry, names, finals, y, lang)
     if not over and view["to_move"]:
-        key = "waiting choose" if view["phase"] == "choose" else "waiting trade"
-        waiting = ", ".join(_name(names, s) for s in view["to_move"])
-        _box(svg, 0, y, WIDTH, 1, LINE)
-        for line in _wrap(w[key].format(names=waiting)):
-            _label(svg, MARGIN, y + 18, line, size=12, weight="600")
-            y += 16
-        y += 10
+        waiting, y = _waiting(lang, view["phase"], tuple(names), tuple(view["to_move"]), y)
+        svg.raw(waiting)
     height = y + 6
     # the root by hand: its font list keeps its quotes as written (the canvas would
     # escape them, and the picture would change by a byte)

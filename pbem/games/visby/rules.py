@@ -32,7 +32,7 @@ from pbem.games import rng
 from pbem.games.protocol import IllegalMoveError, OptionError, State
 from pbem.games.visby import data
 from pbem.games.visby.data import KARTEN
-from pbem.games.visby.moves import DONE, Done, Move, Play, Trade
+from pbem.games.visby.moves import DONE, PLAYS, Done, Move, Play, Trade
 
 RULES_VERSION = "1"
 _ORDER = {k: i for i, k in enumerate(KARTEN)}
@@ -135,7 +135,7 @@ def legal(state: State, seat: int) -> list[Move]:
         return []
     if state["phase"] == "choose":
         chosen = state["chosen"][seat]
-        return [Play(card) for card in state["hand"][seat] if card not in chosen]
+        return [PLAYS[card] for card in state["hand"][seat] if card not in chosen]
     goods = state["goods"][seat]
     return [Trade(*r) for r in rates_up_to(state["kurs_feld"]) if r[0] <= goods] + [DONE]
 
@@ -168,8 +168,8 @@ def timeout_move(state: State, seat: int) -> Move:
     if state["phase"] == "trade":
         return DONE
     for card in TIMEOUT_CARDS + TIMEOUT_LAST_RESORT:
-        if Play(card) in moves:
-            return Play(card)
+        if PLAYS[card] in moves:
+            return PLAYS[card]
     raise AssertionError(f"no card to choose for seat {seat}: {moves}")  # pragma: no cover
 
 
@@ -198,19 +198,25 @@ def _choose(state: State, seat: int, card: str) -> State:
         raise IllegalMoveError(f"{card} is not in your hand (it is on your discard pile)")
     if card in state["chosen"][seat]:
         raise IllegalMoveError(f"you have already chosen {card} this round")
-    new = copy_state(state)
-    new["chosen"][seat].append(card)
-    new["chosen"][seat].sort(key=_ORDER.__getitem__)
+    # a choice changes the seat's chosen cards only (the rest is shared with ``state``,
+    # which no one changes); the last one reveals the round, which changes most of it
+    new = dict(state)
+    chosen = new["chosen"] = list(state["chosen"])
+    chosen[seat] = sorted([*chosen[seat], card], key=_ORDER.__getitem__)
     if not to_move(new):
+        new = copy_state(new)
         _reveal_and_resolve(new)
     return new
 
 
 def _trade(state: State, seat: int, move: Trade | Done) -> State:
-    new = copy_state(state)
+    # a trade changes the seat's goods and seals only, "done" the merchants trading (the
+    # rest is shared with ``state``); the last "done" ends the round, which changes most
+    new = dict(state)
     if not isinstance(move, Trade):
-        new["trading"].remove(seat)
+        new["trading"] = [s for s in state["trading"] if s != seat]
         if not new["trading"]:
+            new = copy_state(new)
             _finish_round(new)
         return new
     rate = (move.waren, move.siegel)
@@ -225,6 +231,8 @@ def _trade(state: State, seat: int, move: Trade | Done) -> State:
         raise IllegalMoveError(
             f"a trade at {rate[0]}:{rate[1]} needs {rate[0]} goods; you have {state['goods'][seat]}"
         )
+    new["goods"] = list(state["goods"])
+    new["seals"] = list(state["seals"])
     new["goods"][seat] -= rate[0]
     new["seals"][seat] += rate[1]
     return new

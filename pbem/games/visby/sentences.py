@@ -11,6 +11,7 @@ words, and a line it does not know stays as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.games import language
@@ -18,7 +19,7 @@ from pbem.games.language import Retelling, Retold, Words, code, retell
 from pbem.games.protocol import EVERYTHING, State
 from pbem.games.visby import data
 from pbem.games.visby.moves import Move, Play, Trade
-from pbem.games.visby.words import TABLES, count, words
+from pbem.games.visby.words import TABLES, count, spoken, words
 
 #: the secret choice told of several seats at once (``Rules.together``), per language
 TOGETHER = {"en": {"said play secret": "{seats} choose a card in secret"},
@@ -119,7 +120,17 @@ _EVENTS: list[Retelling] = [
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
     line is not one the rules write): ``full_event``, kept (``Retold``)."""
+    if spoken(lang) in _AS_WRITTEN:
+        return line
     return _RETOLD(data.SETS.active.version, line, lang)
+
+
+def events(lines: Sequence[str], lang: str = "de") -> list[str]:
+    """``event`` of each of ``lines``, the reader's language looked up once."""
+    if spoken(lang) in _AS_WRITTEN:
+        return list(lines)
+    version = data.SETS.active.version
+    return [_RETOLD(version, line, lang) for line in lines]
 
 
 def full_event(line: str, lang: str = "de") -> str:
@@ -128,3 +139,7 @@ def full_event(line: str, lang: str = "de") -> str:
 
 
 _RETOLD = Retold(full_event, TABLES)
+#: the languages whose table has no words for the lines (English): each line reads as
+#: the rules wrote it, without a walk through the patterns
+_AS_WRITTEN = {lang for lang, table in TABLES.items()
+               if not any(key.startswith("event ") for key in table)}

@@ -4,12 +4,15 @@ markup."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words
 from pbem.games.protocol import View
 from pbem.games.render import seat_text
 from pbem.games.visby import data
-from pbem.games.visby.sentences import event
+from pbem.games.visby.sentences import events as told
 from pbem.games.visby.words import count, words
 
 
@@ -47,12 +50,19 @@ def kurs_text(view: View, w: Words) -> str:
     return marked(view["kurs"] or w["no exchange"], data.field_reconstructed(view["kurs_feld"]))
 
 
-def rates_text(view: View) -> str:
-    """The rates a merchant may use (``"3:2, 2:1◇"``), each marked when only fields no
-    source prints give it."""
-    return ", ".join(marked(r, data.rate_reconstructed(*map(int, r.split(":")),
-                                                       view["kurs_feld"]))
-                     for r in view["rates"])
+def rates_text(field: int | None, rates: Sequence[str]) -> str:
+    """The rates a merchant may use with the purse on ``field`` (``"3:2, 2:1◇"``), each
+    marked when only fields no source prints give it."""
+    return ", ".join(marked(r, data.rate_reconstructed(*map(int, r.split(":")), field))
+                     for r in rates)
+
+
+# a round's lines are told to every reader at every move of the round, in a seat page,
+# a mail, a turn's confirm page: told once per data version, language, lines and names
+@lru_cache(maxsize=256)
+def _events(_version: str, lang: str, events: tuple[str, ...], names: tuple[str, ...]) -> str:
+    # the names filled in all the lines at once: a placeholder never spans a line
+    return seat_text("\n".join(f"  {line}" for line in told(events, lang)), names)
 
 
 def render(view: View, names: list[str], lang: str = "en") -> str:
@@ -74,9 +84,10 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["you have chosen"].format(cards=_cards(me["chosen"], w)))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.extend(f"  {seat_text(event(e, lang), names)}" for e in view["events"])
+        lines.append(_events(data.SETS.active.version, lang, tuple(view["events"]),
+                             tuple(names)))
     if view.get("rates"):
-        lines += ["", w["rates"].format(rates=rates_text(view))]
+        lines += ["", w["rates"].format(rates=rates_text(view["kurs_feld"], view["rates"]))]
     if view.get("final"):
         lines += ["", w["final"]]
         for f in view["final"]:

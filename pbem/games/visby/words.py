@@ -10,7 +10,7 @@ reads in English.
 
 from __future__ import annotations
 
-from pbem.games.language import Words, plural, table_for
+from pbem.games.language import ENGLISH, Words, code, plural, table_for
 from pbem.games.visby.data import KARTENTEXT
 
 DEFAULT_TIMEOUT_NOTE = (
@@ -200,6 +200,14 @@ TABLES = {"en": EN, "de": DE}
 def words(lang: str | None) -> Words:
     """The table of ``lang`` ("de", "de-AT"…), English where Visby has none."""
     return table_for(TABLES, lang)
+
+
+def spoken(lang: str | None) -> str:
+    """The table's language ``lang`` reads ("de" for "de-AT", English where Visby has
+    none): ``words`` gives both the same table, and what is kept by language is kept
+    once for them."""
+    primary = code(lang)
+    return primary if primary in TABLES else ENGLISH
 
 
 def count(w: Words, noun: str, n: int) -> str:

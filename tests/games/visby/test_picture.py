@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from pbem.games.protocol import EVERYTHING, SPECTATOR
-from pbem.games.visby import GAME
+from pbem.games.svg import Canvas
+from pbem.games.visby import GAME, picture
 from pbem.games.visby.rules import amount
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -117,3 +118,17 @@ def test_the_end_shows_final_seals():
     assert "Visby · round 1 · game over" in lines
     assert "final 33 seals" in lines  # 31 seals + 7 goods // 3
     assert not any(line.startswith("Still") for line in lines)
+
+
+@pytest.mark.parametrize(("x", "y", "content"), [(12, 20, "Visby · round 3"),
+                                                 (23.0, 71, HOSTILE), (55.5, -4, "")])
+def test_labels_and_boxes_are_written_as_the_canvas_writes_them(x, y, content):
+    # the picture writes its texts and boxes itself, for speed (``picture._label``, ``_box``)
+    ours, canvas = Canvas(numbers="str"), Canvas(numbers="str")
+    picture._label(ours, x, y, content, size=11, weight="700", fill=picture.MUTED,
+                   anchor="end")
+    canvas.text(x, y, content, font_size=11, font_weight="700", fill=picture.MUTED,
+                text_anchor="end")
+    picture._box(ours, x, y, 22, 8.5, "#ffffff", picture.LINE, 2)
+    canvas.rect(x, y, 22, 8.5, fill="#ffffff", stroke=picture.LINE, stroke_width=2)
+    assert ours.markup() == canvas.markup()

@@ -1,7 +1,7 @@
 """What Visby keeps is what the full computation gives (issue 23: the seat page's
 engine work): each line of a round's events retold, kept by data version, line and
-language; a menu's choices kept by the move alone (a card played, "done").  Checked at
-every state of random games."""
+language; a menu's choices kept by the move alone (a card played, "done"); a move kept
+by its text.  Checked at every state of random games."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import random
 import pytest
 from games.kept_menu import kept_menu_is_full
 
-from pbem.games.visby import GAME, menu, rules, sentences
+from pbem.games.visby import GAME, menu, moves, rules, sentences
 
 
 def _states(players: int, seed: str) -> list[dict]:
@@ -30,6 +30,9 @@ def test_an_event_kept_is_the_event_told(players, seed):
         for line in state["events"]:
             for lang in ("en", "de", "de-AT", "fr"):
                 assert sentences.event(line, lang) == sentences.full_event(line, lang)
+        for lang in ("en", "de", "de-AT", "fr"):
+            assert sentences.events(state["events"], lang) == [
+                sentences.full_event(line, lang) for line in state["events"]]
     assert not {lang for _, _, lang in sentences._RETOLD.kept} - {"en", "de"}
 
 
@@ -40,3 +43,13 @@ def test_a_menu_kept_by_the_move_is_the_full_menu(players, seed):
             for lang in ("en", "de", "de-AT"):
                 moves = rules.legal(state, seat)
                 kept_menu_is_full(menu, moves, state, seat, lang)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, "kurz-a"), (4, "kurz-b")])
+def test_a_move_kept_by_its_text_is_the_move_read(players, seed):
+    for state in _states(players, seed):
+        for seat in range(players):
+            for text in GAME.legal_moves(state, seat):
+                for written in (text, text.upper(), f"  {text} "):
+                    assert moves.parse(written) == moves.read(written)
+                    assert moves.parse(written).notation() == text
