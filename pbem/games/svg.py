@@ -399,8 +399,11 @@ class Canvas:
                 return
             content = xml_text(content)
         kx, ky = type(x), type(y)
-        if self._shortest and (kx is int or kx is float) and (ky is int or ky is float):
+        if (kx is int or kx is float) and (ky is int or ky is float):
             # ``_places`` without its call: most of a picture's elements are texts
+            if not self._shortest:
+                self.parts.append(f'<text x="{x}" y="{y}"{style}>{content}</text>')
+                return
             numbers = _NUMBERS.get
             self.parts.append(f'<text x="{numbers(x) or _g_kept(x)}" '
                               f'y="{numbers(y) or _g_kept(y)}"{style}>{content}</text>')
@@ -419,9 +422,13 @@ class Canvas:
                     style: str) -> None:
         """``rect(x, y, width, height, **attrs)`` with its ``attrs`` written already."""
         kx, ky, kw, kh = type(x), type(y), type(width), type(height)
-        if (self._shortest and (kx is int or kx is float) and (ky is int or ky is float)
+        if ((kx is int or kx is float) and (ky is int or ky is float)
                 and (kw is int or kw is float) and (kh is int or kh is float)):
             # ``_places`` and ``_at`` without their calls, as ``styled_text``
+            if not self._shortest:
+                self.parts.append(f'<rect x="{x}" y="{y}" width="{width}" '
+                                  f'height="{height}"{style}/>')
+                return
             n = _NUMBERS.get
             self.parts.append(
                 f'<rect x="{n(x) or _g_kept(x)}" y="{n(y) or _g_kept(y)}" '

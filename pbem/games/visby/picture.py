@@ -57,18 +57,10 @@ def _wrap(line: str) -> list[str]:
     return wrap(line, LINE_MAX)
 
 
-# ``_label`` and ``_box`` write their element as ``Canvas.styled_text`` and
-# ``styled_rect`` write it with the picture's numbers (``str``), without the canvas's
-# checks for other kinds of places and content: a row or a track drawn anew is a few
-# dozen of them, and the checks were most of its cost (tests/games/visby/test_picture.py
-# holds them to the canvas's writing)
-
-
 def _label(svg: Canvas, x: float, y: float, content: str, size: int = 12,
            weight: str = "normal", fill: str = INK, anchor: str = "start") -> None:
     """A text in the picture's style: every attribute written, in this order."""
-    svg.parts.append(f'<text x="{x}" y="{y}"{_label_style(size, weight, fill, anchor)}>'
-                     f"{_text(content)}</text>")
+    svg.styled_text(x, y, content, _label_style(size, weight, fill, anchor))
 
 
 @cache
@@ -80,8 +72,7 @@ def _label_style(size: int, weight: str, fill: str, anchor: str) -> str:
 
 def _box(svg: Canvas, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none",
          width: float = 1) -> None:
-    svg.parts.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}"'
-                     f"{_box_style(fill, stroke, width)}/>")
+    svg.styled_rect(x, y, w, h, _box_style(fill, stroke, width))
 
 
 @cache

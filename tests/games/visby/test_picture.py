@@ -123,7 +123,8 @@ def test_the_end_shows_final_seals():
 @pytest.mark.parametrize(("x", "y", "content"), [(12, 20, "Visby · round 3"),
                                                  (23.0, 71, HOSTILE), (55.5, -4, "")])
 def test_labels_and_boxes_are_written_as_the_canvas_writes_them(x, y, content):
-    # the picture writes its texts and boxes itself, for speed (``picture._label``, ``_box``)
+    # the picture writes its texts and boxes in styles written once (``picture._label``,
+    # ``_box``): as the canvas writes them from their attributes
     ours, canvas = Canvas(numbers="str"), Canvas(numbers="str")
     picture._label(ours, x, y, content, size=11, weight="700", fill=picture.MUTED,
                    anchor="end")
