@@ -95,6 +95,7 @@ A game may add modules for a part of its own (Riga's payment steps), named in it
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import secrets
@@ -167,6 +168,13 @@ def entry_of(moves: Iterable[Any], notation: str, label: Callable[[Any], Choice]
 def _defined_in(cls: type, name: str) -> type:
     """The class of ``cls``'s MRO whose own body defines ``name``."""
     return next(c for c in cls.__mro__ if name in c.__dict__)
+
+
+@functools.cache
+def _labels_alone(cls: type) -> bool:
+    """Whether the class of ``cls``'s MRO that words its ``menu`` also labels one move
+    alone (``menu_entry``), asked once per class: every confirm page asks ``choice``."""
+    return _defined_in(cls, "menu") is _defined_in(cls, "menu_entry")
 
 
 def new_seed() -> str:
@@ -475,7 +483,7 @@ class Rules(ABC):
         A confirm page names one move: where the class that words the menu also labels
         one move alone (``menu_entry``), that is asked; else (a subclass that rewords
         ``menu`` alone) the whole menu is read."""
-        if _defined_in(type(self), "menu") is _defined_in(type(self), "menu_entry"):
+        if _labels_alone(type(self)):
             return self.menu_entry(state, seat, move, lang)
         return Rules.menu_entry(self, state, seat, move, lang)
 
