@@ -96,6 +96,7 @@ Readings of the rulebook we chose, each with its reason (section names as in
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -133,19 +134,33 @@ _NESTED = ("pile", "hand", "display")
 
 def _copy_state(state: State) -> State:
     """A copy of ``state`` that the rules may change without changing ``state``: what a
-    move changes is copied, the rest shared (a full deep copy took a third of a searching
-    bot's time, which plays thousands of moves per move)."""
+    move changes is copied (``_COPIES``), the rest shared (a full deep copy took a third of
+    a searching bot's time, which plays thousands of moves per move); any other dict or
+    list whole."""
     new = dict(state)
+    copies = _COPIES
     for key, value in state.items():
-        if key in _FLAT:
-            new[key] = list(value)
-        elif key in _NESTED:
-            new[key] = [list(part) for part in value]
-        elif key == "towers":  # a drawn state deals its rivals' tower cards anew
-            new[key] = [[dict(tower) for tower in towers] for towers in value]
+        copy = copies.get(key)
+        if copy is not None:
+            new[key] = copy(value)
         elif isinstance(value, (dict, list)):
             new[key] = _copy(value)
     return new
+
+
+def _copy_nested(parts: list[list[Any]]) -> list[list[Any]]:
+    return [list(part) for part in parts]
+
+
+def _copy_towers(towers: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    # a drawn state deals its rivals' tower cards anew
+    return [[dict(tower) for tower in seat] for seat in towers]
+
+
+#: how ``_copy_state`` copies each part a move changes (looked up once a part: a bot's
+#: search copies a state per move it plays)
+_COPIES: dict[str, Any] = {**dict.fromkeys(_FLAT, list),
+                           **dict.fromkeys(_NESTED, _copy_nested), "towers": _copy_towers}
 
 
 def card_key(card: str) -> tuple[int, str]:
@@ -154,7 +169,8 @@ def card_key(card: str) -> tuple[int, str]:
 
 
 def half_of(card: str, half: str) -> data.Haelfte:
-    return data.karte(card).half(half)
+    """Half ``half`` ("a", "b") of influence card ``card`` or the Legat."""
+    return data.HAELFTEN[card, half]
 
 
 def all_cards(state: State) -> list[str]:
@@ -255,12 +271,20 @@ def legal(state: State, seat: int) -> list[Move]:
         return []
     phase = state["phase"]
     if phase == "choose":
-        return [Play(card, h) for card in state["hand"][seat] for h in HALVES]
+        return list(_plays(tuple(state["hand"][seat])))
     if phase == "legat":
         return [Legat(s) for s in data.STAENDE]
     # the display's cards, then the hand's, then none (at most 11 + 1, see above)
     cards = display_cards(state, seat) + state["hand"][seat]
     return [Tower(c) for c in cards] + [NO_TOWER]
+
+
+# a hand's plays are asked for again and again (a click's confirm page, its move, its
+# menu; every move a bot searches): made once per hand (a move is a frozen value, shared)
+@functools.lru_cache(maxsize=1024)
+def _plays(hand: tuple[str, ...]) -> tuple[Play, ...]:
+    """Each card of ``hand`` played with each half active."""
+    return tuple(Play(card, h) for card in hand for h in HALVES)
 
 
 def timeout_move(state: State, seat: int) -> Move:
@@ -479,8 +503,9 @@ def display_counts(state: State, seat: int) -> dict[str, int]:
     # dict per half took most of its time
     start = data.STARTKARTEN[state["start"][seat]].persons
     k, r, m = start.K, start.R, start.M
+    halves = data.HAELFTEN
     for card, half in state["display"][seat]:
-        h = half_of(card, half)
+        h = halves[card, half]
         k, r, m = k + h.K, r + h.R, m + h.M
     return {"K": k, "R": r, "M": m}
 
