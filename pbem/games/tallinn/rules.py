@@ -359,26 +359,35 @@ def _choose(state: State, seat: int, card: str, half: str) -> State:
             "one of your towers" if any(t["card"] == card for t in state["towers"][seat])
             else "not yet drawn" if card in state["pile"][seat] else "not in this game")
         raise IllegalMoveError(f"card {card} is not in your hand ({where})")
-    new = _copy_state(state)
-    new["chosen"][seat] = [card, half]
+    new = _decided(state, "chosen", seat, [card, half])
     if not to_move(new):
+        new = _copy_state(new)
         _reveal(new)
     return new
 
 
+def _decided(state: State, key: str, seat: int, decision: Any) -> State:
+    """``state`` with ``seat``'s ``decision`` in ``state[key]`` (its card choice, its
+    Legat's estate, its tower): a copy of that list alone, the rest shared; the step the
+    last decision sets off (a reveal, the contests, the towers built) changes much more,
+    and works on a ``_copy_state`` (most moves decide and wait for the others)."""
+    new = dict(state)
+    new[key] = list(state[key])
+    new[key][seat] = decision
+    return new
+
+
 def _legat(state: State, seat: int, code: str) -> State:
-    new = _copy_state(state)
-    new["legat"][seat] = code
+    new = _decided(state, "legat", seat, code)
     if not to_move(new):
+        new = _copy_state(new)
         _resolve_contests(new)
     return new
 
 
 def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
-    new = _copy_state(state)
-    if isinstance(move, NoTower):
-        new["tower_choice"][seat] = "none"
-    else:
+    choice: Any = "none"
+    if not isinstance(move, NoTower):
         card = move.card
         if card in display_cards(state, seat):
             source = DISPLAY
@@ -388,13 +397,17 @@ def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
             raise IllegalMoveError(
                 f"card {card} is neither in your display nor in your hand; a tower is built "
                 f"from one of {', '.join(display_cards(state, seat) + state['hand'][seat])}")
-        new["tower_choice"][seat] = {"from": source, "card": card}
-    if new["options"]["tower_order"]:
+        choice = {"from": source, "card": card}
+    new = _decided(state, "tower_choice", seat, choice)
+    ordered = new["options"]["tower_order"]
+    if ordered:
         # decisions in the open, one after another: each takes effect at once
+        new = _copy_state(new)
         _build(new, seat)
         new["decision"] += 1
     if not to_move(new):
-        if not new["options"]["tower_order"]:
+        if not ordered:
+            new = _copy_state(new)
             for builder in new["builders"]:
                 _build(new, builder)
         _draw_and_continue(new)
