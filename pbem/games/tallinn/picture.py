@@ -21,8 +21,8 @@ links.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from pbem.games.svg import Canvas, xml_text
 from pbem.games.tallinn import data
@@ -41,6 +41,8 @@ from pbem.games.tallinn.words import (
     with_mark,
 )
 from pbem.games.tallinn.words import words as words_for
+
+_T = TypeVar("_T")
 
 WIDTH = 390
 ROW = 22  # one line of symbols
@@ -156,13 +158,8 @@ def _display(svg: Canvas, start: tuple[str, str, tuple[int, ...]],
             x = 6.0
             y += pitch
         name = mine + ("start" if start_card else display_region(card))
-        if name in svg.links:  # the viewer's own, to build a tower from: its link written in
-            x = _display_half(svg, lang, name, counts, coin, bool(wappen), start_card, card,
-                              side, x, y, roomy)
-        else:
-            markup, x = _unlinked_half(data.SETS.active.version, lang, name, counts, coin,
-                                       wappen, start_card, card, side, x, y, roomy)
-            svg.raw(markup)
+        x = _piece(svg, (name,), _display_half, data.SETS.active.version, lang, name, counts,
+                   coin, wappen, start_card, card, side, x, y, roomy)
     return y
 
 
@@ -176,29 +173,39 @@ def _counts(persons: dict[str, int]) -> tuple[int, ...]:
 _NONE = (0,) * len(data.STAENDE)
 
 
-# A half without a link looks the same in every reader's picture, move after move, and
-# in other tables where it lies at the same place: kept here by what it draws, not by
-# ``Canvas.drawn``, whose key and bookkeeping cost more than drawing a half (a seat's
-# block kept whole draws its halves again only where it changed; a table not seen before
-# draws all of them, some thirty).  ``typed``: a place 6 and 6.0 are written apart.
+def _piece(svg: Canvas, regions: tuple[str, ...], draw: Callable[..., _T], *args: Any) -> _T:
+    """What ``draw(svg, *args)`` draws (a half of a display, a hand card, a tower, whose
+    ``regions`` it names), kept in ``_unlinked`` where none of them has a link; drawn
+    here where one has (the viewer's places to tap, its links written in)."""
+    links = svg.links
+    if links and any(name in links for name in regions):
+        return draw(svg, *args)
+    markup, result = _unlinked(draw, *args)
+    svg.raw(markup)
+    return result
+
+
+# A piece of a seat without a link looks the same in every reader's picture, move after
+# move, and in other tables where it lies at the same place (the persons of a half on the
+# grid, a hand card in the row): kept here by what it draws (``draw`` is a module's
+# function of its arguments alone, the data version and the language among them), not by
+# ``Canvas.drawn``, whose key and bookkeeping cost more than drawing a half; a seat's
+# block kept whole draws its pieces again only where it changed, a table not seen before
+# all of them, some forty.  ``typed``: a place 6 and a place 6.0 are written apart.
 @functools.lru_cache(maxsize=2048, typed=True)
-def _unlinked_half(_version: str, lang: str, name: str, counts: tuple[int, ...],
-                   coin: str | None, wappen: int, start: tuple[str, str, tuple[int, ...]] | None,
-                   card: str | None, side: str | None, x: float, y: float,
-                   roomy: bool) -> tuple[str, float]:
-    """``_display_half``'s markup on a canvas without links, and the x it returns."""
+def _unlinked(draw: Callable[..., _T], *args: Any) -> tuple[str, _T]:
+    """``draw``'s markup on a canvas without links, and what it returns."""
     drawn = Canvas(numbers="str")
-    end = _display_half(drawn, lang, name, counts, coin, bool(wappen), start, card, side, x, y,
-                        roomy)
-    return drawn.markup(), end
+    result = draw(drawn, *args)
+    return drawn.markup(), result
 
 
-def _display_half(svg: Canvas, lang: str, name: str, counts: tuple[int, ...], coin: str | None,
-                  wappen: bool, start: tuple[str, str, tuple[int, ...]] | None,
-                  card: str | None, side: str | None, x: float, y: float,
-                  roomy: bool) -> float:
-    """A half of the display (``start``: the start card, its number and text) as the
-    region ``name``; the x where the next one begins."""
+def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tuple[int, ...],
+                  coin: str | None, wappen: int,
+                  start: tuple[str, str, tuple[int, ...]] | None, card: str | None,
+                  side: str | None, x: float, y: float, roomy: bool) -> float:
+    """A half of the display (``start``: the start card, its number and text; a Wappen
+    as 1 or 0) as the region ``name``; the x where the next one begins."""
     end = x + _width(counts, wappen)
     if start:
         words = words_for(lang)
@@ -209,7 +216,7 @@ def _display_half(svg: Canvas, lang: str, name: str, counts: tuple[int, ...], co
     with svg.region(name, box=box):
         svg.raw(_title(help))
         svg.styled_rect(x - 2, y, end - x + 2, SYMBOL + 4, _START_FRAME if start else _HALF_FRAME)
-        _half(svg, counts, coin, wappen, x, y + 2)
+        _half(svg, counts, coin, bool(wappen), x, y + 2)
     # a place to tap keeps its frame clear of the next one's
     return end + (10 if roomy else 6)
 
@@ -263,9 +270,9 @@ def _hand(svg: Canvas, hand: tuple[tuple[str, tuple[Any, ...], str | None], ...]
             x = 6.0
             y += CARD_H + 8
         # a card in hand looks the same move after move
-        svg.drawn(_hand_card, version, lang, mine, number, halves, picked, x, y,
-                  regions=(mine + hand_region(number),
-                           *(mine + hand_region(number, h[0]) for h in halves)))
+        _piece(svg, (mine + hand_region(number), *(mine + hand_region(number, h[0])
+                                                   for h in halves)),
+               _hand_card, version, lang, mine, number, halves, picked, x, y)
         x += CARD_W + 8
     return y + CARD_H + 6
 
@@ -339,8 +346,8 @@ def _towers(svg: Canvas, towers: tuple[tuple[str | None, tuple[Any, ...]], ...],
         if x > 6 and x + need > WIDTH - 4:
             x = 6.0
             y += ROW
-        x = svg.drawn(_kept_tower, data.SETS.active.version, lang, mine, card, faces, x, y,
-                      regions=(f"{mine}tower {card}",) if card else ()) + 6
+        x = _piece(svg, (f"{mine}tower {card}",) if card else (), _kept_tower,
+                   data.SETS.active.version, lang, mine, card, faces, x, y) + 6
     return y
 
 

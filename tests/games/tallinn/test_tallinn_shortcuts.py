@@ -75,10 +75,11 @@ def test_a_start_card_entry_is_a_view_of_its_own():
 @pytest.mark.parametrize(("players", "seed", "options"), GAMES[:3])
 def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, options,
                                                               monkeypatch):
-    """A person's and a display half's markup kept by their places, a seat's block kept
-    whole, a half's and a card's help kept per data version and escaped once: the
-    picture is the one drawn element by element from the full words (every kept drawing
-    forgotten before it), for every seat and a spectator, with links."""
+    """A person's markup and a seat's pieces (halves of the display, hand cards, towers)
+    kept by their places, a seat's block kept whole, a half's and a card's help kept per
+    data version and escaped once: the picture is the one drawn element by element from
+    the full words (every kept drawing forgotten before it), for every seat and a
+    spectator, with links."""
     for state in _states(players, seed, options) + [_last(players, seed, options)]:
         for seat in [*range(players), None]:
             shown = view.build(state, seat)
@@ -88,7 +89,7 @@ def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, opt
                 got = picture.draw(shown, NAMES, lang, links)
                 with monkeypatch.context() as full:
                     full.setattr(picture, "_symbol", picture.draw_symbol)
-                    full.setattr(picture, "_unlinked_half", picture._unlinked_half.__wrapped__)
+                    full.setattr(picture, "_unlinked", picture._unlinked.__wrapped__)
                     full.setattr(picture, "_title", picture._title.__wrapped__)
                     full.setattr(picture, "_half_help", picture.full_half_help)
                     full.setattr(picture, "_card_help", picture.full_card_help)
