@@ -377,12 +377,19 @@ def _seat_block(svg: Canvas, view: dict[str, Any], entry: dict[str, Any], name: 
     """One seat (``_kept_seat_block``), kept whole by what it draws, its place and whether
     the viewer decides there: the seat page is drawn after every move, and most seats
     look as they did at the move before (in the picture of every reader of the table);
-    the y below it."""
+    the y below it.  Kept in ``_unlinked`` as its pieces are, or where the viewer has
+    places to tap in it, by ``Canvas.drawn`` with its links written in at each use."""
     you = entry["seat"] == view["you"]
     deciding = view["phase"] if you and entry["seat"] in view["to_move"] else ""
     pieces = _seat_pieces(entry, lang)
-    return svg.drawn(_kept_seat_block, data.SETS.active.version, lang, name, you, deciding, y,
-                     *pieces, regions=lambda: _seat_regions(*pieces, you, deciding))
+    args = (data.SETS.active.version, lang, name, you, deciding, y, *pieces)
+    links = svg.links
+    regions = _seat_regions(*pieces, you, deciding) if links else ()
+    if any(region in links for region in regions):
+        return svg.drawn(_kept_seat_block, *args, regions=regions)
+    markup, below = _unlinked(_kept_seat_block, *args)
+    svg.raw(markup)
+    return below
 
 
 def _seat_pieces(entry: dict[str, Any], lang: str) -> tuple[tuple[Any, ...], ...]:
