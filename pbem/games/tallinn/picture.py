@@ -128,9 +128,9 @@ def _half(svg: Canvas, counts: tuple[int, ...], coin: str | None, wappen: bool, 
     return x
 
 
-def _width(counts: tuple[int, ...], wappen: bool) -> int:
-    """How wide ``_half`` draws a half (the places are whole numbers: its sum of steps is
-    this product)."""
+def _width(counts: tuple[int, ...], wappen: int) -> int:
+    """How wide ``_half`` draws a half (``wappen``: true or 1 for the Wappen; the places
+    are whole numbers: its sum of steps is this product)."""
     return (SYMBOL + 2) * (1 if wappen else sum(counts))
 
 
@@ -164,7 +164,7 @@ def _display(svg: Canvas, start: tuple[str, str, tuple[int, ...]],
 
 
 def _counts(persons: dict[str, int]) -> tuple[int, ...]:
-    """A half's persons as a key (``Canvas.drawn``): their number by estate."""
+    """A half's persons as a key (``_seat_pieces``): their number by estate."""
     # (one C loop: a picture asks for some thirty, one per half it draws)
     return tuple(map(persons.get, data.STAENDE, _NONE))
 
@@ -185,13 +185,14 @@ def _piece(svg: Canvas, regions: tuple[str, ...], draw: Callable[..., _T], *args
     return result
 
 
-# A piece of a seat without a link looks the same in every reader's picture, move after
-# move, and in other tables where it lies at the same place (the persons of a half on the
-# grid, a hand card in the row): kept here by what it draws (``draw`` is a module's
-# function of its arguments alone, the data version and the language among them), not by
-# ``Canvas.drawn``, whose key and bookkeeping cost more than drawing a half; a seat's
-# block kept whole draws its pieces again only where it changed, a table not seen before
-# all of them, some forty.  ``typed``: a place 6 and a place 6.0 are written apart.
+# A seat's block, or a piece of it, without a link looks the same in every reader's
+# picture, move after move, and in other tables where it lies at the same place (the
+# persons of a half on the grid, a hand card in the row): kept here by what it draws
+# (``draw`` is a module's function of its arguments alone, the data version and the
+# language among them), not by ``Canvas.drawn``, whose key and bookkeeping cost more than
+# drawing a half (and some 40 us a block); a block drawn anew draws its pieces again
+# only where they changed, a table not seen before all of them, some forty.  ``typed``:
+# a place 6 and a place 6.0 are written apart.
 @functools.lru_cache(maxsize=2048, typed=True)
 def _unlinked(draw: Callable[..., _T], *args: Any) -> tuple[str, _T]:
     """``draw``'s markup on a canvas without links, and what it returns."""
@@ -398,8 +399,9 @@ def _seat_pieces(entry: dict[str, Any], lang: str) -> tuple[tuple[Any, ...], ...
     persons), its display's halves (card, side, persons, coin, Wappen), its hand's cards
     (number, halves, the half chosen) and its towers (card, halves).  A half's persons
     by estate (``_counts``), a Wappen as 1 or 0 (a key keeps no truth value inside a
-    tuple); not the entry itself, whose words (each half's, in two languages) made
-    the key cost as much as the drawing."""
+    tuple; a view's counts and points are whole numbers, none a float equal to one);
+    not the entry itself, whose words (each half's, in two languages) made the key cost
+    as much as the drawing."""
     start, chosen = entry["start"], entry.get("chosen")
     picked = chosen and chosen["card"]
     return (
