@@ -201,6 +201,14 @@ def _unlinked(draw: Callable[..., _T], *args: Any) -> tuple[str, _T]:
     return drawn.markup(), result
 
 
+def forget() -> None:
+    """Forget what the picture keeps beside ``Canvas.drawn`` (``_unlinked``, ``_person``,
+    ``_title``), as ``pbem.games.svg.forget`` forgets what the canvas keeps: a bench that
+    draws the same pictures again starts each round as a fresh process would."""
+    for kept in (_unlinked, _person, _title):
+        kept.cache_clear()
+
+
 def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tuple[int, ...],
                   coin: str | None, wappen: int,
                   start: tuple[str, str, tuple[int, ...]] | None, card: str | None,

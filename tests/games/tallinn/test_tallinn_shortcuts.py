@@ -98,6 +98,17 @@ def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, opt
                     svg.forget()
 
 
+def test_forget_forgets_what_the_picture_keeps():
+    """``picture.forget`` empties the look-ups beside the canvas's, as ``svg.forget``
+    empties the canvas's (a bench's round draws as a fresh process would)."""
+    state = _states(3, 2, {"legat": True})[-1]
+    picture.draw(view.build(state, 0), NAMES, "en")
+    kept = (picture._unlinked, picture._person, picture._title)
+    assert all(f.cache_info().currsize for f in kept)
+    picture.forget()
+    assert not any(f.cache_info().currsize for f in kept)
+
+
 def _last(players: int, seed: int, options: dict) -> dict:
     """The game's last state (the towers turned up)."""
     for state, seat, move in random_steps(players, seed, **options):
