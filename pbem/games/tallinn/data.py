@@ -139,6 +139,9 @@ class Startkarte(NamedTuple):
 
 #: (the six start cards, ``STARTKARTEN`` by name: data.toml)
 
+#: (every half of the influence cards and the Legat, ``HAELFTEN`` by (card, side): from
+#: data.toml)
+
 # -- numbers of the rules (all printed in the rulebook) ---------------------------
 
 START_PUNKTE = 4  # Spielvorbereitung: "eine Silbermünze auf das Feld 4"
@@ -282,8 +285,12 @@ def _derive(d: Daten) -> dict[str, Any]:
              for n, k in d.startkarten.items()}
     legat = Karte(LEGAT, d.legat.a.haelfte(), d.legat.b.haelfte(), d.legat.status,
                   d.legat.quelle)
+    # every half by card and side, the Legat's too: the rules, a view and a contest look
+    # up a half at every step, and ``karte(…).half(…)`` took four calls
+    halves = {(k.nummer, side): k.half(side) for k in (*karten.values(), legat)
+              for side in ("a", "b")}
     return {"DATA_VERSION": d.version, "EINFLUSSKARTEN": karten, "STARTKARTEN": start,
-            "LEGAT_KARTE": legat}
+            "LEGAT_KARTE": legat, "HAELFTEN": halves}
 
 
 def _sum(*halves: Haelften) -> dict[str, int]:

@@ -9,6 +9,7 @@ the bot work with these values.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from pbem.games.protocol import BUILD, PLAY, Log, MalformedMoveError, Use
@@ -73,6 +74,20 @@ def _is_card(card: str) -> bool:
 
 def parse(text: str) -> Move:
     """The move written ``text``; ``MalformedMoveError`` if it is no Tallinn move."""
+    if type(text) is not str:
+        return _parse(text)
+    return _parsed(data.SETS.active.version, text)
+
+
+# a move is read again and again (a click parses it four times: its confirm page, the
+# move, its sentences for two readers): kept by its text and the data version, which
+# names the cards; a move is a frozen value, the same one for every reader
+@functools.lru_cache(maxsize=1024)
+def _parsed(_version: str, text: str) -> Move:
+    return _parse(text)
+
+
+def _parse(text: str) -> Move:
     parts = str(text).lower().split()
     if not parts:
         raise MalformedMoveError("empty move")

@@ -20,8 +20,9 @@ links.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from pbem.games.svg import Canvas, xml_text
 from pbem.games.tallinn import data
@@ -41,6 +42,8 @@ from pbem.games.tallinn.words import (
 )
 from pbem.games.tallinn.words import words as words_for
 
+_T = TypeVar("_T")
+
 WIDTH = 390
 ROW = 22  # one line of symbols
 SYMBOL = 16
@@ -52,33 +55,56 @@ CARD_H = LABEL_H + 2 * HALF_H + 2
 
 
 def _symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
-    """One person: shape, colour and letter; ``(x, y)`` is the top left corner.
+    """One person: shape, colour and letter; ``(x, y)`` is the top left corner."""
+    svg.raw(_person(code, x, y, coin))
 
-    Kept by its arguments (``Canvas.drawn``): a half or a card drawn anew (a new half in
-    a display, a reader's own prefix, a line moved down) puts its persons where persons
-    stood before, on the grid of symbols, and each took three elements written."""
-    svg.drawn(draw_symbol, code, x, y, coin)
+
+# Kept by its place: a half or a card drawn anew (a new half in a display, a reader's own
+# prefix, a line moved down, another table) puts its persons where persons stood before,
+# on the grid of symbols, and each took three elements written; a look-up here, not
+# ``Canvas.drawn``, whose key and bookkeeping cost as much as writing them (``typed``: a
+# place 6 and a place 6.0 are written apart)
+@functools.lru_cache(maxsize=4096, typed=True)
+def _person(code: str, x: float, y: float, coin: bool) -> str:
+    """``_symbol``'s markup."""
+    drawn = Canvas(numbers="str")
+    draw_symbol(drawn, code, x, y, coin)
+    return drawn.markup()
+
+
+#: the attributes of a picture's elements but their places, written once as the
+#: picture's canvas writes them (its numbers by ``str``): a picture drawn anew draws some
+#: seventy persons and thirty halves, and writing each one's attributes again was a
+#: fifth of drawing it
+_style = Canvas(numbers="str").attributes
+#: a person's shape, by its estate
+_PERSON = {code: _style({"fill": colour}) for code, colour in data.STAND_FARBE.items()}
+#: a person's letter, by its estate (black on the yellow circle; the triangle's smaller)
+_LETTER = {code: _style({"font_size": 8 if code == "M" else 10, "text_anchor": "middle",
+                         "font_weight": "bold", "fill": "#000" if code == "K" else "#fff"})
+           for code in data.STAND_FARBE}
+_COIN = _style({"fill": "none", "stroke": "#7a5c00", "stroke_width": 1.5,
+                "stroke_dasharray": "2 1"})
+#: the frame of a half of the display, and of the start card
+_HALF_FRAME = _style({"rx": 3, "fill": "none", "stroke": "#bbb", "stroke_width": 1})
+_START_FRAME = _style({"rx": 3, "fill": "none", "stroke": "#555", "stroke_width": 1.5})
 
 
 def draw_symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
     """``_symbol`` drawn element by element."""
-    colour = data.STAND_FARBE[code]
     cx, cy, r = x + SYMBOL / 2, y + SYMBOL / 2, SYMBOL / 2
+    shape = _PERSON[code]
     if code == "K":
-        svg.circle(cx, cy, r - 0.5, fill=colour)
+        svg.placed("circle", "", shape, cx=cx, cy=cy, r=r - 0.5)
     elif code == "R":
-        svg.rect(x + 0.5, y + 0.5, SYMBOL - 1, SYMBOL - 1, fill=colour)
+        svg.styled_rect(x + 0.5, y + 0.5, SYMBOL - 1, SYMBOL - 1, shape)
     else:
-        svg.element("polygon", points=f"{cx},{y} {x + SYMBOL},{y + SYMBOL} {x},{y + SYMBOL}",
-                    fill=colour)
-    ink = "#000" if code == "K" else "#fff"
+        svg.placed("polygon", "", shape,
+                   points=f"{cx},{y} {x + SYMBOL},{y + SYMBOL} {x},{y + SYMBOL}")
     # the triangle is widest at its foot: its letter sits lower
-    base, size = (y + SYMBOL - 2, 8) if code == "M" else (cy + 4, 10)
-    svg.text(cx, base, code, font_size=size, text_anchor="middle", font_weight="bold",
-             fill=ink)
+    svg.styled_text(cx, y + SYMBOL - 2 if code == "M" else cy + 4, code, _LETTER[code])
     if coin:
-        svg.circle(cx, cy, r + 2, fill="none", stroke="#7a5c00", stroke_width=1.5,
-                   stroke_dasharray="2 1")
+        svg.placed("circle", "", _COIN, cx=cx, cy=cy, r=r + 2)
 
 
 def _wappen(svg: Canvas, x: float, y: float) -> None:
@@ -88,17 +114,24 @@ def _wappen(svg: Canvas, x: float, y: float) -> None:
              font_weight="bold")
 
 
-def _half(svg: Canvas, persons: dict[str, int], coin: str | None, wappen: bool, x: float,
+def _half(svg: Canvas, counts: tuple[int, ...], coin: str | None, wappen: bool, x: float,
           y: float) -> float:
-    """A card half as symbols from ``x``; returns the next free x."""
+    """A card half (its persons by estate, ``_counts``) as symbols from ``x``; returns the
+    next free x, ``x + _width(counts, wappen)``."""
     if wappen:
         _wappen(svg, x, y)
         return x + SYMBOL + 2
-    for code in data.STAENDE:
-        for _ in range(persons.get(code, 0)):
+    for code, n in zip(data.STAENDE, counts, strict=True):
+        for _ in range(n):
             _symbol(svg, code, x, y, coin == code)
             x += SYMBOL + 2
     return x
+
+
+def _width(counts: tuple[int, ...], wappen: int) -> int:
+    """How wide ``_half`` draws a half (``wappen``: true or 1 for the Wappen; the places
+    are whole numbers: its sum of steps is this product)."""
+    return (SYMBOL + 2) * (1 if wappen else sum(counts))
 
 
 def _text(svg: Canvas, x: float, y: float, text: str, size: int = 12, weight: str = "normal",
@@ -106,37 +139,32 @@ def _text(svg: Canvas, x: float, y: float, text: str, size: int = 12, weight: st
     svg.text(x, y, text, font_size=size, font_weight=weight, text_anchor=anchor)
 
 
-def _display(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str,
-             roomy: bool) -> float:
-    """The display: the start card first, then each active half, wrapping lines; the y
-    of its last line.  Each half is a region (``mine``: the prefix of another seat's
-    region names); ``roomy`` spaces the lines for fingers (the viewer builds a tower from
-    one of them)."""
+def _display(svg: Canvas, start: tuple[str, str, tuple[int, ...]],
+             display: tuple[tuple[str, str, tuple[int, ...], str | None, int], ...], y: float,
+             lang: str, mine: str, roomy: bool) -> float:
+    """The display (``_seat_pieces``): the start card first, then each active half,
+    wrapping lines; the y of its last line.  Each half is a region (``mine``: the prefix of
+    another seat's region names); ``roomy`` spaces the lines for fingers (the viewer
+    builds a tower from one of them)."""
     x = 6.0
     pitch = ROW + 6 if roomy else ROW
     if roomy:
         y += 3
-    start = entry["start"]
-    pieces = [(start["persons"], None, False, True, None, None)] + [
-        (d["persons"], d["coin"], d["wappen"], False, d["card"], d["half"])
-        for d in entry["display"]]
-    version = data.SETS.active.version
-    start_text = start[words_for(lang)["text field"]]
-    for persons, coin, wappen, first, card, side in pieces:
-        need = (SYMBOL + 2) * max(1, sum(persons.values())) + 6
+    pieces = [(start[2], None, 0, start, None, None)] + [
+        (counts, coin, wappen, None, card, side) for card, side, counts, coin, wappen in display]
+    for counts, coin, wappen, start_card, card, side in pieces:
+        need = (SYMBOL + 2) * max(1, sum(counts)) + 6
         if x + need > WIDTH - 4:
             x = 6.0
             y += pitch
-        name = mine + ("start" if first else display_region(card))
-        # a half looks the same in every reader's picture, move after move
-        x = svg.drawn(_display_half, version, lang, name, _counts(persons), coin, wappen,
-                      (start["card"], start_text) if first else None, card, side, x, y,
-                      roomy, regions=(name,))
+        name = mine + ("start" if start_card else display_region(card))
+        x = _piece(svg, (name,), _display_half, data.SETS.active.version, lang, name, counts,
+                   coin, wappen, start_card, card, side, x, y, roomy)
     return y
 
 
 def _counts(persons: dict[str, int]) -> tuple[int, ...]:
-    """A half's persons as a key (``Canvas.drawn``): their number by estate."""
+    """A half's persons as a key (``_seat_pieces``): their number by estate."""
     # (one C loop: a picture asks for some thirty, one per half it draws)
     return tuple(map(persons.get, data.STAENDE, _NONE))
 
@@ -145,27 +173,68 @@ def _counts(persons: dict[str, int]) -> tuple[int, ...]:
 _NONE = (0,) * len(data.STAENDE)
 
 
+def _piece(svg: Canvas, regions: tuple[str, ...], draw: Callable[..., _T], *args: Any) -> _T:
+    """What ``draw(svg, *args)`` draws (a half of a display, a hand card, a tower, whose
+    ``regions`` it names), kept in ``_unlinked`` where none of them has a link; drawn
+    here where one has (the viewer's places to tap, its links written in)."""
+    links = svg.links
+    if links and any(name in links for name in regions):
+        return draw(svg, *args)
+    markup, result = _unlinked(draw, *args)
+    svg.raw(markup)
+    return result
+
+
+# A seat's block, or a piece of it, without a link looks the same in every reader's
+# picture, move after move, and in other tables where it lies at the same place (the
+# persons of a half on the grid, a hand card in the row): kept here by what it draws
+# (``draw`` is a module's function of its arguments alone, the data version and the
+# language among them), not by ``Canvas.drawn``, whose key and bookkeeping cost more than
+# drawing a half (and some 40 us a block); a block drawn anew draws its pieces again
+# only where they changed, a table not seen before all of them, some forty.  ``typed``:
+# a place 6 and a place 6.0 are written apart.
+@functools.lru_cache(maxsize=2048, typed=True)
+def _unlinked(draw: Callable[..., _T], *args: Any) -> tuple[str, _T]:
+    """``draw``'s markup on a canvas without links, and what it returns."""
+    drawn = Canvas(numbers="str")
+    result = draw(drawn, *args)
+    return drawn.markup(), result
+
+
+def forget() -> None:
+    """Forget what the picture keeps beside ``Canvas.drawn`` (``_unlinked``, ``_person``,
+    ``_title``), as ``pbem.games.svg.forget`` forgets what the canvas keeps: a bench that
+    draws the same pictures again starts each round as a fresh process would."""
+    for kept in (_unlinked, _person, _title):
+        kept.cache_clear()
+
+
 def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tuple[int, ...],
-                  coin: str | None, wappen: bool, start: tuple[str, str] | None,
-                  card: str | None, side: str | None, x: float, y: float,
-                  roomy: bool) -> float:
-    """A half of the display (``start``: the start card, its number and text) as the
-    region ``name``; the x where the next one begins."""
-    half = Canvas(numbers="str")
-    end = _half(half, dict(zip(data.STAENDE, counts, strict=True)), coin, wappen, x, y + 2)
+                  coin: str | None, wappen: int,
+                  start: tuple[str, str, tuple[int, ...]] | None, card: str | None,
+                  side: str | None, x: float, y: float, roomy: bool) -> float:
+    """A half of the display (``start``: the start card, its number and text; a Wappen
+    as 1 or 0) as the region ``name``; the x where the next one begins."""
+    end = x + _width(counts, wappen)
     if start:
         words = words_for(lang)
         help = with_mark(f"{words['start card']}: {start[1]}", start[0], lang)
     else:
         help = _half_help(str(card), str(side), lang)
     box = (x - 2, y - 2, end - x + 2, TAP) if roomy else None
-    with svg.region(name, help=help, box=box):
-        # the frame goes first, but its width is known once the half is drawn
-        svg.rect(x - 2, y, end - x + 2, SYMBOL + 4, rx=3, fill="none",
-                 stroke="#555" if start else "#bbb", stroke_width=1.5 if start else 1)
-        svg.raw(half.markup())
+    with svg.region(name, box=box):
+        svg.raw(_title(help))
+        svg.styled_rect(x - 2, y, end - x + 2, SYMBOL + 4, _START_FRAME if start else _HALF_FRAME)
+        _half(svg, counts, coin, bool(wappen), x, y + 2)
     # a place to tap keeps its frame clear of the next one's
     return end + (10 if roomy else 6)
+
+
+@functools.lru_cache(maxsize=1024)
+def _title(help: str) -> str:
+    """A region's help as ``Canvas.region`` writes it, escaped once: most helps hold an
+    apostrophe (the mark's line), and escaping one took as long as drawing its half."""
+    return f"<title>{xml_text(help)}</title>"
 
 
 def _half_help(card: str, side: str, lang: str) -> str:
@@ -198,26 +267,21 @@ def full_half_help(card: str, side: str, lang: str) -> str:
                      f"{half_help(half, lang)}", card, lang)
 
 
-def _hand(svg: Canvas, entry: dict[str, Any], y: float, lang: str, mine: str) -> float:
-    """The hand, card beside card, each with its halves one above the other (the upper
-    half "a"): every card and every half a region; the half chosen in secret (the view
-    holds it for its owner only) framed solid.  The y below it."""
+def _hand(svg: Canvas, hand: tuple[tuple[str, tuple[Any, ...], str | None], ...], y: float,
+          lang: str, mine: str) -> float:
+    """The hand (``_seat_pieces``), card beside card, each with its halves one above the
+    other (the upper half "a"): every card and every half a region; the half chosen in
+    secret (the view holds it for its owner only) framed solid.  The y below it."""
     x = 6.0
-    chosen = entry.get("chosen")
     version = data.SETS.active.version
-    for card in entry["hand"]:
+    for number, halves, picked in hand:
         if x + CARD_W > WIDTH - 4:
             x = 6.0
             y += CARD_H + 8
-        number = card["card"]
-        # (a Wappen as 1 or 0: a key keeps no truth value inside a tuple)
-        halves = tuple((h["half"], _counts(h["persons"]), h["coin"], 1 if h["wappen"] else 0)
-                       for h in card["halves"])
-        picked = chosen["half"] if chosen and chosen["card"] == number else None
         # a card in hand looks the same move after move
-        svg.drawn(_hand_card, version, lang, mine, number, halves, picked, x, y,
-                  regions=(mine + hand_region(number),
-                           *(mine + hand_region(number, h[0]) for h in halves)))
+        _piece(svg, (mine + hand_region(number), *(mine + hand_region(number, h[0])
+                                                   for h in halves)),
+               _hand_card, version, lang, mine, number, halves, picked, x, y)
         x += CARD_W + 8
     return y + CARD_H + 6
 
@@ -228,9 +292,8 @@ def _hand_card(svg: Canvas, _version: str, lang: str, mine: str, number: str,
     """A hand card, its halves one above the other (``picked``: the half chosen)."""
     label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
              else number)
-    with svg.region(mine + hand_region(number),
-                    help=_card_help(number, lang),
-                    box=(x, y, CARD_W, CARD_H)):
+    with svg.region(mine + hand_region(number), box=(x, y, CARD_W, CARD_H)):
+        svg.raw(_title(_card_help(number, lang)))
         svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
         svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
                  text_anchor="middle")
@@ -239,18 +302,18 @@ def _hand_card(svg: Canvas, _version: str, lang: str, mine: str, number: str,
             help = _half_help(number, side, lang)
             if picked is not None and picked == side:
                 help += " " + words_for(lang)["picture"]["chosen"]
-            with svg.region(mine + hand_region(number, side), help=help,
+            with svg.region(mine + hand_region(number, side),
                             box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
+                svg.raw(_title(help))
                 if i:
                     svg.line(x + 4, top, x + CARD_W - 4, top, stroke="#ccc")
                 if picked is not None and picked == side:
                     svg.rect(x + 2, top + 2, CARD_W - 4, HALF_H - 4, rx=3,
                              fill="none", stroke="#2e7d32", stroke_width=2.5)
-                _half(svg, dict(zip(data.STAENDE, counts, strict=True)), coin, bool(wappen),
-                      x + 5, top + (HALF_H - SYMBOL) / 2)
+                _half(svg, counts, coin, bool(wappen), x + 5, top + (HALF_H - SYMBOL) / 2)
 
 
-def _legat_row(svg: Canvas, entry: dict[str, Any], y: float, lang: str) -> float:
+def _legat_row(svg: Canvas, counts: tuple[int, ...], y: float, lang: str) -> float:
     """The viewer's Legat waits for its estate: a place per estate (its persons in the
     display, and the Wappen's two); the y below it."""
     words = words_for(lang)
@@ -266,7 +329,7 @@ def _legat_row(svg: Canvas, entry: dict[str, Any], y: float, lang: str) -> float
             svg.rect(x, y, width, TAP, rx=3, fill="#fff", stroke="#888")
             _symbol(svg, code, x + 4, y + (TAP - SYMBOL) / 2)
             _text(svg, x + SYMBOL + 8, y + 16,
-                  f"{data.STAND_NAME[code]} {entry['counts'][code]} + "
+                  f"{data.STAND_NAME[code]} {counts[i]} + "
                   f"{data.LEGAT_PERSONEN}", 11)
     return y + TAP + 6
 
@@ -282,23 +345,18 @@ def _no_tower(svg: Canvas, y: float, lang: str) -> float:
     return y + TAP + 6
 
 
-def _towers(svg: Canvas, towers: list[dict[str, Any]], y: float, lang: str,
-            mine: str) -> float:
-    """A grey tower per tower, its face only when the view holds it (then a region with
-    the card's help); the y of its last line."""
+def _towers(svg: Canvas, towers: tuple[tuple[str | None, tuple[Any, ...]], ...], y: float,
+            lang: str, mine: str) -> float:
+    """A grey tower per tower (``_seat_pieces``), its face only when the view holds it
+    (then a region with the card's help); the y of its last line."""
     x = 6.0
-    for tower in towers:
-        halves = tower.get("halves", [])
-        need = 20 + sum((SYMBOL + 2) * max(1, sum(h["persons"].values())) + 4
-                        for h in halves)
+    for card, faces in towers:
+        need = 20 + sum((SYMBOL + 2) * max(1, sum(counts)) + 4 for counts, _ in faces)
         if x > 6 and x + need > WIDTH - 4:
             x = 6.0
             y += ROW
-        card = tower.get("card")
-        # (a Wappen as 1 or 0: a key keeps no truth value inside a tuple)
-        faces = tuple((_counts(h["persons"]), 1 if h["wappen"] else 0) for h in halves)
-        x = svg.drawn(_kept_tower, data.SETS.active.version, lang, mine, card, faces, x, y,
-                      regions=(f"{mine}tower {card}",) if card else ()) + 6
+        x = _piece(svg, (f"{mine}tower {card}",) if card else (), _kept_tower,
+                   data.SETS.active.version, lang, mine, card, faces, x, y) + 6
     return y
 
 
@@ -306,53 +364,120 @@ def _kept_tower(svg: Canvas, _version: str, lang: str, mine: str, card: str | No
                 faces: tuple[tuple[tuple[int, ...], int], ...], x: float, y: float) -> float:
     """A tower, a region with its card's help where the view holds its card; the next
     free x."""
-    halves = [{"persons": dict(zip(data.STAENDE, counts, strict=True)), "wappen": bool(w)}
-              for counts, w in faces]
     if card:
-        with svg.region(f"{mine}tower {card}",
-                        help=_card_help(card, lang)):
-            return _tower(svg, halves, x, y)
-    return _tower(svg, halves, x, y)
+        with svg.region(f"{mine}tower {card}"):
+            svg.raw(_title(_card_help(card, lang)))
+            return _tower(svg, faces, x, y)
+    return _tower(svg, faces, x, y)
 
 
-def _tower(svg: Canvas, halves: list[dict[str, Any]], x: float, y: float) -> float:
+def _tower(svg: Canvas, faces: tuple[tuple[tuple[int, ...], int], ...], x: float,
+           y: float) -> float:
     """A grey tower and the halves of its face the view holds; the next free x."""
     svg.path(f"M{x},{y + 18} v-12 h3 v-4 h3 v4 h3 v-4 h3 v4 h3 v12 z", fill="#8d8d8d")
     x += 20
-    for half in halves:
-        x = _half(svg, half["persons"], None, half["wappen"], x, y + 2) + 4
+    for counts, wappen in faces:
+        x = _half(svg, counts, None, bool(wappen), x, y + 2) + 4
     return x
 
 
 def _seat_block(svg: Canvas, view: dict[str, Any], entry: dict[str, Any], name: str,
                 y: float, lang: str) -> float:
-    """One seat: name, points and persons, cards, hand (the viewer's), display, towers,
-    and the viewer's places for the Legat's estate or for no tower; the y below it."""
-    words = words_for(lang)["picture"]
+    """One seat (``_kept_seat_block``), kept whole by what it draws, its place and whether
+    the viewer decides there: the seat page is drawn after every move, and most seats
+    look as they did at the move before (in the picture of every reader of the table);
+    the y below it.  Kept in ``_unlinked`` as its pieces are, or where the viewer has
+    places to tap in it, by ``Canvas.drawn`` with its links written in at each use."""
     you = entry["seat"] == view["you"]
-    deciding = you and entry["seat"] in view["to_move"]
-    mine = "" if you else f"seat {entry['seat'] + 1} "
+    deciding = view["phase"] if you and entry["seat"] in view["to_move"] else ""
+    pieces = _seat_pieces(entry, lang)
+    args = (data.SETS.active.version, lang, name, you, deciding, y, *pieces)
+    links = svg.links
+    regions = _seat_regions(*pieces, you, deciding) if links else ()
+    if any(region in links for region in regions):
+        return svg.drawn(_kept_seat_block, *args, regions=regions)
+    markup, below = _unlinked(_kept_seat_block, *args)
+    svg.raw(markup)
+    return below
+
+
+def _seat_pieces(entry: dict[str, Any], lang: str) -> tuple[tuple[Any, ...], ...]:
+    """What a seat's block draws of its entry, as the key it is kept by: its numbers
+    (seat, points, hand, pile, towers, persons by estate), its start card (number, words,
+    persons), its display's halves (card, side, persons, coin, Wappen), its hand's cards
+    (number, halves, the half chosen) and its towers (card, halves).  A half's persons
+    by estate (``_counts``), a Wappen as 1 or 0 (a key keeps no truth value inside a
+    tuple; a view's counts and points are whole numbers, none a float equal to one);
+    not the entry itself, whose words (each half's, in two languages) made the key cost
+    as much as the drawing."""
+    start, chosen = entry["start"], entry.get("chosen")
+    picked = chosen and chosen["card"]
+    return (
+        (entry["seat"], entry["points"], entry["hand_count"], entry["pile_count"],
+         entry["tower_count"], _counts(entry["counts"])),
+        (start["card"], start[words_for(lang)["text field"]], _counts(start["persons"])),
+        tuple((d["card"], d["half"], _counts(d["persons"]), d["coin"], 1 if d["wappen"] else 0)
+              for d in entry["display"]),
+        tuple((card["card"],
+               tuple((h["half"], _counts(h["persons"]), h["coin"], 1 if h["wappen"] else 0)
+                     for h in card["halves"]),
+               chosen["half"] if picked == card["card"] else None)
+              for card in entry.get("hand") or ()),
+        tuple((tower.get("card"),
+               tuple((_counts(h["persons"]), 1 if h["wappen"] else 0)
+                     for h in tower.get("halves", ())))
+              for tower in entry["towers"]),
+    )
+
+
+def _seat_regions(head: tuple[Any, ...], _start: tuple[Any, ...], display: tuple[Any, ...],
+                  hand: tuple[Any, ...], towers: tuple[Any, ...], you: bool,
+                  deciding: str) -> list[str]:
+    """The regions ``_kept_seat_block`` draws: the start card, the display's cards, the
+    hand's cards and halves, the towers turned up, and the viewer's places to decide."""
+    mine = "" if you else f"seat {head[0] + 1} "
+    names = [mine + "start", *(mine + display_region(half[0]) for half in display)]
+    for number, halves, _ in hand:
+        names.append(mine + hand_region(number))
+        names.extend(mine + hand_region(number, half[0]) for half in halves)
+    names.extend(f"{mine}tower {card}" for card, _ in towers if card)
+    if deciding == "legat":
+        names.extend(legat_region(code) for code in data.STAENDE)
+    elif deciding == "tower":
+        names.append(NO_TOWER_REGION)
+    return names
+
+
+def _kept_seat_block(svg: Canvas, _version: str, lang: str, name: str, you: bool,
+                     deciding: str, y: float, head: tuple[Any, ...],
+                     start: tuple[str, str, tuple[int, ...]], display: tuple[Any, ...],
+                     hand: tuple[Any, ...], towers: tuple[Any, ...]) -> float:
+    """One seat (``_seat_pieces``): name, points and persons, cards, hand (the viewer's),
+    display, towers, and the viewer's places (``deciding``: the phase where the viewer is
+    to move) for the Legat's estate or for no tower; the y below it."""
+    words = words_for(lang)["picture"]
+    seat, points, hand_count, pile_count, tower_count, counts = head
+    mine = "" if you else f"seat {seat + 1} "
     title = name + (f" ({words['you']})" if you else "")
     if len(title) > 26:
         title = title[:25] + "…"
     _text(svg, 6, y + 13, title, 13, "bold")
-    counts = entry["counts"]
-    summary = "  ".join(f"{c} {counts[c]}" for c in data.STAENDE)
-    _text(svg, WIDTH - 6, y + 13, f"{entry['points']} {words['points']} · {summary}", 12,
-          "bold", "end")
+    summary = "  ".join(f"{c} {n}" for c, n in zip(data.STAENDE, counts, strict=True))
+    _text(svg, WIDTH - 6, y + 13, f"{points} {words['points']} · {summary}", 12, "bold",
+          "end")
     y += ROW
-    status = (f"{words['hand']} {entry['hand_count']} · {words['pile']} {entry['pile_count']}"
-              f" · {words['towers']} {entry['tower_count']}")
+    status = (f"{words['hand']} {hand_count} · {words['pile']} {pile_count}"
+              f" · {words['towers']} {tower_count}")
     _text(svg, 6, y + 12, status, 11)
     y += ROW - 4
-    if entry.get("hand"):
-        y = _hand(svg, entry, y + 2, lang, mine)
-    y = _display(svg, entry, y, lang, mine, deciding and view["phase"] == "tower") + ROW + 2
-    if deciding and view["phase"] == "legat":
-        y = _legat_row(svg, entry, y, lang)
-    if entry["towers"]:
-        y = _towers(svg, entry["towers"], y, lang, mine) + ROW + 2
-    if deciding and view["phase"] == "tower":
+    if hand:
+        y = _hand(svg, hand, y + 2, lang, mine)
+    y = _display(svg, start, display, y, lang, mine, deciding == "tower") + ROW + 2
+    if deciding == "legat":
+        y = _legat_row(svg, counts, y, lang)
+    if towers:
+        y = _towers(svg, towers, y, lang, mine) + ROW + 2
+    if deciding == "tower":
         y = _no_tower(svg, y, lang)
     return y
 

@@ -96,6 +96,7 @@ Readings of the rulebook we chose, each with its reason (section names as in
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -133,19 +134,33 @@ _NESTED = ("pile", "hand", "display")
 
 def _copy_state(state: State) -> State:
     """A copy of ``state`` that the rules may change without changing ``state``: what a
-    move changes is copied, the rest shared (a full deep copy took a third of a searching
-    bot's time, which plays thousands of moves per move)."""
+    move changes is copied (``_COPIES``), the rest shared (a full deep copy took a third of
+    a searching bot's time, which plays thousands of moves per move); any other dict or
+    list whole."""
     new = dict(state)
+    copies = _COPIES
     for key, value in state.items():
-        if key in _FLAT:
-            new[key] = list(value)
-        elif key in _NESTED:
-            new[key] = [list(part) for part in value]
-        elif key == "towers":  # a drawn state deals its rivals' tower cards anew
-            new[key] = [[dict(tower) for tower in towers] for towers in value]
+        copy = copies.get(key)
+        if copy is not None:
+            new[key] = copy(value)
         elif isinstance(value, (dict, list)):
             new[key] = _copy(value)
     return new
+
+
+def _copy_nested(parts: list[list[Any]]) -> list[list[Any]]:
+    return [list(part) for part in parts]
+
+
+def _copy_towers(towers: list[list[dict[str, Any]]]) -> list[list[dict[str, Any]]]:
+    # a drawn state deals its rivals' tower cards anew
+    return [[dict(tower) for tower in seat] for seat in towers]
+
+
+#: how ``_copy_state`` copies each part a move changes (looked up once a part: a bot's
+#: search copies a state per move it plays)
+_COPIES: dict[str, Any] = {**dict.fromkeys(_FLAT, list),
+                           **dict.fromkeys(_NESTED, _copy_nested), "towers": _copy_towers}
 
 
 def card_key(card: str) -> tuple[int, str]:
@@ -154,7 +169,8 @@ def card_key(card: str) -> tuple[int, str]:
 
 
 def half_of(card: str, half: str) -> data.Haelfte:
-    return data.karte(card).half(half)
+    """Half ``half`` ("a", "b") of influence card ``card`` or the Legat."""
+    return data.HAELFTEN[card, half]
 
 
 def all_cards(state: State) -> list[str]:
@@ -255,12 +271,20 @@ def legal(state: State, seat: int) -> list[Move]:
         return []
     phase = state["phase"]
     if phase == "choose":
-        return [Play(card, h) for card in state["hand"][seat] for h in HALVES]
+        return list(_plays(tuple(state["hand"][seat])))
     if phase == "legat":
         return [Legat(s) for s in data.STAENDE]
     # the display's cards, then the hand's, then none (at most 11 + 1, see above)
     cards = display_cards(state, seat) + state["hand"][seat]
     return [Tower(c) for c in cards] + [NO_TOWER]
+
+
+# a hand's plays are asked for again and again (a click's confirm page, its move, its
+# menu; every move a bot searches): made once per hand (a move is a frozen value, shared)
+@functools.lru_cache(maxsize=1024)
+def _plays(hand: tuple[str, ...]) -> tuple[Play, ...]:
+    """Each card of ``hand`` played with each half active."""
+    return tuple(Play(card, h) for card in hand for h in HALVES)
 
 
 def timeout_move(state: State, seat: int) -> Move:
@@ -335,26 +359,35 @@ def _choose(state: State, seat: int, card: str, half: str) -> State:
             "one of your towers" if any(t["card"] == card for t in state["towers"][seat])
             else "not yet drawn" if card in state["pile"][seat] else "not in this game")
         raise IllegalMoveError(f"card {card} is not in your hand ({where})")
-    new = _copy_state(state)
-    new["chosen"][seat] = [card, half]
+    new = _decided(state, "chosen", seat, [card, half])
     if not to_move(new):
+        new = _copy_state(new)
         _reveal(new)
     return new
 
 
+def _decided(state: State, key: str, seat: int, decision: Any) -> State:
+    """``state`` with ``seat``'s ``decision`` in ``state[key]`` (its card choice, its
+    Legat's estate, its tower): a copy of that list alone, the rest shared; the step the
+    last decision sets off (a reveal, the contests, the towers built) changes much more,
+    and works on a ``_copy_state`` (most moves decide and wait for the others)."""
+    new = dict(state)
+    new[key] = list(state[key])
+    new[key][seat] = decision
+    return new
+
+
 def _legat(state: State, seat: int, code: str) -> State:
-    new = _copy_state(state)
-    new["legat"][seat] = code
+    new = _decided(state, "legat", seat, code)
     if not to_move(new):
+        new = _copy_state(new)
         _resolve_contests(new)
     return new
 
 
 def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
-    new = _copy_state(state)
-    if isinstance(move, NoTower):
-        new["tower_choice"][seat] = "none"
-    else:
+    choice: Any = "none"
+    if not isinstance(move, NoTower):
         card = move.card
         if card in display_cards(state, seat):
             source = DISPLAY
@@ -364,13 +397,17 @@ def _tower(state: State, seat: int, move: Tower | NoTower) -> State:
             raise IllegalMoveError(
                 f"card {card} is neither in your display nor in your hand; a tower is built "
                 f"from one of {', '.join(display_cards(state, seat) + state['hand'][seat])}")
-        new["tower_choice"][seat] = {"from": source, "card": card}
-    if new["options"]["tower_order"]:
+        choice = {"from": source, "card": card}
+    new = _decided(state, "tower_choice", seat, choice)
+    ordered = new["options"]["tower_order"]
+    if ordered:
         # decisions in the open, one after another: each takes effect at once
+        new = _copy_state(new)
         _build(new, seat)
         new["decision"] += 1
     if not to_move(new):
-        if not new["options"]["tower_order"]:
+        if not ordered:
+            new = _copy_state(new)
             for builder in new["builders"]:
                 _build(new, builder)
         _draw_and_continue(new)
@@ -479,8 +516,9 @@ def display_counts(state: State, seat: int) -> dict[str, int]:
     # dict per half took most of its time
     start = data.STARTKARTEN[state["start"][seat]].persons
     k, r, m = start.K, start.R, start.M
+    halves = data.HAELFTEN
     for card, half in state["display"][seat]:
-        h = half_of(card, half)
+        h = halves[card, half]
         k, r, m = k + h.K, r + h.R, m + h.M
     return {"K": k, "R": r, "M": m}
 

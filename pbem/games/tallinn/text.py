@@ -4,6 +4,7 @@ mostly; estate names stay as printed."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pbem.games.datafile import marked, with_note
@@ -21,10 +22,16 @@ def counts_text(counts: dict[str, int]) -> str:
 
 
 def _number(card: str) -> str:
-    """A card's printed number, with the sign when no source prints the card whole: kept
-    per data version, as a text names every card of every display."""
-    return data.SETS.active.kept(("text number", card),
-                                 lambda: marked(card, _reconstructed(card)))
+    """A card's printed number, with the sign when no source prints the card whole."""
+    return _numbers()[card]
+
+
+def _numbers() -> dict[str, str]:
+    """``_number`` of every influence card, the Legat and every start card, kept per data
+    version: a text names every card of every display."""
+    return data.SETS.active.kept("text numbers", lambda: {
+        card: marked(card, _reconstructed(card))
+        for card in (*data.EINFLUSSKARTEN, data.LEGAT, *data.STARTKARTEN)})
 
 
 def _reconstructed(card: str) -> bool:
@@ -57,9 +64,9 @@ def _seat(view: View, entry: dict[str, Any], names: list[str], w: Words) -> list
              w["persons"].format(counts=counts_text(entry["counts"]))]
     start = marked(entry["start"].get(text, entry["start"]["text"]),
                    _reconstructed(entry["start"]["card"]))
+    numbers = _numbers()
     shown = [w["start"].format(text=start)] + [
-        f"{_number(d['card'])}: {d[text]}"
-        for d in entry["display"]]
+        f"{numbers[d['card']]}: {d[text]}" for d in entry["display"]]
     lines.append(w["display"].format(shown="; ".join(shown)))
     lines.append(f"  {_towers(entry['towers'], w)}")
     if "legat" in entry:
@@ -108,6 +115,15 @@ def _final(view: View, names: list[str], w: Words) -> list[str]:
     return lines
 
 
+# a round's events read the same in every text of the table until the next reveal (the
+# seat pages and mails of each move of the round, for every reader): told once per names
+# and language, where each line took a retelling and a pass for the seats' names
+@functools.lru_cache(maxsize=256)
+def _events(events: tuple[str, ...], names: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """The lines of the round's ``events`` in ``lang``, the seats by their ``names``."""
+    return tuple(f"  {seat_text(event(e, lang), names)}" for e in events)
+
+
 def render(view: View, names: list[str], lang: str = "en") -> str:
     """``view`` as plain text in ``lang``; a card no source prints whole is marked, and
     the mark's note ends the text."""
@@ -130,7 +146,7 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["tower order"].format(order=order))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.extend(f"  {seat_text(event(e, lang), names)}" for e in view["events"])
+        lines.extend(_events(tuple(view["events"]), tuple(names), lang))
     if view.get("final"):
         lines += _final(view, names, w)
     return with_note("\n".join(lines), lang)

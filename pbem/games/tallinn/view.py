@@ -21,24 +21,21 @@ from pbem.games.tallinn.words import DE, card_name, card_text, half_text
 
 
 def half_view(card: str, half: str) -> dict[str, Any]:
-    persons, coin, wappen, text, text_de = _half(data.SETS.active.version, card, half)
-    return {
-        "card": card,
-        "half": half,
-        "persons": dict(persons),  # a view of its own: whoever changes it changes only it
-        "coin": coin,
-        "wappen": wappen,
-        "text": text,
-        "text_de": text_de,
-    }
+    kept = _half(data.SETS.active.version, card, half)
+    # a view of its own: whoever changes it changes only it
+    entry = kept.copy()
+    entry["persons"] = kept["persons"].copy()
+    return entry
 
 
-# a half reads the same in every view of a data version: its words are made once (a
-# view names some forty halves, and every page and mail of a table makes views)
+# a half reads the same in every view of a data version: its entry is made once and
+# copied (a view names some forty halves, and every page and mail of a table makes views)
 @functools.lru_cache(maxsize=1024)
-def _half(_version: str, card: str, half: str) -> tuple[dict[str, int], Any, Any, str, str]:
+def _half(_version: str, card: str, half: str) -> dict[str, Any]:
+    """``half_view``'s entry, never handed out itself."""
     h = rules.half_of(card, half)
-    return h.persons(), h.coin_estate(), h.wappen, half_text(h), half_text(h, "de")
+    return {"card": card, "half": half, "persons": h.persons(), "coin": h.coin_estate(),
+            "wappen": h.wappen, "text": half_text(h), "text_de": half_text(h, "de")}
 
 
 def card_view(card: str) -> dict[str, Any]:

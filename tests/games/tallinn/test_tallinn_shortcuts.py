@@ -75,9 +75,11 @@ def test_a_start_card_entry_is_a_view_of_its_own():
 @pytest.mark.parametrize(("players", "seed", "options"), GAMES[:3])
 def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, options,
                                                               monkeypatch):
-    """A person's markup kept by its place, a half's and a card's help kept per data
-    version: the picture is the one drawn element by element from the full words (every
-    kept drawing forgotten before it), for every seat and a spectator, with links."""
+    """A person's markup and a seat's pieces (halves of the display, hand cards, towers)
+    kept by their places, a seat's block kept whole, a half's and a card's help kept per
+    data version and escaped once: the picture is the one drawn element by element from
+    the full words (every kept drawing forgotten before it), for every seat and a
+    spectator, with links."""
     for state in _states(players, seed, options) + [_last(players, seed, options)]:
         for seat in [*range(players), None]:
             shown = view.build(state, seat)
@@ -87,11 +89,24 @@ def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, opt
                 got = picture.draw(shown, NAMES, lang, links)
                 with monkeypatch.context() as full:
                     full.setattr(picture, "_symbol", picture.draw_symbol)
+                    full.setattr(picture, "_unlinked", picture._unlinked.__wrapped__)
+                    full.setattr(picture, "_title", picture._title.__wrapped__)
                     full.setattr(picture, "_half_help", picture.full_half_help)
                     full.setattr(picture, "_card_help", picture.full_card_help)
                     svg.forget()
                     assert got == picture.draw(shown, NAMES, lang, links)
                     svg.forget()
+
+
+def test_forget_forgets_what_the_picture_keeps():
+    """``picture.forget`` empties the look-ups beside the canvas's, as ``svg.forget``
+    empties the canvas's (a bench's round draws as a fresh process would)."""
+    state = _states(3, 2, {"legat": True})[-1]
+    picture.draw(view.build(state, 0), NAMES, "en")
+    kept = (picture._unlinked, picture._person, picture._title)
+    assert all(f.cache_info().currsize for f in kept)
+    picture.forget()
+    assert not any(f.cache_info().currsize for f in kept)
 
 
 def _last(players: int, seed: int, options: dict) -> dict:
