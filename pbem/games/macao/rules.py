@@ -398,7 +398,10 @@ def _step_moves(state: State, seat: int, step: steps.Step) -> list[Move]:
         return [_offer(state, seat, District(d)) for d in _affordable_districts(state, seat)
                 if (d - 1) // data.CITY_COLUMNS == step.row] + [BACK]
     assert isinstance(step, steps.Showing), step
-    group = _action_groups(state, seat)[step.group]
+    # the group as the action menu counted its pages (``_turn_groups``: without the uses
+    # that ``finish`` makes), or a page would hold more than it counted and its last
+    # moves would be on a page never offered
+    group = _turn_groups(state, seat)[0].get(step.group, [])
     return group[step.page * PAGE:(step.page + 1) * PAGE] + [BACK]
 
 
