@@ -691,9 +691,22 @@ class _Region:
         self.canvas.parts.append(f"</{self.tag}>")
 
 
+#: what picture modules keep beside the canvas, each forgotten by its function
+#: (``keeps_beside``) when ``forget`` forgets the canvas's
+_BESIDE: list[Callable[[], None]] = []
+
+
+def keeps_beside(forget_it: Callable[[], _T]) -> Callable[[], _T]:
+    """Register how a picture module forgets what it keeps beside ``Canvas.drawn`` (a
+    look-up of its own pieces): ``forget`` calls it too.  Returns it (a decorator)."""
+    _BESIDE.append(forget_it)
+    return forget_it
+
+
 def forget() -> None:
-    """Forget what every canvas kept (attributes written, drawings): a bench that draws
-    the same pictures again starts each round as a fresh process would."""
+    """Forget what every canvas kept (attributes written, drawings) and what the picture
+    modules keep beside it (``keeps_beside``): a bench that draws the same pictures
+    again starts each round as a fresh process would."""
     global _kept_chars
     with _KEPT_LOCK:
         _KEPT.clear()
@@ -702,3 +715,5 @@ def forget() -> None:
     _WRITTEN.clear()
     _WRITTEN_STR.clear()
     _NUMBERS.clear()
+    for forget_it in _BESIDE:
+        forget_it()

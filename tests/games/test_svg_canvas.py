@@ -345,3 +345,22 @@ def test_kept_drawings_are_right_in_threads_that_draw_and_forget_at_once(monkeyp
         thread.join()
     assert not wrong
     assert canvas._kept_chars <= 3_000
+
+
+def test_forget_forgets_what_the_pictures_keep_beside_the_canvas():
+    """Every game whose picture keeps pieces of its own registers how to forget them
+    (``keeps_beside``): the benches' fresh rounds draw them again."""
+    from pbem.games import all_games, svg
+
+    for rules in all_games():  # the picture modules imported, their forgetting registered
+        rules.picture(rules.view(rules.setup(rules.min_players, {}, "forget"), None),
+                      ["A", "B", "C", "D", "E", "F"][:rules.max_players])
+    from pbem.games.tallinn import picture as tallinn
+    from pbem.games.visby import picture as visby
+
+    assert tallinn.forget in svg._BESIDE
+    assert visby._waiting.cache_info().currsize > 0
+    svg.forget()
+    assert visby._waiting.cache_info().currsize == 0
+    assert tallinn._unlinked.cache_info().currsize == 0
+    assert not svg._KEPT

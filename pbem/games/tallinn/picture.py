@@ -24,7 +24,7 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from pbem.games.svg import Canvas, xml_text
+from pbem.games.svg import Canvas, keeps_beside, xml_text
 from pbem.games.tallinn import data
 from pbem.games.tallinn.menu import (
     NO_TOWER_REGION,
@@ -201,11 +201,12 @@ def _unlinked(draw: Callable[..., _T], *args: Any) -> tuple[str, _T]:
     return drawn.markup(), result
 
 
+@keeps_beside
 def forget() -> None:
     """Forget what the picture keeps beside ``Canvas.drawn`` (``_unlinked``, ``_person``,
-    ``_title``), as ``pbem.games.svg.forget`` forgets what the canvas keeps: a bench that
-    draws the same pictures again starts each round as a fresh process would."""
-    for kept in (_unlinked, _person, _title):
+    ``_title``): ``pbem.games.svg.forget`` calls it with the canvas's own (a bench that
+    draws the same pictures again starts each round as a fresh process would)."""
+    for kept in _KEPT_HERE:
         kept.cache_clear()
 
 
@@ -235,6 +236,11 @@ def _title(help: str) -> str:
     """A region's help as ``Canvas.region`` writes it, escaped once: most helps hold an
     apostrophe (the mark's line), and escaping one took as long as drawing its half."""
     return f"<title>{xml_text(help)}</title>"
+
+
+#: the look-ups ``forget`` empties (the functions as defined here, whatever a test puts
+#: in their place)
+_KEPT_HERE = (_unlinked, _person, _title)
 
 
 def _half_help(card: str, side: str, lang: str) -> str:

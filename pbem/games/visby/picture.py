@@ -24,7 +24,7 @@ from functools import cache, lru_cache
 from pbem.games.datafile import MARK, marked
 from pbem.games.language import Words
 from pbem.games.protocol import View
-from pbem.games.svg import Canvas, seat_name, wrap
+from pbem.games.svg import Canvas, keeps_beside, seat_name, wrap
 from pbem.games.svg import xml_text as _text
 from pbem.games.visby import data
 from pbem.games.visby.menu import MARKT, YOU
@@ -310,3 +310,9 @@ def draw(view: View, names: list[str], lang: str = "en",
         + svg.markup()
         + "</svg>"
     )
+
+
+# what the picture keeps beside ``Canvas.drawn`` (whole tracks, the waiting lines),
+# forgotten with the canvas's (``pbem.games.svg.forget``: the benches' fresh rounds)
+keeps_beside(_track_drawing.cache_clear)
+keeps_beside(_waiting.cache_clear)
