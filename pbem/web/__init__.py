@@ -34,7 +34,7 @@ from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
-from pbem import i18n
+from pbem import i18n, links
 from pbem.context import TEMPLATES_DIR, Context, make_context
 from pbem.heap import keep_freed_memory
 from pbem.models import db, open_database
@@ -108,17 +108,26 @@ def create_app(ctx: Context | None = None) -> Flask:
 class _SessionCookies(SecureCookieSessionInterface):
     """Flask's signed session cookie, its serializer made once per keys: Flask makes a new
     one to read the cookie of every request and another to write it, and making one tries
-    its JSON serializer out (a third of reading the cookie).  The serializer keeps nothing
-    between cookies; the cookies are Flask's, byte for byte."""
+    its JSON serializer out (a third of reading the cookie); its signer keeps its derived
+    keys (``links.KeptSerializer``) and signs with OpenSSL's SHA-1 (``links.SHA1``).  The
+    serializer keeps nothing between cookies; the cookies are Flask's, byte for byte."""
 
+    digest_method = staticmethod(links.SHA1)
     _made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
 
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         keys = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
         made = self._made
         if made is None or made[0] != keys:  # keys changed (a test's app): made again
-            made = self._made = (keys, super().get_signing_serializer(app))
+            made = self._made = (keys, self._serializer(keys) if app.secret_key else None)
         return made[1]
+
+    def _serializer(self, keys: tuple[Any, ...]) -> URLSafeTimedSerializer:
+        # as Flask's get_signing_serializer: the current key last, the fallbacks before
+        return links.KeptSerializer(
+            [*keys[1:], keys[0]], salt=self.salt, serializer=self.serializer,
+            signer_kwargs={"key_derivation": self.key_derivation,
+                           "digest_method": self.digest_method})
 
 
 def context() -> Context:
