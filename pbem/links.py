@@ -115,7 +115,7 @@ class KeptSerializer(URLSafeTimedSerializer):
     (itsdangerous makes a new signer for every token, and derives its key again); the
     signer keeps nothing of a token, so threads share it."""
 
-    signer = KeptSigner
+    default_signer = KeptSigner
 
     def make_signer(self, salt: str | bytes | None = None) -> TimestampSigner:
         if salt is not None and salt != self.salt:
