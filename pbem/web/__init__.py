@@ -199,16 +199,24 @@ def _safety_headers(app: Flask) -> None:
 
     @app.after_request
     def _headers(response: Any) -> Any:
+        # each header added unless the response has it, in this order (as ``setdefault``
+        # would, which looks through all the headers again for each one)
         headers = response.headers
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "no-referrer")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-            "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-        )
-        if request.endpoint != "static":
-            headers.setdefault("Cache-Control", "no-store")
-            headers.setdefault("X-Robots-Tag", "noindex, nofollow")
+        present = {name.lower() for name in headers.keys()}
+        for name, value in _SAFETY if request.endpoint == "static" else _SAFETY_PAGES:
+            if name.lower() not in present:
+                headers.add(name, value)
         return response
+
+
+#: the headers every response gets (``_safety_headers``), and those of the pages beside
+_SAFETY = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy",
+     "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+     "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+)
+_SAFETY_PAGES = (*_SAFETY, ("Cache-Control", "no-store"),
+                 ("X-Robots-Tag", "noindex, nofollow"))
