@@ -19,8 +19,10 @@ import threading
 import time
 from typing import Any
 
-from flask import Flask, Response, has_request_context, request, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from werkzeug.security import safe_join
+
+from pbem.web import urls
 
 #: how long a browser keeps a file named by its version: a year, the longest HTTP says
 KEPT_SECONDS = 365 * 24 * 3600
@@ -101,33 +103,4 @@ def install(app: Flask) -> None:
         return response
 
     app.view_functions["static"] = static
-    _constant_urls(app, versions)
-
-
-def _constant_urls(app: Flask, versions: Versions) -> None:
-    """The templates' ``url_for`` of an address that takes no values (the site's links
-    in every page's header, its static files) made once per application root and file
-    version, not built again on every page: Flask's ``url_for`` costs tens of
-    microseconds, a click's pages ask for a dozen such addresses, and what they are
-    depends only on those (no other ``url_defaults``, no subdomains or hosts)."""
-    flask_url_for = app.url_for
-    made: dict[tuple[str, str, str | None, str], str] = {}
-
-    def url_for(endpoint: str, **values: Any) -> str:
-        if endpoint.startswith(".") or not has_request_context():
-            # relative to the request's blueprint; outside a request, an absolute URL
-            return flask_url_for(endpoint, **values)
-        if not values:
-            filename, version = "", None
-        elif endpoint == "static" and len(values) == 1 and "filename" in values:
-            filename = values["filename"]
-            version = versions.named(filename)
-        else:
-            return flask_url_for(endpoint, **values)
-        key = (endpoint, filename, version, request.script_root)
-        url = made.get(key)
-        if url is None:
-            url = made[key] = flask_url_for(endpoint, **values)
-        return url
-
-    app.jinja_env.globals["url_for"] = url_for
+    urls.install(app, versions.named)
