@@ -293,8 +293,11 @@ def _install_callables(env: Any) -> None:
 
 
 #: what ``_template_gettext`` said for a string without fields, by language, string and
-#: whether the template escapes (a catalog is read once: ``translations``)
+#: whether the template escapes (a catalog is read once: ``translations``); the templates'
+#: strings are a few hundred, forgotten all at once at ``_SAID_MOST`` (a template that
+#: one day said a string made at run time)
 _said: dict[tuple[str, str, bool], str] = {}
+_SAID_MOST = 4096
 
 
 @pass_context  # Jinja gives it the template's context first
@@ -306,6 +309,8 @@ def _template_gettext(context: Any, string: str, /, **variables: Any) -> str:
         key = (current(), string, escapes)
         said = _said.get(key)
         if said is None:
+            if len(_said) >= _SAID_MOST:
+                _said.clear()
             said = _said[key] = _template_said(key[0], string, escapes) % variables
         return said
     return _template_said(current(), string, escapes) % variables
