@@ -36,6 +36,8 @@ from babel import Locale, dates, numbers
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
+from jinja2 import pass_context
+from markupsafe import Markup
 
 #: the language of the message ids, of pages to a reader we know nothing about
 DEFAULT = "en"
@@ -283,3 +285,39 @@ def _install_callables(env: Any) -> None:
         ngettext=lambda s, p, n: translations(current()).ungettext(s, p, n),
         newstyle=True,
     )
+    # ``_`` and ``gettext`` (``{% trans %}`` without a plural) as Jinja's newstyle
+    # gettext makes them, in one call: Jinja's ``_`` looks ``gettext`` up and calls it,
+    # which calls the function above, three calls through the template's context for
+    # every word of a page (a seat page has about forty)
+    env.globals["_"] = env.globals["gettext"] = _template_gettext
+
+
+#: what ``_template_gettext`` said for a string without fields, by language, string and
+#: whether the template escapes (a catalog is read once: ``translations``); the templates'
+#: strings are a few hundred, forgotten all at once at ``_SAID_MOST`` (a template that
+#: one day said a string made at run time)
+_said: dict[tuple[str, str, bool], str] = {}
+_SAID_MOST = 4096
+
+
+@pass_context  # Jinja gives it the template's context first
+def _template_gettext(context: Any, string: str, /, **variables: Any) -> str:
+    """Jinja's newstyle ``gettext`` of ``string`` in the language of now: its translation
+    (markup-safe where the template escapes), its fields filled in (escaped there)."""
+    escapes = context.eval_ctx.autoescape
+    if not variables:
+        key = (current(), string, escapes)
+        said = _said.get(key)
+        if said is None:
+            if len(_said) >= _SAID_MOST:
+                _said.clear()
+            said = _said[key] = _template_said(key[0], string, escapes) % variables
+        return said
+    return _template_said(current(), string, escapes) % variables
+
+
+def _template_said(lang: str, string: str, escapes: bool) -> str:
+    said = translations(lang).ugettext(string)
+    # always a format, fields or none (as Jinja: a "%%" reads the same either way)
+    return Markup(said) if escapes else said
+

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
 from pbem.i18n import gettext
 
@@ -94,11 +94,50 @@ class Signer:
         return payload
 
 
+class KeptSigner(TimestampSigner):
+    """itsdangerous's timestamp signer with each key derived once: it derives the key
+    again (a SHA-1) for every signature and every check, and a seat page signs a link
+    for every place to tap.  The tokens are itsdangerous's, byte for byte."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._derived: dict[Any, bytes] = {}
+
+    def derive_key(self, secret_key: str | bytes | None = None) -> bytes:
+        derived = self._derived.get(secret_key)
+        if derived is None:
+            derived = self._derived[secret_key] = super().derive_key(secret_key)
+        return derived
+
+
+class KeptSerializer(URLSafeTimedSerializer):
+    """itsdangerous's URL-safe timed serializer signing with one :class:`KeptSigner`
+    (itsdangerous makes a new signer for every token, and derives its key again); the
+    signer keeps nothing of a token, so threads share it."""
+
+    default_signer = KeptSigner
+
+    def make_signer(self, salt: str | bytes | None = None) -> TimestampSigner:
+        if salt is not None and salt != self.salt:
+            return super().make_signer(salt)
+        kept = self.__dict__.get("_kept_signer")
+        if kept is None:
+            kept = self._kept_signer = super().make_signer(salt)
+        return kept
+
+
+#: the hash of the signatures: SHA-1 as itsdangerous's default, but OpenSSL's own function,
+#: which ``hmac`` computes in C (its default, a Python function that looks SHA-1 up when
+#: called, sends every HMAC through ``hmac``'s slower pure-Python path)
+SHA1 = hashlib.sha1
+
+
 @functools.lru_cache(maxsize=64)
 def _serializer(secret_keys: tuple[str, ...], purpose: str) -> URLSafeTimedSerializer:
     """One serializer per keys and purpose (it keeps no state between tokens): making one
     tries its JSON serializer out, and a seat page signs a link for every place to tap."""
-    return URLSafeTimedSerializer(list(secret_keys), salt=f"pbem-{purpose}")
+    return KeptSerializer(list(secret_keys), salt=f"pbem-{purpose}",
+                          signer_kwargs={"digest_method": SHA1})
 
 
 #: the numbers a reply address's token carries, in order: the game, the seat's index,

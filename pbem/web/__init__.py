@@ -30,9 +30,11 @@ from typing import Any
 
 import jinja2
 from flask import Flask, render_template, request
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
-from pbem import i18n
+from pbem import i18n, links
 from pbem.context import TEMPLATES_DIR, Context, make_context
 from pbem.heap import keep_freed_memory
 from pbem.models import db, open_database
@@ -82,6 +84,7 @@ def create_app(ctx: Context | None = None) -> Flask:
         MAX_CONTENT_LENGTH=64 * 1024,
         PBEM_PRODUCTION=production,
     )
+    app.session_interface = _SessionCookies()
     app.extensions["pbem"] = ctx
     app.jinja_env.undefined = jinja2.StrictUndefined
     app.jinja_env.trim_blocks = True
@@ -100,6 +103,31 @@ def create_app(ctx: Context | None = None) -> Flask:
     _pages_for_errors(app)
     _safety_headers(app)
     return app
+
+
+class _SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed session cookie, its serializer made once per keys: Flask makes a new
+    one to read the cookie of every request and another to write it, and making one tries
+    its JSON serializer out (a third of reading the cookie); its signer keeps its derived
+    keys (``links.KeptSerializer``) and signs with OpenSSL's SHA-1 (``links.SHA1``).  The
+    serializer keeps nothing between cookies; the cookies are Flask's, byte for byte."""
+
+    digest_method = staticmethod(links.SHA1)
+    _made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        keys = (app.secret_key, *(app.config["SECRET_KEY_FALLBACKS"] or ()))
+        made = self._made
+        if made is None or made[0] != keys:  # keys changed (a test's app): made again
+            made = self._made = (keys, self._serializer(keys) if app.secret_key else None)
+        return made[1]
+
+    def _serializer(self, keys: tuple[Any, ...]) -> URLSafeTimedSerializer:
+        # as Flask's get_signing_serializer: the current key last, the fallbacks before
+        return links.KeptSerializer(
+            [*keys[1:], keys[0]], salt=self.salt, serializer=self.serializer,
+            signer_kwargs={"key_derivation": self.key_derivation,
+                           "digest_method": self.digest_method})
 
 
 def context() -> Context:
@@ -171,16 +199,24 @@ def _safety_headers(app: Flask) -> None:
 
     @app.after_request
     def _headers(response: Any) -> Any:
+        # each header added unless the response has it, in this order (as ``setdefault``
+        # would, which looks through all the headers again for each one)
         headers = response.headers
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("Referrer-Policy", "no-referrer")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-            "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-        )
-        if request.endpoint != "static":
-            headers.setdefault("Cache-Control", "no-store")
-            headers.setdefault("X-Robots-Tag", "noindex, nofollow")
+        present = {name.lower() for name in headers.keys()}
+        for name, value in _SAFETY if request.endpoint == "static" else _SAFETY_PAGES:
+            if name.lower() not in present:
+                headers.add(name, value)
         return response
+
+
+#: the headers every response gets (``_safety_headers``), and those of the pages beside
+_SAFETY = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+    ("Content-Security-Policy",
+     "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+     "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+)
+_SAFETY_PAGES = (*_SAFETY, ("Cache-Control", "no-store"),
+                 ("X-Robots-Tag", "noindex, nofollow"))

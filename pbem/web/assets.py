@@ -16,15 +16,23 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import time
 from typing import Any
 
 from flask import Flask, Response, request, send_from_directory
 from werkzeug.security import safe_join
 
+from pbem.web import urls
+
 #: how long a browser keeps a file named by its version: a year, the longest HTTP says
 KEPT_SECONDS = 365 * 24 * 3600
 #: hexadecimal digits of the SHA-256 in a version: 48 bits, no two releases alike
 VERSION_DIGITS = 12
+#: how long a page names a file by the version read last without looking at the file
+#: again (its size and time): every page names three to five, and a file edited under
+#: ``pbem serve --reload`` is named by its new version that much later at most (the file
+#: itself is served as it is, and kept only under the version it has then)
+RECHECK_SECONDS = 1.0
 
 
 class Versions:
@@ -35,6 +43,19 @@ class Versions:
         self.folder = folder
         self._known: dict[str, tuple[int, int, str]] = {}
         self._lock = threading.Lock()
+        #: per file: the version of ``of``'s last answer and when it was read (monotonic)
+        self._recent: dict[str, tuple[str | None, float]] = {}
+
+    def named(self, filename: str) -> str | None:
+        """The version a page names ``filename`` by: ``of``'s, looked up again at most
+        every ``RECHECK_SECONDS``."""
+        now = time.monotonic()
+        recent = self._recent.get(filename)
+        if recent is not None and now - recent[1] < RECHECK_SECONDS:
+            return recent[0]
+        version = self.of(filename)
+        self._recent[filename] = (version, now)
+        return version
 
     def of(self, filename: str) -> str | None:
         """The version of ``filename`` in the folder; ``None`` for no such file."""
@@ -68,7 +89,7 @@ def install(app: Flask) -> None:
     @app.url_defaults
     def _versioned(endpoint: str, values: dict[str, Any]) -> None:
         if endpoint == "static" and "v" not in values and "filename" in values:
-            version = versions.of(values["filename"])
+            version = versions.named(values["filename"])
             if version is not None:
                 values["v"] = version
 
@@ -82,3 +103,4 @@ def install(app: Flask) -> None:
         return response
 
     app.view_functions["static"] = static
+    urls.install(app, versions.named)

@@ -154,17 +154,19 @@ def load_move_link(token: str, drawn: bool = False) -> MoveLink:
 
 
 def _check_owner(game: Game, seat: Seat, payload: links.Link) -> None:
-    """The link was made for the seat's player, and before they asked for new links."""
-    game_url = url_for("play.game_page", game_id=game.id)
+    """The link was made for the seat's player, and before they asked for new links.
+    (The game's address only for a refusal: a link that passes, every click's three
+    requests, does not build it.)"""
     if seat.player_id is None or seat.player_id != _field(payload, "player"):
         raise Refusal("other-player", _("This link was made for another player of this "
-                                        "seat, who no longer sits there."), game_url=game_url)
+                                        "seat, who no longer sits there."),
+                      game_url=url_for("play.game_page", game_id=game.id))
     # the link is this player's: the page speaks their language from here on
     i18n.reader(seat.player.language)
     if seat.player.link_version != _field(payload, "version"):
         raise Refusal("revoked", _("Newer links have been mailed to you since this one; "
                                    "please use the link from your latest mail."),
-                      game_url=game_url)
+                      game_url=url_for("play.game_page", game_id=game.id))
 
 
 def load_seat_link(token: str, note: bool = False) -> tuple[Game, Seat]:
@@ -330,7 +332,7 @@ def confirm(token: str) -> Any:
     values = table_values(game, seats, seat.index, in_turn=seat.in_turn, mailed=True)
     return render_template(
         "pages/confirm.html", **values, seat=seat, move=link.move, choice=choice,
-        seat_url=link.links["seat_url"], secret=rules.is_secret(game.state),
+        seat_url=seat_path(game, seat), secret=rules.is_secret(game.state),
         deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
                                             i18n.current()),
     )
@@ -368,7 +370,9 @@ def confirm_post(token: str) -> Any:
         raise _play_refusal(exc, link.game, link.seat, link.links) from exc
     link = checked[0]
     flash(_sentence(link.game, outcome.moves[0], index), "played")
-    return redirect(link.links["seat_url"] or link.links["game_url"], code=303)
+    # the seat's page (``links`` would build the game's address too, for a refusal)
+    return redirect(seat_path(link.game, link.seat)
+                    or url_for("play.game_page", game_id=link.game.id), code=303)
 
 
 def _menu(game: Game, seat: Seat, seats: list[Seat]) -> list[Choice]:

@@ -7,7 +7,7 @@ import hashlib
 import re
 
 from pbem.web import STATIC_DIR
-from pbem.web.assets import KEPT_SECONDS, Versions
+from pbem.web.assets import KEPT_SECONDS, RECHECK_SECONDS, Versions
 
 LINKED = re.compile(r'(?:href|src)="(/static/([^"?]+)\?v=([0-9a-f]+))"')
 
@@ -45,3 +45,26 @@ def test_an_edited_file_gets_a_new_version(tmp_path):
     (tmp_path / "style.css").write_text("body { color: blue; }")
     assert versions.of("style.css") not in (None, first)
     assert versions.of("../etc/passwd") is None and versions.of("gone.css") is None
+
+
+def test_a_page_names_its_files_under_the_root_it_is_served_at(sqlite_client):
+    """The header's addresses are made once per application root (``_constant_urls``):
+    the same app behind a prefix names them under it, and again without one."""
+    plain = sqlite_client.get("/").text
+    prefixed = sqlite_client.get("/", base_url="http://localhost/pbem/").text
+    assert '<a class="brand" href="/">' in plain
+    assert '<a class="brand" href="/pbem/">' in prefixed
+    assert set(_linked(plain)) <= set(re.findall(r'"/pbem/static/([^"?]+)\?v=', prefixed))
+    assert '<a class="brand" href="/">' in sqlite_client.get("/").text
+
+
+def test_a_page_names_an_edited_file_by_its_new_version_a_moment_later(tmp_path, monkeypatch):
+    (tmp_path / "style.css").write_text("body { color: red }")
+    versions = Versions(str(tmp_path))
+    clock = [100.0]
+    monkeypatch.setattr("pbem.web.assets.time.monotonic", lambda: clock[0])
+    first = versions.named("style.css")
+    (tmp_path / "style.css").write_text("body { color: blue; }")
+    assert versions.named("style.css") == first  # not looked at again at once
+    clock[0] += RECHECK_SECONDS
+    assert versions.named("style.css") not in (None, first)

@@ -1,0 +1,28 @@
+"""The session cookie (``pbem.web._SessionCookies``): Flask's own, its serializer made
+once per keys rather than twice per request."""
+
+from __future__ import annotations
+
+from flask.sessions import SecureCookieSessionInterface
+from freezegun import freeze_time
+
+from pbem.web import create_app
+
+
+def test_the_cookie_is_flasks_and_follows_a_change_of_keys(ctx, sqlite_database):
+    app = create_app(ctx)
+    ours = app.session_interface
+    theirs = SecureCookieSessionInterface()
+    payload = {"csrf": "x" * 43, "day": 739940, "_permanent": True}
+    # frozen: a cookie carries the second it was signed in
+    with app.app_context(), freeze_time("2026-11-20 12:00:00"):
+        made = ours.get_signing_serializer(app)
+        assert ours.get_signing_serializer(app) is made  # once per keys
+        assert made.dumps(payload) == theirs.get_signing_serializer(app).dumps(payload)
+        cookie = made.dumps(payload)
+        app.config["SECRET_KEY_FALLBACKS"] = [app.secret_key]
+        app.secret_key = "a newer key, rotated in"
+        renewed = ours.get_signing_serializer(app)
+        assert renewed is not made
+        assert renewed.loads(cookie) == payload  # the old key still reads the cookie
+        assert renewed.dumps(payload) == theirs.get_signing_serializer(app).dumps(payload)
