@@ -212,15 +212,12 @@ def check_move_link(link: MoveLink) -> Choice:
     if game.status != Game.ACTIVE:
         raise Refusal("not-active", _("This game is not running."), **link.links)
     refused = moves.link_refusal(game, seat, link.turn_seq, link.menu_seq, link.move)
-    choice = None
     if refused is None:
         choice = _choice(get_game(game.game), game, seat, link.move, seat.player.language)
-        if choice is None:
-            refused = moves.gone()
-    if refused is not None:
-        raise _play_refusal(refused, game, seat, link.links)
-    assert choice is not None
-    return choice
+        if choice is not None:
+            return choice
+        refused = moves.gone()
+    raise _play_refusal(refused, game, seat, link.links)
 
 
 _MESSAGES = {
