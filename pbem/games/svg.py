@@ -88,6 +88,14 @@ _ATTRIBUTE_NAMES = _AttributeNames()
 _touched = _TOUCHED.search
 
 
+@lru_cache(maxsize=4096)
+def _title(help: str) -> str:
+    """A region's help as its ``<title>`` (``Canvas.region``), escaped once: a picture
+    names the same helps move after move, and escaping a long one with an apostrophe (a
+    reconstructed mark's line) took as long as drawing a half of Tallinn's display."""
+    return f"<title>{xml_text(help)}</title>"
+
+
 def shorten(text: str, limit: int) -> str:
     """``text`` on one line (white space folded), cut to ``limit`` characters with "…"."""
     text = " ".join(NOT_XML.sub("", str(text)).split())
@@ -499,7 +507,8 @@ class Canvas:
         self.parts.append(f"{opening}{self.attributes(attrs)}>" if attrs
                           else f"{opening}>")
         if help:
-            self.parts.append(f"<title>{xml_text(help)}</title>")
+            self.parts.append(_title(help) if type(help) is str
+                              else f"<title>{xml_text(help)}</title>")
         return _Region(self, tag, box if href else None)
 
     def drawn(self, draw: Callable[..., _T], *args: Any,
@@ -715,5 +724,6 @@ def forget() -> None:
     _WRITTEN.clear()
     _WRITTEN_STR.clear()
     _NUMBERS.clear()
+    _title.cache_clear()
     for forget_it in _BESIDE:
         forget_it()

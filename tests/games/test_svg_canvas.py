@@ -363,4 +363,5 @@ def test_forget_forgets_what_the_pictures_keep_beside_the_canvas():
     svg.forget()
     assert visby._waiting.cache_info().currsize == 0
     assert tallinn._unlinked.cache_info().currsize == 0
+    assert svg._title.cache_info().currsize == 0
     assert not svg._KEPT

@@ -203,8 +203,8 @@ def _unlinked(draw: Callable[..., _T], *args: Any) -> tuple[str, _T]:
 
 @keeps_beside
 def forget() -> None:
-    """Forget what the picture keeps beside ``Canvas.drawn`` (``_unlinked``, ``_person``,
-    ``_title``): ``pbem.games.svg.forget`` calls it with the canvas's own (a bench that
+    """Forget what the picture keeps beside ``Canvas.drawn`` (``_unlinked``, ``_person``):
+    ``pbem.games.svg.forget`` calls it with the canvas's own (a bench that
     draws the same pictures again starts each round as a fresh process would)."""
     for kept in _KEPT_HERE:
         kept.cache_clear()
@@ -223,24 +223,16 @@ def _display_half(svg: Canvas, _version: str, lang: str, name: str, counts: tupl
     else:
         help = _half_help(str(card), str(side), lang)
     box = (x - 2, y - 2, end - x + 2, TAP) if roomy else None
-    with svg.region(name, box=box):
-        svg.raw(_title(help))
+    with svg.region(name, help=help, box=box):
         svg.styled_rect(x - 2, y, end - x + 2, SYMBOL + 4, _START_FRAME if start else _HALF_FRAME)
         _half(svg, counts, coin, bool(wappen), x, y + 2)
     # a place to tap keeps its frame clear of the next one's
     return end + (10 if roomy else 6)
 
 
-@functools.lru_cache(maxsize=1024)
-def _title(help: str) -> str:
-    """A region's help as ``Canvas.region`` writes it, escaped once: most helps hold an
-    apostrophe (the mark's line), and escaping one took as long as drawing its half."""
-    return f"<title>{xml_text(help)}</title>"
-
-
 #: the look-ups ``forget`` empties (the functions as defined here, whatever a test puts
 #: in their place)
-_KEPT_HERE = (_unlinked, _person, _title)
+_KEPT_HERE = (_unlinked, _person)
 
 
 def _half_help(card: str, side: str, lang: str) -> str:
@@ -298,8 +290,8 @@ def _hand_card(svg: Canvas, _version: str, lang: str, mine: str, number: str,
     """A hand card, its halves one above the other (``picked``: the half chosen)."""
     label = (words_for(lang)["picture"]["legat"] if number == data.LEGAT
              else number)
-    with svg.region(mine + hand_region(number), box=(x, y, CARD_W, CARD_H)):
-        svg.raw(_title(_card_help(number, lang)))
+    with svg.region(mine + hand_region(number), help=_card_help(number, lang),
+                    box=(x, y, CARD_W, CARD_H)):
         svg.rect(x, y, CARD_W, CARD_H, rx=4, fill="#fff", stroke="#888")
         svg.text(x + CARD_W / 2, y + 10, label, font_size=11, font_weight="bold",
                  text_anchor="middle")
@@ -308,9 +300,8 @@ def _hand_card(svg: Canvas, _version: str, lang: str, mine: str, number: str,
             help = _half_help(number, side, lang)
             if picked is not None and picked == side:
                 help += " " + words_for(lang)["picture"]["chosen"]
-            with svg.region(mine + hand_region(number, side),
+            with svg.region(mine + hand_region(number, side), help=help,
                             box=(x + 2, top + 2, CARD_W - 4, HALF_H - 4)):
-                svg.raw(_title(help))
                 if i:
                     svg.line(x + 4, top, x + CARD_W - 4, top, stroke="#ccc")
                 if picked is not None and picked == side:
@@ -371,8 +362,7 @@ def _kept_tower(svg: Canvas, _version: str, lang: str, mine: str, card: str | No
     """A tower, a region with its card's help where the view holds its card; the next
     free x."""
     if card:
-        with svg.region(f"{mine}tower {card}"):
-            svg.raw(_title(_card_help(card, lang)))
+        with svg.region(f"{mine}tower {card}", help=_card_help(card, lang)):
             return _tower(svg, faces, x, y)
     return _tower(svg, faces, x, y)
 

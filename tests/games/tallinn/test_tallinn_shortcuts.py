@@ -90,7 +90,6 @@ def test_a_picture_with_kept_persons_and_help_is_the_full_one(players, seed, opt
                 with monkeypatch.context() as full:
                     full.setattr(picture, "_symbol", picture.draw_symbol)
                     full.setattr(picture, "_unlinked", picture._unlinked.__wrapped__)
-                    full.setattr(picture, "_title", picture._title.__wrapped__)
                     full.setattr(picture, "_half_help", picture.full_half_help)
                     full.setattr(picture, "_card_help", picture.full_card_help)
                     svg.forget()
@@ -103,7 +102,7 @@ def test_forget_forgets_what_the_picture_keeps():
     empties the canvas's (a bench's round draws as a fresh process would)."""
     state = _states(3, 2, {"legat": True})[-1]
     picture.draw(view.build(state, 0), NAMES, "en")
-    kept = (picture._unlinked, picture._person, picture._title)
+    kept = (picture._unlinked, picture._person)
     assert all(f.cache_info().currsize for f in kept)
     picture.forget()
     assert not any(f.cache_info().currsize for f in kept)
