@@ -7,6 +7,7 @@ records carry; rules, menu and sentences work with these values.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from pbem.games.protocol import PLAY, Log, MalformedMoveError, Use
@@ -49,22 +50,18 @@ DONE = Done()
 #: each card's move, made once: the rules list a hand's moves at every question (a move
 #: is a frozen value, so every list may hold the same one)
 PLAYS: dict[str, Play] = {k: Play(k) for k in KARTEN}
-#: what ``parse`` read, by the text: a click's move is parsed by its POST, its ``apply``
-#: and each ``describe``; forgotten all at once at ``_PARSED_MOST`` texts
-_PARSED: dict[str, Move] = {}
-_PARSED_MOST = 1024
 
 
 def parse(text: str) -> Move:
     """The move written ``text``; ``MalformedMoveError`` if it is no Visby move."""
-    move = _PARSED.get(text) if type(text) is str else None
-    if move is None:
-        move = read(text)
-        if type(text) is str:
-            if len(_PARSED) >= _PARSED_MOST:
-                _PARSED.clear()
-            _PARSED[text] = move
-    return move
+    return _parsed(text) if type(text) is str else read(text)
+
+
+# a click's move is parsed by its POST, its ``apply`` and each ``describe``: what was
+# read is kept by the text (a move is a frozen value, the same one for every reader)
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str) -> Move:
+    return read(text)
 
 
 def read(text: str) -> Move:
