@@ -116,10 +116,12 @@ def _final(view: View, names: list[str], w: Words) -> list[str]:
 
 
 # a round's events read the same in every text of the table until the next reveal (the
-# seat pages and mails of each move of the round, for every reader): told once per names
+# seat pages and mails of each move of the round, for every reader): told once per data
+# version (``event`` is told per version, as Riga's and Visby's kept lines are), names
 # and language, where each line took a retelling and a pass for the seats' names
 @functools.lru_cache(maxsize=256)
-def _events(events: tuple[str, ...], names: tuple[str, ...], lang: str) -> tuple[str, ...]:
+def _events(_version: str, events: tuple[str, ...], names: tuple[str, ...],
+            lang: str) -> tuple[str, ...]:
     """The lines of the round's ``events`` in ``lang``, the seats by their ``names``."""
     return tuple(f"  {seat_text(event(e, lang), names)}" for e in events)
 
@@ -146,7 +148,8 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["tower order"].format(order=order))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.extend(_events(tuple(view["events"]), tuple(names), lang))
+        lines.extend(_events(data.SETS.active.version, tuple(view["events"]), tuple(names),
+                             lang))
     if view.get("final"):
         lines += _final(view, names, w)
     return with_note("\n".join(lines), lang)
