@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Container, Mapping, Sequence
 from typing import Any
 
+from pbem.games.render import seat_text
+
 Words = dict[str, Any]
 #: the language every game speaks, and the one a missing word reads in
 ENGLISH = "en"
@@ -104,6 +106,8 @@ class Retold:
                  most: int = 4096) -> None:
         self.tell, self.languages, self.most = tell, languages, most
         self.kept: dict[tuple[str, str, str], str] = {}
+        self.kept_named: dict[tuple[str, tuple[str, ...], str, tuple[str, ...]],
+                              tuple[str, ...]] = {}
 
     def __call__(self, version: str, line: str, lang: str) -> str:
         key = (version, line, lang)
@@ -114,4 +118,21 @@ class Retold:
                 if len(self.kept) >= self.most:
                     self.kept.clear()
                 self.kept[key] = found
+        return found
+
+    def named(self, version: str, lines: tuple[str, ...], lang: str,
+              names: tuple[str, ...]) -> tuple[str, ...]:
+        """A round's ``lines`` as a text lists them: each told, its seats named by
+        ``names``, indented by two.  Kept whole (at most ``most`` rounds' lines, then
+        all forgotten), as the lines are: the texts of one table for all its readers (the
+        seat page, the turn mails, the confirm page) list the same round again."""
+        key = (version, lines, lang, names)
+        found = self.kept_named.get(key)
+        if found is None:
+            found = tuple([f"  {seat_text(self(version, line, lang), names)}"
+                           for line in lines])
+            if lang in self.languages:
+                if len(self.kept_named) >= self.most:
+                    self.kept_named.clear()
+                self.kept_named[key] = found
         return found

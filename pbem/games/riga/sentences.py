@@ -12,6 +12,7 @@ the setup's keep read as such to others.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.games.language import Retelling, Retold, Words, plural, retell
@@ -233,6 +234,11 @@ def event(line: str, lang: str = "en") -> str:
     # telling one tries up to twenty patterns: each line is told once per data version
     # (whose buildings it names), line and language (``Retold``, as Tallinn and Visby)
     return _RETOLD(data.SETS.active.version, line, lang)
+
+
+def event_lines(lines: Sequence[str], lang: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The year's ``lines`` as the text lists them, told and named (``Retold.named``)."""
+    return _RETOLD.named(data.SETS.active.version, tuple(lines), lang, tuple(names))
 
 
 def full_event(line: str, lang: str = "en") -> str:

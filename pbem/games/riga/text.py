@@ -21,7 +21,7 @@ from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words, plural
 from pbem.games.render import seat_text
 from pbem.games.riga import data
-from pbem.games.riga.sentences import art_the, event
+from pbem.games.riga.sentences import art_the, event, event_lines
 from pbem.games.riga.view import building_view
 from pbem.games.riga.words import building_name, words
 
@@ -350,31 +350,13 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     events = view.get("events") or []
     if events:
         lines += ["", w["this year"]]
-        lines.extend(_event_lines(data.SETS.active.version, tuple(map(str, events)), lang,
-                                  tuple(names)))
+        lines.extend(event_lines(tuple(map(str, events)), lang, names))
     final = view.get("final")
     rows = _final_lines(final, names, w, lang) if final else []
     if rows:
         lines += ["", w["final"]]
         lines.extend(rows)
     return with_note("\n".join(_wrapped(lines)), lang, 76)
-
-
-@lru_cache(maxsize=256)
-def _event_lines(version: str, events: tuple[str, ...], lang: str,
-                 names: tuple[str, ...]) -> tuple[str, ...]:
-    """The year's events as the text lists them (``_event_line``), kept whole too: the
-    texts of one table for its readers (the seat page, the turn mails) list the same."""
-    return tuple([_event_line(version, line, lang, names) for line in events])
-
-
-@lru_cache(maxsize=4096)
-def _event_line(_version: str, line: str, lang: str, names: tuple[str, ...]) -> str:
-    """One of the year's events as the text lists it, told and its seats named: the
-    year's events come again in every view and mail of it (a few dozen in winter), and
-    telling one and naming its seats was a sixth of the text.  Kept by data version
-    (the buildings it names), line, language and names."""
-    return f"  {seat_text(event(line, lang), names)}"
 
 
 def _wrapped(lines: list[str], width: int = 76) -> list[str]:

@@ -12,6 +12,7 @@ and a line they do not know stays as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from pbem.games import language
@@ -153,6 +154,11 @@ def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
     line is not one the rules write): ``full_event``, kept (``Retold``)."""
     return _RETOLD(data.SETS.active.version, line, lang)
+
+
+def event_lines(lines: Sequence[str], lang: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The round's ``lines`` as the text lists them, told and named (``Retold.named``)."""
+    return _RETOLD.named(data.SETS.active.version, tuple(lines), lang, tuple(names))
 
 
 def full_event(line: str, lang: str = "de") -> str:

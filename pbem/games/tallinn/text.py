@@ -4,15 +4,13 @@ mostly; estate names stay as printed."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words, plural
 from pbem.games.protocol import View
-from pbem.games.render import seat_text
 from pbem.games.tallinn import data
-from pbem.games.tallinn.sentences import event
+from pbem.games.tallinn.sentences import event_lines
 from pbem.games.tallinn.words import count, words
 
 
@@ -115,17 +113,6 @@ def _final(view: View, names: list[str], w: Words) -> list[str]:
     return lines
 
 
-# a round's events read the same in every text of the table until the next reveal (the
-# seat pages and mails of each move of the round, for every reader): told once per data
-# version (``event`` is told per version, as Riga's and Visby's kept lines are), names
-# and language, where each line took a retelling and a pass for the seats' names
-@functools.lru_cache(maxsize=256)
-def _events(_version: str, events: tuple[str, ...], names: tuple[str, ...],
-            lang: str) -> tuple[str, ...]:
-    """The lines of the round's ``events`` in ``lang``, the seats by their ``names``."""
-    return tuple(f"  {seat_text(event(e, lang), names)}" for e in events)
-
-
 def render(view: View, names: list[str], lang: str = "en") -> str:
     """``view`` as plain text in ``lang``; a card no source prints whole is marked, and
     the mark's note ends the text."""
@@ -148,8 +135,7 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["tower order"].format(order=order))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.extend(_events(data.SETS.active.version, tuple(view["events"]), tuple(names),
-                             lang))
+        lines.extend(event_lines(view["events"], lang, names))
     if view.get("final"):
         lines += _final(view, names, w)
     return with_note("\n".join(lines), lang)

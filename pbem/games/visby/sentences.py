@@ -120,17 +120,12 @@ _EVENTS: list[Retelling] = [
 def event(line: str, lang: str = "de") -> str:
     """A line of ``state["events"]`` in ``lang`` (as written in English, and where the
     line is not one the rules write): ``full_event``, kept (``Retold``)."""
-    if spoken(lang) in _AS_WRITTEN:
-        return line
     return _RETOLD(data.SETS.active.version, line, lang)
 
 
-def events(lines: Sequence[str], lang: str = "de") -> list[str]:
-    """``event`` of each of ``lines``, the reader's language looked up once."""
-    if spoken(lang) in _AS_WRITTEN:
-        return list(lines)
-    version = data.SETS.active.version
-    return [_RETOLD(version, line, lang) for line in lines]
+def event_lines(lines: Sequence[str], lang: str, names: Sequence[str]) -> tuple[str, ...]:
+    """The round's ``lines`` as the text lists them, told and named (``Retold.named``)."""
+    return _RETOLD.named(data.SETS.active.version, tuple(lines), lang, tuple(names))
 
 
 def full_event(line: str, lang: str = "de") -> str:
@@ -138,7 +133,11 @@ def full_event(line: str, lang: str = "de") -> str:
     return retell(line, _EVENTS, words(lang), "event", lang)
 
 
-_RETOLD = Retold(full_event, TABLES)
+def _told(line: str, lang: str) -> str:
+    return line if spoken(lang) in _AS_WRITTEN else full_event(line, lang)
+
+
+_RETOLD = Retold(_told, TABLES)
 #: the languages whose table has no words for the lines (English): each line reads as
 #: the rules wrote it, without a walk through the patterns
 _AS_WRITTEN = {lang for lang, table in TABLES.items()

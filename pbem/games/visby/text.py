@@ -5,14 +5,12 @@ markup."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from pbem.games.datafile import marked, with_note
 from pbem.games.language import Words
 from pbem.games.protocol import View
-from pbem.games.render import seat_text
 from pbem.games.visby import data
-from pbem.games.visby.sentences import events as told
+from pbem.games.visby.sentences import event_lines
 from pbem.games.visby.words import count, words
 
 
@@ -57,14 +55,6 @@ def rates_text(field: int | None, rates: Sequence[str]) -> str:
                      for r in rates)
 
 
-# a round's lines are told to every reader at every move of the round, in a seat page,
-# a mail, a turn's confirm page: told once per data version, language, lines and names
-@lru_cache(maxsize=256)
-def _events(_version: str, lang: str, events: tuple[str, ...], names: tuple[str, ...]) -> str:
-    # the names filled in all the lines at once: a placeholder never spans a line
-    return seat_text("\n".join(f"  {line}" for line in told(events, lang)), names)
-
-
 def render(view: View, names: list[str], lang: str = "en") -> str:
     """``view`` as plain text in ``lang`` (card and track names as printed); a rate no
     source prints is marked, and the mark's note ends the text."""
@@ -84,8 +74,7 @@ def render(view: View, names: list[str], lang: str = "en") -> str:
             lines.append(w["you have chosen"].format(cards=_cards(me["chosen"], w)))
     if view["events"]:
         lines += ["", w["round of events"].format(round=view["events_round"])]
-        lines.append(_events(data.SETS.active.version, lang, tuple(view["events"]),
-                             tuple(names)))
+        lines.append("\n".join(event_lines(view["events"], lang, names)))
     if view.get("rates"):
         lines += ["", w["rates"].format(rates=rates_text(view["kurs_feld"], view["rates"]))]
     if view.get("final"):

@@ -1,7 +1,7 @@
 """Riga's text keeps a building's line and the commodities' key once per data version
 and language (``text.building_line``, ``text.key_line``), a year's events once per data
 version, line and language (``sentences.event``) and as the text lists them, names
-filled in (``text._event_lines``), and its menu the entries the move alone words
+filled in (``sentences.event_lines``), and its menu the entries the move alone words
 (``menu.choice``): every mail and seat page names the row's buildings and the viewer's
 hand again.  Checked against the full computation at every state of
 whole games, for every seat and a spectator, in both languages."""
@@ -13,7 +13,7 @@ import random
 import pytest
 
 from pbem.games.render import seat_text
-from pbem.games.riga import GAME, data, menu, rules, sentences, text
+from pbem.games.riga import GAME, menu, rules, sentences, text
 from pbem.games.riga.words import words
 
 
@@ -100,6 +100,6 @@ def test_kept_event_lines_are_the_events_told(players, riga, seed):
             told = tuple(f"  {seat_text(sentences.full_event(e, lang), names)}" for e in events)
             # twice: made, then kept
             for _ in range(2):
-                assert text._event_lines(data.DATA_VERSION, events, lang, names) == told
+                assert sentences.event_lines(events, lang, names) == told
             listed += len(events)
     assert listed > 100

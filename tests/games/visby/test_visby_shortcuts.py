@@ -10,6 +10,7 @@ import random
 import pytest
 from games.kept_menu import kept_menu_is_full
 
+from pbem.games.render import seat_text
 from pbem.games.visby import GAME, menu, moves, rules, sentences
 
 
@@ -26,13 +27,18 @@ def _states(players: int, seed: str) -> list[dict]:
 
 @pytest.mark.parametrize(("players", "seed"), [(2, "kurz-a"), (4, "kurz-b"), (6, "kurz-c")])
 def test_an_event_kept_is_the_event_told(players, seed):
+    # and the round's lines as the text lists them (``event_lines``), names filled in
     for state in _states(players, seed):
         for line in state["events"]:
             for lang in ("en", "de", "de-AT", "fr"):
                 assert sentences.event(line, lang) == sentences.full_event(line, lang)
+        names = ("Malte", "Heike {1}", "Anne", "<Bob>", "Ute", "Jan")[:players]
         for lang in ("en", "de", "de-AT", "fr"):
-            assert sentences.events(state["events"], lang) == [
-                sentences.full_event(line, lang) for line in state["events"]]
+            told = tuple(f"  {seat_text(sentences.full_event(line, lang), names)}"
+                         for line in state["events"])
+            # twice: made, then kept
+            for _ in range(2):
+                assert sentences.event_lines(state["events"], lang, names) == told
     assert not {lang for _, _, lang in sentences._RETOLD.kept} - {"en", "de"}
 
 
