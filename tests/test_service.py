@@ -161,17 +161,24 @@ def test_the_last_two_invitations_accepted_at_once_start_the_game(ctx, database,
     game = create.create_game(ctx, "visby", alice, [p.email for p in people], seed=4)
     seats = [Seat.get(Seat.game == game, Seat.index == i) for i in (1, 2)]
     both_inside = threading.Barrier(2)
-    start_if_full = create._start_if_full
+    seats_of = Seat.of
+    read = threading.local()
 
-    def start_when_both_are_inside(*args):
-        try:  # with the game locked the second waits at the lock instead: go on alone
-            both_inside.wait(timeout=2)
-            waits.passed = True
-        except threading.BrokenBarrierError:
-            pass
-        start_if_full(*args)
+    def read_then_wait_for_the_other(game):
+        # each acceptance reads the table before it decides whether the game starts:
+        # both read before either commits, or the later one would see the earlier's seat
+        # committed and start the game even without the lock
+        table = seats_of(game)
+        if not getattr(read, "once", False):
+            read.once = True
+            try:  # with the game locked the second waits at the lock instead: go on alone
+                both_inside.wait(timeout=2)
+                waits.passed = True
+            except threading.BrokenBarrierError:
+                pass
+        return table
 
-    monkeypatch.setattr(create, "_start_if_full", start_when_both_are_inside)
+    monkeypatch.setattr(Seat, "of", read_then_wait_for_the_other)
     errors: list[Exception] = []
     waits = LockWaits(monkeypatch)
 
