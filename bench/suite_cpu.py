@@ -11,7 +11,9 @@ processes (chromium, a server it started) is not counted: its wall time is shown
     PYTHONPATH=$PWD .venv/bin/python -m pytest -p bench.suite_cpu --suite-cpu-json=cpu.json
 
 ``--suite-cpu-top N`` prints N tests instead of 40; ``--suite-cpu-json FILE`` writes every
-test's figures as JSON, to compare two runs.
+test's figures as JSON, to compare two runs; ``--suite-cpu-longest tests/longest.txt``
+lists the tests of at least 5 s of wall time (``--suite-cpu-longest-seconds``), which
+``tests/conftest.py`` hands out first.
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="how many of the dearest tests to print (default 40)")
     group.addoption("--suite-cpu-json", default=None,
                     help="write every test's CPU and wall seconds to this JSON file")
+    group.addoption("--suite-cpu-longest", default=None, metavar="FILE",
+                    help="write the tests of at least --suite-cpu-longest-seconds of wall "
+                         "time, longest first, to FILE (tests/longest.txt: the order "
+                         "tests/conftest.py hands them out in)")
+    group.addoption("--suite-cpu-longest-seconds", type=float, default=5.0,
+                    help="how long a test --suite-cpu-longest lists took at least (default 5)")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -91,3 +99,24 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
     if path:
         with open(path, "w", encoding="utf-8") as out:
             json.dump(_RECORDS, out, indent=0, sort_keys=True)
+    path = config.getoption("--suite-cpu-longest")
+    if path:
+        write_longest(path, config.getoption("--suite-cpu-longest-seconds"))
+
+
+#: what heads tests/longest.txt (the date and the machine are the writer's to add)
+LONGEST_HEADER = """\
+# The suite's longest tests, longest first: wall seconds each took in the whole suite
+# (pytest-xdist, 2 workers; bench/suite_cpu.py --suite-cpu-longest writes this file).
+# tests/conftest.py hands them out first, so that no worker is left running one of them
+# while the other has nothing more to do.  Only their order matters here: a test
+# missing from the list, or one listed that no longer exists, changes no result.
+"""
+
+
+def write_longest(path: str, least: float) -> None:
+    longest = sorted(((wall, nodeid) for nodeid, (_cpu, wall, _worker) in _RECORDS.items()
+                      if wall >= least), reverse=True)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(LONGEST_HEADER)
+        out.writelines(f"{wall:6.1f}  {nodeid}\n" for wall, nodeid in longest)

@@ -92,18 +92,46 @@ def pytest_configure(config: pytest.Config) -> None:
         tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
+#: the suite's longest tests and the seconds each took in a whole run (``longest.txt``)
+LONGEST = Path(__file__).with_name("longest.txt")
+
+
+def longest_tests(path: Path = LONGEST) -> dict[str, float]:
+    """Test id -> seconds, as ``bench/suite_cpu.py --suite-cpu-longest`` wrote them."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return {}
+    seconds: dict[str, float] = {}
+    for line in lines:
+        if line.strip() and not line.startswith("#"):
+            took, nodeid = line.split(maxsplit=1)
+            seconds[nodeid] = float(took)
+    return seconds
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The contract test's playouts first, the games of most players first: they are
-    the suite's longest tests (up to a minute of CPU each), and pytest-xdist, handing
-    out tests in this order, then has only short ones left for its last minutes: a long
-    test begun last would leave the other cores idle while it runs."""
-    def playout_first(item: pytest.Item) -> tuple[int, int]:
+    """The longest tests first, longest first (``longest.txt``), then the contract test's
+    other playouts, the games of most players first; every other test keeps its place.
+
+    pytest-xdist (``--dist worksteal``) gives each worker an equal run of the tests in
+    this order and lets an idle worker take the back half of a busy one's run, but never
+    the test a worker is running nor its next one.  A long test met there keeps its
+    worker busy for up to half a minute after the other has run out (a browser page, a
+    whole game played from the mails): begun first, it runs while there is still plenty
+    to share.  (In the whole suite with this order, all the listed tests ran on the first
+    worker, one after the other, and the two workers ended 3 s apart.)"""
+    longest = longest_tests()
+
+    def longest_first(item: pytest.Item) -> tuple[int, float]:
+        if item.nodeid in longest:
+            return (0, -longest[item.nodeid])
         callspec = getattr(item, "callspec", None)
         if item.name.startswith("test_random_playouts_keep_the_contract") and callspec:
-            return (0, -int(callspec.params.get("players", 0)))
-        return (1, 0)
+            return (1, -int(callspec.params.get("players", 0)))
+        return (2, 0)
 
-    items.sort(key=playout_first)  # stable: every other test keeps its place
+    items.sort(key=longest_first)  # stable: every other test keeps its place
 
 
 @pytest.fixture(scope="session")
