@@ -735,14 +735,14 @@ def _heading(view: dict[str, Any], words: dict[str, str]) -> str:
                                 years=view.get("years", "?"), season=_season(view, words))
 
 
-def _to_move(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
-             words: dict[str, str]) -> float:
-    """Who is to move, and to do what, under the heading."""
-    phase = view.get("phase", "")
-    moving = list(view.get("to_move") or [])
+def _top(svg: _Drawing, lang: str, heading: str, phase: str, moving: tuple[str, ...]) -> float:
+    """The heading, and who is to move (``moving``: their names), and to do what."""
+    words = _words(lang)[1]
+    svg.label(MARGIN, 18, heading, size=15, weight="bold")
+    y = 24.0
     key = f"phase {phase}"
     if phase != "over" and key in words and (moving or phase == "reveal"):
-        who = ", ".join(_name(names, s, 20) for s in moving)
+        who = ", ".join(moving)
         y = _paragraph(svg, _wrap(words[key].format(names=who), _room(MARGIN, 12)), MARGIN, y,
                        12, 14, 17, weight="bold", fill="#1b5e20")
     return y + 4
@@ -755,11 +755,22 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
     row = view.get("row") or []
     if not row:
         return y
+    # the row looks the same to every reader of a table and mostly in the next moves:
+    # kept whole, by its cards' views as they are (a look-up, where a key of each card's
+    # face took a fifth of a picture drawn from kept pieces); a row that changed draws
+    # its cards from theirs
+    return svg.drawn(_row_kept, data.SETS.active.version, lang, row, view.get("below"), y,
+                     regions=lambda: [f"row {b.get('id', '?')}" for b in row])
+
+
+def _row_kept(svg: _Drawing, _version: str, lang: str, row: list[dict[str, Any]],
+              below: Any, y: float) -> float:
+    words = _words(lang)[1]
     svg.rule(0, y, WIDTH, y)
     with svg.group(class_="row"):
         svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
-        below = int(view.get("below") or 0)
+        below = int(below or 0)
         for i, b in enumerate(reversed(row)):
             if below and i == len(row) - below:
                 svg.rule(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
@@ -774,16 +785,27 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
 def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
                     words: dict[str, str]) -> float:
     sets = view.get("sets") or []
+    piles = view.get("piles")
+    if not sets and not piles:
+        return y
+    # the same to every reader of a table: kept whole by the views as they are (the
+    # sets kept apart too, for a table whose piles alone changed)
+    return svg.drawn(_sets_and_piles_kept, lang, sets, piles, y, regions=lambda: [
+        name for i, s in enumerate(sets)
+        for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))])
+
+
+def _sets_and_piles_kept(svg: _Drawing, lang: str, sets: list[dict[str, Any]],
+                         piles: dict[str, Any] | None, y: float) -> float:
+    words = _words(lang)[1]
     if sets:
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-            # the sets look the same to every reader of a table
             faces = tuple([_face(s, ("waren", "value")) for s in sets])
             y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=lambda: [
                 name for i, s in enumerate(sets)
                 for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))])
-    piles = view.get("piles")
     if piles:
         counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
                                                 "separated")}
@@ -795,12 +817,39 @@ def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
 def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
                 names: list[str], y: float, lang: str, words: dict[str, str]) -> float:
     """A seat, and its hand where the view holds it (the archive's holds every hand)."""
+    # kept whole by the seat's view as it is and the little of the table's it reads (a
+    # look-up, where a key of its parts took a tenth of a picture drawn from kept pieces);
+    # a block that changed draws its seat's line from the one kept for it (``_seat``)
+    you, to_move = view.get("you"), view.get("to_move")
+    phase, start = view.get("phase"), view.get("start")
+    return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, entry, you, to_move,
+                     phase, start, names, y,
+                     regions=lambda: _seat_block_regions(entry, you))
+
+
+def _seat_block_regions(entry: dict[str, Any], you: Any) -> tuple[str, ...]:
+    """The regions a seat's block draws (``_seat_block_kept``)."""
+    seat = entry["seat"]
+    regions = _seat_regions(entry, seat, seat == you)
+    hand = entry.get("hand")
+    if hand and seat != you:
+        prefix = f"hand {seat + 1}"
+        regions += (*(f"{prefix} {code}" for code in WAREN),
+                    *(f"{prefix} {b.get('id', '?')}" for b in hand.get("gebaeude") or []))
+    return regions
+
+
+def _seat_block_kept(svg: _Drawing, _version: str, lang: str, entry: dict[str, Any],
+                     you: Any, to_move: Any, phase: Any, start: Any, names: list[str],
+                     y: float) -> float:
+    words = _words(lang)[1]
+    view = {"you": you, "to_move": to_move, "phase": phase, "start": start}
     svg.rule(0, y, WIDTH, y)
     # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
     with svg.group(class_="seat", data_seat=str(int(entry["seat"]))):
         y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
-        if hand and entry["seat"] != view.get("you"):
+        if hand and entry["seat"] != you:
             with svg.group(class_="hand"):
                 y = _hand(svg, hand, y, lang, words,
                           words["their hand"].format(name=_name(names, entry["seat"])),
@@ -833,10 +882,12 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
          words: dict[str, str]) -> float:
     """What the view holds for its viewer (hand, setup offer), a step in progress, the
     project and a draw."""
-    if view.get("hand") is not None and view.get("you") is not None:
-        svg.rule(0, y, WIDTH, y)
-        with svg.group(class_="hand own"):
-            y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
+    hand = view.get("hand")
+    if hand is not None and view.get("you") is not None:
+        # the viewer's hand stays over most moves: kept whole by its view as it is
+        y = svg.drawn(_own_hand, data.SETS.active.version, lang, hand, y, regions=lambda: [
+            *(f"hand {code}" for code in WAREN),
+            *(f"hand {b.get('id', '?')}" for b in hand.get("gebaeude") or [])])
     step = _sub_line(view, names, words)
     if step:
         y = _paragraph(svg, _wrap(step, _room(MARGIN, 12)), MARGIN, y, 12, 15, 17,
@@ -868,6 +919,14 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
                   size=12, weight="bold")
         y += 20
     return y
+
+
+def _own_hand(svg: _Drawing, _version: str, lang: str, hand: dict[str, Any], y: float) -> float:
+    """The viewer's hand under a rule, from ``y``; the y under it."""
+    words = _words(lang)[1]
+    svg.rule(0, y, WIDTH, y)
+    with svg.group(class_="hand own"):
+        return _hand(svg, hand, y + 4, lang, words, words["your hand"])
 
 
 def _final(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
@@ -936,8 +995,10 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     lang, words = _words(lang)
     svg = _Drawing(links=links)
     heading = _heading(view, words)
-    svg.label(MARGIN, 18, heading, size=15, weight="bold")
-    y = _to_move(svg, view, names, 24.0, words)
+    # the heading and who is to move: kept by their words (they stay for a seat's turn)
+    phase = view.get("phase", "")
+    moving = tuple(_name(names, s, 20) for s in view.get("to_move") or [])
+    y = svg.drawn(_top, lang, heading, phase, moving)
     y = _strip(svg, y, lang, words)
     y = _row(svg, view, y, lang, words)
     y = _sets_and_piles(svg, view, y, lang, words)
