@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import marshal
 import textwrap
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +25,7 @@ from pbem.games.riga import data
 from pbem.games.riga.sentences import art_the, event
 from pbem.games.riga.view import building_view
 from pbem.games.riga.words import building_name, words
+from pbem.games.svg import keeps_beside
 
 
 def ware_name(code: str) -> str:
@@ -342,22 +344,64 @@ def _draw_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
 def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     """``view`` as plain text for a mail; ``names`` are the players' names by seat."""
     w = words(lang)
-    lines = [_head(view, w)]
-    lines.extend(_table_lines(view, names, w))
+    # the table's part, each seat's and the viewer's own, kept by what each reads of the
+    # view (``_kept_lines``): most stay from one move to the next and are the same in
+    # every reader's text of a table
+    code, version = w["code"], data.SETS.active.version
+    phase, you, start = view.get("phase", ""), view.get("you"), view.get("start")
+    lines = _wrapped([_head(view, w)])
+    lines.extend(_kept_lines(
+        ("table", code, version, phase, you, view.get("to_move"), start, view.get("row"),
+         view.get("below"), view.get("sets"), view.get("piles"), names),
+        _table_lines, view, names, w))
     for entry in view.get("seats") or []:
-        lines.extend(_seat_lines(view, entry, names, w))
-    lines.extend(_own_lines(view, names, w))
+        lines.extend(_kept_lines(("seat", code, version, phase, you, start, entry, names),
+                                 _seat_lines, view, entry, names, w))
+    lines.extend(_kept_lines(
+        ("own", code, version, you, view.get("hand"), view.get("sub"), view.get("current"),
+         view.get("keep_offer"), view.get("kept"), view.get("project"),
+         view.get("pending_draw"), view.get("drawing"), names),
+        _own_lines, view, names, w))
+    tail = []
     events = view.get("events") or []
     if events:
-        lines += ["", w["this year"]]
-        lines.extend(_event_lines(data.SETS.active.version, tuple(map(str, events)), lang,
-                                  tuple(names)))
+        tail += ["", w["this year"]]
+        tail.extend(_event_lines(data.SETS.active.version, tuple(map(str, events)), lang,
+                                 tuple(names)))
     final = view.get("final")
     rows = _final_lines(final, names, w, lang) if final else []
     if rows:
-        lines += ["", w["final"]]
-        lines.extend(rows)
-    return with_note("\n".join(_wrapped(lines)), lang, 76)
+        tail += ["", w["final"]]
+        tail.extend(rows)
+    lines.extend(_wrapped(tail))
+    return with_note("\n".join(lines), lang, 76)
+
+
+#: parts of texts (``_kept_lines``), their lines broken, by what they read as ``marshal``
+#: writes it; forgotten all at once at ``_LINES_MOST`` of them
+_LINES: dict[bytes, tuple[str, ...]] = {}
+_LINES_MOST = 2048
+# a bench's fresh round forgets them with the pictures' pieces
+keeps_beside(_LINES.clear)
+
+
+def _kept_lines(reads: tuple[Any, ...], make: Callable[..., list[str]],
+                *args: Any) -> tuple[str, ...] | list[str]:
+    """``make(*args)``'s lines broken (``_wrapped``), kept by ``reads``: everything they
+    read of the view, the names, the language and the data version, written by
+    ``marshal`` (equal bytes are equal values of the same kinds: ``True`` and ``1``
+    write apart); made anew where ``reads`` holds a value marshal cannot write."""
+    try:
+        key = _dumps(reads, 2)
+    except ValueError:
+        return _wrapped(make(*args))
+    found = _LINES.get(key)
+    if found is None:
+        found = tuple(_wrapped(make(*args)))
+        if len(_LINES) >= _LINES_MOST:
+            _LINES.clear()
+        _LINES[key] = found
+    return found
 
 
 @lru_cache(maxsize=256)
