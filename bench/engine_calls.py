@@ -16,11 +16,17 @@ method:
 * **replay, fresh**: the recorded call made again alone, after every picture cache and
   every cache of the games' modules is forgotten (a process's first table);
 * **replay, warm**: the recorded call made again alone, many times in a row (what a
-  tool that times a method in a loop measures).
+  tool that times a method in a loop measures);
+* **replay, evicted** (``--evict MB``): the same, each time after reading that much
+  memory, so that the processor's caches hold none of what the call reads.
 
-The gap between the app's figures and the replays' is what the surroundings cost the
-engines (the server's other work between calls evicting the processor's caches, the
-garbage collector), not the engine's own work.
+The gap between the app's figures and the warm replays' is what the surroundings cost
+the engines, not their own work: at the bench's clicks every piece of a picture is
+kept already (its table was drawn at the clicks before), and a call made after the
+request's other work (the web's, the database's) finds its code and data out of the
+processor's caches.  ``--evict 64`` brings the replays up to the app's figures and
+past them; a small call suffers most (Tallinn's ``together``: 2 us warm, 17 in the
+app).
 
     python bench/engine_calls.py                       # every game, 3 games each
     python bench/engine_calls.py --kinds riga --clicks 8 --profile seat
@@ -154,26 +160,45 @@ def forget_everything() -> None:
                     thing.cache_clear()
 
 
-def replay(call: Call, times: int) -> tuple[float, float]:
-    """The call made alone: its seconds after ``forget_everything``, and its median
-    seconds made ``times`` times in a row."""
+class Evictor:
+    """Reads ``megabytes`` of memory spread over many objects: the processor's caches
+    then hold none of what an engine call reads, as after a request's other work."""
+
+    def __init__(self, megabytes: int) -> None:
+        self.rows = [list(range(i, i + 64)) for i in range(megabytes * 1024 * 1024 // 600)]
+
+    def __call__(self) -> int:
+        return sum(row[0] + row[-1] for row in self.rows)
+
+
+def replay(call: Call, times: int, evict: Evictor | None) -> tuple[float, float, float]:
+    """The call made alone: its seconds after ``forget_everything``, its median seconds
+    made ``times`` times in a row, and (with ``evict``) its median seconds made
+    ``times`` times, each after ``evict`` (0.0 without)."""
     forget_everything()
     started = time.perf_counter()
     call.bound(*call.args, **call.kwargs)
     fresh = time.perf_counter() - started
-    warm = []
+    warm, evicted = [], []
     for _ in range(times):
         started = time.perf_counter()
         call.bound(*call.args, **call.kwargs)
         warm.append(time.perf_counter() - started)
-    return fresh, statistics.median(warm)
+        if evict is not None:
+            evict()
+            started = time.perf_counter()
+            call.bound(*call.args, **call.kwargs)
+            evicted.append(time.perf_counter() - started)
+    return fresh, statistics.median(warm), statistics.median(evicted) if evicted else 0.0
 
 
-def report(calls: list[Call], replays: dict[int, tuple[float, float]]) -> None:
+def report(calls: list[Call], replays: dict[int, tuple[float, float, float]],
+           evicted: bool) -> None:
     print("\nmicroseconds per click: the median over clicks of the sum of a method's calls "
           "in the request (replay: the recorded calls of the later clicks made again)")
     print(f"  {'game':<8} {'request':<8} {'method':<16} {'calls':>5} {'app first':>10} "
-          f"{'app again':>10} {'replay fresh':>13} {'replay warm':>12}")
+          f"{'app again':>10} {'replay fresh':>13} {'replay warm':>12}"
+          + (f" {'replay evicted':>15}" if evicted else ""))
     clicks: dict[tuple[str, bool], set[int]] = defaultdict(set)
     for c in calls:
         clicks[c.kind, c.first].add(c.click)
@@ -186,10 +211,13 @@ def report(calls: list[Call], replays: dict[int, tuple[float, float]]) -> None:
             mine["app first"][c.click] += c.seconds
         else:
             mine["app again"][c.click] += c.seconds
-            fresh, warm = replays[id(c)]
+            fresh, warm, cold = replays[id(c)]
             mine["replay fresh"][c.click] += fresh
             mine["replay warm"][c.click] += warm
-    labels = ("app first", "app again", "replay fresh", "replay warm")
+            mine["replay evicted"][c.click] += cold
+    labels: tuple[str, ...] = ("app first", "app again", "replay fresh", "replay warm")
+    if evicted:
+        labels += ("replay evicted",)
     totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for (kind, phase, method), mine in sorted(
             sums.items(), key=lambda kv: (kv[0][0], PHASES.index(kv[0][1]), kv[0][2])):
@@ -223,6 +251,8 @@ def main() -> None:
                         help="clicks of each game, the first a table never drawn (6)")
     parser.add_argument("--replays", type=int, default=30,
                         help="warm replays of each recorded call (30)")
+    parser.add_argument("--evict", type=int, default=0, metavar="MB",
+                        help="replay each call after reading MB of memory too (0: not)")
     parser.add_argument("--profile", choices=PHASES, default=None,
                         help="cProfile the engine calls of this request at the later "
                              "clicks of the first game kind")
@@ -253,8 +283,9 @@ def main() -> None:
             for t in games:
                 click(ctx, client, recorder, t, first=round_ == 0)
         calls = list(recorder.calls)
-        replays = {id(c): replay(c, args.replays) for c in calls if not c.first}
-        report(calls, replays)
+        evict = Evictor(args.evict) if args.evict else None
+        replays = {id(c): replay(c, args.replays, evict) for c in calls if not c.first}
+        report(calls, replays, evict is not None)
         if recorder.profile is not None:
             print(f"\nprofile: {args.kinds[0]}'s {args.profile} request's engine calls")
             pstats.Stats(recorder.profile).sort_stats("tottime").print_stats(25)
