@@ -817,22 +817,24 @@ def _sets_and_piles_kept(svg: _Drawing, lang: str, sets: list[dict[str, Any]],
 def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
                 names: list[str], y: float, lang: str, words: dict[str, str]) -> float:
     """A seat, and its hand where the view holds it (the archive's holds every hand)."""
-    # kept whole by the seat's view as it is and the little of the table's it reads (a
-    # look-up, where a key of its parts took a tenth of a picture drawn from kept pieces);
-    # a block that changed draws its seat's line from the one kept for it (``_seat``)
-    you, to_move = view.get("you"), view.get("to_move")
-    phase, start = view.get("phase"), view.get("start")
-    return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, entry, you, to_move,
-                     phase, start, names, y,
-                     regions=lambda: _seat_block_regions(entry, you))
-
-
-def _seat_block_regions(entry: dict[str, Any], you: Any) -> tuple[str, ...]:
-    """The regions a seat's block draws (``_seat_block_kept``)."""
+    # kept whole by the seat's view as it is and what it reads of the table's: whether it
+    # is the viewer's, to move, the start player, and the phase (a look-up, where a key
+    # of its parts took a tenth of a picture drawn from kept pieces; the same block in
+    # every other reader's picture, and while others move); a block that changed draws
+    # its seat's line from the one kept for it (``_seat``)
     seat = entry["seat"]
-    regions = _seat_regions(entry, seat, seat == you)
+    return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, entry,
+                     seat == view.get("you"), seat in (view.get("to_move") or []),
+                     seat == view.get("start"), view.get("phase"), names, y,
+                     regions=lambda: _seat_block_regions(entry, seat == view.get("you")))
+
+
+def _seat_block_regions(entry: dict[str, Any], you: bool) -> tuple[str, ...]:
+    """The regions a seat's block draws (``_seat_block_kept``); ``you``: the viewer's."""
+    seat = entry["seat"]
+    regions = _seat_regions(entry, seat, you)
     hand = entry.get("hand")
-    if hand and seat != you:
+    if hand and not you:
         prefix = f"hand {seat + 1}"
         regions += (*(f"{prefix} {code}" for code in WAREN),
                     *(f"{prefix} {b.get('id', '?')}" for b in hand.get("gebaeude") or []))
@@ -840,20 +842,23 @@ def _seat_block_regions(entry: dict[str, Any], you: Any) -> tuple[str, ...]:
 
 
 def _seat_block_kept(svg: _Drawing, _version: str, lang: str, entry: dict[str, Any],
-                     you: Any, to_move: Any, phase: Any, start: Any, names: list[str],
+                     you: bool, moving: bool, start: bool, phase: Any, names: list[str],
                      y: float) -> float:
     words = _words(lang)[1]
-    view = {"you": you, "to_move": to_move, "phase": phase, "start": start}
+    seat = entry["seat"]
+    # the table's view as far as the seat's block reads it
+    view = {"you": seat if you else None, "to_move": [seat] if moving else [],
+            "start": seat if start else None, "phase": phase}
     svg.rule(0, y, WIDTH, y)
     # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
-    with svg.group(class_="seat", data_seat=str(int(entry["seat"]))):
+    with svg.group(class_="seat", data_seat=str(int(seat))):
         y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
-        if hand and entry["seat"] != you:
+        if hand and not you:
             with svg.group(class_="hand"):
                 y = _hand(svg, hand, y, lang, words,
-                          words["their hand"].format(name=_name(names, entry["seat"])),
-                          prefix=f"hand {entry['seat'] + 1}")
+                          words["their hand"].format(name=_name(names, seat)),
+                          prefix=f"hand {seat + 1}")
     return y
 
 

@@ -355,8 +355,14 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
          view.get("below"), view.get("sets"), view.get("piles"), names),
         _table_lines, view, names, w))
     for entry in view.get("seats") or []:
-        lines.extend(_kept_lines(("seat", code, version, phase, you, start, entry, names),
-                                 _seat_lines, view, entry, names, w))
+        # a seat's lines read of the table's view whether the seat is the viewer's and the
+        # start player's, and the phase: the same in every other reader's text
+        s = entry["seat"]
+        mine, starts = s == you, s == start
+        lines.extend(_kept_lines(("seat", code, version, phase, mine, starts, entry, names),
+                                 _seat_lines, {"phase": phase, "you": s if mine else None,
+                                               "start": s if starts else None},
+                                 entry, names, w))
     lines.extend(_kept_lines(
         ("own", code, version, you, view.get("hand"), view.get("sub"), view.get("current"),
          view.get("keep_offer"), view.get("kept"), view.get("project"),
