@@ -215,11 +215,16 @@ def _moving_line(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
 
 
 def _table_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
-    """Who is to move, the key, the row, the sets and the piles."""
+    """Who is to move, the start player (the rest of the table: ``_board_lines``)."""
     lines = _moving_line(view, names, w)
     if view.get("start") is not None and view.get("phase", "") != "over":
         lines.append(w["start player"].format(name=_name(names, view["start"], w)))
-    lines.append(key_line(w))
+    return lines
+
+
+def _board_lines(view: dict[str, Any], w: Words) -> list[str]:
+    """The key, the row, the sets and the piles."""
+    lines = [key_line(w)]
     row = view.get("row") or []
     if row:
         lines += ["", w["row"]]
@@ -283,12 +288,10 @@ def _seat_lines(view: dict[str, Any], entry: dict[str, Any], names: list[str],
 
 
 def _own_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
-    """The viewer's hand, a step in progress, the setup offer, the project, a draw."""
+    """A step in progress, the viewer's setup offer, the project, a draw (the viewer's
+    hand before them: ``_hand_part``)."""
     you = view.get("you")
     lines: list[str] = []
-    if you is not None and view.get("hand") is not None:
-        lines += ["", w["your hand"]]
-        lines.extend(_hand_lines(view["hand"], "  ", w))
     step = sub_sentence(view, names, w)
     if step:
         lines += ["", step]
@@ -302,6 +305,11 @@ def _own_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
     if project:
         lines += [""] + _project_lines(view, project, names, w)
     return lines + _draw_lines(view, names, w)
+
+
+def _hand_part(hand: dict[str, Any], w: Words) -> list[str]:
+    """The viewer's hand, under its heading."""
+    return ["", w["your hand"], *_hand_lines(hand, "  ", w)]
 
 
 def _project_lines(view: dict[str, Any], project: dict[str, Any], names: list[str],
@@ -344,16 +352,16 @@ def _draw_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
 def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     """``view`` as plain text for a mail; ``names`` are the players' names by seat."""
     w = words(lang)
-    # the table's part, each seat's and the viewer's own, kept by what each reads of the
+    # the board's part, each seat's and the viewer's hand, kept by what each reads of the
     # view (``_kept_lines``): most stay from one move to the next and are the same in
-    # every reader's text of a table
+    # every reader's text of a table; who is to move and what changes with the turn not
     code, version = w["code"], data.SETS.active.version
     phase, you, start = view.get("phase", ""), view.get("you"), view.get("start")
-    lines = _wrapped([_head(view, w)])
+    lines = _wrapped([_head(view, w), *_table_lines(view, names, w)])
     lines.extend(_kept_lines(
-        ("table", code, version, phase, you, view.get("to_move"), start, view.get("row"),
-         view.get("below"), view.get("sets"), view.get("piles"), names),
-        _table_lines, view, names, w))
+        ("board", code, version, view.get("row"), view.get("below"), view.get("sets"),
+         view.get("piles")),
+        _board_lines, view, w))
     for entry in view.get("seats") or []:
         # a seat's lines read of the table's view whether the seat is the viewer's and the
         # start player's, and the phase: the same in every other reader's text
@@ -363,11 +371,11 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
                                  _seat_lines, {"phase": phase, "you": s if mine else None,
                                                "start": s if starts else None},
                                  entry, names, w))
-    lines.extend(_kept_lines(
-        ("own", code, version, you, view.get("hand"), view.get("sub"), view.get("current"),
-         view.get("keep_offer"), view.get("kept"), view.get("project"),
-         view.get("pending_draw"), view.get("drawing"), names),
-        _own_lines, view, names, w))
+    # the viewer's own: its hand kept, what changes with the turn (``_own_lines``) not
+    if you is not None and view.get("hand") is not None:
+        lines.extend(_kept_lines(("hand", code, version, view["hand"]), _hand_part,
+                                 view["hand"], w))
+    lines.extend(_wrapped(_own_lines(view, names, w)))
     tail = []
     events = view.get("events") or []
     if events:
