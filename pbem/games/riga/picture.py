@@ -465,7 +465,9 @@ def _seat_marks(svg: _Drawing, points: Any, y: float, title: str, start: bool, m
 
 
 def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: list[str],
-          y: float, lang: str, words: dict[str, str]) -> float:
+          y: float, lang: str, words: dict[str, str], keep: bool = True) -> float:
+    """A seat's line (``_seat_kept``): kept by what it reads, or (``keep`` false, inside a
+    block kept whole) drawn."""
     seat = entry["seat"]
     you = seat == view.get("you")
     moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
@@ -480,6 +482,10 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
     display = tuple([_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ()])
     left = tuple(entry.get("riga_left") or ())
+    if not keep:
+        return _seat_kept(svg, data.SETS.active.version, lang, seat, you, moving, start,
+                          title, entry.get("points", 0), counts, limit, revealed, display,
+                          left, y)
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)
     return svg.drawn(_seat_kept, data.SETS.active.version, lang, seat, you, moving, start,
@@ -852,7 +858,8 @@ def _seat_block_kept(svg: _Drawing, _version: str, lang: str, entry: dict[str, A
     svg.rule(0, y, WIDTH, y)
     # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
     with svg.group(class_="seat", data_seat=str(int(seat))):
-        y = _seat(svg, entry, view, names, y + 4, lang, words)
+        # drawn, not kept apart: a block drawn anew has mostly changed in its seat's line
+        y = _seat(svg, entry, view, names, y + 4, lang, words, keep=False)
         hand = entry.get("hand")
         if hand and not you:
             with svg.group(class_="hand"):
