@@ -215,13 +215,14 @@ def _keepable(attrs: dict[str, Any]) -> bool:
     return True
 
 
-#: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it and what
-#: the drawing returned; past ``_KEPT_MOST`` characters (some 8 MB a process), those kept
-#: first are forgotten (``_forget_oldest``).  The markup of a drawing that drew kept
-#: pieces in it is a tuple: its own runs of markup and those pieces' markup, the same
-#: strings (a board kept whole and field by field holds each field once; only its own
-#: runs count towards the most)
-_KEPT: dict[tuple[Any, ...], tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any]] = {}
+#: what ``Canvas.drawn`` drew, by its key: the markup, the regions linked in it, what
+#: the drawing returned and the names of the regions in it (escaped); past
+#: ``_KEPT_MOST`` characters (some 8 MB a process), those kept first are forgotten
+#: (``_forget_oldest``).  The markup of a drawing that drew kept pieces in it is a tuple:
+#: its own runs of markup and those pieces' markup, the same strings (a board kept whole
+#: and field by field holds each field once; only its own runs count towards the most)
+_KEPT: dict[tuple[Any, ...],
+            tuple[str | tuple[str, ...] | _Linked, tuple[str, ...], Any, frozenset[str]]] = {}
 _KEPT_MOST = 4_000_000
 _kept_chars = 0
 #: the characters of each kept drawing's own, in the order they were kept
@@ -289,6 +290,8 @@ class Canvas:
         self.linked: list[str] = []
         #: where ``parts`` holds kept drawings' markup: (first, end) indexes, in order
         self._kept_spans: list[tuple[int, int]] = []
+        #: the names of the regions in the kept drawings drawn here (``_region_names``)
+        self._kept_names: list[frozenset[str]] = []
 
     @property
     def numbers(self) -> str:
@@ -563,6 +566,7 @@ class Canvas:
             parts.append(markup.filled(hrefs))
             first = len(parts)
         self._kept_spans.append((first, len(parts)))
+        self._kept_names.append(kept[3])
         if kept[1]:
             self.linked.extend(kept[1])
         return kept[2]
@@ -578,7 +582,8 @@ class Canvas:
         apart = type(self)(self._format, links)
         result = draw(apart, *args)
         markup = apart.markup()
-        unnamed = set(_REGION_NAMES.findall(markup)) - {xml_text(r) for r in regions}
+        names = _region_names(apart, markup)
+        unnamed = names - {xml_text(r) for r in regions}
         if unnamed:
             raise ValueError(f"{draw.__qualname__} draws regions it does not name: "
                              f"{sorted(unnamed)}")
@@ -589,7 +594,7 @@ class Canvas:
             kept_markup, own = _Linked.of(markup), len(markup)
             if key is None:  # not kept: only this canvas's links to write in
                 kept_markup = kept_markup.filled(hrefs)
-        kept = (kept_markup, tuple(apart.linked), result)
+        kept = (kept_markup, tuple(apart.linked), result, names)
         if key is not None:
             _keep(key, kept, own)
         return kept
@@ -655,6 +660,29 @@ class _Linked:
             out.append(f'href="{xml_text(hrefs[slot])}"')
             out.append(text)
         return "".join(out)
+
+
+def _region_names(canvas: Canvas, markup: str) -> frozenset[str]:
+    """The names of the regions in ``markup``, what ``canvas`` drew, escaped as written:
+    searched for in what it wrote itself, and those of the kept drawings it drew as they
+    were found when they were kept (a board kept whole and field by field is not searched
+    again through every field it holds, where the search was half of what keeping a
+    board took beyond drawing it)."""
+    spans = canvas._kept_spans
+    if not spans:
+        return frozenset(_REGION_NAMES.findall(markup))
+    parts, find = canvas.parts, _REGION_NAMES.findall
+    names: set[str] = set()
+    done = 0
+    for first, end in spans:
+        if first > done:  # a piece is whole elements: no name runs into one
+            names.update(find("".join(parts[done:first])))
+        done = end
+    if done < len(parts):
+        names.update(find("".join(parts[done:])))
+    for kept in canvas._kept_names:
+        names |= kept
+    return frozenset(names)
 
 
 def _runs(parts: list[str], spans: list[tuple[int, int]],

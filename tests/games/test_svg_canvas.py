@@ -177,7 +177,7 @@ def test_a_drawing_kept_whole_holds_its_kept_pieces_once():
     canvas.forget()
     kept = Canvas()
     kept.drawn(_row_of_pieces, (1, 2, 3), 0.5, regions=regions)
-    pieces = sum(len(m) for m, _, _ in canvas._KEPT.values() if type(m) is str)
+    pieces = sum(len(m) for m, *_ in canvas._KEPT.values() if type(m) is str)
     own = len('<text x="0.5" y="20">row</text><text x="0.5" y="40">end</text>')
     assert canvas._kept_chars == pieces + own
 
@@ -237,6 +237,26 @@ def test_regions_named_by_a_function_are_named_only_where_needed():
 def test_a_kept_drawing_names_every_region_it_draws():
     with pytest.raises(ValueError, match="other 1"):
         Canvas().drawn(_straying_piece, 1, regions=("piece 1",))
+
+
+def _board_of_kept_pieces(svg: Canvas, ns: tuple[int, ...]) -> None:
+    svg.text(0, 20, "board")
+    for n in ns:
+        svg.drawn(_straying_piece, n, regions=(f"other {n}",))
+
+
+def test_a_kept_drawing_names_the_regions_of_the_kept_pieces_it_draws():
+    """A board drawn from kept pieces names their regions too, found once when each was
+    kept (not searched for again in its markup), kept or drawn anew alike."""
+    from pbem.games.svg import forget
+
+    forget()
+    Canvas().drawn(_straying_piece, 3, regions=("other 3",))  # kept before the board
+    for _ in range(2):  # the board drawn, then kept (and the pieces kept by then)
+        Canvas().drawn(_board_of_kept_pieces, (3, 4), regions=("other 3", "other 4"))
+    for ns in ((3, 4, 5), (4, 5, 6)):
+        with pytest.raises(ValueError, match="other 3|other 6"):
+            Canvas().drawn(_board_of_kept_pieces, ns, regions=("other 4", "other 5"))
 
 
 def test_places_are_written_as_the_attributes_would_be():

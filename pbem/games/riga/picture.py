@@ -465,7 +465,9 @@ def _seat_marks(svg: _Drawing, points: Any, y: float, title: str, start: bool, m
 
 
 def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: list[str],
-          y: float, lang: str, words: dict[str, str]) -> float:
+          y: float, lang: str, words: dict[str, str], keep: bool = True) -> float:
+    """A seat's line (``_seat_kept``): kept by what it reads, or (``keep`` false, inside a
+    block kept whole) drawn."""
     seat = entry["seat"]
     you = seat == view.get("you")
     moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
@@ -480,6 +482,10 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
     display = tuple([_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ()])
     left = tuple(entry.get("riga_left") or ())
+    if not keep:
+        return _seat_kept(svg, data.SETS.active.version, lang, seat, you, moving, start,
+                          title, entry.get("points", 0), counts, limit, revealed, display,
+                          left, y)
     # a seat's block looks the same in every reader's picture of a table (but the
     # viewer's own) and often in the next ones: kept (its regions named where needed)
     return svg.drawn(_seat_kept, data.SETS.active.version, lang, seat, you, moving, start,
@@ -735,14 +741,14 @@ def _heading(view: dict[str, Any], words: dict[str, str]) -> str:
                                 years=view.get("years", "?"), season=_season(view, words))
 
 
-def _to_move(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
-             words: dict[str, str]) -> float:
-    """Who is to move, and to do what, under the heading."""
-    phase = view.get("phase", "")
-    moving = list(view.get("to_move") or [])
+def _top(svg: _Drawing, lang: str, heading: str, phase: str, moving: tuple[str, ...]) -> float:
+    """The heading, and who is to move (``moving``: their names), and to do what."""
+    words = _words(lang)[1]
+    svg.label(MARGIN, 18, heading, size=15, weight="bold")
+    y = 24.0
     key = f"phase {phase}"
     if phase != "over" and key in words and (moving or phase == "reveal"):
-        who = ", ".join(_name(names, s, 20) for s in moving)
+        who = ", ".join(moving)
         y = _paragraph(svg, _wrap(words[key].format(names=who), _room(MARGIN, 12)), MARGIN, y,
                        12, 14, 17, weight="bold", fill="#1b5e20")
     return y + 4
@@ -755,11 +761,22 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
     row = view.get("row") or []
     if not row:
         return y
+    # the row looks the same to every reader of a table and mostly in the next moves:
+    # kept whole, by its cards' views as they are (a look-up, where a key of each card's
+    # face took a fifth of a picture drawn from kept pieces); a row that changed draws
+    # its cards from theirs
+    return svg.drawn(_row_kept, data.SETS.active.version, lang, row, view.get("below"), y,
+                     regions=lambda: [f"row {b.get('id', '?')}" for b in row])
+
+
+def _row_kept(svg: _Drawing, _version: str, lang: str, row: list[dict[str, Any]],
+              below: Any, y: float) -> float:
+    words = _words(lang)[1]
     svg.rule(0, y, WIDTH, y)
     with svg.group(class_="row"):
         svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
         y = _value_header(svg, y + 22, lang, words)
-        below = int(view.get("below") or 0)
+        below = int(below or 0)
         for i, b in enumerate(reversed(row)):
             if below and i == len(row) - below:
                 svg.rule(MARGIN, y + 3, WIDTH - MARGIN, y + 3, INK, 1.5, "6 3")
@@ -774,16 +791,27 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
 def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
                     words: dict[str, str]) -> float:
     sets = view.get("sets") or []
+    piles = view.get("piles")
+    if not sets and not piles:
+        return y
+    # the same to every reader of a table: kept whole by the views as they are (the
+    # sets kept apart too, for a table whose piles alone changed)
+    return svg.drawn(_sets_and_piles_kept, lang, sets, piles, y, regions=lambda: [
+        name for i, s in enumerate(sets)
+        for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))])
+
+
+def _sets_and_piles_kept(svg: _Drawing, lang: str, sets: list[dict[str, Any]],
+                         piles: dict[str, Any] | None, y: float) -> float:
+    words = _words(lang)[1]
     if sets:
         svg.rule(0, y, WIDTH, y)
         with svg.group(class_="sets"):
             svg.label(MARGIN, y + 15, words["sets"], size=12, weight="bold")
-            # the sets look the same to every reader of a table
             faces = tuple([_face(s, ("waren", "value")) for s in sets])
             y = svg.drawn(_kept_sets, y + 21, faces, lang, regions=lambda: [
                 name for i, s in enumerate(sets)
                 for name in (f"set {i + 1}", *(f"set {i + 1} {c}" for c in s.get("waren", [])))])
-    piles = view.get("piles")
     if piles:
         counts = {k: piles.get(k, 0) for k in ("waren", "waren_discard", "bau", "bau_discard",
                                                 "separated")}
@@ -795,16 +823,49 @@ def _sets_and_piles(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
 def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
                 names: list[str], y: float, lang: str, words: dict[str, str]) -> float:
     """A seat, and its hand where the view holds it (the archive's holds every hand)."""
+    # kept whole by the seat's view as it is and what it reads of the table's: whether it
+    # is the viewer's, to move, the start player, and the phase (a look-up, where a key
+    # of its parts took a tenth of a picture drawn from kept pieces; the same block in
+    # every other reader's picture, and while others move); a block that changed draws
+    # its seat's line from the one kept for it (``_seat``)
+    seat = entry["seat"]
+    return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, entry,
+                     seat == view.get("you"), seat in (view.get("to_move") or []),
+                     seat == view.get("start"), view.get("phase"), names, y,
+                     regions=lambda: _seat_block_regions(entry, seat == view.get("you")))
+
+
+def _seat_block_regions(entry: dict[str, Any], you: bool) -> tuple[str, ...]:
+    """The regions a seat's block draws (``_seat_block_kept``); ``you``: the viewer's."""
+    seat = entry["seat"]
+    regions = _seat_regions(entry, seat, you)
+    hand = entry.get("hand")
+    if hand and not you:
+        prefix = f"hand {seat + 1}"
+        regions += (*(f"{prefix} {code}" for code in WAREN),
+                    *(f"{prefix} {b.get('id', '?')}" for b in hand.get("gebaeude") or []))
+    return regions
+
+
+def _seat_block_kept(svg: _Drawing, _version: str, lang: str, entry: dict[str, Any],
+                     you: bool, moving: bool, start: bool, phase: Any, names: list[str],
+                     y: float) -> float:
+    words = _words(lang)[1]
+    seat = entry["seat"]
+    # the table's view as far as the seat's block reads it
+    view = {"you": seat if you else None, "to_move": [seat] if moving else [],
+            "start": seat if start else None, "phase": phase}
     svg.rule(0, y, WIDTH, y)
     # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
-    with svg.group(class_="seat", data_seat=str(int(entry["seat"]))):
-        y = _seat(svg, entry, view, names, y + 4, lang, words)
+    with svg.group(class_="seat", data_seat=str(int(seat))):
+        # drawn, not kept apart: a block drawn anew has mostly changed in its seat's line
+        y = _seat(svg, entry, view, names, y + 4, lang, words, keep=False)
         hand = entry.get("hand")
-        if hand and entry["seat"] != view.get("you"):
+        if hand and not you:
             with svg.group(class_="hand"):
                 y = _hand(svg, hand, y, lang, words,
-                          words["their hand"].format(name=_name(names, entry["seat"])),
-                          prefix=f"hand {entry['seat'] + 1}")
+                          words["their hand"].format(name=_name(names, seat)),
+                          prefix=f"hand {seat + 1}")
     return y
 
 
@@ -833,10 +894,12 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
          words: dict[str, str]) -> float:
     """What the view holds for its viewer (hand, setup offer), a step in progress, the
     project and a draw."""
-    if view.get("hand") is not None and view.get("you") is not None:
-        svg.rule(0, y, WIDTH, y)
-        with svg.group(class_="hand own"):
-            y = _hand(svg, view["hand"], y + 4, lang, words, words["your hand"])
+    hand = view.get("hand")
+    if hand is not None and view.get("you") is not None:
+        # the viewer's hand stays over most moves: kept whole by its view as it is
+        y = svg.drawn(_own_hand, data.SETS.active.version, lang, hand, y, regions=lambda: [
+            *(f"hand {code}" for code in WAREN),
+            *(f"hand {b.get('id', '?')}" for b in hand.get("gebaeude") or [])])
     step = _sub_line(view, names, words)
     if step:
         y = _paragraph(svg, _wrap(step, _room(MARGIN, 12)), MARGIN, y, 12, 15, 17,
@@ -868,6 +931,14 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
                   size=12, weight="bold")
         y += 20
     return y
+
+
+def _own_hand(svg: _Drawing, _version: str, lang: str, hand: dict[str, Any], y: float) -> float:
+    """The viewer's hand under a rule, from ``y``; the y under it."""
+    words = _words(lang)[1]
+    svg.rule(0, y, WIDTH, y)
+    with svg.group(class_="hand own"):
+        return _hand(svg, hand, y + 4, lang, words, words["your hand"])
 
 
 def _final(svg: _Drawing, view: dict[str, Any], names: list[str], y: float,
@@ -936,8 +1007,10 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     lang, words = _words(lang)
     svg = _Drawing(links=links)
     heading = _heading(view, words)
-    svg.label(MARGIN, 18, heading, size=15, weight="bold")
-    y = _to_move(svg, view, names, 24.0, words)
+    # the heading and who is to move: kept by their words (they stay for a seat's turn)
+    phase = view.get("phase", "")
+    moving = tuple(_name(names, s, 20) for s in view.get("to_move") or [])
+    y = svg.drawn(_top, lang, heading, phase, moving)
     y = _strip(svg, y, lang, words)
     y = _row(svg, view, y, lang, words)
     y = _sets_and_piles(svg, view, y, lang, words)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import marshal
 import textwrap
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -24,6 +25,7 @@ from pbem.games.riga import data
 from pbem.games.riga.sentences import art_the, event, event_lines
 from pbem.games.riga.view import building_view
 from pbem.games.riga.words import building_name, words
+from pbem.games.svg import keeps_beside
 
 
 def ware_name(code: str) -> str:
@@ -213,11 +215,16 @@ def _moving_line(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
 
 
 def _table_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
-    """Who is to move, the key, the row, the sets and the piles."""
+    """Who is to move, the start player (the rest of the table: ``_board_lines``)."""
     lines = _moving_line(view, names, w)
     if view.get("start") is not None and view.get("phase", "") != "over":
         lines.append(w["start player"].format(name=_name(names, view["start"], w)))
-    lines.append(key_line(w))
+    return lines
+
+
+def _board_lines(view: dict[str, Any], w: Words) -> list[str]:
+    """The key, the row, the sets and the piles."""
+    lines = [key_line(w)]
     row = view.get("row") or []
     if row:
         lines += ["", w["row"]]
@@ -281,12 +288,10 @@ def _seat_lines(view: dict[str, Any], entry: dict[str, Any], names: list[str],
 
 
 def _own_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
-    """The viewer's hand, a step in progress, the setup offer, the project, a draw."""
+    """A step in progress, the viewer's setup offer, the project, a draw (the viewer's
+    hand before them: ``_hand_part``)."""
     you = view.get("you")
     lines: list[str] = []
-    if you is not None and view.get("hand") is not None:
-        lines += ["", w["your hand"]]
-        lines.extend(_hand_lines(view["hand"], "  ", w))
     step = sub_sentence(view, names, w)
     if step:
         lines += ["", step]
@@ -300,6 +305,11 @@ def _own_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
     if project:
         lines += [""] + _project_lines(view, project, names, w)
     return lines + _draw_lines(view, names, w)
+
+
+def _hand_part(hand: dict[str, Any], w: Words) -> list[str]:
+    """The viewer's hand, under its heading."""
+    return ["", w["your hand"], *_hand_lines(hand, "  ", w)]
 
 
 def _project_lines(view: dict[str, Any], project: dict[str, Any], names: list[str],
@@ -342,21 +352,69 @@ def _draw_lines(view: dict[str, Any], names: list[str], w: Words) -> list[str]:
 def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     """``view`` as plain text for a mail; ``names`` are the players' names by seat."""
     w = words(lang)
-    lines = [_head(view, w)]
-    lines.extend(_table_lines(view, names, w))
+    # the board's part, each seat's and the viewer's hand, kept by what each reads of the
+    # view (``_kept_lines``): most stay from one move to the next and are the same in
+    # every reader's text of a table; who is to move and what changes with the turn not
+    code, version = w["code"], data.SETS.active.version
+    phase, you, start = view.get("phase", ""), view.get("you"), view.get("start")
+    lines = _wrapped([_head(view, w), *_table_lines(view, names, w)])
+    lines.extend(_kept_lines(
+        ("board", code, version, view.get("row"), view.get("below"), view.get("sets"),
+         view.get("piles")),
+        _board_lines, view, w))
     for entry in view.get("seats") or []:
-        lines.extend(_seat_lines(view, entry, names, w))
-    lines.extend(_own_lines(view, names, w))
+        # a seat's lines read of the table's view whether the seat is the viewer's and the
+        # start player's, and the phase: the same in every other reader's text
+        s = entry["seat"]
+        mine, starts = s == you, s == start
+        lines.extend(_kept_lines(("seat", code, version, phase, mine, starts, entry, names),
+                                 _seat_lines, {"phase": phase, "you": s if mine else None,
+                                               "start": s if starts else None},
+                                 entry, names, w))
+    # the viewer's own: its hand kept, what changes with the turn (``_own_lines``) not
+    if you is not None and view.get("hand") is not None:
+        lines.extend(_kept_lines(("hand", code, version, view["hand"]), _hand_part,
+                                 view["hand"], w))
+    lines.extend(_wrapped(_own_lines(view, names, w)))
+    tail = []
     events = view.get("events") or []
     if events:
-        lines += ["", w["this year"]]
-        lines.extend(event_lines(tuple(map(str, events)), lang, names))
+        tail += ["", w["this year"]]
+        tail.extend(event_lines(tuple(map(str, events)), lang, names))
     final = view.get("final")
     rows = _final_lines(final, names, w, lang) if final else []
     if rows:
-        lines += ["", w["final"]]
-        lines.extend(rows)
-    return with_note("\n".join(_wrapped(lines)), lang, 76)
+        tail += ["", w["final"]]
+        tail.extend(rows)
+    lines.extend(_wrapped(tail))
+    return with_note("\n".join(lines), lang, 76)
+
+
+#: parts of texts (``_kept_lines``), their lines broken, by what they read as ``marshal``
+#: writes it; forgotten all at once at ``_LINES_MOST`` of them
+_LINES: dict[bytes, tuple[str, ...]] = {}
+_LINES_MOST = 2048
+# a bench's fresh round forgets them with the pictures' pieces
+keeps_beside(_LINES.clear)
+
+
+def _kept_lines(reads: tuple[Any, ...], make: Callable[..., list[str]],
+                *args: Any) -> tuple[str, ...] | list[str]:
+    """``make(*args)``'s lines broken (``_wrapped``), kept by ``reads``: everything they
+    read of the view, the names, the language and the data version, written by
+    ``marshal`` (equal bytes are equal values of the same kinds: ``True`` and ``1``
+    write apart); made anew where ``reads`` holds a value marshal cannot write."""
+    try:
+        key = _dumps(reads, 2)
+    except ValueError:
+        return _wrapped(make(*args))
+    found = _LINES.get(key)
+    if found is None:
+        found = tuple(_wrapped(make(*args)))
+        if len(_LINES) >= _LINES_MOST:
+            _LINES.clear()
+        _LINES[key] = found
+    return found
 
 
 def _wrapped(lines: list[str], width: int = 76) -> list[str]:
