@@ -291,6 +291,12 @@ class Pelican:
             settings.append(pelican_settings(content, output, None))
         return run_pelican(self.python, settings)
 
+    def files(self) -> int:
+        """The files its last full run made (pages, indexes, feeds, its theme's own)."""
+        return sum(1 for content in self.contents
+                   for path in (self.work / f"{content.name}-output").rglob("*")
+                   if path.is_file())
+
     def cached(self, new_page: Path | None = None) -> Timed:
         """A run with its content cache (the first one fills it), after ``new_page`` is
         added to the first part."""
@@ -382,6 +388,7 @@ def full_builds(work: Path, counts: list[int], repeats: int, python: Path | None
             pages = report.rendered_games
             runs.setdefault(f"pbem {n}", Runs()).add(pages / took.seconds, took.load)
             runs.setdefault(f"pbem cpu {n}", Runs()).add(1000 * took.cpu / pages, took.load)
+            runs.setdefault(f"pbem files {n}", Runs()).add(len(report.written) / pages, took.load)
             if python is None:
                 continue
             if n not in pelicans:
@@ -392,6 +399,8 @@ def full_builds(work: Path, counts: list[int], repeats: int, python: Path | None
             runs.setdefault(f"pelican {n}", Runs()).add(pages / theirs.seconds, theirs.load)
             runs.setdefault(f"pelican cpu {n}", Runs()).add(1000 * theirs.cpu / pages,
                                                             theirs.load)
+            runs.setdefault(f"pelican files {n}", Runs()).add(pelicans[n].files() / pages,
+                                                              theirs.load)
             runs.setdefault(f"ratio {n}", Runs()).add(
                 runs[f"pbem {n}"].values[-1] / runs[f"pelican {n}"].values[-1], took.load)
     assert report is not None
@@ -498,8 +507,9 @@ def main() -> None:
                           ours.loads)
             print(f"  ratio Pelican / pbem: {ratios.spread('.1f')}")
             print(f"  (baseline: {source})")
+        after = file_cost(work)
         print(f"  creating a file in {work}: {creating:,.0f} µs before the builds, "
-              f"{file_cost(work):,.0f} µs after")
+              f"{after:,.0f} µs after{files_share(runs, args.jobs, (creating + after) / 2)}")
         print(f"  benchmark run: {time.perf_counter() - started:.0f} s in all")
     finally:
         db.close()
@@ -513,15 +523,32 @@ def print_full(runs: dict[str, Runs], jobs: int, pelican: bool) -> None:
             continue
         mine = runs[f"pbem {n}"]
         print(f"  pbem, {n} process(es):     {mine.spread('.1f')} pages/s  "
-              f"({runs[f'pbem cpu {n}'].spread('.1f')} ms CPU a page; {mine.load()})")
+              f"({runs[f'pbem cpu {n}'].spread('.1f')} ms CPU a page, "
+              f"{runs[f'pbem files {n}'].spread('.1f')} files; {mine.load()})")
         if not pelican:
             continue
         theirs = runs[f"pelican {n}"]
         print(f"  Pelican, {n} process(es):  {theirs.spread('.1f')} pages/s  "
-              f"({runs[f'pelican cpu {n}'].spread('.1f')} ms CPU a page; {theirs.load()}"
+              f"({runs[f'pelican cpu {n}'].spread('.1f')} ms CPU a page, "
+              f"{runs[f'pelican files {n}'].spread('.1f')} files; {theirs.load()}"
               f"{'' if n == 1 else f'; {n} Pelicans at once, each over 1/{n} of the pages'})")
         print(f"  ratio pbem / Pelican, {n} against {n}: {runs[f'ratio {n}'].spread()}"
               "  (target: at least 2)")
+
+
+def files_share(runs: dict[str, Runs], jobs: int, micros: float) -> str:
+    """What making its files takes of each one's game page at ``micros`` a file: a build
+    of pbem makes some twenty files a game page (its pictures), Pelican about one, so
+    the disk of the day weighs on the ratio (``file_cost``)."""
+    n = 1 if "pbem files 1" in runs else jobs
+    if f"pbem files {n}" not in runs:
+        return ""
+    ours = statistics.median(runs[f"pbem files {n}"].values) * micros / 1000
+    text = f"; at {micros:,.0f} µs, a game page's files take pbem {ours:.1f} ms"
+    if f"pelican files {n}" in runs:
+        theirs = statistics.median(runs[f"pelican files {n}"].values) * micros / 1000
+        text += f", Pelican {theirs:.1f} ms"
+    return text
 
 
 if __name__ == "__main__":

@@ -16,7 +16,8 @@
    current rating, a row per player and game; and what each game did to the
    ratings of the players whose pages are made, :func:`collect.ratings`): a
    rating changes when its player's game ends, which makes their pages anyway;
-   ``pbem ratings``, which rates every game again, then builds in full.
+   ``pbem ratings``, which rates every game again, then makes every index page
+   again (``build(indexes=True)``; no game page shows a rating).
 2. Decide.  A game page is rendered again when its fingerprint (the game's
    row and seats, and the code and templates that render it) differs from the
    manifest's; a full build renders them all.  Index pages are made (as
@@ -446,7 +447,8 @@ def _task_size(left: int, jobs: int) -> int:
 
 
 def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None = None,
-          site_key: str = "pbem", wait: bool = True, jobs: int = 1) -> BuildReport:
+          site_key: str = "pbem", wait: bool = True, jobs: int = 1,
+          indexes: bool = False) -> BuildReport:
     """Bring ``site_dir`` up to date with the database's finished games.
 
     ``full`` reads and renders every page again, whatever the manifest says
@@ -455,6 +457,9 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
     in the feed's ids.  ``wait=False`` raises
     :class:`pbem.archive.writer.BuildLocked` if another build is running.
     ``jobs`` > 1 renders the pages in that many processes when there are many.
+    ``indexes`` makes every index page again from the database, as a full build
+    would, and the game pages as an incremental one does: after ``pbem ratings``,
+    which changes what the player pages show of games whose pages show no rating.
     """
     started = time.perf_counter()
     report = BuildReport(site=Path(site_dir))
@@ -474,6 +479,8 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
                 plan = None  # not a manifest this code wrote: read everything
         if plan is None:
             plan = _plan_full(writer, old, full)
+        if indexes:
+            plan.wanted = None  # every list in full, every player's ratings
         summaries = plan.summaries
         report.games, report.read_games, report.full = len(summaries), plan.read, plan.full
         # the ratings of the players whose pages are made (every player's, in full)

@@ -83,10 +83,11 @@ def rate_again() -> None:
         sys.exit(1)
     rated, changed = ratings.rebuild()
     click.echo(f"rated {rated} finished games")
-    if changed:  # every player's page may show another rating: the archive in full
-        report = build(site_dir(ctx), full=True, site_key=ctx.base_url, jobs=default_jobs())
-        click.echo(f"ratings changed: rebuilt the archive ({len(report.written)} files "
-                   f"written): {report.site}/index.html")
+    if changed:  # every player's page may show another rating; no game page shows one
+        report = build(site_dir(ctx), indexes=True, site_key=ctx.base_url,
+                       jobs=default_jobs())
+        click.echo(f"ratings changed: rebuilt the archive's index pages "
+                   f"({len(report.written)} files written): {report.site}/index.html")
 
 
 def register(group: click.Group) -> None:

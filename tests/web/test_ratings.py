@@ -5,6 +5,8 @@ order, idempotent."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from browser_support import live_server, needs_browser
 from click.testing import CliRunner
@@ -176,6 +178,32 @@ def test_the_archive_shows_ratings_on_the_player_pages(ctx, database):
     page = (site_dir(ctx) / f"{paths.player_page(alice.id)}.md").read_text()
     assert "(decided partly by timeouts)" in page
 
+
+
+def _site_files(folder) -> dict[str, bytes]:
+    """Every page of a site by path (not the manifest's own files, which say how a build
+    came to the pages)."""
+    return {str(f.relative_to(folder)): f.read_bytes() for f in sorted(folder.rglob("*"))
+            if f.is_file() and not f.name.startswith(".")}
+
+
+def test_new_ratings_make_the_index_pages_again_and_no_game_page(ctx, database, tmp_path):
+    for seed in (5, 6):
+        finish(ctx, table(ctx, humans=2, bots=1, seed=seed))
+    # games imported without their ratings, archived, then rated by ``pbem ratings``
+    RatingChange.delete().execute()
+    Rating.delete().execute()
+    build(site_dir(ctx), site_key=ctx.base_url)
+    shutil.copytree(site_dir(ctx), tmp_path / "full")
+    assert ratings.rebuild() == (2, True)
+    report = build(site_dir(ctx), site_key=ctx.base_url, indexes=True)
+    assert report.rendered_games == 0 and report.rendered_indexes > 0
+    alice = Player.get(Player.email == "alice@example.org")
+    page = (site_dir(ctx) / f"{paths.player_page(alice.id)}.md").read_text()
+    assert "- Rating at Visby:" in page
+    # the very pages a full build makes of the same database
+    build(tmp_path / "full", site_key=ctx.base_url, full=True)
+    assert _site_files(site_dir(ctx)) == _site_files(tmp_path / "full")
 
 @needs_browser
 def test_a_rating_changes_after_a_finished_game_at_390_pixels(ctx, sqlite_database, browser):
