@@ -93,7 +93,7 @@ class Prepared:
         first = _made_joined(wrapper, columns, found[0], {})
         # a shared model's columns are read once; a row naming another one (by its id),
         # or none (an outer join that found nothing), makes its own, as peewee would
-        id_at = {key: i for i, key, name, _attr, _conv in columns
+        id_at = {key: i for i, key, name, _attr, _conv, _same in columns
                  if key in self.shared and key in first
                  and name == key._meta.primary_key.name and found[0][i] is not None
                  } if self.shared else {}
@@ -119,8 +119,33 @@ class Prepared:
 # out is what ``process_row`` makes (``tests/test_sqlcache.py`` compares the two).
 
 #: per column: its index, the key of the model it fills, the data key it fills (None:
-#: set as an attribute), the attribute's name, the converter
-_Column = tuple[int, Any, "str | None", str, Any]
+#: set as an attribute), the attribute's name, the converter, and the type of the values
+#: the converter gives back as they are (``_unconverted``; None: every value converted)
+_Column = tuple[int, Any, "str | None", str, Any, Any]
+
+
+def _unconverted(converter: Any) -> type | None:
+    """The type whose values ``converter`` returns unchanged, where it is a plain
+    field's: an integer field's ``int(value)`` of an int is that int, a text field's
+    text is that text, a boolean's bool that bool, a foreign key's id its key field's.
+    The driver mostly hands those over already (SQLite and psycopg2 alike), and a row
+    has dozens of them."""
+    field = getattr(converter, "__self__", None)
+    if not isinstance(field, pw.Field) or getattr(converter, "__func__", None) is not (
+            type(field).python_value):
+        return None
+    kind = type(field)
+    if kind.python_value is pw.ForeignKeyField.python_value:
+        return _unconverted(field.rel_field.python_value)
+    if kind.python_value is not pw.Field.python_value:
+        return None
+    if kind.adapt is pw.IntegerField.adapt:
+        return int
+    if kind.adapt is pw.CharField.adapt:  # ``_StringField``'s: CharField, TextField
+        return str
+    if kind.adapt is pw.BooleanField.adapt:  # ``bool``: PostgreSQL's booleans
+        return bool
+    return None
 
 
 def _data_key(model: type[pw.Model], name: str) -> str | None:
@@ -153,13 +178,14 @@ def _plan_of(wrapper: Any) -> tuple[str, list[_Column], Any] | None:
             return None
         keys = dict(wrapper.key_to_constructor)
         columns = [(i, key, _data_key(keys.get(key, (wrapper.model,))[0], column), column,
-                    converter)
+                    converter, _unconverted(converter))
                    for i, key, column, converter in wrapper._row_spec]
         return "joined", columns, None
     if type(wrapper) is pw.ModelObjectCursorWrapper and wrapper.is_model:
         names = wrapper.unique_columns
         columns = [(i, wrapper.model, _data_key(wrapper.constructor, names[i]), names[i],
-                    wrapper.converters[i]) for i in range(wrapper.ncols)]
+                    wrapper.converters[i], _unconverted(wrapper.converters[i]))
+                   for i in range(wrapper.ncols)]
         return "single", columns, wrapper.constructor
     return None
 
@@ -168,8 +194,10 @@ def _made_single(constructor: Any, columns: list[_Column], row: tuple[Any, ...])
     """The model of one row of a table read alone, as ``process_row`` makes it."""
     obj = constructor(__no_default__=1)
     data = obj.__data__
-    for i, _key, name, attr, converter in columns:
-        value = row[i] if converter is None else converter(row[i])
+    for i, _key, name, attr, converter, same in columns:
+        value = row[i]
+        if converter is not None and type(value) is not same:
+            value = converter(value)
         if name is None:
             setattr(obj, attr, value)
         else:
@@ -186,13 +214,13 @@ def _made_joined(wrapper: Any, columns: list[_Column], row: tuple[Any, ...],
                for key, make, _is_model in wrapper._constructor_list}
     root = objects[wrapper.model]
     set_keys = set(shared)
-    for i, key, name, attr, converter in columns:
+    for i, key, name, attr, converter, same in columns:
         if key in shared:
             continue
         value = row[i]
         if value is not None:
             set_keys.add(key)
-        if converter is not None:
+        if converter is not None and type(value) is not same:
             value = converter(value)
         instance = objects.get(key, root)
         if name is None:

@@ -182,3 +182,25 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
         (None, None, None), ("k1", "the table", "mine"), (None, None, None)]
     assert [s.player.name if s.player else None for s in shared[1][0].rows(game.id)] == [
         "Ann", "Bo", None]
+
+
+def test_values_left_unconverted_are_those_their_field_gives_back_as_they_are():
+    """``_unconverted``: a column is read without its converter only for a value of the
+    type its field's converter returns unchanged; every other field is converted."""
+    from pbem.models import MODELS
+    from pbem.sqlcache import _unconverted
+
+    samples = {int: [0, -3, 2**40], str: ["", "ä x", "12"], bool: [True, False]}
+    kinds: dict[type, int] = {}
+    for model in MODELS:
+        for field in model._meta.sorted_fields:
+            same = _unconverted(field.python_value)
+            if same is None:
+                continue
+            kinds[same] = kinds.get(same, 0) + 1
+            for value in samples[same]:
+                assert field.python_value(value) is value, (model, field.name)
+    assert set(kinds) == {int, str, bool}
+    assert _unconverted(Game.state.python_value) is None  # JSON: parsed
+    assert _unconverted(Game.parked_at.python_value) is None  # a date: parsed
+    assert _unconverted(len) is None
