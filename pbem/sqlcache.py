@@ -15,6 +15,7 @@ which a marker cannot stand for.
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -87,9 +88,18 @@ class Prepared:
         plan = resolved["_pbem_plan"]
         if plan is None:
             return [wrapper.process_row(row) for row in found]
-        shape, columns, constructor = plan
+        shape, columns, constructor, groups = plan
         if shape == "single":
+            if groups is not None:
+                return [_made_single_grouped(constructor, groups[0], row) for row in found]
             return [_made_single(constructor, columns, row) for row in found]
+        if groups is not None:
+            ids = resolved.get("_pbem_shared_ids")
+            if ids is None:  # where the shared models' ids are among the columns
+                ids = resolved["_pbem_shared_ids"] = [
+                    (i, key) for i, key, name, _attr, _conv, _same in columns
+                    if key in self.shared and name == key._meta.primary_key.name]
+            return self._joined_grouped(wrapper, ids, groups, found)
         first = _made_joined(wrapper, columns, found[0], {})
         # a shared model's columns are read once; a row naming another one (by its id),
         # or none (an outer join that found nothing), makes its own, as peewee would
@@ -101,6 +111,19 @@ class Prepared:
         for row in found[1:]:
             same = {key: first[key] for key, i in id_at.items() if row[i] == found[0][i]}
             made.append(_made_joined(wrapper, columns, row, same))
+        return [objects[wrapper.model] for objects in made]
+
+    @staticmethod
+    def _joined_grouped(wrapper: Any, ids: list[tuple[int, Any]], groups: list[_Group],
+                        found: list[tuple[Any, ...]]) -> list[Any]:
+        """``rows``' joined models, made by groups (``_made_joined_grouped``); ``ids``:
+        the columns of the shared models' ids."""
+        first = _made_joined_grouped(wrapper, groups, found[0], {})
+        id_at = {key: i for i, key in ids if key in first and found[0][i] is not None}
+        made = [first]
+        for row in found[1:]:
+            same = {key: first[key] for key, i in id_at.items() if row[i] == found[0][i]}
+            made.append(_made_joined_grouped(wrapper, groups, row, same))
         return [objects[wrapper.model] for objects in made]
 
     def first(self, *values: int) -> Any:
@@ -169,7 +192,10 @@ _JOIN_PARTS = ("_row_spec", "_constructor_list", "src_to_dest", "_dest_reachable
                "key_to_constructor")
 
 
-def _plan_of(wrapper: Any) -> tuple[str, list[_Column], Any] | None:
+_Plan = tuple[str, list[_Column], Any, "list[_Group] | None"]
+
+
+def _plan_of(wrapper: Any) -> _Plan | None:
     """How to make a row's models without peewee's per-column ``setattr``: None where the
     wrapper is not one of the two shapes planned for (then peewee makes the rows)."""
     if type(wrapper) is pw.ModelCursorWrapper:
@@ -177,17 +203,83 @@ def _plan_of(wrapper: Any) -> tuple[str, list[_Column], Any] | None:
                 is_model for _key, _make, is_model in wrapper._constructor_list):
             return None
         keys = dict(wrapper.key_to_constructor)
-        columns = [(i, key, _data_key(keys.get(key, (wrapper.model,))[0], column), column,
+        models = {key: keys.get(key, (wrapper.model,))[0]
+                  for _i, key, _column, _converter in wrapper._row_spec}
+        columns = [(i, key, _data_key(models[key], column), column,
                     converter, _unconverted(converter))
                    for i, key, column, converter in wrapper._row_spec]
-        return "joined", columns, None
+        return "joined", columns, None, _groups(columns, models)
     if type(wrapper) is pw.ModelObjectCursorWrapper and wrapper.is_model:
         names = wrapper.unique_columns
         columns = [(i, wrapper.model, _data_key(wrapper.constructor, names[i]), names[i],
                     wrapper.converters[i], _unconverted(wrapper.converters[i]))
                    for i in range(wrapper.ncols)]
-        return "single", columns, wrapper.constructor
+        groups = _groups(columns, {wrapper.model: wrapper.constructor})
+        return "single", columns, wrapper.constructor, groups
     return None
+
+
+class _Group:
+    """The columns of a row that fill one model (``_groups``): its fields' values are
+    taken from the row and put into the model's data in one step each (in C), and only
+    those that need it are converted afterwards (in their places: a dict keeps the
+    place of a key written again); columns that are not a field's are set as peewee
+    sets them."""
+
+    __slots__ = ("key", "take", "names", "kinds", "converters", "verdicts", "attrs")
+
+    def __init__(self, key: Any, fields: list[_Column], attrs: list[_Column]):
+        self.key = key
+        indexes = [i for i, *_rest in fields]
+        self.take = (operator.itemgetter(*indexes) if len(indexes) > 1
+                     else (lambda row, i=indexes[0]: (row[i],)) if indexes
+                     else (lambda row: ()))
+        self.names = tuple(name for _i, _key, name, *_rest in fields)
+        #: per field: the type taken as it is (``_unconverted``), or ``_ALWAYS``
+        self.kinds = tuple(_ALWAYS if same is None else same
+                           for *_rest, converter, same in fields)
+        self.converters = tuple(converter for *_rest, converter, _same in fields)
+        #: the places to convert, by the types of the values taken (a few shapes: the
+        #: nullable columns' None or not)
+        self.verdicts: dict[tuple[type, ...], tuple[int, ...]] = {}
+        self.attrs = [(i, attr, converter) for i, _key, _name, attr, converter, _same
+                      in attrs]
+
+    def to_convert(self, values: tuple[Any, ...]) -> tuple[int, ...]:
+        """The places of ``values`` whose converter is to be called: as ``_made_single``
+        decides, value by value (a value of its field's ``_unconverted`` type is not)."""
+        types = tuple(map(type, values))
+        places = self.verdicts.get(types)
+        if places is None:
+            if len(self.verdicts) >= 64:
+                self.verdicts.clear()
+            places = self.verdicts[types] = tuple(
+                place for place, (kind, converter, found)
+                in enumerate(zip(self.kinds, self.converters, types, strict=True))
+                if converter is not None and found is not kind)
+        return places
+
+
+#: no type is taken as it is: every value converted
+_ALWAYS = object()
+
+
+def _groups(columns: list[_Column], models: dict[Any, Any]) -> list[_Group] | None:
+    """The columns by the model they fill, in the order models first appear; None where a
+    model's columns could not be filled in one step as they would be one by one (two
+    columns for one field, a column set through a descriptor of the model's class other
+    than a field's), then the row is made column by column."""
+    keys: dict[Any, tuple[list[_Column], list[_Column]]] = {}
+    for column in columns:
+        fields, attrs = keys.setdefault(column[1], ([], []))
+        (attrs if column[2] is None else fields).append(column)
+    for key, (fields, attrs) in keys.items():
+        names = [column[2] for column in fields]
+        if len(set(names)) != len(names) or any(
+                any(column[3] in vars(klass) for klass in models[key].__mro__)
+                for column in attrs):
+            return None
+    return [_Group(key, fields, attrs) for key, (fields, attrs) in keys.items()]
 
 
 def _made_single(constructor: Any, columns: list[_Column], row: tuple[Any, ...]) -> Any:
@@ -204,6 +296,49 @@ def _made_single(constructor: Any, columns: list[_Column], row: tuple[Any, ...])
             data[name] = value
     obj._dirty.clear()
     return obj
+
+
+def _filled(instance: Any, group: _Group, row: tuple[Any, ...]) -> bool:
+    """The group's columns of ``row`` put into ``instance`` as ``_made_single`` puts them,
+    column by column; whether any value was not None (peewee's "set" model)."""
+    values = group.take(row)
+    data = instance.__data__
+    data.update(zip(group.names, values, strict=True))
+    for place in group.to_convert(values):
+        data[group.names[place]] = group.converters[place](values[place])
+    found = values.count(None) != len(values)
+    for i, attr, converter in group.attrs:
+        value = row[i]
+        if value is not None:
+            found = True
+        setattr(instance, attr, value if converter is None else converter(value))
+    return found
+
+
+def _made_single_grouped(constructor: Any, group: _Group, row: tuple[Any, ...]) -> Any:
+    """``_made_single``, by ``_filled``."""
+    obj = constructor(__no_default__=1)
+    _filled(obj, group, row)
+    obj._dirty.clear()
+    return obj
+
+
+def _made_joined_grouped(wrapper: Any, groups: list[_Group], row: tuple[Any, ...],
+                         shared: dict[Any, Any]) -> dict[Any, Any]:
+    """``_made_joined``, by ``_filled``."""
+    objects = {key: shared[key] if key in shared else make(__no_default__=True)
+               for key, make, _is_model in wrapper._constructor_list}
+    root = objects[wrapper.model]
+    set_keys = set(shared)
+    for group in groups:
+        if group.key in shared:
+            continue
+        if _filled(objects.get(group.key, root), group, row):
+            set_keys.add(group.key)
+    _join(wrapper, objects, set_keys)
+    for instance in objects.values():
+        instance._dirty.clear()
+    return objects
 
 
 def _made_joined(wrapper: Any, columns: list[_Column], row: tuple[Any, ...],

@@ -119,11 +119,19 @@ def _made_as(row: object) -> object:
     return type(row), row.__data__, related, extra
 
 
-def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
-    """``Prepared.rows`` makes a row's models itself (``sqlcache._made_joined``,
-    ``_made_single``): joined tables (an outer join that finds nothing too), an alias
-    column, a model read alone."""
+@pytest.mark.parametrize("by", ["groups", "columns"])
+def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database, monkeypatch,
+                                                                      by):
+    """``Prepared.rows`` makes a row's models itself, a model's columns at once
+    (``sqlcache._Group``) or, where a plan has no groups, column by column
+    (``_made_joined``, ``_made_single``): joined tables (an outer join that finds
+    nothing too), an alias column, a model read alone."""
+    from pbem import sqlcache
     from pbem.gamelog.history import _TALK
+
+    if by == "columns":
+        monkeypatch.setattr(sqlcache, "_groups", lambda columns, models: None)
+    monkeypatch.setattr(_TALK, "_resolved", {})  # planned here, as the others
     from pbem.models import Drawn, Move, Note, Talk, _table_query, table_of
 
     game = _game(3)
@@ -170,7 +178,8 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
     for query, values in queries + shared:
         for _ in range(2):  # planned the first time, the plan reused the second
             made = query.rows(*values)
-            assert all(r["_pbem_plan"] is not None for r in query._resolved.values())
+            assert all(r["_pbem_plan"] is not None and (r["_pbem_plan"][3] is None) == (
+                by == "columns") for r in query._resolved.values())
             assert made and [_made_as(r) for r in made] == [
                 _made_as(r) for r in query.build(*values)]
     assert [s.__rel__.get("player") for s in made[:2]] == [None, None]
