@@ -46,7 +46,7 @@ from pbem.lifecycle import create, moves, notes, talk
 from pbem.mail import compose, kinds, picture
 from pbem.models import Game, Move, Seat, table_of, utcnow, write_transaction
 from pbem.time import clock
-from pbem.web import context, csrf
+from pbem.web import _cv_app, context, csrf
 from pbem.web.refusal import Refusal, refusal_seconds
 from pbem.web.zones import is_zone, timezones
 
@@ -110,7 +110,7 @@ def _game_and_seat(game_id: int | Game, index: int, note: bool = False,
         game, seats = table_of(game_id, note_of=index if note else None,
                                drawn_of=index if drawn else None)
         if game is not None:
-            g.setdefault("pbem_seats", {})[game.id] = seats
+            _loaded()[game.id] = seats
     else:  # a link signed by us names its game by number; anything else is no game
         game = None
     if game is None:
@@ -183,10 +183,21 @@ def _seats(game: Game) -> list[Seat]:
     """The game's seats in order, each with its player loaded in the same query; read
     once per request (a page reads the seat of its link, the names, the menu's names from
     them; a move changes no name)."""
-    loaded: dict[int, list[Seat]] = g.setdefault("pbem_seats", {})
+    loaded = _loaded()
     if game.id not in loaded:
         loaded[game.id] = Seat.of(game)
     return loaded[game.id]
+
+
+def _loaded() -> dict[int, list[Seat]]:
+    """The tables this request has read, by game (``_seats``), kept in Flask's ``g``
+    (read from its context variable where this Flask has one: the proxy costs more)."""
+    found = _cv_app.get(None) if _cv_app is not None else None
+    page = found.g if found is not None else g
+    loaded = page.get("pbem_seats")
+    if loaded is None:
+        loaded = page.pbem_seats = {}
+    return loaded
 
 
 def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
@@ -344,7 +355,7 @@ def confirm_post(token: str) -> Any:
     def check(game: Game, seats: list[Seat]) -> None:
         """The link's checks (``load_move_link``, then CSRF, in that order) on the rows the
         move's transaction has locked and read: the game and its seats are read once."""
-        g.setdefault("pbem_seats", {})[game.id] = seats
+        _loaded()[game.id] = seats
         game, seat = _game_and_seat(game, index)
         _check_owner(game, seat, payload)
         checked.append(MoveLink(game, seat, _field(payload, "turn"),
