@@ -453,6 +453,55 @@ def insert_many(model: type[pw.Model], rows: list[dict[str, Any]]) -> None:
     database.execute_sql(sql, [f.db_value(data[f.name]) for data in made for f in fields])
 
 
+#: each shape of an update (``update_rows``: the model, the kind of database, the fields
+#: each row changed) with its SQL and where each of its parameters comes from
+_UPDATES: dict[tuple[Any, ...], tuple[str, list[tuple[int, Any, Any]]]] = {}
+
+
+def _update_plan(model: type[pw.Model], database: pw.Database, changed: list[frozenset[str]]
+                 ) -> tuple[str, list[tuple[int, Any, Any]]]:
+    """``update_rows``' statement for rows that changed ``changed``, and its parameters'
+    sources: (row, field, the type its ``db_value`` gives back as it is), or (row, None,
+    None) for the row's id."""
+    pk = model._meta.primary_key
+    fields = [f for f in model._meta.sorted_fields if any(f.name in c for c in changed)]
+    p = database.param
+    shape = tuple(tuple(f.name for f in fields if f.name in c) for c in changed)
+    if len(changed) == 1:
+        sql = _written(("update", model, type(database), shape), lambda: (
+            f'UPDATE "{model._meta.table_name}" SET '
+            + ", ".join(f"{_name(f)} = {p}" for f in fields)
+            + f" WHERE {_name(pk)} = {p}"))
+        slots = [(0, f) for f in fields] + [(0, None)]
+    else:
+        def case(field: pw.Field) -> str:
+            whens = " ".join(f"WHEN {p} THEN {p}" for c in changed if field.name in c)
+            return f"{_name(field)} = CASE {_name(pk)} {whens} ELSE {_name(field)} END"
+
+        sql = _written(("update", model, type(database), shape), lambda: (
+            f'UPDATE "{model._meta.table_name}" SET ' + ", ".join(case(f) for f in fields)
+            + f" WHERE {_name(pk)} IN ({', '.join([p] * len(changed))})"))
+        slots = [slot for f in fields for i, c in enumerate(changed) if f.name in c
+                 for slot in ((i, None), (i, f))]
+        slots += [(i, None) for i in range(len(changed))]
+    return sql, [(i, f, None if f is None else _stored_as_is(f)) for i, f in slots]
+
+
+def _stored_as_is(field: pw.Field) -> type | None:
+    """The type whose values ``field.db_value`` returns unchanged (as ``_unconverted``
+    for reading): ints of an integer field or a foreign key, texts, booleans."""
+    kind = type(field)
+    if kind.db_value is pw.ForeignKeyField.db_value:
+        return _stored_as_is(field.rel_field)
+    if kind.db_value is not pw.Field.db_value:
+        return None
+    for adapt, same in ((pw.IntegerField.adapt, int), (pw.CharField.adapt, str),
+                        (pw.BooleanField.adapt, bool)):
+        if kind.adapt is adapt:
+            return same
+    return None
+
+
 def _insert_sql(model: type[pw.Model], fields: list[pw.Field], rows: int, param: str) -> str:
     one = f'({", ".join([param] * len(fields))})'
     return (f'INSERT INTO "{model._meta.table_name}" ({", ".join(_name(f) for f in fields)}) '
@@ -466,30 +515,19 @@ def update_rows(rows: list[Any]) -> None:
     if not dirty:
         return
     model = type(dirty[0])
-    pk = model._meta.primary_key
-    # fields compare by name here: a peewee field's ``==`` makes an SQL expression
-    changed = [frozenset(row._dirty) for row in dirty]
-    fields = [f for f in model._meta.sorted_fields if any(f.name in c for c in changed)]
     database = _database_of(model)
-    p = database.param
-    shape = tuple(tuple(f.name for f in fields if f.name in c) for c in changed)
-    if len(dirty) == 1:
-        sql = _written(("update", model, type(database), shape), lambda: (
-            f'UPDATE "{model._meta.table_name}" SET '
-            + ", ".join(f"{_name(f)} = {p}" for f in fields)
-            + f" WHERE {_name(pk)} = {p}"))
-        params = [f.db_value(dirty[0].__data__[f.name]) for f in fields] + [dirty[0].id]
-    else:
-        def case(field: pw.Field) -> str:
-            whens = " ".join(f"WHEN {p} THEN {p}" for c in changed if field.name in c)
-            return f"{_name(field)} = CASE {_name(pk)} {whens} ELSE {_name(field)} END"
-
-        sql = _written(("update", model, type(database), shape), lambda: (
-            f'UPDATE "{model._meta.table_name}" SET ' + ", ".join(case(f) for f in fields)
-            + f" WHERE {_name(pk)} IN ({', '.join([p] * len(dirty))})"))
-        params = [value for f in fields for row, c in zip(dirty, changed, strict=True)
-                  if f.name in c for value in (row.id, f.db_value(row.__data__[f.name]))]
-        params += [row.id for row in dirty]
+    # fields compare by name here: a peewee field's ``==`` makes an SQL expression
+    key = (model, type(database), tuple(frozenset(row._dirty) for row in dirty))
+    made = _UPDATES.get(key)
+    if made is None:
+        if len(_UPDATES) >= 1024:
+            _UPDATES.clear()
+        made = _UPDATES[key] = _update_plan(model, database, list(key[2]))
+    sql, slots = made
+    params = [dirty[i].id if field is None
+              else value if type(value := dirty[i].__data__[field.name]) is same
+              else field.db_value(value)
+              for i, field, same in slots]
     database.execute_sql(sql, params)
     for row in dirty:
         row._dirty.clear()

@@ -213,3 +213,22 @@ def test_values_left_unconverted_are_those_their_field_gives_back_as_they_are():
     assert _unconverted(Game.state.python_value) is None  # JSON: parsed
     assert _unconverted(Game.parked_at.python_value) is None  # a date: parsed
     assert _unconverted(len) is None
+
+
+def test_values_written_as_they_are_are_those_their_field_writes_as_they_are():
+    """``_stored_as_is``: ``update_rows`` sends a value without its field's ``db_value``
+    only where that would return it unchanged."""
+    from pbem.models import MODELS
+    from pbem.sqlcache import _stored_as_is
+
+    samples = {int: [0, -3, 2**40], str: ["", "ä x", "12"], bool: [True, False]}
+    kinds: set[type] = set()
+    for model in MODELS:
+        for field in model._meta.sorted_fields:
+            same = _stored_as_is(field)
+            if same is not None:
+                kinds.add(same)
+                for value in samples[same]:
+                    assert field.db_value(value) is value, (model, field.name)
+    assert kinds == {int, str, bool}
+    assert _stored_as_is(Game.state) is None and _stored_as_is(Game.parked_at) is None

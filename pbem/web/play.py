@@ -17,6 +17,7 @@ where to go on.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -414,7 +415,7 @@ def seat_page(token: str) -> Any:
         token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
                                                          i18n.current()),
         time_left=clock.format_duration(left) if left is not None else None,
-        clock_policy=clock.describe_policy(game.clock) if game.clock else None,
+        clock_policy=_policy_words(game.clock) if game.clock else None,
         messages=get_flashed_messages(with_categories=True),
         # the creator of an open game sees who has answered and fills the seats left
         seats_to_fill=game.status == Game.OPEN and seat.player_id == game.creator_id,
@@ -441,6 +442,23 @@ def seat_region(token: str) -> Any:
     return render_template(
         "pages/region.html", **values, seat=seat, me=seat.player, token=token,
         choices=here, messages=get_flashed_messages(with_categories=True))
+
+
+#: a game's clock in words by the clock and the language (``_policy_words``); a game's
+#: clock is one of a few, and every seat page says it
+_POLICY_WORDS: dict[tuple[str, str], str] = {}
+
+
+def _policy_words(policy: dict[str, Any]) -> str:
+    """``clock.describe_policy`` of ``policy`` in the page's language, said once per
+    process (its words and numbers depend on nothing else)."""
+    key = (json.dumps(policy, sort_keys=True), i18n.current())
+    said = _POLICY_WORDS.get(key)
+    if said is None:
+        if len(_POLICY_WORDS) >= 256:
+            _POLICY_WORDS.clear()
+        said = _POLICY_WORDS[key] = clock.describe_policy(policy)
+    return said
 
 
 def _grouped(menu: list[Choice]) -> list[tuple[str, list[Choice]]]:
