@@ -425,15 +425,21 @@ def insert(model: type[pw.Model], **values: Any) -> Any:
     as peewee fills them."""
     row = model(**values)
     data = row.__data__
-    fields = [f for f in model._meta.sorted_fields
-              if f.name in data and not (f is model._meta.primary_key and data[f.name] is None)]
     database = _database_of(model)
+    pk = model._meta.primary_key
     returning = isinstance(database, pw.PostgresqlDatabase)
-    key = ("insert", model, type(database), tuple(f.name for f in fields))
-    sql = _written(key, lambda: _insert_sql(model, fields, 1, database.param) + (
-        f' RETURNING "{model._meta.primary_key.column_name}"' if returning else ""))
-    cursor = database.execute_sql(sql, [f.db_value(data[f.name]) for f in fields])
-    data[model._meta.primary_key.name] = cursor.fetchone()[0] if returning else cursor.lastrowid
+
+    def plan() -> tuple[str, list[tuple[pw.Field, Any]]]:
+        fields = [f for f in model._meta.sorted_fields
+                  if f.name in data and not (f is pk and data[f.name] is None)]
+        key = ("insert", model, type(database), tuple(f.name for f in fields))
+        return _written(key, lambda: _insert_sql(model, fields, 1, database.param) + (
+            f' RETURNING "{pk.column_name}"' if returning else "")), _with_types(fields)
+
+    sql, columns = _planned(("insert", model, type(database), tuple(data),
+                             data.get(pk.name) is None), plan)
+    cursor = database.execute_sql(sql, _values(columns, data))
+    data[pk.name] = cursor.fetchone()[0] if returning else cursor.lastrowid
     row._dirty.clear()
     return row
 
@@ -446,11 +452,44 @@ def insert_many(model: type[pw.Model], rows: list[dict[str, Any]]) -> None:
     names = tuple(rows[0])
     if any(tuple(values) != names for values in rows):
         raise ValueError("every row must name the same columns, in the same order")
-    fields = [f for f in model._meta.sorted_fields if f.name in made[0]]
     database = _database_of(model)
-    key = ("insert_many", model, type(database), tuple(f.name for f in fields), len(made))
-    sql = _written(key, lambda: _insert_sql(model, fields, len(made), database.param))
-    database.execute_sql(sql, [f.db_value(data[f.name]) for data in made for f in fields])
+
+    def plan() -> tuple[str, list[tuple[pw.Field, Any]]]:
+        fields = [f for f in model._meta.sorted_fields if f.name in made[0]]
+        key = ("insert_many", model, type(database), tuple(f.name for f in fields), len(made))
+        return (_written(key, lambda: _insert_sql(model, fields, len(made), database.param)),
+                _with_types(fields))
+
+    sql, columns = _planned(("insert_many", model, type(database), tuple(made[0]),
+                             len(made)), plan)
+    database.execute_sql(sql, [value for data in made for value in _values(columns, data)])
+
+
+#: each shape of an insert (the model, the kind of database, the row's data keys) with
+#: its SQL and its columns (``_with_types``)
+_INSERTS: dict[tuple[Any, ...], tuple[str, list[tuple[pw.Field, Any]]]] = {}
+
+
+def _planned(key: tuple[Any, ...], plan: Callable[[], tuple[str, list[tuple[pw.Field, Any]]]]
+             ) -> tuple[str, list[tuple[pw.Field, Any]]]:
+    made = _INSERTS.get(key)
+    if made is None:
+        if len(_INSERTS) >= 1024:
+            _INSERTS.clear()
+        made = _INSERTS[key] = plan()
+    return made
+
+
+def _with_types(fields: list[pw.Field]) -> list[tuple[pw.Field, Any]]:
+    """Each field with the type of the values it writes as they are (``_stored_as_is``)."""
+    return [(f, _stored_as_is(f)) for f in fields]
+
+
+def _values(columns: list[tuple[pw.Field, Any]], data: dict[str, Any]) -> list[Any]:
+    """The parameters of a row's ``data`` for ``columns``: each value as its field's
+    ``db_value`` writes it (a value of the field's ``_stored_as_is`` type as it is)."""
+    return [value if type(value := data[field.name]) is same else field.db_value(value)
+            for field, same in columns]
 
 
 #: each shape of an update (``update_rows``: the model, the kind of database, the fields
