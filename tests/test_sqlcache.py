@@ -119,11 +119,19 @@ def _made_as(row: object) -> object:
     return type(row), row.__data__, related, extra
 
 
-def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
-    """``Prepared.rows`` makes a row's models itself (``sqlcache._made_joined``,
-    ``_made_single``): joined tables (an outer join that finds nothing too), an alias
-    column, a model read alone."""
+@pytest.mark.parametrize("by", ["groups", "columns"])
+def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database, monkeypatch,
+                                                                      by):
+    """``Prepared.rows`` makes a row's models itself, a model's columns at once
+    (``sqlcache._Group``) or, where a plan has no groups, column by column
+    (``_made_joined``, ``_made_single``): joined tables (an outer join that finds
+    nothing too), an alias column, a model read alone."""
+    from pbem import sqlcache
     from pbem.gamelog.history import _TALK
+
+    if by == "columns":
+        monkeypatch.setattr(sqlcache, "_groups", lambda columns, models: None)
+    monkeypatch.setattr(_TALK, "_resolved", {})  # planned here, as the others
     from pbem.models import Drawn, Move, Note, Talk, _table_query, table_of
 
     game = _game(3)
@@ -170,7 +178,8 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
     for query, values in queries + shared:
         for _ in range(2):  # planned the first time, the plan reused the second
             made = query.rows(*values)
-            assert all(r["_pbem_plan"] is not None for r in query._resolved.values())
+            assert all(r["_pbem_plan"] is not None and (r["_pbem_plan"][3] is None) == (
+                by == "columns") for r in query._resolved.values())
             assert made and [_made_as(r) for r in made] == [
                 _made_as(r) for r in query.build(*values)]
     assert [s.__rel__.get("player") for s in made[:2]] == [None, None]
@@ -182,3 +191,44 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database):
         (None, None, None), ("k1", "the table", "mine"), (None, None, None)]
     assert [s.player.name if s.player else None for s in shared[1][0].rows(game.id)] == [
         "Ann", "Bo", None]
+
+
+def test_values_left_unconverted_are_those_their_field_gives_back_as_they_are():
+    """``_unconverted``: a column is read without its converter only for a value of the
+    type its field's converter returns unchanged; every other field is converted."""
+    from pbem.models import MODELS
+    from pbem.sqlcache import _unconverted
+
+    samples = {int: [0, -3, 2**40], str: ["", "ä x", "12"], bool: [True, False]}
+    kinds: dict[type, int] = {}
+    for model in MODELS:
+        for field in model._meta.sorted_fields:
+            same = _unconverted(field.python_value)
+            if same is None:
+                continue
+            kinds[same] = kinds.get(same, 0) + 1
+            for value in samples[same]:
+                assert field.python_value(value) is value, (model, field.name)
+    assert set(kinds) == {int, str, bool}
+    assert _unconverted(Game.state.python_value) is None  # JSON: parsed
+    assert _unconverted(Game.parked_at.python_value) is None  # a date: parsed
+    assert _unconverted(len) is None
+
+
+def test_values_written_as_they_are_are_those_their_field_writes_as_they_are():
+    """``_stored_as_is``: ``update_rows`` sends a value without its field's ``db_value``
+    only where that would return it unchanged."""
+    from pbem.models import MODELS
+    from pbem.sqlcache import _stored_as_is
+
+    samples = {int: [0, -3, 2**40], str: ["", "ä x", "12"], bool: [True, False]}
+    kinds: set[type] = set()
+    for model in MODELS:
+        for field in model._meta.sorted_fields:
+            same = _stored_as_is(field)
+            if same is not None:
+                kinds.add(same)
+                for value in samples[same]:
+                    assert field.db_value(value) is value, (model, field.name)
+    assert kinds == {int, str, bool}
+    assert _stored_as_is(Game.state) is None and _stored_as_is(Game.parked_at) is None

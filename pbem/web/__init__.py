@@ -92,6 +92,7 @@ def create_app(ctx: Context | None = None) -> Flask:
     app.jinja_env.filters["seats"] = ctx.html.filters["seats"]
     app.jinja_env.filters["seat_lines"] = ctx.html.filters["seat_lines"]
     app.jinja_env.globals["csrf_token"] = csrf.token
+    app.jinja_env.globals["csrf_input"] = csrf.field
     app.jinja_env.globals["production"] = production
     i18n.install(app)
 
@@ -130,8 +131,18 @@ class _SessionCookies(SecureCookieSessionInterface):
                            "digest_method": self.digest_method})
 
 
+try:  # Flask's context variable of the application: its ``current_app`` proxy costs
+    # several times as much, and a click asks for the context a dozen times
+    from flask.globals import _cv_app
+except ImportError:  # a Flask with other names: its public proxy then
+    _cv_app = None
+
+
 def context() -> Context:
     """The context of the application handling the current request."""
+    found = _cv_app.get(None) if _cv_app is not None else None
+    if found is not None:
+        return found.app.extensions["pbem"]
     from flask import current_app
 
     return current_app.extensions["pbem"]

@@ -20,6 +20,7 @@ import secrets
 from datetime import UTC, datetime
 
 from flask import request, session
+from markupsafe import Markup
 
 from pbem.i18n import gettext
 from pbem.web.refusal import Refusal
@@ -41,6 +42,16 @@ def token() -> str:
     if not isinstance(since, int) or today - since >= RENEW_AFTER_DAYS:
         session["day"] = today  # modified: Flask sends the cookie with a new expiry
     return value
+
+
+#: the hidden field of a form that posts (``field``)
+_FIELD_HTML = Markup(f'<input type="hidden" name="{FIELD}" value="%s">')
+
+
+def field() -> Markup:
+    """The form's hidden field with this browser's token (``token``): the templates'
+    ``csrf_field()`` (``pages/_forms.html``)."""
+    return _FIELD_HTML % token()
 
 
 def check(again_url: str | None = None) -> None:

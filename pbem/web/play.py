@@ -17,6 +17,7 @@ where to go on.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -46,7 +47,7 @@ from pbem.lifecycle import create, moves, notes, talk
 from pbem.mail import compose, kinds, picture
 from pbem.models import Game, Move, Seat, table_of, utcnow, write_transaction
 from pbem.time import clock
-from pbem.web import context, csrf
+from pbem.web import _cv_app, context, csrf
 from pbem.web.refusal import Refusal, refusal_seconds
 from pbem.web.zones import is_zone, timezones
 
@@ -110,7 +111,7 @@ def _game_and_seat(game_id: int | Game, index: int, note: bool = False,
         game, seats = table_of(game_id, note_of=index if note else None,
                                drawn_of=index if drawn else None)
         if game is not None:
-            g.setdefault("pbem_seats", {})[game.id] = seats
+            _loaded()[game.id] = seats
     else:  # a link signed by us names its game by number; anything else is no game
         game = None
     if game is None:
@@ -183,10 +184,21 @@ def _seats(game: Game) -> list[Seat]:
     """The game's seats in order, each with its player loaded in the same query; read
     once per request (a page reads the seat of its link, the names, the menu's names from
     them; a move changes no name)."""
-    loaded: dict[int, list[Seat]] = g.setdefault("pbem_seats", {})
+    loaded = _loaded()
     if game.id not in loaded:
         loaded[game.id] = Seat.of(game)
     return loaded[game.id]
+
+
+def _loaded() -> dict[int, list[Seat]]:
+    """The tables this request has read, by game (``_seats``), kept in Flask's ``g``
+    (read from its context variable where this Flask has one: the proxy costs more)."""
+    found = _cv_app.get(None) if _cv_app is not None else None
+    page = found.g if found is not None else g
+    loaded = page.get("pbem_seats")
+    if loaded is None:
+        loaded = page.pbem_seats = {}
+    return loaded
 
 
 def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
@@ -344,7 +356,7 @@ def confirm_post(token: str) -> Any:
     def check(game: Game, seats: list[Seat]) -> None:
         """The link's checks (``load_move_link``, then CSRF, in that order) on the rows the
         move's transaction has locked and read: the game and its seats are read once."""
-        g.setdefault("pbem_seats", {})[game.id] = seats
+        _loaded()[game.id] = seats
         game, seat = _game_and_seat(game, index)
         _check_owner(game, seat, payload)
         checked.append(MoveLink(game, seat, _field(payload, "turn"),
@@ -403,7 +415,7 @@ def seat_page(token: str) -> Any:
         token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
                                                          i18n.current()),
         time_left=clock.format_duration(left) if left is not None else None,
-        clock_policy=clock.describe_policy(game.clock) if game.clock else None,
+        clock_policy=_policy_words(game.clock) if game.clock else None,
         messages=get_flashed_messages(with_categories=True),
         # the creator of an open game sees who has answered and fills the seats left
         seats_to_fill=game.status == Game.OPEN and seat.player_id == game.creator_id,
@@ -430,6 +442,23 @@ def seat_region(token: str) -> Any:
     return render_template(
         "pages/region.html", **values, seat=seat, me=seat.player, token=token,
         choices=here, messages=get_flashed_messages(with_categories=True))
+
+
+#: a game's clock in words by the clock and the language (``_policy_words``); a game's
+#: clock is one of a few, and every seat page says it
+_POLICY_WORDS: dict[tuple[str, str], str] = {}
+
+
+def _policy_words(policy: dict[str, Any]) -> str:
+    """``clock.describe_policy`` of ``policy`` in the page's language, said once per
+    process (its words and numbers depend on nothing else)."""
+    key = (json.dumps(policy, sort_keys=True), i18n.current())
+    said = _POLICY_WORDS.get(key)
+    if said is None:
+        if len(_POLICY_WORDS) >= 256:
+            _POLICY_WORDS.clear()
+        said = _POLICY_WORDS[key] = clock.describe_policy(policy)
+    return said
 
 
 def _grouped(menu: list[Choice]) -> list[tuple[str, list[Choice]]]:

@@ -35,6 +35,28 @@ _INT_MARK = 7_301_946_557_000
 _STR_MARK = "pbem0mark{}z"
 
 
+try:  # Flask's context variable of the request: its ``request`` proxy costs several
+    # times as much, and a page asks for a dozen addresses
+    from flask.globals import _cv_request
+except ImportError:  # a Flask with other names: its public proxies then
+    _cv_request = None
+
+
+def _request_context() -> Any:
+    """The context of the request being answered, or None outside one."""
+    if _cv_request is not None:
+        return _cv_request.get(None)
+    return _Answering(request.script_root) if has_request_context() else None
+
+
+class _Answering:
+    """What ``url_for`` reads of a request context, where Flask's is out of reach."""
+
+    def __init__(self, script_root: str):
+        self.request = self
+        self.script_root = script_root
+
+
 def _plain(value: Any) -> bool:
     kind = type(value)
     return (kind is int and value >= 0) or (kind is str and _PLAIN.fullmatch(value) is not None)
@@ -83,21 +105,21 @@ def install(app: Flask, named: Callable[[str], str | None]) -> None:
         return pieces, order
 
     def url_for(endpoint: str, **values: Any) -> str:
-        if endpoint.startswith(".") or not has_request_context():
+        answering = _request_context()
+        if endpoint.startswith(".") or answering is None:
             # relative to the request's blueprint; outside a request, an absolute URL
             return flask_url_for(endpoint, **values)
+        root = answering.request.script_root
         if not values or (endpoint == "static" and len(values) == 1 and "filename" in values):
             filename = values.get("filename", "")
-            key = (endpoint, filename, named(filename) if filename else None,
-                   request.script_root)
+            key = (endpoint, filename, named(filename) if filename else None, root)
             url = made.get(key)
             if url is None:
                 url = made[key] = flask_url_for(endpoint, **values)
             return url
         if endpoint not in patterned or not all(_plain(v) for v in values.values()):
             return flask_url_for(endpoint, **values)
-        key = (endpoint, tuple(values), tuple(type(v) for v in values.values()),
-               request.script_root)
+        key = (endpoint, tuple(values), tuple(type(v) for v in values.values()), root)
         if key not in patterns:
             patterns[key] = pattern(endpoint, values)
         found = patterns[key]

@@ -36,3 +36,58 @@ def test_kept_tokens_are_itsdangerous_tokens(keys):
     assert expired.value.reason == "expired"
     assert isinstance(expired.value.__cause__, SignatureExpired)
     assert isinstance(expired.value.__cause__, BadSignature)
+
+
+def _variants(token: str) -> list[str]:
+    """The token and ways it could be changed: every character in turn, cut, lengthened."""
+    alphabet = "A."
+    made = [token, token[:-1], token + "A", token[1:], "." + token, token.replace(".", "", 1)]
+    for i in range(len(token)):
+        for c in alphabet:
+            if token[i] != c:
+                made.append(token[:i] + c + token[i + 1:])
+    return made
+
+
+@pytest.mark.parametrize("keys", [["only"], ["older", "newer"]])
+def test_a_token_is_read_as_itsdangerous_reads_it(keys):
+    """``links._verified`` reads only what itsdangerous reads, the same values; it leaves
+    every other token (changed, too old, from the future, compressed) to itsdangerous."""
+    signer = links.Signer(keys)
+    plain = URLSafeTimedSerializer(keys, salt="pbem-move")
+    serializer = signer._serializer(links.MOVE)
+    with freeze_time("2026-11-20 12:00:00"):
+        tokens = [signer.sign(links.MOVE, payload) for payload in PAYLOADS]
+        tokens.append(URLSafeTimedSerializer(keys[:1], salt="pbem-move").dumps(PAYLOADS[1]))
+        tokens.append(URLSafeTimedSerializer(keys, salt="pbem-move").dumps([1, 2]))
+        tokens.append("ä" + tokens[0])
+    assert tokens[2].startswith(".")  # the compressed one
+    read = 0
+    for moment, max_age in (("2026-11-20 12:00:30", 60), ("2026-11-20 12:02:00", 60),
+                            ("2026-11-20 11:59:00", 60), ("2026-11-20 11:59:00", None),
+                            ("2026-11-21 12:00:00", None)):
+        with freeze_time(moment):
+            for token in [v for t in tokens for v in _variants(t)]:
+                try:
+                    wanted = plain.loads(token, max_age=max_age)
+                except BadSignature:
+                    wanted = BadSignature
+                got = links._verified(serializer, token, max_age)
+                if got is not links._UNSURE:
+                    read += 1
+                    assert got == wanted and type(got) is type(wanted), token
+                elif wanted is not BadSignature:  # good: only compressed ones are left
+                    assert token.startswith("."), token
+    assert read > 0
+
+
+def test_payloads_are_kept_by_their_json_alone():
+    """The payload kept for a JSON text is what itsdangerous makes of it under any salt
+    and keys (``KeptSerializer.dump_payload``)."""
+    with freeze_time("2026-11-20 12:00:00"):
+        for purpose in (links.MOVE, links.SEAT):
+            for keys in (["one"], ["two", "three"]):
+                signer = links.Signer(keys)
+                plain = URLSafeTimedSerializer(keys, salt=f"pbem-{purpose}")
+                for payload in PAYLOADS:
+                    assert signer.sign(purpose, payload) == plain.dumps(payload)

@@ -26,3 +26,23 @@ def test_the_cookie_is_flasks_and_follows_a_change_of_keys(ctx, sqlite_database)
         assert renewed is not made
         assert renewed.loads(cookie) == payload  # the old key still reads the cookie
         assert renewed.dumps(payload) == theirs.get_signing_serializer(app).dumps(payload)
+
+
+def test_the_forms_csrf_field_is_the_html_a_macro_wrote(ctx, sqlite_database):
+    """``csrf_field()`` of ``pages/_forms.html`` (``pbem.web.csrf.field``) writes what the
+    macro it replaced wrote, the token escaped as a template escapes it."""
+    from pbem.web import csrf
+
+    app = create_app(ctx)
+    macro = app.jinja_env.from_string(
+        '{% macro csrf_field() -%}\n<input type="hidden" name="csrf_token" '
+        'value="{{ csrf_token() }}">\n{%- endmacro %}{{ csrf_field() }}')
+    ours = app.jinja_env.from_string('{% import "pages/_forms.html" as forms %}'
+                                     "{{ forms.csrf_field() }}|{{ forms.button('/x', 'go') }}")
+    with app.test_request_context("/"):
+        for secret in ("plain-token_value", 'odd "<&>\' token'):
+            from flask import session
+            session["csrf"] = secret
+            assert str(csrf.field()) == macro.render()
+            assert ours.render().startswith(macro.render() + "|")
+            assert macro.render() in ours.render().split("|")[1]
