@@ -12,6 +12,7 @@ language too where they were written so (``notice_columns``).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -303,15 +304,42 @@ def _rules_of(game: Game) -> Rules | None:
         return None
 
 
+# The games' own words of a turn and of alike lines, kept by what they are told: a
+# history tells the same turns again at every page and mail of the game (the confirm
+# page, the seat page after it, the turn mail), and each engine call costs the more for
+# being made among the server's other work (issue 23).  Keyed by the game's bound
+# method (equal only for the same rules object and function, which the key keeps
+# alive) and the strings it reads; the answers are strings or None.
+@functools.lru_cache(maxsize=4096)
+def _turn_told(tell_turn: tell.Summary, seat: int, said: tuple[str, ...],
+               lang: str) -> str | None:
+    return tell_turn(seat, list(said), lang)
+
+
+@functools.lru_cache(maxsize=1024)
+def _plural_told(together: tell.Plural, sentence: str, lang: str) -> str | None:
+    return together(sentence, lang)
+
+
+def _told_by(rules: Rules) -> tuple[tell.Summary, tell.Plural]:
+    """``rules.tell_turn`` and ``rules.together``, their answers kept (``_turn_told``)."""
+    tell_turn = rules.tell_turn
+
+    def summary(seat: int, said: list[str], lang: str) -> str | None:
+        return _turn_told(tell_turn, seat, tuple(said), lang)
+
+    return summary, functools.partial(_plural_told, rules.together)
+
+
 def _in_sentences(turns: list[Turn], lang: str, rules: Rules | None) -> list[Turn]:
     """Each seat's turn as one line, and alike lines of several seats as one
     (:mod:`pbem.gamelog.tell`)."""
     out: list[Turn] = []
     run: list[Turn] = []  # consecutive turns of seats, between notices and talk
+    summary, plural = _told_by(rules) if rules is not None else (None, None)
 
     def flush() -> None:
-        joined = tell.together([(t.seat, t.lines[0]) for t in run], lang,
-                               rules.together if rules is not None else None)
+        joined = tell.together([(t.seat, t.lines[0]) for t in run], lang, plural)
         position = 0
         for seats, line in joined:
             first = run[position]
@@ -325,7 +353,6 @@ def _in_sentences(turns: list[Turn], lang: str, rules: Rules | None) -> list[Tur
             flush()
             out.append(turn)
             continue
-        summary = rules.tell_turn if rules is not None else None
         run.append(Turn(turn.seat, [tell.one_turn(turn.seat, turn.lines, lang, summary)],
                         mine=turn.mine, key=turn.key))
     flush()

@@ -205,10 +205,10 @@ def play(
         except MoveError as exc:
             raise PlayError("illegal", str(exc)) from exc
         moves = [record(game, seat, rules, state, move, after, kind, menu_seq)]
-        moves += after_change(ctx, game, rules, seats, after, moves, now,
-                              mail_later=mail_later)
-        return Outcome(game=game, seat=seat, moves=moves,
-                       still_to_move=seat_index in rules.to_move(game.state))
+        played, to_move = _after_change(ctx, game, rules, seats, after, moves, now,
+                                        mail_later=mail_later)
+        return Outcome(game=game, seat=seat, moves=moves + played,
+                       still_to_move=seat_index in to_move)
 
 
 def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after: State,
@@ -291,10 +291,11 @@ def _own(rules: Rules, state: State, seat: int, rng: random.Random) -> Iterator[
     yield from rules.legal_moves(state, seat)
 
 
-def _automatic(rules: Rules, state: State, seats: list[Seat], rng: random.Random,
-               thinking: Thinking) -> tuple[Seat, State, str, State, str] | None:
-    """The next move nobody has to think about: a bot's, or a formality; None if none."""
-    to_move = rules.to_move(state)
+def _automatic(rules: Rules, state: State, to_move: list[int], seats: list[Seat],
+               rng: random.Random, thinking: Thinking
+               ) -> tuple[Seat, State, str, State, str] | None:
+    """The next move nobody has to think about: a bot's, or a formality; None if none.
+    ``to_move``: ``rules.to_move(state)``, asked once by the caller."""
     for i in to_move:
         if seats[i].bot:
             for move in _candidates(rules, state, seats[i], rng, thinking):
@@ -310,10 +311,10 @@ def _automatic(rules: Rules, state: State, seats: list[Seat], rng: random.Random
     return None
 
 
-def _owes_automatic(rules: Rules, state: State, seats: list[Seat]) -> bool:
+def _owes_automatic(rules: Rules, state: State, to_move: list[int],
+                    seats: list[Seat]) -> bool:
     """Whether a move nobody has to think about is to be played (``_automatic`` would
-    find one), without working out a bot's move."""
-    to_move = rules.to_move(state)
+    find one), without working out a bot's move.  ``to_move``: as ``_automatic`` says."""
     return any(seats[i].bot for i in to_move) or any(
         rules.formality(state, i) is not None for i in to_move)
 
@@ -356,6 +357,17 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     next tick plays (``Game.bots_pending``).  The moves of people in ``moves`` are
     recorded before and stay, whatever a bot does.  ``mail_later``: as ``play`` says.
     """
+    return _after_change(ctx, game, rules, seats, state, moves, now, until, mail_later)[0]
+
+
+def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
+                  moves: list[Move], now: datetime | None = None,
+                  until: float | None = None, mail_later: bool = False
+                  ) -> tuple[list[Move], list[int]]:
+    """``after_change``, and who is to move in the state it leaves (``play`` asks).
+
+    Each question to the engine is asked once of each state it reaches: every call
+    costs the more for being made among the server's other work (issue 23)."""
     now = now or utcnow()
     played: list[Move] = []
     fresh: set[int] = set()  # seats whose turn began in this change
@@ -379,12 +391,15 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         limit = min(limit, until)
     thinking = Thinking(limit, ctx.config.getint("bots", "max_iterations") or None)
     game.bots_pending = False
-    while not rules.is_over(state):
+    over = rules.is_over(state)
+    to_move: list[int] | None = None  # of ``state``, once asked
+    while not over:
+        to_move = rules.to_move(state)
         if len(played) >= MAX_AUTOMATIC_MOVES or wall_clock() >= limit:
             # the next tick plays on (``continue_bots``), if a bot or a formality is owed
-            game.bots_pending = _owes_automatic(rules, state, seats)
+            game.bots_pending = _owes_automatic(rules, state, to_move, seats)
             break
-        auto = _automatic(rules, state, seats, rng, thinking)
+        auto = _automatic(rules, state, to_move, seats, rng, thinking)
         if auto is None:
             break
         seat, before, move, after, kind = auto
@@ -394,13 +409,16 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
         played.append(row)
         if row.turn_end:
             end(seat)
-        state = after
+        state, to_move = after, None
+        over = rules.is_over(state)
+    if to_move is None:
+        to_move = rules.to_move(state)
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
-    settle(seats, set(rules.to_move(state)), begin, end, may_begin=not game.bots_pending)
+    settle(seats, set(to_move), begin, end, may_begin=not game.bots_pending)
     _begin_turns(ctx, game, seats, fresh, state, now, mail_later)
-    if rules.is_over(state):
+    if over:
         game.status = Game.FINISHED
         game.finished_at = now
         game.result = rules.result(state).to_json()
@@ -413,7 +431,7 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
     # only what this change set (the state, the counters): the options, clock and result
     # are not written again unchanged
     sqlcache.update_rows([game])
-    return played
+    return played, to_move
 
 
 def continue_bots(ctx: Context, game_id: int, now: datetime | None = None,
