@@ -67,9 +67,15 @@ _SHARES = {PIXEL_WIDTHS[0]: (1.0, 1.0), PIXEL_WIDTHS[1]: (0.70, 0.77),
 #: width: Tallinn's sparse tables 76,000, Visby's 87,000-106,000, Riga's and Macao's
 #: 111,000-141,000.  Below the second figure a table is drawn at the largest width first
 #: (most fit there: one drawing); where even the least, the first, exceeds
-#: ``MAX_BYTES`` at every width but the smallest, at the smallest (a Macao table); any
-#: other first at ``PROBE_WIDTH`` (a fifth of the time of the largest).  Which width is
-#: drawn first changes what a mail costs, not its picture (while ``_SHARES`` hold).
+#: ``MAX_BYTES`` at every width but the smallest, at the smallest (a Macao table); where
+#: even the second, at the middle width's most share, exceeds it (a height above 1.77
+#: widths), at the smallest too: most Riga tables of three or four players, whose PNGs
+#: at 900 pixels came to 153,000-272,000 bytes, so that the probe always answered 600
+#: at half the cost of the drawing at 600 more (issue 23, session 25: a Riga mail's
+#: picture took 0.69 of the CPU); should the drawing at 600 leave a larger width open
+#: after all, that is drawn next.  Any other first at ``PROBE_WIDTH`` (a fifth of the
+#: time of the largest; Visby's tables of six stay below 1.77).  Which width is drawn
+#: first changes what a mail costs, not its picture (while ``_SHARES`` hold).
 _BYTES_PER_ASPECT = (70_000, 110_000)
 _VIEW_BOX = re.compile(r'<svg\b[^>]*?\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
 
@@ -186,6 +192,8 @@ def _first_width(svg: str) -> int:
     if likely <= MAX_BYTES:
         return PIXEL_WIDTHS[0]
     if all(least * _SHARES[w][0] > MAX_BYTES for w in PIXEL_WIDTHS[:-1]):
+        return PIXEL_WIDTHS[-1]
+    if likely * _SHARES[PIXEL_WIDTHS[1]][1] > MAX_BYTES:
         return PIXEL_WIDTHS[-1]
     return PROBE_WIDTH
 

@@ -247,9 +247,34 @@ def _first_that_fits(svg: str, widths: list[int]) -> bytes:
     return png
 
 
+def test_a_tall_but_sparse_picture_drawn_small_first_still_goes_out_large(monkeypatch):
+    """Drawn at the smallest width first by its shape (a Riga table's), a picture whose
+    PNG there leaves room is drawn larger next, and goes out as drawing every width in
+    turn gives it: the first guess costs drawings, never the picture."""
+    import resvg_py
+
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 200" width="100" '
+           'height="200"><rect x="10" y="10" width="80" height="180" fill="#c33"/></svg>')
+    assert picture._first_width(svg) == picture.PIXEL_WIDTHS[-1]
+    drawn: list[int] = []
+    render = resvg_py.svg_to_bytes
+
+    def counted(**options):
+        drawn.append(options["width"])
+        return render(**options)
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", counted)
+    png = picture.render_png(svg)
+    assert drawn == [picture.PIXEL_WIDTHS[-1], picture.PIXEL_WIDTHS[0]]
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", render)
+    assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
+    assert _png_size(png) == (1200, 2400)
+
+
 @pytest.mark.parametrize("name, players, expected_widths", [
     ("macao", 4, [600]),         # so tall that no larger width can fit: drawn once
-    ("riga", 4, [300, 600]),     # the probe weighs too much for 1200 and 900
+    ("riga", 4, [600]),          # likely too dense for 900 by its shape: the smallest
+                                 # first, whose PNG weighs too much for 1200 and 900
     ("riga", 2, [300, 1200, 900]),  # the probe leaves 1200 open: too large; 900 fits
     ("visby", 2, [1200]),        # so flat that it likely fits at 1200: drawn there first
 ])
