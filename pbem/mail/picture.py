@@ -53,7 +53,8 @@ CSS_WIDTH = 600
 #: pixel widths to try, largest first: a PNG above ``MAX_BYTES`` is drawn smaller
 PIXEL_WIDTHS = (2 * CSS_WIDTH, 3 * CSS_WIDTH // 2, CSS_WIDTH)
 MAX_BYTES = 150_000
-#: a small drawing that is never sent: what it weighs tells what the others would
+#: a small drawing that is never sent: what it weighs tells what the others would (drawn
+#: first only for a picture without a view box, whose shape ``_first_width`` cannot read)
 PROBE_WIDTH = CSS_WIDTH // 2
 #: a PNG's bytes at each width as a share of its bytes at the largest, least and most,
 #: with a margin: resvg's PNGs of the four games' tables came to 0.72-0.74 at 900,
@@ -67,9 +68,16 @@ _SHARES = {PIXEL_WIDTHS[0]: (1.0, 1.0), PIXEL_WIDTHS[1]: (0.70, 0.77),
 #: width: Tallinn's sparse tables 76,000, Visby's 87,000-106,000, Riga's and Macao's
 #: 111,000-141,000.  Below the second figure a table is drawn at the largest width first
 #: (most fit there: one drawing); where even the least, the first, exceeds
-#: ``MAX_BYTES`` at every width but the smallest, at the smallest (a Macao table); any
-#: other first at ``PROBE_WIDTH`` (a fifth of the time of the largest).  Which width is
-#: drawn first changes what a mail costs, not its picture (while ``_SHARES`` hold).
+#: ``MAX_BYTES`` at every width but the smallest, at the smallest (a Macao table); where
+#: even the second, at the middle width's most share, exceeds it (a height above 1.77
+#: widths: most Riga tables of three or four players), at the smallest too; any other at
+#: the middle width (Visby's tables of four to six, Riga's of two: 900 pixels was the
+#: answer of most).  Where the first drawing leaves a larger width open, that is drawn
+#: next; where it weighs too much, a smaller one.  Which width is drawn first changes
+#: what a mail costs, not its picture (while ``_SHARES`` hold): drawn at ``PROBE_WIDTH``
+#: first, as these tables were before (session 25), the probe rarely spared a drawing
+#: (its least share leaves much open) and cost a fifth of the largest on top; a Visby
+#: table of five came to three drawings (probe, 1200, 900) where one at 900 now does.
 _BYTES_PER_ASPECT = (70_000, 110_000)
 _VIEW_BOX = re.compile(r'<svg\b[^>]*?\bviewBox="[-\d.]+[ ,]+[-\d.]+[ ,]+([\d.]+)[ ,]+([\d.]+)"')
 
@@ -187,7 +195,9 @@ def _first_width(svg: str) -> int:
         return PIXEL_WIDTHS[0]
     if all(least * _SHARES[w][0] > MAX_BYTES for w in PIXEL_WIDTHS[:-1]):
         return PIXEL_WIDTHS[-1]
-    return PROBE_WIDTH
+    if likely * _SHARES[PIXEL_WIDTHS[1]][1] > MAX_BYTES:
+        return PIXEL_WIDTHS[-1]
+    return PIXEL_WIDTHS[1]
 
 
 def _answer(sizes: dict[int, int]) -> int:

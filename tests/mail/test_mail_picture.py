@@ -247,10 +247,40 @@ def _first_that_fits(svg: str, widths: list[int]) -> bytes:
     return png
 
 
+@pytest.mark.parametrize("height, first", [(200, 600), (150, 900)])
+def test_a_sparse_picture_drawn_smaller_first_still_goes_out_large(height, first,
+                                                                    monkeypatch):
+    """Drawn at a smaller width first by its shape (a Riga or a Visby table's), a
+    picture whose PNG there leaves room is drawn at the largest next, and goes out as
+    drawing every width in turn gives it: the first guess costs drawings, never the
+    picture."""
+    import resvg_py
+
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 {height}" '
+           f'width="100" height="{height}"><rect x="10" y="10" width="80" height="100" '
+           'fill="#c33"/></svg>')
+    assert picture._first_width(svg) == first
+    drawn: list[int] = []
+    render = resvg_py.svg_to_bytes
+
+    def counted(**options):
+        drawn.append(options["width"])
+        return render(**options)
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", counted)
+    png = picture.render_png(svg)
+    assert drawn == [first, picture.PIXEL_WIDTHS[0]]
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", render)
+    assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
+    assert _png_size(png) == (1200, 12 * height)
+
+
 @pytest.mark.parametrize("name, players, expected_widths", [
     ("macao", 4, [600]),         # so tall that no larger width can fit: drawn once
-    ("riga", 4, [300, 600]),     # the probe weighs too much for 1200 and 900
-    ("riga", 2, [300, 1200, 900]),  # the probe leaves 1200 open: too large; 900 fits
+    ("riga", 4, [600]),          # likely too dense for 900 by its shape: the smallest
+                                 # first, whose PNG weighs too much for 1200 and 900
+    ("riga", 2, [900]),          # neither flat nor tall: the middle width first, which
+                                 # fits and weighs too much for 1200 to
     ("visby", 2, [1200]),        # so flat that it likely fits at 1200: drawn there first
 ])
 def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, monkeypatch):
