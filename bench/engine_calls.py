@@ -52,10 +52,11 @@ from urllib.parse import urlsplit
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
+from load_app import wrap_engines  # noqa: E402
 from move_latency import Template, copy_with_threads, templates  # noqa: E402
 
 from pbem.context import Context, make_context  # noqa: E402
-from pbem.games import all_games, game_names  # noqa: E402
+from pbem.games import game_names  # noqa: E402
 from pbem.games import svg as svg_module  # noqa: E402
 from pbem.mail import compose  # noqa: E402
 from pbem.models import Seat, create_tables, db, open_database  # noqa: E402
@@ -94,13 +95,7 @@ class Recorder:
         self.profile: cProfile.Profile | None = None
         self.profile_phase = ""
         self.profile_kind = ""
-        for rules in all_games():
-            for name in dir(type(rules)):
-                if name.startswith("_"):
-                    continue
-                method = getattr(rules, name, None)
-                if callable(method) and not isinstance(method, type):
-                    setattr(rules, name, self._wrapped(rules.name, name, method))
+        wrap_engines(self._wrapped)
 
     def _wrapped(self, kind: str, name: str, method: Any) -> Any:
         def timed(*args: Any, **kwargs: Any) -> Any:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -117,11 +118,10 @@ def _timed(method: Any) -> Any:
     return timed
 
 
-def time_engines(app: Flask) -> None:
-    """Time what each request spends in the games' engines; the seconds in a header.
-
-    Every public method of each registered game's ``Rules`` is wrapped on the registered
-    instance (the one the server's code gets from the registry), pictures included."""
+def wrap_engines(wrap: Callable[[str, str, Any], Any]) -> None:
+    """Every public method of each registered game's ``Rules`` replaced, on the
+    registered instance (the one the server's code gets from the registry), by
+    ``wrap(game, name, method)``."""
     from pbem.games import all_games
 
     for rules in all_games():
@@ -130,7 +130,15 @@ def time_engines(app: Flask) -> None:
                 continue
             method = getattr(rules, name, None)
             if callable(method) and not isinstance(method, type):
-                setattr(rules, name, _timed(method))
+                setattr(rules, name, wrap(rules.name, name, method))
+
+
+def time_engines(app: Flask) -> None:
+    """Time what each request spends in the games' engines; the seconds in a header.
+
+    Every public method of each registered game's ``Rules`` is wrapped on the registered
+    instance (the one the server's code gets from the registry), pictures included."""
+    wrap_engines(lambda _kind, _name, method: _timed(method))
 
     @app.before_request
     def _start() -> None:

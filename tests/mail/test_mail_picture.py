@@ -234,6 +234,24 @@ def test_a_row_queued_with_a_png_by_an_older_pbem_still_sends_it(ctx, sqlite_dat
     assert _picture_of(build_message(row, ctx.config))[0] == png
 
 
+def _drawn_widths(svg: str, monkeypatch) -> tuple[bytes, list[int]]:
+    """``render_png(svg)`` and the widths resvg drew for it, in order."""
+    import resvg_py
+
+    drawn: list[int] = []
+    render = resvg_py.svg_to_bytes
+
+    def counted(**options):
+        drawn.append(options["width"])
+        return render(**options)
+
+    monkeypatch.setattr(resvg_py, "svg_to_bytes", counted)
+    try:
+        return picture.render_png(svg), drawn
+    finally:
+        monkeypatch.setattr(resvg_py, "svg_to_bytes", render)
+
+
 def _first_that_fits(svg: str, widths: list[int]) -> bytes:
     """The PNG of the first of ``widths`` at most ``MAX_BYTES``, else of the last: what
     ``render_png`` gives, drawn at every width in turn."""
@@ -254,23 +272,12 @@ def test_a_sparse_picture_drawn_smaller_first_still_goes_out_large(height, first
     picture whose PNG there leaves room is drawn at the largest next, and goes out as
     drawing every width in turn gives it: the first guess costs drawings, never the
     picture."""
-    import resvg_py
-
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 {height}" '
            f'width="100" height="{height}"><rect x="10" y="10" width="80" height="100" '
            'fill="#c33"/></svg>')
     assert picture._first_width(svg) == first
-    drawn: list[int] = []
-    render = resvg_py.svg_to_bytes
-
-    def counted(**options):
-        drawn.append(options["width"])
-        return render(**options)
-
-    monkeypatch.setattr(resvg_py, "svg_to_bytes", counted)
-    png = picture.render_png(svg)
+    png, drawn = _drawn_widths(svg, monkeypatch)
     assert drawn == [first, picture.PIXEL_WIDTHS[0]]
-    monkeypatch.setattr(resvg_py, "svg_to_bytes", render)
     assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
     assert _png_size(png) == (1200, 12 * height)
 
@@ -299,15 +306,8 @@ def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, m
         seat = rules.to_move(state)[0]
         state = rules.apply(state, seat, rng.choice(rules.legal_moves(state, seat)))
     svg = rules.picture(rules.view(state, 0), names, "en")
-    drawn: list[int] = []
     render = resvg_py.svg_to_bytes
-
-    def counted(**options):
-        drawn.append(options["width"])
-        return render(**options)
-
-    monkeypatch.setattr(resvg_py, "svg_to_bytes", counted)
-    png = picture.render_png(svg)
+    png, drawn = _drawn_widths(svg, monkeypatch)
     assert drawn == expected_widths
     assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
     # what the widths skipped rest on: each drawing weighs its share of the largest
