@@ -465,9 +465,9 @@ def _seat_marks(svg: _Drawing, points: Any, y: float, title: str, start: bool, m
 
 
 def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: list[str],
-          y: float, lang: str, words: dict[str, str], keep: bool = True) -> float:
-    """A seat's line (``_seat_kept``): kept by what it reads, or (``keep`` false, inside a
-    block kept whole) drawn."""
+          y: float, lang: str, words: dict[str, str]) -> float:
+    """A seat's line (``_seat_line``), drawn: the block it is in is kept whole
+    (``_seat_block``), and a block drawn anew has mostly changed in its seat's line."""
     seat = entry["seat"]
     you = seat == view.get("you")
     moving = seat in (view.get("to_move") or []) and view.get("phase") != "over"
@@ -482,19 +482,12 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
     display = tuple([_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ()])
     left = tuple(entry.get("riga_left") or ())
-    if not keep:
-        return _seat_kept(svg, data.SETS.active.version, lang, seat, you, moving, start,
-                          title, entry.get("points", 0), counts, limit, revealed, display,
-                          left, y)
-    # a seat's block looks the same in every reader's picture of a table (but the
-    # viewer's own) and often in the next ones: kept (its regions named where needed)
-    return svg.drawn(_seat_kept, data.SETS.active.version, lang, seat, you, moving, start,
-                     title, entry.get("points", 0), counts, limit, revealed, display, left, y,
-                     regions=lambda: _seat_regions(entry, seat, you))
+    return _seat_line(svg, lang, seat, you, moving, start, title, entry.get("points", 0),
+                      counts, limit, revealed, display, left, y)
 
 
 def _seat_regions(entry: dict[str, Any], seat: int, you: bool) -> tuple[str, ...]:
-    """The regions a seat's block draws (``_seat_kept``)."""
+    """The regions a seat's line draws (``_seat_line``)."""
     return (f"seat {seat + 1}", "riga" if you else f"riga {seat + 1}",
             *(_display_region(d, seat, you) for d in entry.get("display") or ()))
 
@@ -505,8 +498,8 @@ def _display_region(d: dict[str, Any], seat: int, you: bool) -> str:
     return f"own {d.get('art')}" if you else f"display {seat + 1} {d.get('id', '?')}"
 
 
-def _seat_kept(svg: _Drawing, _version: str, lang: str, seat: int, you: bool, moving: bool,
-               start: bool, title: str, points: Any, counts: tuple[Any, ...], limit: Any,
+def _seat_line(svg: _Drawing, lang: str, seat: int, you: bool, moving: bool, start: bool,
+               title: str, points: Any, counts: tuple[Any, ...], limit: Any,
                revealed: tuple[str, ...], display: tuple[tuple[tuple[str, Any], ...], ...],
                left: tuple[Any, ...], y: float) -> float:
     """A seat's block from ``y``: its title, hand counts and people, what it revealed,
@@ -858,8 +851,7 @@ def _seat_block_kept(svg: _Drawing, _version: str, lang: str, entry: dict[str, A
     svg.rule(0, y, WIDTH, y)
     # the seat as a text: ``attributes`` keeps no attributes with a number 0 or 1
     with svg.group(class_="seat", data_seat=str(int(seat))):
-        # drawn, not kept apart: a block drawn anew has mostly changed in its seat's line
-        y = _seat(svg, entry, view, names, y + 4, lang, words, keep=False)
+        y = _seat(svg, entry, view, names, y + 4, lang, words)
         hand = entry.get("hand")
         if hand and not you:
             with svg.group(class_="hand"):
