@@ -162,13 +162,14 @@ def _unconverted(converter: Any) -> type | None:
         return _unconverted(field.rel_field.python_value)
     if kind.python_value is not pw.Field.python_value:
         return None
-    if kind.adapt is pw.IntegerField.adapt:
-        return int
-    if kind.adapt is pw.CharField.adapt:  # ``_StringField``'s: CharField, TextField
-        return str
-    if kind.adapt is pw.BooleanField.adapt:  # ``bool``: PostgreSQL's booleans
-        return bool
-    return None
+    return _ADAPTED.get(kind.adapt)
+
+
+#: the type each plain field's ``adapt`` gives back unchanged, reading and writing
+#: (``_unconverted``, ``_stored_as_is``): an integer field's, a text field's
+#: (``_StringField``'s: CharField, TextField), a boolean's (PostgreSQL's booleans)
+_ADAPTED: dict[Any, type] = {pw.IntegerField.adapt: int, pw.CharField.adapt: str,
+                             pw.BooleanField.adapt: bool}
 
 
 def _data_key(model: type[pw.Model], name: str) -> str | None:
@@ -534,11 +535,7 @@ def _stored_as_is(field: pw.Field) -> type | None:
         return _stored_as_is(field.rel_field)
     if kind.db_value is not pw.Field.db_value:
         return None
-    for adapt, same in ((pw.IntegerField.adapt, int), (pw.CharField.adapt, str),
-                        (pw.BooleanField.adapt, bool)):
-        if kind.adapt is adapt:
-            return same
-    return None
+    return _ADAPTED.get(kind.adapt)
 
 
 def _insert_sql(model: type[pw.Model], fields: list[pw.Field], rows: int, param: str) -> str:
