@@ -30,7 +30,7 @@ from pbem.games.protocol import (
     rank_by,
 )
 from pbem.games.riga import bot, data, menu, moves, picture, rules, sentences, text
-from pbem.games.riga.moves import Choose, Discard, End, School, Use, parse
+from pbem.games.riga.moves import Use, parse
 from pbem.games.riga.view import build_view
 from pbem.games.riga.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 
@@ -157,10 +157,8 @@ class Riga(Rules):
     def formality(self, state: State, seat: int) -> str | None:
         # a forced step (nothing left to build: "end"; one kind of card to discard) is
         # played at once; a menu step or the take never is
-        moves = rules.legal(state, seat)
-        if len(moves) == 1 and isinstance(moves[0], End | Discard | Choose | School):
-            return moves[0].notation()
-        return None
+        move = rules.formality(state, seat)
+        return None if move is None else move.notation()
 
     def uses(self, log: Log) -> list[protocol.Use]:
         return moves.uses(log)

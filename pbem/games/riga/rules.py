@@ -806,6 +806,21 @@ def legal(state: State, seat: int) -> list[Move]:
     return _listed(state, _entries(state, seat))
 
 
+def formality(state: State, seat: int) -> Move | None:
+    """The seat's only move where playing it is a mere formality (nothing left to build:
+    ``end``; one kind of card to discard; the one card a draw offers, or its school); a
+    menu step or the take never is."""
+    sub = (state["sub"] or {}).get("kind")
+    if state["phase"] == "take" and state["pending_draw"] is None and sub in (None, "menu"):
+        # the take offers the row and the sets (or a page of them): never such a move,
+        # known without listing them, which every move that ends a turn asked
+        return None
+    moves = legal(state, seat)
+    if len(moves) == 1 and isinstance(moves[0], End | Discard | Choose | School):
+        return moves[0]
+    return None
+
+
 def every_move(state: State, seat: int) -> list[Move]:
     """Every legal move of ``seat``, also those folded into a smaller menu."""
     return [move for move, _ in _entries(state, seat)]

@@ -14,6 +14,7 @@ import pytest
 
 from pbem.games.render import seat_text
 from pbem.games.riga import GAME, menu, rules, sentences, text
+from pbem.games.riga.moves import Choose, Discard, End, School
 from pbem.games.riga.words import words
 
 
@@ -103,3 +104,19 @@ def test_kept_event_lines_are_the_events_told(players, riga, seed):
                 assert sentences.event_lines(events, lang, names) == told
             listed += len(events)
     assert listed > 100
+
+
+def test_formality_is_the_full_computation():
+    """``rules.formality`` answers the take without listing its moves: the same as the
+    only legal move where it is ``end``, a discard, a draw's choice or a school, at every
+    state of whole games, for every seat."""
+    forced = 0
+    for players, riga, seed in [(2, False, "form-a"), (3, False, "form-c"), (4, True, "form-b")]:
+        for state in _states(players, riga, seed):
+            for seat in range(players):
+                moves = rules.legal(state, seat)
+                full = moves[0] if len(moves) == 1 and isinstance(
+                    moves[0], End | Discard | Choose | School) else None
+                assert rules.formality(state, seat) == full, (state["phase"], seat, moves)
+                forced += full is not None
+    assert forced  # some states have such a move
