@@ -21,7 +21,7 @@ import peewee as pw
 
 from pbem.gamelog import tell
 from pbem.games import UnknownGameError, get_game
-from pbem.games.protocol import EVERYTHING, SPECTATOR, Rules, State
+from pbem.games.protocol import EVERYTHING, Rules, State
 from pbem.i18n import DEFAULT, LANGUAGES, Phrase, say
 from pbem.models import Game, Move, Notice, Talk
 from pbem.sqlcache import Prepared
@@ -75,13 +75,11 @@ def sentences(rules: Rules, before: State, seat: int, move: str,
               after: State) -> dict[str, Any]:
     """A move's sentences as ``Move`` stores them: as its author and as everyone else
     reads them, in every language pbem speaks (written once, when it is recorded)."""
-    def pair(lang: str) -> list[str]:
-        return [rules.describe(before, seat, move, after, seat, lang),
-                rules.describe(before, seat, move, after, SPECTATOR, lang)]
-
-    author, others = pair(DEFAULT)
+    # one question of the game for them all (``describe_all``): it reads the move once
+    told = rules.describe_all(before, seat, move, after, tuple(LANGUAGES))
+    author, others = told[DEFAULT]
     return {"said_author": author, "said_others": others,
-            "said_in": {lang: pair(lang) for lang in LANGUAGES if lang != DEFAULT}}
+            "said_in": {lang: list(pair) for lang, pair in told.items() if lang != DEFAULT}}
 
 
 def is_told(row: Move) -> bool:

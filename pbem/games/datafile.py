@@ -345,7 +345,7 @@ class DataSets(Generic[T]):
 #: the protocol's methods whose first argument is a state or a view (``data_version``)
 _STATE_METHODS = ("to_move", "legal_moves", "menu", "choice", "is_secret", "formality", "apply",
                   "apply_played", "is_over", "result", "scores", "round", "view",
-                  "render_text", "picture", "describe", "default_move", "bot_move",
+                  "render_text", "picture", "describe", "describe_all", "default_move", "bot_move",
                   "turn_over", "is_commit_point")
 
 

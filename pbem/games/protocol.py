@@ -591,6 +591,20 @@ class Rules(ABC):
         steps in one turn read as one line, so a sentence begins with its seat.
         """
 
+    def describe_all(self, before: State, seat: int, move: str, after: State,
+                     langs: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """``describe`` as the server stores a move: by language of ``langs``, the
+        sentence as its author reads it and as everyone else does (``SPECTATOR``), the
+        same texts.
+
+        Asked once when the move is recorded, for every language the server speaks: a
+        game reads the move once here (its notation parsed once), and tells a move that
+        reads the same to every viewer once per language.  By default ``describe`` is
+        asked for each."""
+        return {lang: (self.describe(before, seat, move, after, seat, lang),
+                       self.describe(before, seat, move, after, SPECTATOR, lang))
+                for lang in langs}
+
     def together(self, sentence: str, lang: str = "en") -> str | None:
         """``sentence``, as ``describe`` told a move of one seat (that seat written
         ``{n}``), told of several seats at once, ``{n}`` standing for them all:

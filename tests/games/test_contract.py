@@ -652,6 +652,11 @@ class Playout:
         if game.is_secret(state) and set(game.to_move(state)) - {seat}:
             self.check_secret(state, seat)
         self.check_move_order(state, seat, move, after, said)
+        # what the server stores when it records the move: the same sentences, asked at once
+        langs = (*LANGS, UNSPOKEN)
+        assert game.describe_all(state, seat, move, after, langs) == {
+            lang: (said[lang][seat], said[lang][SPECTATOR]) for lang in langs}, \
+            f"describe_all is not describe's sentences: {where}"
         return after
 
     def check_secret(self, state: State, seat: int) -> None:

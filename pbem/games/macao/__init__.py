@@ -12,7 +12,7 @@ seat sees, ``text`` and ``picture`` a view as plain text and as SVG, ``bot`` the
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.datafile import plays_on
@@ -215,6 +215,13 @@ class Macao(Rules):
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, moves.parse(move), after, lang)
+
+    def describe_all(self, before: State, seat: int, move: str, after: State,
+                     langs: Sequence[str]) -> dict[str, tuple[str, str]]:
+        # everything on Macao's table is public: every viewer reads the author's sentence
+        played = moves.parse(move)
+        told = {lang: sentences.describe(before, seat, played, after, lang) for lang in langs}
+        return {lang: (said, said) for lang, said in told.items()}
 
     def formality(self, state: State, seat: int) -> str | None:
         move = rules.formality(state, seat)

@@ -13,12 +13,13 @@ in English and German.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games import protocol
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
+    SPECTATOR,
     Choice,
     Log,
     Option,
@@ -218,6 +219,13 @@ class Riga(Rules):
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, parse(move), after, viewer, lang)
+
+    def describe_all(self, before: State, seat: int, move: str, after: State,
+                     langs: Sequence[str]) -> dict[str, tuple[str, str]]:
+        played = parse(move)
+        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
+                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
+                for lang in langs}
 
     # -- server support -----------------------------------------------------------
 

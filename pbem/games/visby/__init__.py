@@ -12,11 +12,12 @@ everything said, in English and German.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
+    SPECTATOR,
     Choice,
     Log,
     Option,
@@ -205,6 +206,13 @@ class Visby(Rules):
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)
+
+    def describe_all(self, before: State, seat: int, move: str, after: State,
+                     langs: Sequence[str]) -> dict[str, tuple[str, str]]:
+        played = moves.parse(move)
+        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
+                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
+                for lang in langs}
 
     def default_move(self, state: State, seat: int) -> str:
         """The timeout move (``DEFAULT_TIMEOUT_NOTE``): a card that changes nothing

@@ -35,11 +35,12 @@ notation ("step", "draw", "end") is what the server's tests click; keep it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
+    SPECTATOR,
     Choice,
     IllegalMoveError,
     Log,
@@ -150,6 +151,13 @@ class Ziehen(Rules):
     def describe(self, before: State, seat: int, move: str, after: State,
                  viewer: int | None, lang: str = "en") -> str:
         return sentences.describe(before, seat, moves.parse(move), after, viewer, lang)
+
+    def describe_all(self, before: State, seat: int, move: str, after: State,
+                     langs: Sequence[str]) -> dict[str, tuple[str, str]]:
+        played = moves.parse(move)
+        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
+                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
+                for lang in langs}
 
     # -- server support ------------------------------------------------------------
 
