@@ -933,6 +933,18 @@ def _keep(state: State, seat: int, move: Keep) -> None:
     _spring(state)
 
 
+def _top_up(state: State, cards: list[str]) -> None:
+    """Cards drawn onto the set ``cards`` until it is worth the minimum (``set_value``
+    added up as they come, not summed again for each card)."""
+    value = set_value(cards)
+    while value < data.REIHE_MINDESTWERT:
+        ware = _draw_ware(state)
+        if ware is None:
+            break
+        cards.append(ware)
+        value += data.WERT[ware]
+
+
 def _spring(state: State) -> None:
     n = state["players"]
     state["year"] += 1
@@ -940,18 +952,10 @@ def _spring(state: State) -> None:
     _event(state, f"Year {state['year']}: spring")
     # commodity sets: top up short ones (after a Kloster swap), then deal new ones
     for cards in state["sets"]:
-        while set_value(cards) < data.REIHE_MINDESTWERT:
-            ware = _draw_ware(state)
-            if ware is None:
-                break
-            cards.append(ware)
+        _top_up(state, cards)
     while len(state["sets"]) < n + 2:
         cards = []
-        while set_value(cards) < data.REIHE_MINDESTWERT:
-            ware = _draw_ware(state)
-            if ware is None:
-                break
-            cards.append(ware)
+        _top_up(state, cards)
         if not cards:
             break
         state["sets"].append(cards)
