@@ -189,16 +189,20 @@ def play(
         seat = seats[seat_index]
         rules = get_game(game.game)
         state = game.state
-        try:
-            move = rules.parse(move)
-        except MoveError as exc:
-            raise PlayError("illegal", str(exc)) from exc
+        # the listed moves, not what ``apply`` accepts: it completes a move said in
+        # part (Macao's payment), which a link made for another step must not play
+        legal = rules.legal_moves(state, seat_index) if menu_seq is not None else None
+        if legal is None or move not in legal:
+            # a listed move is written as its notation already (the contract test checks
+            # every one): only another text is read, or refused as no move
+            try:
+                move = rules.parse(move)
+            except MoveError as exc:
+                raise PlayError("illegal", str(exc)) from exc
         apply = rules.apply
-        if menu_seq is not None:
-            # the listed moves, not what ``apply`` accepts: it completes a move said in
-            # part (Macao's payment), which a link made for another step must not play
+        if legal is not None:
             refusal = link_refusal(game, seat, seat.turn_seq if turn_seq is None else turn_seq,
-                                   menu_seq, move, rules.legal_moves(state, seat_index))
+                                   menu_seq, move, legal)
             if refusal is not None:
                 raise refusal
             # a listed move is one ``apply`` accepts (the contract test plays every one):
