@@ -31,6 +31,7 @@ from typing import Any
 import jinja2
 from flask import Flask, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.templating import Environment as FlaskTemplates
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
@@ -89,6 +90,7 @@ def create_app(ctx: Context | None = None) -> Flask:
     # name to its end for every include and import (a page has about eight), and our
     # templates are a few dozen files
     app.jinja_options = {**app.jinja_options, "cache_size": -1}
+    app.jinja_environment = _Templates
     app.extensions["pbem"] = ctx
     app.jinja_env.undefined = jinja2.StrictUndefined
     app.jinja_env.trim_blocks = True
@@ -108,6 +110,18 @@ def create_app(ctx: Context | None = None) -> Flask:
     _pages_for_errors(app)
     _safety_headers(app)
     return app
+
+
+class _Templates(FlaskTemplates):
+    """Flask's template environment, each template's globals one dict, made when the
+    template is loaded, where Jinja makes a ``ChainMap`` over the environment's: every
+    render and every include makes a context that takes the set of the globals' names,
+    and every import compares them, which a ``ChainMap`` answers by merging its maps
+    again (a page has about eight).  Every global is set in ``create_app``, before any
+    template is loaded, as Jinja advises (``Environment.make_globals``)."""
+
+    def make_globals(self, d: Any) -> Any:
+        return {**self.globals, **(d or {})}
 
 
 class _SessionCookies(SecureCookieSessionInterface):
