@@ -379,11 +379,11 @@ def confirm_post(token: str) -> Any:
         link = checked[0]
         raise _play_refusal(exc, link.game, link.seat, link.links) from exc
     link = checked[0]
-    # the seat's page (``links`` would build the game's address too, for a refusal);
-    # a seat whose link passed has its player, so it has a page
-    return played_redirect(seat_path(link.game, link.seat)
-                           or url_for("play.game_page", game_id=link.game.id),
-                           outcome.moves[0])
+    # the seat's page (``links`` would build the game's address too, for a refusal)
+    to = seat_path(link.game, link.seat)
+    if to is None:  # no player sits there (a link that passed names its player): no seat
+        return redirect(url_for("play.game_page", game_id=link.game.id), code=303)
+    return _played_redirect(to, outcome.moves[0])
 
 
 #: the cookie that tells a seat page which move its player has just played there: the
@@ -395,7 +395,7 @@ def confirm_post(token: str) -> Any:
 PLAYED_COOKIE = "pbem-played"
 
 
-def played_redirect(to: str, row: Move) -> Any:
+def _played_redirect(to: str, row: Move) -> Any:
     """The 303 to the seat page ``to``, which says what ``row`` played (``PLAYED_COOKIE``)."""
     response = redirect(to, code=303)
     response.set_cookie(PLAYED_COOKIE, str(row.seq), path=to, httponly=True, samesite="Lax",
@@ -556,7 +556,7 @@ def seat_play(token: str) -> Any:
                              turn_seq=turn_seq, mail_later=True)
     except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, links_) from exc
-    return played_redirect(here, outcome.moves[0])
+    return _played_redirect(here, outcome.moves[0])
 
 
 @bp.post("/s/<token>/takeback")
