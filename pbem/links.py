@@ -87,9 +87,9 @@ class Signer:
 
     def load(self, purpose: str, token: str, max_age_seconds: int | None = None) -> dict[str, Any]:
         serializer = self._serializer(purpose)
-        payload = _verified(serializer, token, max_age_seconds)
+        payload = verified(serializer, token, max_age_seconds)
         try:
-            if payload is _UNSURE:  # itsdangerous reads it, and says what is wrong
+            if payload is UNSURE:  # itsdangerous reads it, and says what is wrong
                 payload = serializer.loads(token, max_age=max_age_seconds)
         except SignatureExpired as exc:
             raise LinkError("expired", gettext("This link has expired.")) from exc
@@ -184,40 +184,40 @@ class CompactJSON:
         return cls._encoder.encode(obj)
 
 
-#: ``_verified``'s answer where itsdangerous is to decide
-_UNSURE: Any = object()
+#: ``verified``'s answer where itsdangerous is to decide
+UNSURE: Any = object()
 
 
-def _verified(serializer: URLSafeTimedSerializer, token: str, max_age: int | None) -> Any:
+def verified(serializer: URLSafeTimedSerializer, token: str, max_age: int | None) -> Any:
     """The payload of a good token of ``serializer`` that is young enough, as
-    ``serializer.loads`` reads it, read with one HMAC call in C; ``_UNSURE`` for any
+    ``serializer.loads`` reads it, read with one HMAC call in C; ``UNSURE`` for any
     other token (a bad signature, too old, compressed, not as we write tokens), which
     itsdangerous reads and refuses with its own reasons, as always.
 
     A signature made with one of our keys over the token's payload and time is proof
     that we wrote both, so they are read as we write them (canonical base64, JSON)."""
     if type(token) is not str or not token.isascii():
-        return _UNSURE
+        return UNSURE
     signed, _dot, signature = token.rpartition(".")
     payload, _dot, stamp = signed.rpartition(".")
     signer = serializer.make_signer()
     if not payload or payload.startswith(".") or len(stamp) > 11 or type(
             signer.algorithm) is not HMACAlgorithm:
-        return _UNSURE
+        return UNSURE
     raw, wanted = signed.encode("ascii"), signature.encode("ascii")
     if not any(hmac.compare_digest(base64_encode(hmac.digest(
             signer.derive_key(key), raw, signer.digest_method)), wanted)
             for key in reversed(signer.secret_keys)):
-        return _UNSURE
+        return UNSURE
     try:
         made = int.from_bytes(base64.urlsafe_b64decode(stamp + "=" * (-len(stamp) % 4)),
                               "big")
         if max_age is not None and not 0 <= signer.get_timestamp() - made <= max_age:
-            return _UNSURE
+            return UNSURE
         return serializer.serializer.loads(
             base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode("utf-8"))
     except (ValueError, binascii.Error):  # UnicodeDecodeError and JSON's errors too
-        return _UNSURE
+        return UNSURE
 
 
 #: the hash of the signatures: SHA-1 as itsdangerous's default, but OpenSSL's own function,

@@ -30,7 +30,8 @@ from typing import Any
 
 import jinja2
 from flask import Flask, render_template, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.templating import Environment as FlaskTemplates
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
@@ -85,6 +86,11 @@ def create_app(ctx: Context | None = None) -> Flask:
         PBEM_PRODUCTION=production,
     )
     app.session_interface = _SessionCookies()
+    # every template kept, in a plain dict: Jinja's LRU cache takes a lock and moves the
+    # name to its end for every include and import (a page has about eight), and our
+    # templates are a few dozen files
+    app.jinja_options = {**app.jinja_options, "cache_size": -1}
+    app.jinja_environment = _Templates
     app.extensions["pbem"] = ctx
     app.jinja_env.undefined = jinja2.StrictUndefined
     app.jinja_env.trim_blocks = True
@@ -106,12 +112,38 @@ def create_app(ctx: Context | None = None) -> Flask:
     return app
 
 
+class _Templates(FlaskTemplates):
+    """Flask's template environment, each template's globals one dict, made when the
+    template is loaded, where Jinja makes a ``ChainMap`` over the environment's: every
+    render and every include makes a context that takes the set of the globals' names,
+    and every import compares them, which a ``ChainMap`` answers by merging its maps
+    again (a page has about eight).  Every global is set in ``create_app``, before any
+    template is loaded, as Jinja advises (``Environment.make_globals``)."""
+
+    def make_globals(self, d: Any) -> Any:
+        return {**self.globals, **(d or {})}
+
+
 class _SessionCookies(SecureCookieSessionInterface):
     """Flask's signed session cookie, its serializer made once per keys: Flask makes a new
     one to read the cookie of every request and another to write it, and making one tries
     its JSON serializer out (a third of reading the cookie); its signer keeps its derived
     keys (``links.KeptSerializer``) and signs with OpenSSL's SHA-1 (``links.SHA1``).  The
-    serializer keeps nothing between cookies; the cookies are Flask's, byte for byte."""
+    serializer keeps nothing between cookies; the cookies are Flask's, byte for byte.
+    A good cookie is read as a good link is (``links.verified``: one HMAC call, not
+    itsdangerous's layers; every request of a click reads it, for its CSRF value); any
+    other cookie is Flask's to read, and to refuse for its reasons, as before."""
+
+    def open_session(self, app: Flask, request: Any) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        cookie = request.cookies.get(self.get_cookie_name(app)) if serializer else None
+        if not cookie:
+            return super().open_session(app, request)
+        data = links.verified(serializer, cookie,
+                              int(app.permanent_session_lifetime.total_seconds()))
+        if data is links.UNSURE:
+            return super().open_session(app, request)
+        return self.session_class(data)
 
     digest_method = staticmethod(links.SHA1)
     _made: tuple[tuple[Any, ...], URLSafeTimedSerializer | None] | None = None

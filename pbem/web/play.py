@@ -28,6 +28,7 @@ from flask import (
     flash,
     g,
     get_flashed_messages,
+    make_response,
     redirect,
     render_template,
     request,
@@ -378,10 +379,55 @@ def confirm_post(token: str) -> Any:
         link = checked[0]
         raise _play_refusal(exc, link.game, link.seat, link.links) from exc
     link = checked[0]
-    flash(_sentence(link.game, outcome.moves[0], index), "played")
     # the seat's page (``links`` would build the game's address too, for a refusal)
-    return redirect(seat_path(link.game, link.seat)
-                    or url_for("play.game_page", game_id=link.game.id), code=303)
+    to = seat_path(link.game, link.seat)
+    if to is None:  # no player sits there (a link that passed names its player): no seat
+        return redirect(url_for("play.game_page", game_id=link.game.id), code=303)
+    return _played_redirect(to, outcome.moves[0])
+
+
+#: the cookie that tells a seat page which move its player has just played there: the
+#: move's number in the game's log, for that seat page's path alone.  The page reads
+#: the move's words from the log (never from the cookie: a number that names no move of
+#: this seat says nothing) and drops the cookie, so the words show once.  (A flashed
+#: message had the session cookie signed twice a click: by the POST that flashed it and
+#: by the seat page that took it out.)
+PLAYED_COOKIE = "pbem-played"
+
+
+def _played_redirect(to: str, row: Move) -> Any:
+    """The 303 to the seat page ``to``, which says what ``row`` played (``PLAYED_COOKIE``)."""
+    response = redirect(to, code=303)
+    response.set_cookie(PLAYED_COOKIE, str(row.seq), path=to, httponly=True, samesite="Lax",
+                        secure=_app_config()["SESSION_COOKIE_SECURE"])
+    return response
+
+
+def _app_config() -> Any:
+    """The current application's settings (read from Flask's context variable, as
+    ``context``)."""
+    found = _cv_app.get(None) if _cv_app is not None else None
+    if found is not None:
+        return found.app.config
+    from flask import current_app
+
+    return current_app.config
+
+
+def _played_words(game: Game, seat: Seat, told: history.History, sent: str) -> str | None:
+    """What the seat's player has just played, in words (``PLAYED_COOKIE``): the move
+    ``sent`` names, found among the rows the seat's history read (it is the seat's newest
+    move, so it mostly is), else read; None for a value that names no move of this
+    seat."""
+    if not (sent.isascii() and sent.isdigit() and len(sent) <= 10):
+        return None
+    seq = int(sent)
+    row = next((r for r in told.log if r.seq == seq), None) if told.seat == seat.index else None
+    if row is None:
+        row = Move.get_or_none(Move.game == game.id, Move.seq == seq)
+    if row is None or row.seat != seat.index:
+        return None
+    return _sentence(game, row, seat.index)
 
 
 def _menu(game: Game, seat: Seat, seats: list[Seat]) -> list[Choice]:
@@ -409,20 +455,33 @@ def seat_page(token: str) -> Any:
             takeback = seat_text(history.said(candidate, seat.index, values["lang"]),
                                  values["names"])
     left = clock.remaining(seat, utcnow()) if menu else None
-    return render_template(
+    messages = get_flashed_messages(with_categories=True)
+    played = request.cookies.get(PLAYED_COOKIE)
+    if played is not None:
+        said = _played_words(game, seat, values["recent"], played)
+        if said is not None:
+            messages = [*messages, ("played", said)]
+    page = render_template(
         "pages/seat.html", **values, seat=seat, me=seat.player, menu=menu,
         menu_groups=_grouped(menu), takeback=takeback,
         token=token, deadline_local=compose.format_local(seat.deadline, seat.player.timezone,
                                                          i18n.current()),
         time_left=clock.format_duration(left) if left is not None else None,
         clock_policy=_policy_words(game.clock) if game.clock else None,
-        messages=get_flashed_messages(with_categories=True),
+        messages=messages,
         # the creator of an open game sees who has answered and fills the seats left
         seats_to_fill=game.status == Game.OPEN and seat.player_id == game.creator_id,
         games_url=path_of(compose.my_games_url(context(), seat.player)),
         talk_max=talk.MAX_LENGTH,
         note=notes.read(seat), note_max=notes.MAX_LENGTH,
     )
+    if played is None:
+        return page
+    response = make_response(page)
+    response.delete_cookie(PLAYED_COOKIE, path=request.script_root + request.path,
+                           httponly=True, samesite="Lax",
+                           secure=_app_config()["SESSION_COOKIE_SECURE"])
+    return response
 
 
 @bp.get("/s/<token>/at")
@@ -497,8 +556,7 @@ def seat_play(token: str) -> Any:
                              turn_seq=turn_seq, mail_later=True)
     except moves.PlayError as exc:
         raise _play_refusal(exc, game, seat, links_) from exc
-    flash(_sentence(game, outcome.moves[0], seat.index), "played")
-    return redirect(here, code=303)
+    return _played_redirect(here, outcome.moves[0])
 
 
 @bp.post("/s/<token>/takeback")

@@ -6,7 +6,17 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from web_helpers import forms_in, latest_mail, player, post_form, seat_path, table
+from web_helpers import (
+    csrf_of,
+    forms_in,
+    latest_mail,
+    move_paths,
+    play_first_move,
+    player,
+    post_form,
+    seat_path,
+    table,
+)
 
 from pbem.games import get_game
 from pbem.lifecycle import create, moves
@@ -56,6 +66,42 @@ def test_a_move_played_from_the_seat_page_is_confirmed_there_once(ctx, client):
     said = re.findall(r"Played: ([^.]*)", after)
     assert len(said) == 1 and "Schiff" in said[0] and "play Schiff" not in said[0], said
     assert "Played:" not in _words(client.get(seat).text)
+
+
+def test_what_was_played_comes_by_a_cookie_naming_the_move_not_in_the_session(ctx, client):
+    """Alice confirms a move from her mail: the POST leaves the session cookie as it was
+    (nothing flashed into it, nothing signed again) and sets ``pbem-played`` for her seat
+    page alone, naming the move by its number; the seat page says that move in words
+    once, leaves the session alone too and drops the cookie.  A value that names no move
+    of hers, or no number, says nothing."""
+    game = table(ctx)
+    path = move_paths(latest_mail("alice@example.org"))[0]
+    page = client.get(path)
+    done = client.post(path, data={"csrf_token": csrf_of(page.text)})
+    assert done.status_code == 303
+    seat = urlsplit(done.location).path
+    cookies = done.headers.getlist("Set-Cookie")
+    assert not [c for c in cookies if c.startswith("pbem=")], cookies
+    [played] = [c for c in cookies if c.startswith("pbem-played=")]
+    mine = Move.select().where(Move.game == game.id, Move.seat == 0).order_by(
+        Move.seq.desc()).first()
+    assert played.startswith(f"pbem-played={mine.seq};"), played
+    assert f"Path={seat}" in played and "HttpOnly" in played and "SameSite=Lax" in played
+    after = client.get(seat)
+    said = re.findall(r"Played: ([^.]*)", _words(after.text))
+    assert len(said) == 1, said
+    cookies = after.headers.getlist("Set-Cookie")
+    assert not [c for c in cookies if c.startswith("pbem=")], cookies
+    assert [c for c in cookies if c.startswith("pbem-played=;")], cookies  # dropped
+    assert "Played:" not in _words(client.get(seat).text)
+    # Bob's move, a move of nobody, no number: no words
+    assert play_first_move(client, seat_path(latest_mail("bob@example.org")))
+    bobs = Move.select().where(Move.game == game.id, Move.seat == 1).first()
+    for value in (str(bobs.seq), "99999", "1x", "-1", "1" * 12):
+        client.set_cookie("pbem-played", value, path=seat)
+        assert "Played:" not in _words(client.get(seat).text), value
+    client.set_cookie("pbem-played", str(mine.seq), path=seat)  # hers: said again
+    assert said == re.findall(r"Played: ([^.]*)", _words(client.get(seat).text))
 
 
 def test_the_seat_and_the_public_page_show_a_picture_of_the_table(ctx, client):
