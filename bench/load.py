@@ -337,6 +337,9 @@ class Answer:
     statements: int = 0
     #: seconds the server spent in the games' engines for it (``X-Bench-Engine``)
     engine: float = 0.0
+    #: the server's CPU seconds for it, the garbage collector's seconds in it (of them,
+    #: inside the engines), its collections of generations 0, 1, 2 (``X-Bench-GC``)
+    gc: tuple[float, ...] = (0.0, 0.0, 0.0, 0, 0, 0)
 
 
 class Browser:
@@ -376,7 +379,9 @@ class Browser:
         return Answer(response.status, response.getheader("Location"),
                       data.decode("utf-8", "replace"), seconds, started,
                       int(response.getheader("X-Bench-Statements") or 0),
-                      float(response.getheader("X-Bench-Engine") or 0))
+                      float(response.getheader("X-Bench-Engine") or 0),
+                      tuple(float(x) for x in (response.getheader("X-Bench-GC")
+                                               or "0 0 0 0 0 0").split()))
 
 
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -414,6 +419,11 @@ class Tally:
     cpu: float = 0.0
     errors: list[str] = field(default_factory=list)
     finished: bool = False
+    #: the timed requests' server CPU seconds, collector seconds and collections of
+    #: generations 0, 1, 2 summed (``X-Bench-GC``), their count, the longest collection
+    collector: list[float] = field(default_factory=lambda: [0.0] * 5)
+    requests: int = 0
+    longest_collection: float = 0.0
 
 
 class Client:
@@ -435,6 +445,11 @@ class Client:
         self.tally.statuses[(what, answer.status)] += 1
         if self.timing:
             self.tally.times.setdefault(what, []).append(answer.seconds)
+            cpu, collecting, _, *made = answer.gc
+            for i, value in enumerate((cpu, collecting, *made)):
+                self.tally.collector[i] += value
+            self.tally.requests += 1
+            self.tally.longest_collection = max(self.tally.longest_collection, collecting)
         if (answer.status >= 500 or answer.status == 0) and len(self.tally.errors) < 3:
             title = re.search(r"<title>(.*?)</title>", answer.text, re.S)
             self.tally.errors.append(f"{what} {answer.status}: "
@@ -784,6 +799,17 @@ class Run:
         return (f"CPU a click made ({self.made}): server {self.server_cpu * per:.1f} ms, "
                 f"compose step {self.compose_cpu * per:.1f} ms, clients {clients * per:.1f} ms")
 
+    def collector_line(self) -> str:
+        """The garbage collector in the server's workers, over the timed requests."""
+        n = sum(t.requests for t in self.tallies)
+        if not n:
+            return ""
+        total = [sum(t.collector[i] for t in self.tallies) for i in range(5)]
+        return (f"collector over {n} timed requests: CPU {total[1] / max(total[0], 1e-9):.1%} of "
+                f"their server CPU ({total[1] * 1000 / n:.3f} ms a request), collections "
+                f"gen0 {total[2]:.0f}, gen1 {total[3]:.0f}, gen2 {total[4]:.0f}, the longest "
+                f"{max(t.longest_collection for t in self.tallies) * 1000:.2f} ms of CPU")
+
     def times(self, what: str) -> list[float]:
         return [t for tally in self.tallies for t in tally.times.get(what, [])]
 
@@ -859,6 +885,8 @@ def report_run(number: int, run: Run, clients: int) -> None:
             print(f"    ! {error}")
     if run.cpu_line():
         print(f"    {run.cpu_line()}")
+    if run.collector_line():
+        print(f"    {run.collector_line()}")
     stopped = sum(not t.finished for t in run.tallies)
     if stopped:
         print(f"    ! {stopped} clients did not finish (time limit or errors)")

@@ -14,8 +14,10 @@ Every response carries ``X-Bench-Statements``: the SQL statements the request se
 (peewee's query hook, plus BEGIN, COMMIT and ROLLBACK, which peewee sends without
 it), and ``X-Bench-Engine``: the seconds the request spent in the games' engines
 (every public method of each registered game's ``Rules``: rules, menus, views, sentences,
-text and pictures; a call inside another one counted once, in the outermost).  pbem
-itself never serves any of this.
+text and pictures; a call inside another one counted once, in the outermost), and
+``X-Bench-GC``: the request's CPU seconds in the server, the CPU seconds of the cyclic
+garbage collector's collections in it (of them, those inside an engine call) and the
+collections of each generation.  pbem itself never serves any of this.
 
     gunicorn --workers 4 --pythonpath bench 'load_app:build_app()'
     python bench/load_app.py serve --host 127.0.0.1 --port 5001   # `pbem serve` + the route
@@ -26,6 +28,7 @@ bare route (``bench_row``) is created by the bench before the server starts.
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import time
@@ -41,6 +44,7 @@ from pbem.models import BaseModel, db, write_transaction
 FLOOR_PATH = "/bench-floor"
 STATEMENTS_HEADER = "X-Bench-Statements"
 ENGINE_HEADER = "X-Bench-Engine"
+GC_HEADER = "X-Bench-GC"
 
 
 class BenchRow(BaseModel):
@@ -150,11 +154,54 @@ def time_engines(app: Flask) -> None:
         return response
 
 
+#: the cyclic garbage collector's work in the request each thread is serving
+_gc = threading.local()
+
+
+def _collecting(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc.started = time.thread_time()  # CPU: a busy machine's preemption left out
+        return
+    started = getattr(_gc, "started", None)
+    if started is None or not hasattr(_gc, "seconds"):  # outside a request
+        return
+    seconds = time.thread_time() - started
+    _gc.seconds += seconds
+    if getattr(_engine, "depth", 0):  # counted in the engines' time too
+        _gc.in_engine += seconds
+    _gc.collections[info["generation"]] += 1
+
+
+def time_collections(app: Flask) -> None:
+    """Time the garbage collector's collections in each request (``gc.callbacks``), and
+    the server's CPU seconds for it; in a header: ``cpu gc in_engine g0 g1 g2`` (CPU
+    seconds of the request, of its collections, of those inside an engine call, then
+    collections of each generation).  CPU, not wall time: on a busy machine a collection
+    preempted midway would count another process's time."""
+    gc.callbacks.append(_collecting)
+
+    @app.before_request
+    def _start() -> None:
+        _gc.seconds, _gc.in_engine, _gc.collections = 0.0, 0.0, [0, 0, 0]
+        _gc.cpu = time.thread_time()
+
+    @app.after_request
+    def _tell(response: Any) -> Any:
+        n = getattr(_gc, "collections", [0, 0, 0])
+        response.headers[GC_HEADER] = (
+            f"{time.thread_time() - getattr(_gc, 'cpu', time.thread_time()):.6f} "
+            f"{getattr(_gc, 'seconds', 0.0):.6f} {getattr(_gc, 'in_engine', 0.0):.6f} "
+            f"{n[0]} {n[1]} {n[2]}")
+        return response
+
+
 def add_bench_routes(app: Flask) -> Flask:
-    """The floor's routes, the statement count and the engines' time on ``app``."""
+    """The floor's routes, the statement count, the engines' time and the collector's
+    on ``app``."""
     app.register_blueprint(floor)
     count_statements(app)
     time_engines(app)
+    time_collections(app)
     return app
 
 

@@ -111,6 +111,9 @@ class Click:
     parts: list[int]
     #: seconds the server spent in the games' engines (pictures included), per request
     engine: list[float] = field(default_factory=list)
+    #: the server's CPU seconds, the collector's seconds (of them, inside the engines) and
+    #: collections of generations 0, 1, 2, summed over the three requests (``X-Bench-GC``)
+    gc: tuple[float, ...] = (0.0, 0.0, 0.0, 0, 0, 0)
 
     @property
     def engine_share(self) -> float:
@@ -199,13 +202,16 @@ def templates(ctx: Context, args: argparse.Namespace) -> list[Template]:
 
 
 def request(browser: Browser, method: str, path: str, form: dict[str, str] | None,
-            want: int, engine: list[float] | None = None
+            want: int, engine: list[float] | None = None,
+            collector: list[tuple[float, ...]] | None = None
             ) -> tuple[float, int, str, str | None]:
     answer = browser.request(method, path, form)
     if answer.status != want:
         raise SystemExit(f"{method} {path}: {answer.status}, not {want}\n{answer.text[:3000]}")
     if engine is not None:
         engine.append(answer.engine)
+    if collector is not None:
+        collector.append(answer.gc)
     # the statements came in a header; Browser keeps only the cookie and Location
     return answer.seconds, answer.statements, answer.text, answer.location
 
@@ -225,6 +231,10 @@ def copy_with_threads(ctx: Context, template_id: int) -> Game:
     return game
 
 
+def summed(parts: list[tuple[float, ...]]) -> tuple[float, ...]:
+    return tuple(sum(column) for column in zip(*parts, strict=True))
+
+
 def click(ctx: Context, browser: Browser, t: Template) -> Click:
     """The click of ``t`` on a fresh copy of its game (the copy is made untimed, with the
     turn mail whose link is clicked written as the tick writes it: the table it keeps
@@ -237,34 +247,39 @@ def click(ctx: Context, browser: Browser, t: Template) -> Click:
     got: list[float] = []
     parts: list[int] = []
     engine: list[float] = []
-    seconds, n, text, _ = request(browser, "GET", path, None, 200, engine)
+    collector: list[tuple[float, ...]] = []
+    seconds, n, text, _ = request(browser, "GET", path, None, 200, engine, collector)
     got.append(seconds)
     parts.append(n)
     token = _CSRF.search(text)
     if token is None:
         raise SystemExit(f"the confirm page of {t.kind} has no form:\n{text[:3000]}")
     seconds, n, _, location = request(browser, "POST", path, {"csrf_token": token.group(1)},
-                                      303, engine)
+                                      303, engine, collector)
     got.append(seconds)
     parts.append(n)
     seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200,
-                               engine)
+                               engine, collector)
     got.append(seconds)
-    return Click(t.kind, got, [*parts, n], engine)
+    return Click(t.kind, got, [*parts, n], engine, summed(collector))
 
 
 def floor_click(browser: Browser, row_id: int) -> Click:
     got: list[float] = []
     parts: list[int] = []
-    seconds, n, _, _ = request(browser, "GET", f"{FLOOR_PATH}/{row_id}", None, 200)
+    collector: list[tuple[float, ...]] = []
+    seconds, n, _, _ = request(browser, "GET", f"{FLOOR_PATH}/{row_id}", None, 200,
+                               collector=collector)
     got.append(seconds)
     parts.append(n)
-    seconds, n, _, location = request(browser, "POST", FLOOR_PATH, {}, 303)
+    seconds, n, _, location = request(browser, "POST", FLOOR_PATH, {}, 303,
+                                      collector=collector)
     got.append(seconds)
     parts.append(n)
-    seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200)
+    seconds, n, _, _ = request(browser, "GET", urlsplit(location or "/").path, None, 200,
+                               collector=collector)
     got.append(seconds)
-    return Click("floor", got, [*parts, n])
+    return Click("floor", got, [*parts, n], gc=summed(collector))
 
 
 # -- one database -----------------------------------------------------------------------
@@ -352,6 +367,22 @@ def report(database: str, repeats: list[Repeat], server: str) -> None:
     most = max(c.statements for c in clicks)
     print(f"  (goal: <= 12 statements per click: {'met' if most <= 12 else 'MISSED'})")
     report_engine(clicks)
+    report_collector(clicks, floors)
+
+
+def report_collector(clicks: list[Click], floors: list[Click]) -> None:
+    """The server's CPU a click and the cyclic garbage collector's part of it."""
+    print("  the server's CPU and the garbage collector (gc.callbacks) a click:")
+    for label, rows in (("click", clicks), ("floor", floors)):
+        cpu = statistics.median(c.gc[0] for c in rows) * 1000
+        mean_gc = statistics.fmean(c.gc[1] for c in rows) * 1000
+        in_engine = statistics.fmean(c.gc[2] for c in rows) * 1000
+        made = [statistics.fmean(c.gc[3 + g] for c in rows) for g in range(3)]
+        print(f"    {label:<6} CPU median {cpu:.2f} ms; collections' CPU mean {mean_gc:.3f} ms "
+              f"({in_engine:.3f} ms inside the engines), "
+              f"p90 {sorted(c.gc[1] for c in rows)[int(len(rows) * 0.9)] * 1000:.3f} ms; "
+              f"collections a click gen0 {made[0]:.2f}, gen1 {made[1]:.2f}, "
+              f"gen2 {made[2]:.3f}")
 
 
 def report_engine(clicks: list[Click]) -> None:
