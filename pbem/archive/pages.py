@@ -40,7 +40,8 @@ class Rendered:
     #: why the page shows less than usual (the record does not replay…), or ""
     problem: str = ""
     #: the page's tables packed for keeping (:mod:`pbem.archive.drawn`) when it drew
-    #: any of them itself; None when every one was kept already (or none replayed)
+    #: any of them itself; None when every one was kept already (or none replayed, or
+    #: they cannot be packed)
     tables: bytes | None = None
 
 

@@ -158,3 +158,11 @@ def test_the_drawing_fingerprint_covers_what_draws_and_not_the_pages():
         assert not sources & {package / "archive" / f for f in
                               ("markdown.py", "pages.py", "render.py", "pipeline.py")}
     assert drawn.drawing_sources("no such game") is None
+
+
+def test_tables_packed_come_back_as_they_were():
+    tables = {"setup": ["<svg>\"a\" ä</svg>", "text\n  with lines"], "r1": ["", "words"]}
+    assert drawn.unpack(drawn.pack(tables)) == tables
+    assert drawn.unpack(drawn.pack({})) == {}
+    # a NUL would split a table: such tables are not kept (the page draws them each time)
+    assert drawn.pack({"r1": ["<svg>\0</svg>", "words"]}) is None
