@@ -32,7 +32,10 @@
    done but the move logs, which are read in batches while pages render.
 3. Render and write.  The game pages, then the changed index pages, are
    rendered in this process or, when there are many, by it and ``jobs - 1``
-   worker processes, which write their pages' files themselves.  Then the feed and
+   worker processes, which write their pages' files themselves.  A game page
+   takes the tables (pictures and words of each round) kept in the database
+   when an earlier build drew them, read with the move logs; the tables a page
+   drew are kept for the next builds (:mod:`pbem.archive.drawn`).  Then the feed and
    the stylesheet.  The writer skips any file whose bytes are unchanged; the
    files of pages that are gone are removed, and the manifest is written
    last, so a build that stops half-way is finished by the next.

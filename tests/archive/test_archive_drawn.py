@@ -166,3 +166,13 @@ def test_tables_packed_come_back_as_they_were():
     assert drawn.unpack(drawn.pack({})) == {}
     # a NUL would split a table: such tables are not kept (the page draws them each time)
     assert drawn.pack({"r1": ["<svg>\0</svg>", "words"]}) is None
+
+
+def test_the_build_at_a_games_end_keeps_its_tables(ctx, sqlite_archive: Archive, monkeypatch):
+    """Production keeps a game's tables as the scheduler archives it."""
+    from pbem.time import scheduler
+
+    games = _first_of_each_kind(sqlite_archive)
+    monkeypatch.setitem(ctx.config.values["archive"], "site_dir", str(sqlite_archive.site))
+    assert scheduler.tick(ctx)["archive"]["drawn_games"] == len(games)
+    assert _kept() == {s.id: drawn.key(s) for s in collect()}
