@@ -6,23 +6,31 @@
 From one run it prints, each measure as median (min–max) of ``--repeats`` runs
 (3 by default), pbem's and Pelican's runs interleaved, with the load average:
 
-* **full build**: game pages per second for a build of N finished games into
-  an empty folder, in one process and in ``--jobs`` processes (one per CPU, at
-  most 8, as ``pbem build-site`` does), against Pelican rendering the very
-  Markdown of those N game pages (with its default theme and its own indexes,
-  no cache) in one process, and in ``--jobs`` processes, and the ratio of
-  each run of pbem to the Pelican run after it: one against one, two against
-  two.  Pelican has no parallel build of its own, so ``--jobs`` Pelicans run
-  at once, each making the site of every ``jobs``-th page (with its own
-  indexes and feed), timed from the slowest one's start of work to its end;
+* **full build**: game pages per second, and CPU milliseconds a page, for a
+  build of N finished games into an empty folder, in one process and in
+  ``--jobs`` processes (one per CPU, at most 8, as ``pbem build-site`` does),
+  against Pelican rendering the very Markdown of those N game pages (with its
+  default theme and its own indexes) in one process, and in ``--jobs``
+  processes, and the ratio of each run of pbem to the Pelican run of the same
+  repeat: one against one, two against two.  Pelican has no parallel build of
+  its own, so ``--jobs`` Pelicans run at once, each making the site of every
+  ``jobs``-th page (with its own indexes and feed), timed from the slowest
+  one's start of work to its end.  Each side twice, interleaved (pbem, Pelican,
+  pbem, Pelican): pbem as a full build finds the database in production, its
+  games' tables kept when they ended (:mod:`pbem.archive.drawn`), and pbem
+  drawing every table again (``--redraw``, which keeps them anew); Pelican
+  without a cache, and Pelican with its content cache (each page's parsed
+  Markdown) filled by a first run of its own.  Before the timed builds one
+  untimed build draws and keeps every game's tables, as the builds at each
+  game's end leave them in production; the bytes kept a game are printed;
 * **incremental build**: the seconds to bring the N-game archive up to date
   after one more game has finished (a game more each repeat), against Pelican
   bringing its N-page site up to date after the same one page is added, with
   its content cache (each page's parsed Markdown, from a first cached run over
   the N pages): both are the other's best way of doing the same small change.
   ``--no-full`` skips the comparison of full builds (one full build in
-  ``--jobs`` processes starts the archive), for the incremental build at
-  10,000 games.
+  ``--jobs`` processes starts the archive, drawing and keeping every game's
+  tables), for the incremental build at 10,000 games.
 
 Pages per second count game pages only, for both; the archive's index
 pages, feed, charts and records, and Pelican's index, archive, category and
@@ -71,12 +79,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import markdown
+import peewee as pw
 
-from pbem.archive import BuildReport, build, default_jobs, pipeline
+from pbem.archive import BuildReport, build, default_jobs, drawn, pipeline
 from pbem.archive.sample import add_finished_game, add_player
 from pbem.games import all_games
 from pbem.heap import keep_freed_memory
-from pbem.models import Game, Move, Player, Seat, create_tables, db, open_database
+from pbem.models import Game, Move, Player, RoundsDrawn, Seat, create_tables, db, open_database
 
 START = datetime(2020, 1, 1)
 #: the baseline's version, pinned so that runs stay comparable; change it here
@@ -283,12 +292,15 @@ class Pelican:
             for page in pages[k::parts]:
                 pelican_page(page, content)
 
-    def full(self) -> Timed:
+    def full(self, cached: bool = False) -> Timed:
+        """Every part's site into an empty folder: without a cache, or with the content
+        cache of each part (filled by its first cached run)."""
         settings = []
         for content in self.contents:
             output = self.work / f"{content.name}-output"
             shutil.rmtree(output, ignore_errors=True)
-            settings.append(pelican_settings(content, output, None))
+            settings.append(pelican_settings(
+                content, output, self.work / f"{content.name}-cache" if cached else None))
         return run_pelican(self.python, settings)
 
     def files(self) -> int:
@@ -344,6 +356,8 @@ def cold_caches() -> None:
     _CODE_AT_START[:] = _CODE_AT_START or [now]
     pipeline.code_fingerprint.cache_clear()
     pipeline.rendering_sources.cache_clear()
+    drawn.drawing_fingerprint.cache_clear()
+    drawn.drawing_sources.cache_clear()
     pipeline._renderer = None
 
 
@@ -370,41 +384,85 @@ class Runs:
         return f"load {min(self.loads):.1f}–{max(self.loads):.1f}"
 
 
+#: the full builds each side makes, in their order within a repeat: pbem reading the
+#: tables kept, Pelican without a cache, pbem drawing every table, Pelican with its cache
+PBEM_SIDES = {"pbem": False, "pbem --redraw": True}
+PELICAN_SIDES = {"Pelican": False, "Pelican cached": True}
+#: the ratios printed: (pbem side, Pelican side)
+RATIOS = [("pbem", "Pelican"), ("pbem", "Pelican cached"), ("pbem --redraw", "Pelican")]
+
+
 def full_builds(work: Path, counts: list[int], repeats: int, python: Path | None,
-                progress) -> tuple[dict[str, Runs], BuildReport, list[Path]]:
+                progress, redraw: bool = True) -> tuple[dict[str, Runs], BuildReport,
+                                                        list[Path]]:
     """Full builds of pbem and Pelican on each of ``counts`` processes, n against n,
-    interleaved (pbem, Pelican, pbem, Pelican) ``repeats`` times; the pages of the last."""
+    interleaved (pbem, Pelican, pbem --redraw, Pelican cached) ``repeats`` times; the
+    pages of the last."""
     runs: dict[str, Runs] = {}
     pelicans: dict[int, Pelican] = {}
     report = None
+    sides = PBEM_SIDES if redraw else {"pbem": False}
     for repeat in range(repeats):
         for n in counts:
-            folder = work / f"site-{n}"
-            shutil.rmtree(folder, ignore_errors=True)
-            print(f"Full build {repeat + 1}/{repeats}, pbem, {n} process(es) ...",
-                  file=sys.stderr, flush=True)
-            cold_caches()
-            report, took = timed_build(folder, full=True, progress=progress, jobs=n)
-            pages = report.rendered_games
-            runs.setdefault(f"pbem {n}", Runs()).add(pages / took.seconds, took.load)
-            runs.setdefault(f"pbem cpu {n}", Runs()).add(1000 * took.cpu / pages, took.load)
-            runs.setdefault(f"pbem files {n}", Runs()).add(len(report.written) / pages, took.load)
-            if python is None:
-                continue
-            if n not in pelicans:
-                pelicans[n] = Pelican(python, sorted((folder / "games").glob("*.md")), work, n)
-            print(f"Full build {repeat + 1}/{repeats}, Pelican, {n} process(es) ...",
-                  file=sys.stderr, flush=True)
-            theirs = pelicans[n].full()
-            runs.setdefault(f"pelican {n}", Runs()).add(pages / theirs.seconds, theirs.load)
-            runs.setdefault(f"pelican cpu {n}", Runs()).add(1000 * theirs.cpu / pages,
-                                                            theirs.load)
-            runs.setdefault(f"pelican files {n}", Runs()).add(pelicans[n].files() / pages,
-                                                              theirs.load)
-            runs.setdefault(f"ratio {n}", Runs()).add(
-                runs[f"pbem {n}"].values[-1] / runs[f"pelican {n}"].values[-1], took.load)
+            for (ours, redrawn), (theirs, cached) in zip(sides.items(), PELICAN_SIDES.items(),
+                                                         strict=False):
+                folder = work / f"site-{n}"
+                shutil.rmtree(folder, ignore_errors=True)
+                print(f"Full build {repeat + 1}/{repeats}, {ours}, {n} process(es) ...",
+                      file=sys.stderr, flush=True)
+                cold_caches()
+                report, took = timed_build(folder, full=True, progress=progress, jobs=n,
+                                           redraw=redrawn)
+                pages = report.rendered_games
+                add_run(runs, f"{ours} {n}", pages, took, len(report.written))
+                runs.setdefault(f"{ours} drawn {n}", Runs()).add(report.drawn_games, took.load)
+                if python is None:
+                    continue
+                if n not in pelicans:
+                    pelicans[n] = Pelican(python, sorted((folder / "games").glob("*.md")),
+                                          work, n)
+                    print(f"Pelican, {n} process(es), a first run to fill its cache ...",
+                          file=sys.stderr, flush=True)
+                    pelicans[n].full(cached=True)
+                print(f"Full build {repeat + 1}/{repeats}, {theirs}, {n} process(es) ...",
+                      file=sys.stderr, flush=True)
+                took = pelicans[n].full(cached=cached)
+                add_run(runs, f"{theirs} {n}", pages, took, pelicans[n].files())
     assert report is not None
+    for n in counts:
+        for ours, theirs in RATIOS:
+            if f"{ours} {n}" not in runs or f"{theirs} {n}" not in runs:
+                continue
+            for by in ("", "cpu "):
+                mine, other = runs[f"{ours} {by}{n}"], runs[f"{theirs} {by}{n}"]
+                # pages a second: ours over theirs; CPU a page: theirs over ours
+                pairs = zip(mine.values, other.values, strict=True)
+                runs[f"ratio {by}{ours}/{theirs} {n}"] = Runs(
+                    [a / b if not by else b / a for a, b in pairs], mine.loads)
     return runs, report, sorted((work / f"site-{counts[-1]}" / "games").glob("*.md"))
+
+
+def add_run(runs: dict[str, Runs], side: str, pages: int, took: Timed, files: int) -> None:
+    """One full build of ``side`` (its name and processes): pages a second, CPU
+    milliseconds a page, files a page."""
+    name, n = side.rsplit(" ", 1)
+    runs.setdefault(f"{name} {n}", Runs()).add(pages / took.seconds, took.load)
+    runs.setdefault(f"{name} cpu {n}", Runs()).add(1000 * took.cpu / pages, took.load)
+    runs.setdefault(f"{name} files {n}", Runs()).add(files / pages, took.load)
+
+
+def keep_tables(work: Path, jobs: int, progress) -> tuple[Timed, int, int]:
+    """The games' tables drawn and kept as the builds at each game's end leave them in
+    production (one untimed build here, into a folder of its own): its time, and the games
+    kept with their bytes in the table."""
+    print("Drawing and keeping every game's tables, as at each game's end ...",
+          file=sys.stderr, flush=True)
+    cold_caches()
+    _report, took = timed_build(work / "site-kept", full=True, progress=progress, jobs=jobs)
+    shutil.rmtree(work / "site-kept", ignore_errors=True)
+    games, size = db.execute(RoundsDrawn.select(
+        pw.fn.COUNT(RoundsDrawn.game), pw.fn.SUM(pw.fn.LENGTH(RoundsDrawn.tables)))).fetchone()
+    return took, games, size or 0
 
 
 def incremental_builds(site: Path, jobs: int, repeats: int, first: int, pool: list[Player],
@@ -471,16 +529,25 @@ def main() -> None:
 
         creating = file_cost(work)
         full_python = None if args.no_full else python
+        kept = None if args.no_full else keep_tables(work, args.jobs, progress)
         runs, report, pages = full_builds(
             work, [args.jobs] if args.no_full else sorted({1, args.jobs}),
-            1 if args.no_full else args.repeats, full_python, progress)
+            1 if args.no_full else args.repeats, full_python, progress,
+            redraw=not args.no_full)
         print()
         copies = max(0, args.games - args.played)  # fewer games than --played: all played
+        if kept is not None:
+            took, games, size = kept
+            print(f"tables kept: {games:,} games, {size / max(1, games) / 1024:.1f} KiB a game "
+                  f"in the database ({size / 2**20:.1f} MiB); drawing and keeping them took "
+                  f"a full build in {args.jobs} process(es) {took.seconds:.1f} s "
+                  f"({1000 * took.cpu / max(1, games):.1f} ms CPU a game, load "
+                  f"{took.load:.1f}), untimed")
         print(f"full build of {report.games:,} finished games ({copies:,} "
               f"of them copies; {len(report.written):,} files, {report.rendered_indexes:,} "
-              "index pages); pages per second, median (min–max) of "
+              "index pages); median (min–max) of "
               f"{args.repeats if not args.no_full else 1} interleaved runs")
-        print_full(runs, args.jobs, full_python is not None)
+        print_full(runs, args.jobs)
         if python is not None and args.no_full:
             print("  Pelican: not run (--no-full)")
         elif python is None:
@@ -517,23 +584,29 @@ def main() -> None:
             shutil.rmtree(work, ignore_errors=True)
 
 
-def print_full(runs: dict[str, Runs], jobs: int, pelican: bool) -> None:
+def print_full(runs: dict[str, Runs], jobs: int) -> None:
     for n in sorted({1, jobs}):
-        if f"pbem {n}" not in runs:
-            continue
-        mine = runs[f"pbem {n}"]
-        print(f"  pbem, {n} process(es):     {mine.spread('.1f')} pages/s  "
-              f"({runs[f'pbem cpu {n}'].spread('.1f')} ms CPU a page, "
-              f"{runs[f'pbem files {n}'].spread('.1f')} files; {mine.load()})")
-        if not pelican:
-            continue
-        theirs = runs[f"pelican {n}"]
-        print(f"  Pelican, {n} process(es):  {theirs.spread('.1f')} pages/s  "
-              f"({runs[f'pelican cpu {n}'].spread('.1f')} ms CPU a page, "
-              f"{runs[f'pelican files {n}'].spread('.1f')} files; {theirs.load()}"
-              f"{'' if n == 1 else f'; {n} Pelicans at once, each over 1/{n} of the pages'})")
-        print(f"  ratio pbem / Pelican, {n} against {n}: {runs[f'ratio {n}'].spread()}"
-              "  (target: at least 2)")
+        for side in [*PBEM_SIDES, *PELICAN_SIDES]:
+            if f"{side} {n}" not in runs:
+                continue
+            mine = runs[f"{side} {n}"]
+            drawn_games = runs.get(f"{side} drawn {n}")
+            drew = "" if drawn_games is None else \
+                f", {statistics.median(drawn_games.values):.0f} drawn"
+            parts = "" if n == 1 or side.startswith("pbem") else \
+                f"; {n} Pelicans at once, each over 1/{n} of the pages"
+            print(f"  {side}, {n} process(es):".ljust(34)
+                  + f"{mine.spread('.1f')} pages/s, "
+                  f"{runs[f'{side} cpu {n}'].spread('.1f')} ms CPU a page "
+                  f"({runs[f'{side} files {n}'].spread('.1f')} files a page{drew}; "
+                  f"{mine.load()}{parts})")
+        for ours, theirs in RATIOS:
+            if f"ratio {ours}/{theirs} {n}" not in runs:
+                continue
+            print(f"  ratio {ours} / {theirs}, {n} against {n}: "
+                  f"{runs[f'ratio {ours}/{theirs} {n}'].spread()} by pages a second, "
+                  f"{runs[f'ratio cpu {ours}/{theirs} {n}'].spread()} by CPU a page"
+                  "  (target: at least 2)")
 
 
 def files_share(runs: dict[str, Runs], jobs: int, micros: float) -> str:
@@ -545,8 +618,8 @@ def files_share(runs: dict[str, Runs], jobs: int, micros: float) -> str:
         return ""
     ours = statistics.median(runs[f"pbem files {n}"].values) * micros / 1000
     text = f"; at {micros:,.0f} µs, a game page's files take pbem {ours:.1f} ms"
-    if f"pelican files {n}" in runs:
-        theirs = statistics.median(runs[f"pelican files {n}"].values) * micros / 1000
+    if f"Pelican files {n}" in runs:
+        theirs = statistics.median(runs[f"Pelican files {n}"].values) * micros / 1000
         text += f", Pelican {theirs:.1f} ms"
     return text
 

@@ -526,13 +526,31 @@ class Drawn(BaseModel):
         indexes = ((("game", "viewer"), False),)
 
 
+class RoundsDrawn(BaseModel):
+    """A finished game's tables as its archive page shows them: at the setup and at the
+    end of each round, each as the game's picture (SVG) and its words (``render_text``),
+    compressed (``pbem.archive.drawn``: about 40 KiB a game).
+
+    They are a pure function of the game's record, its players' names and the code that
+    replays and draws it, which ``fingerprint`` names: the archive writes the row when it
+    first renders the game's page (the build at the game's end), and every later build
+    whose fingerprint is the same reads it instead of drawing every round again; a row of
+    another fingerprint (new drawing code, a renamed player) is drawn again and replaced.
+    """
+
+    game = pw.ForeignKeyField(Game, primary_key=True, backref="rounds_drawn",
+                              on_delete="CASCADE")
+    fingerprint = pw.CharField(max_length=64)
+    tables = pw.BlobField()
+
+
 _SEATS_OF = Prepared(Seat, lambda game_id: (
     Seat.select(Seat, Player).join(Player, pw.JOIN.LEFT_OUTER)
     .where(Seat.game == game_id).order_by(Seat.index)), 1)
 
 MODELS: list[type[BaseModel]] = [Player, Game, Seat, Move, Notice, Talk, Note, Rating,
                                   RatingChange, Outbox, Blocked, Follower, JoinAsk, Inbound,
-                                  Drawn]
+                                  Drawn, RoundsDrawn]
 
 
 #: connections a process keeps open between requests (each thread holds one at a time)

@@ -18,6 +18,7 @@ from pbem.models import (
     Move,
     Notice,
     Player,
+    RoundsDrawn,
     Seat,
     create_tables,
     db,
@@ -66,6 +67,10 @@ def test_an_older_database_is_brought_up_to_date(tmp_path):
         assert Game.select().order_by(Game.id.desc()).first().seed == seed
         kinds = {c.name: c.data_type.lower() for c in database.get_columns("game")}
         assert "int" not in kinds["seed"]
+        # the archive's kept tables (``pbem.archive.drawn``): a table of its own, empty,
+        # so its first build draws every game's and keeps them
+        assert RoundsDrawn._meta.table_name in database.get_tables()
+        assert RoundsDrawn.select().count() == 0
     finally:
         db.close()
         assert isinstance(database, pw.SqliteDatabase)

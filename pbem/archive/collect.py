@@ -10,7 +10,8 @@ built in its manifest, and asks the database only which games are finished
 now (:func:`finished_games`: a few small columns per game) and what the
 players are called (:func:`player_names`); it reads the summaries of the
 games that are new or changed since, ``collect(ids)``.  Nothing else in the
-archive touches the database.
+archive touches the database but the tables its pages show, kept in it by
+:mod:`pbem.archive.drawn`, and the mark of the games archived.
 
 A finished game's move log never changes (the service refuses moves and
 take-backs once a game is over), so a game's fingerprint covers its row and
@@ -236,6 +237,9 @@ class FinishedGame:
     moves: tuple[LoggedMove, ...]
     #: the table talk, as (the move it followed, seat, text), in order
     talk: tuple[tuple[int, int, str], ...] = ()
+    #: the tables of its page as an earlier build drew them, packed
+    #: (:mod:`pbem.archive.drawn`), or None: the page draws them
+    tables: bytes | None = None
 
     def record(self) -> GameRecord:
         s = self.summary

@@ -5,7 +5,8 @@ Every move reads as the sentence stored on its row when it was recorded
 is over); only a row without one (written by an older pbem) is described from
 the replay, by the game's ``describe`` as ``EVERYTHING`` sees it.  The replay
 gives the rest through the game protocol: ``view(state, EVERYTHING)`` with
-the game's own ``render_text`` for the setup and the state after each round,
+the game's own ``render_text`` and picture for the setup and the state after each
+round (:func:`pbem.archive.drawn.draw`, or as an earlier build drew and kept them),
 ``result`` for the standings.  A game shapes its archive page by what its
 view and ``render_text`` show; no code here knows any single game.
 
@@ -27,6 +28,7 @@ from typing import Any
 
 from pbem.archive import paths
 from pbem.archive.collect import GameSummary, LoggedMove
+from pbem.archive.drawn import Tables, draw
 from pbem.archive.text import (
     block_safe,
     code_block,
@@ -179,8 +181,14 @@ class GamePage(Visitor):
     """Collects the sections of a game page while the replay runs."""
 
     def __init__(self, summary: GameSummary, title: str, moves: Sequence[LoggedMove] = (),
-                 talk: Sequence[tuple[int, int, str]] = ()):
+                 talk: Sequence[tuple[int, int, str]] = (), kept: Tables | None = None):
         self.summary = summary
+        #: the tables an earlier build drew of this game (:mod:`pbem.archive.drawn`)
+        self.kept = kept or {}
+        #: every table the page shows, by its moment ("setup", "r1", …), and whether
+        #: the page drew one of them itself (then they are kept anew)
+        self.tables: Tables = {}
+        self.drew = False
         #: table talk not yet written, as (the move it followed, seat, text)
         self._talk = list(talk)
         self.title = title
@@ -205,9 +213,12 @@ class GamePage(Visitor):
     def _state_block(self, state: State, when: str, alt: str) -> str:
         """The table as its picture (when the game draws one) and as text."""
         assert self.game is not None
-        view = self.game.view(state, EVERYTHING)
-        text = code_block(self.game.render_text(view, list(self.names)))
-        svg = self.game.picture(view, list(self.names), "en")
+        table = self.kept.get(when)
+        if table is None:
+            table = draw(self.game, state, self.names)
+            self.drew = True
+        self.tables[when] = table
+        svg, text = table[0], code_block(table[1])
         if not svg:
             return text
         name = f"{self.summary.id}-{when}.svg"

@@ -4,7 +4,9 @@
 It replays the record once with two visitors (the Markdown page and the
 score track), as played, without checking each move again (``_replayed``): the
 moves read as the sentences stored on their rows, and the replay gives the state
-after each round and the scores.  A game whose record
+after each round and the scores.  The tables of those states are drawn, or read as
+an earlier build drew them (``FinishedGame.tables``), and handed back for keeping
+when the page drew any (``Rendered.tables``).  A game whose record
 no longer replays (an old rules version, a game no longer registered) still
 gets a page, with its moves as recorded and the result stored when it ended.
 """
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring
 from typing import Any
 
-from pbem.archive import chart, paths
+from pbem.archive import chart, drawn, paths
 from pbem.archive.about import page as about_page
 from pbem.archive.collect import FinishedGame
 from pbem.archive.markdown import CHART_TITLE, GamePage, degraded_document, game_title
@@ -37,6 +39,10 @@ class Rendered:
     files: dict[str, str] = field(default_factory=dict)
     #: why the page shows less than usual (the record does not replay…), or ""
     problem: str = ""
+    #: the page's tables packed for keeping (:mod:`pbem.archive.drawn`) when it drew
+    #: any of them itself; None when every one was kept already (or none replayed, or
+    #: they cannot be packed)
+    tables: bytes | None = None
 
 
 def game_or_none(name: str) -> Rules | None:
@@ -114,6 +120,8 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
             folder = page.rsplit("/", 1)[0]
             for name, svg in visitor.pictures.items():
                 out.files[f"{folder}/{name}"] = svg
+            if visitor.drew:
+                out.tables = drawn.pack(visitor.tables)
     if text is None:
         text = degraded_document(s, title, game, finished.moves, out.problem)
     out.files[f"{page}.md"] = text
@@ -140,7 +148,8 @@ def _replayed(game: Rules, finished: FinishedGame, title: str,
     """
     s = finished.summary
     record = finished.record()
-    visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
+    kept = drawn.unpack(finished.tables) if finished.tables else None
+    visitor, track = GamePage(s, title, finished.moves, finished.talk, kept), chart.ScoreTrack()
     try:
         final = walk(game, record, [visitor, track], played=True)
         if game.is_over(final):
@@ -149,7 +158,7 @@ def _replayed(game: Rules, finished: FinishedGame, title: str,
                 return visitor, track, final, result
     except Exception:  # an unchecked move that was not legal may fail in any way
         pass
-    visitor, track = GamePage(s, title, finished.moves, finished.talk), chart.ScoreTrack()
+    visitor, track = GamePage(s, title, finished.moves, finished.talk, kept), chart.ScoreTrack()
     return visitor, track, walk(game, record, [visitor, track]), None
 
 

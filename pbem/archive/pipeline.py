@@ -32,7 +32,10 @@
    done but the move logs, which are read in batches while pages render.
 3. Render and write.  The game pages, then the changed index pages, are
    rendered in this process or, when there are many, by it and ``jobs - 1``
-   worker processes, which write their pages' files themselves.  Then the feed and
+   worker processes, which write their pages' files themselves.  A game page
+   takes the tables (pictures and words of each round) kept in the database
+   when an earlier build drew them, read with the move logs; the tables a page
+   drew are kept for the next builds (:mod:`pbem.archive.drawn`).  Then the feed and
    the stylesheet.  The writer skips any file whose bytes are unchanged; the
    files of pages that are gone are removed, and the manifest is written
    last, so a build that stops half-way is finished by the next.
@@ -65,7 +68,7 @@ from typing import Any
 
 import markdown
 
-from pbem.archive import about, paths, statistics, tally
+from pbem.archive import about, drawn, paths, statistics, tally
 from pbem.archive.collect import (
     FinishedGame,
     GameSummary,
@@ -120,6 +123,9 @@ class BuildReport:
     full: bool = False
     #: games whose summary (row and seats) the build read from the database
     read_games: int = 0
+    #: games whose pages drew their tables (none kept, or not of the current code) and
+    #: kept them (:mod:`pbem.archive.drawn`)
+    drawn_games: int = 0
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     #: ``(game id, why its page shows less than usual)``
@@ -128,7 +134,8 @@ class BuildReport:
 
     def summary(self) -> dict[str, Any]:
         return {"games": self.games, "rendered_games": self.rendered_games,
-                "rendered_indexes": self.rendered_indexes, "written": len(self.written),
+                "rendered_indexes": self.rendered_indexes, "drawn_games": self.drawn_games,
+                "written": len(self.written),
                 "removed": len(self.removed), "problems": len(self.problems)}
 
 
@@ -305,6 +312,8 @@ class GameResult:
     problem: str
     #: what the statistics keep of the game (``statistics.of_game``)
     stats: dict[str, Any] | None = None
+    #: the page's tables packed for keeping, when it drew any (``Rendered.tables``)
+    tables: bytes | None = None
 
 
 def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], list[str]]:
@@ -316,7 +325,7 @@ def _game_task(games: list[FinishedGame], root: str) -> tuple[list[GameResult], 
         for rel in sorted(rendered.files):
             writer.write(rel, rendered.files[rel])
         results.append(GameResult(sorted(rendered.files), rendered.problem,
-                                  statistics.of_game(finished)))
+                                  statistics.of_game(finished), rendered.tables))
     return results, writer.written
 
 
@@ -422,13 +431,18 @@ def _batches(items: Sequence[Any], size: int) -> Iterator[list[Any]]:
         yield list(items[start:start + size])
 
 
-def _game_batches(todo: Sequence[tuple[GameSummary, str]],
-                  jobs: int = 1) -> Iterator[list[FinishedGame]]:
-    """The games to render with their move logs, read a few hundred at a time, in tasks
-    of :data:`TASK_GAMES`, smaller towards the end (:func:`_task_size`)."""
+def _game_batches(todo: Sequence[tuple[GameSummary, str]], jobs: int = 1,
+                  redraw: bool = False) -> Iterator[list[FinishedGame]]:
+    """The games to render with their move logs and their kept tables (none: ``redraw``),
+    read a few hundred at a time, in tasks of :data:`TASK_GAMES`, smaller towards the
+    end (:func:`_task_size`)."""
     left = len(todo)
     for start in range(0, len(todo), LOAD_GAMES):
-        games = load_moves(s for s, _fp in todo[start:start + LOAD_GAMES])
+        summaries = [s for s, _fp in todo[start:start + LOAD_GAMES]]
+        games = load_moves(summaries)
+        kept = {} if redraw else drawn.read(summaries)
+        if kept:
+            games = [dataclasses.replace(g, tables=kept.get(g.summary.id)) for g in games]
         at = 0
         while at < len(games):
             size = _task_size(left, jobs)
@@ -448,7 +462,7 @@ def _task_size(left: int, jobs: int) -> int:
 
 def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None = None,
           site_key: str = "pbem", wait: bool = True, jobs: int = 1,
-          indexes: bool = False) -> BuildReport:
+          indexes: bool = False, redraw: bool = False) -> BuildReport:
     """Bring ``site_dir`` up to date with the database's finished games.
 
     ``full`` reads and renders every page again, whatever the manifest says
@@ -460,7 +474,11 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
     ``indexes`` makes every index page again from the database, as a full build
     would, and the game pages as an incremental one does: after ``pbem ratings``,
     which changes what the player pages show of games whose pages show no rating.
+    ``redraw`` renders every page again as ``full`` does, drawing every table of every
+    game again rather than reading those an earlier build kept, and keeps the new ones
+    (:mod:`pbem.archive.drawn`).
     """
+    full = full or redraw
     started = time.perf_counter()
     report = BuildReport(site=Path(site_dir))
     writer = SiteWriter(site_dir)
@@ -494,14 +512,24 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
 
         # 2. render and write the games
         parallel = len(plan.todo) >= PARALLEL_MIN
-        results = workers.run(_game_task, _game_batches(plan.todo, jobs), parallel,
+        results = workers.run(_game_task, _game_batches(plan.todo, jobs, redraw), parallel,
                               writer.written)
+        #: tables the pages drew, to keep: ``(game id, key, packed)``
+        to_keep: list[tuple[int, str, bytes]] = []
         for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True), start=1):
             manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
                                          "summary": s.kept(), "stats": result.stats}
             if result.problem:
                 report.problems.append((s.id, result.problem))
+            if result.tables is not None:
+                to_keep.append((s.id, drawn.key(s), result.tables))
+                if len(to_keep) >= LOAD_GAMES:
+                    drawn.write(to_keep)
+                    report.drawn_games += len(to_keep)
+                    to_keep = []
             tell("games", done, len(plan.todo))
+        drawn.write(to_keep)
+        report.drawn_games += len(to_keep)
         report.rendered_games = len(plan.todo)
 
         # 3. the indexes of the lists that changed (only changed pages to HTML)

@@ -49,10 +49,15 @@ class TerminalProgress:
               help="output folder (default: [archive] site_dir)")
 @click.option("--full", is_flag=True,
               help="render every page again, whatever the last build recorded")
+@click.option("--redraw", is_flag=True,
+              help="render every page again (as --full), drawing the table of every round "
+                   "again rather than reading the drawings kept in the database, and keep "
+                   "the new ones")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="processes that render pages (default: one per CPU, at most 8)")
 @click.option("--quiet", "-q", is_flag=True, help="no progress, only errors")
-def build_site(site: str | None, full: bool, jobs: int | None, quiet: bool) -> None:
+def build_site(site: str | None, full: bool, redraw: bool, jobs: int | None,
+               quiet: bool) -> None:
     ctx = make_context()
     url = ctx.config.database_url
     open_database(url)
@@ -60,13 +65,14 @@ def build_site(site: str | None, full: bool, jobs: int | None, quiet: bool) -> N
         click.echo(f"error: no pbem database at {url}", err=True)
         sys.exit(1)
     folder = Path(site) if site else site_dir(ctx)
-    report = build(folder, full=full, site_key=ctx.base_url, jobs=jobs or default_jobs(),
-                   progress=None if quiet else TerminalProgress())
+    report = build(folder, full=full, redraw=redraw, site_key=ctx.base_url,
+                   jobs=jobs or default_jobs(), progress=None if quiet else TerminalProgress())
     for game_id, problem in report.problems:
         click.echo(f"game {game_id}: {problem}", err=True)
     if not quiet:
         click.echo(
-            f"{report.games} finished games; rendered {report.rendered_games} game pages and "
+            f"{report.games} finished games; rendered {report.rendered_games} game pages "
+            f"({report.drawn_games} of them drawn, the others from their kept tables) and "
             f"{report.rendered_indexes} index pages; wrote {len(report.written)} files, "
             f"removed {len(report.removed)} in {report.seconds:.2f} s: {folder}/index.html"
         )
