@@ -36,6 +36,9 @@ set +e
 # a long test left to the end of a worker's run kept it busy while the other idled;
 # 347 s for 2,009 tests in CI from a clean clone (the code before right after: 340 s for
 # 1,996): the suite needs ~600 CPU s in all, ~300 s on two cores however it is packed.
+# Session 26 (load 6-10, not idle): 361 CPU s in the test processes against 349 for the
+# code before, within the noise; gc.freeze after collecting, PostgreSQL emptied in one
+# text; fixtures' own setups are ~20 of those CPU s (README, "The suite's CPU").
 # The aim is 5 minutes; the contract playouts (every viewer's picture in both languages
 # at every state) and the browser tests are the largest parts.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
