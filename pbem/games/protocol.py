@@ -303,6 +303,17 @@ def result_words(data: dict[str, Any], key: str, lang: str | None) -> list[str]:
     return [str(w) for w in words]
 
 
+def told_by_viewer(describe: Callable[[State, int, Any, State, int | None, str], str],
+                   before: State, seat: int, move: Any, after: State,
+                   langs: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """``Rules.describe_all`` made of a ``describe`` that takes the move as it is given:
+    a game hands its sentences' ``describe`` and the move parsed once, the default the
+    notation itself."""
+    return {lang: (describe(before, seat, move, after, seat, lang),
+                   describe(before, seat, move, after, SPECTATOR, lang))
+            for lang in langs}
+
+
 def rank_by(keys: list[tuple[int, ...]]) -> list[int]:
     """Competition ranking (1, 2, 2, 4) of seats by descending key tuples."""
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
@@ -601,9 +612,7 @@ class Rules(ABC):
         game reads the move once here (its notation parsed once), and tells a move that
         reads the same to every viewer once per language.  By default ``describe`` is
         asked for each."""
-        return {lang: (self.describe(before, seat, move, after, seat, lang),
-                       self.describe(before, seat, move, after, SPECTATOR, lang))
-                for lang in langs}
+        return told_by_viewer(self.describe, before, seat, move, after, langs)
 
     def together(self, sentence: str, lang: str = "en") -> str | None:
         """``sentence``, as ``describe`` told a move of one seat (that seat written

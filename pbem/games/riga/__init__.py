@@ -19,7 +19,6 @@ from typing import Any
 from pbem.games import protocol
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
-    SPECTATOR,
     Choice,
     Log,
     Option,
@@ -29,6 +28,7 @@ from pbem.games.protocol import (
     State,
     View,
     rank_by,
+    told_by_viewer,
 )
 from pbem.games.riga import bot, data, menu, moves, picture, rules, sentences, text
 from pbem.games.riga.moves import Use, parse
@@ -222,10 +222,7 @@ class Riga(Rules):
 
     def describe_all(self, before: State, seat: int, move: str, after: State,
                      langs: Sequence[str]) -> dict[str, tuple[str, str]]:
-        played = parse(move)
-        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
-                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
-                for lang in langs}
+        return told_by_viewer(sentences.describe, before, seat, parse(move), after, langs)
 
     # -- server support -----------------------------------------------------------
 

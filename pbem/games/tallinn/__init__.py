@@ -17,7 +17,6 @@ from typing import Any
 
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
-    SPECTATOR,
     Choice,
     Log,
     Option,
@@ -28,6 +27,7 @@ from pbem.games.protocol import (
     Use,
     View,
     rank_by,
+    told_by_viewer,
 )
 from pbem.games.tallinn import (
     bot,
@@ -242,10 +242,7 @@ class Tallinn(Rules):
 
     def describe_all(self, before: State, seat: int, move: str, after: State,
                      langs: Sequence[str]) -> dict[str, tuple[str, str]]:
-        played = moves.parse(move)
-        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
-                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
-                for lang in langs}
+        return told_by_viewer(sentences.describe, before, seat, moves.parse(move), after, langs)
 
     # -- server support -----------------------------------------------------------
 

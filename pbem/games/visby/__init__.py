@@ -17,7 +17,6 @@ from typing import Any
 
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
-    SPECTATOR,
     Choice,
     Log,
     Option,
@@ -28,6 +27,7 @@ from pbem.games.protocol import (
     Use,
     View,
     rank_by,
+    told_by_viewer,
 )
 from pbem.games.visby import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.visby.words import DE, DEFAULT_TIMEOUT_NOTE, EN
@@ -209,10 +209,7 @@ class Visby(Rules):
 
     def describe_all(self, before: State, seat: int, move: str, after: State,
                      langs: Sequence[str]) -> dict[str, tuple[str, str]]:
-        played = moves.parse(move)
-        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
-                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
-                for lang in langs}
+        return told_by_viewer(sentences.describe, before, seat, moves.parse(move), after, langs)
 
     def default_move(self, state: State, seat: int) -> str:
         """The timeout move (``DEFAULT_TIMEOUT_NOTE``): a card that changes nothing

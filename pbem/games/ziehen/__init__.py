@@ -40,7 +40,6 @@ from typing import Any
 
 from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
-    SPECTATOR,
     Choice,
     IllegalMoveError,
     Log,
@@ -50,6 +49,7 @@ from pbem.games.protocol import (
     State,
     Use,
     View,
+    told_by_viewer,
 )
 from pbem.games.ziehen import bot, data, menu, moves, picture, rules, sentences, text, view
 from pbem.games.ziehen.moves import DRAW, END, Move
@@ -154,10 +154,7 @@ class Ziehen(Rules):
 
     def describe_all(self, before: State, seat: int, move: str, after: State,
                      langs: Sequence[str]) -> dict[str, tuple[str, str]]:
-        played = moves.parse(move)
-        return {lang: (sentences.describe(before, seat, played, after, seat, lang),
-                       sentences.describe(before, seat, played, after, SPECTATOR, lang))
-                for lang in langs}
+        return told_by_viewer(sentences.describe, before, seat, moves.parse(move), after, langs)
 
     # -- server support ------------------------------------------------------------
 
