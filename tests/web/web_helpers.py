@@ -117,8 +117,14 @@ def snapshot() -> dict[str, list[tuple]]:
     for model in MODELS:
         columns = list(model._meta.sorted_fields)
         rows = model.select(*columns).order_by(model._meta.primary_key).tuples()
-        result[model._meta.table_name] = [tuple(map(repr, row)) for row in rows]
+        result[model._meta.table_name] = [tuple(map(_value, row)) for row in rows]
     return result
+
+
+def _value(value: object) -> str:
+    # PostgreSQL hands a blob out as a memoryview, whose repr is its address: its bytes
+    # are what must stay the same
+    return repr(bytes(value) if isinstance(value, memoryview) else value)
 
 
 def player(email: str, name: str, confirmed: bool = True) -> Player:
