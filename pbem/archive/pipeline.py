@@ -511,26 +511,7 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
                          for name in sorted({s.game for s in summaries} | {""})}
 
         # 2. render and write the games
-        parallel = len(plan.todo) >= PARALLEL_MIN
-        results = workers.run(_game_task, _game_batches(plan.todo, jobs, redraw), parallel,
-                              writer.written)
-        #: tables the pages drew, to keep: ``(game id, key, packed)``
-        to_keep: list[tuple[int, str, bytes]] = []
-        for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True), start=1):
-            manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
-                                         "summary": s.kept(), "stats": result.stats}
-            if result.problem:
-                report.problems.append((s.id, result.problem))
-            if result.tables is not None:
-                to_keep.append((s.id, drawn.key(s), result.tables))
-                if len(to_keep) >= LOAD_GAMES:
-                    drawn.write(to_keep)
-                    report.drawn_games += len(to_keep)
-                    to_keep = []
-            tell("games", done, len(plan.todo))
-        drawn.write(to_keep)
-        report.drawn_games += len(to_keep)
-        report.rendered_games = len(plan.todo)
+        _render_games(writer, workers, plan, manifest, report, tell, jobs, redraw)
 
         # 3. the indexes of the lists that changed (only changed pages to HTML)
         report.rendered_indexes = _render_indexes(writer, workers, plan, old, manifest,
@@ -550,6 +531,32 @@ def build(site_dir: str | Path, *, full: bool = False, progress: Progress | None
     report.written, report.removed = writer.written, writer.removed
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _render_games(writer: SiteWriter, workers: Workers, plan: Plan, manifest: Manifest,
+                  report: BuildReport, tell: Progress, jobs: int, redraw: bool) -> None:
+    """Render and write the pages of ``plan.todo`` into ``manifest``, and keep the tables
+    the pages drew (:mod:`pbem.archive.drawn`)."""
+    parallel = len(plan.todo) >= PARALLEL_MIN
+    results = workers.run(_game_task, _game_batches(plan.todo, jobs, redraw), parallel,
+                          writer.written)
+    #: tables the pages drew, to keep: ``(game id, key, packed)``
+    to_keep: list[tuple[int, str, bytes]] = []
+    for done, (result, (s, fp)) in enumerate(zip(results, plan.todo, strict=True), start=1):
+        manifest.games[str(s.id)] = {"fp": fp, "files": result.files,
+                                     "summary": s.kept(), "stats": result.stats}
+        if result.problem:
+            report.problems.append((s.id, result.problem))
+        if result.tables is not None:
+            to_keep.append((s.id, drawn.key(s), result.tables))
+            if len(to_keep) >= LOAD_GAMES:
+                drawn.write(to_keep)
+                report.drawn_games += len(to_keep)
+                to_keep = []
+        tell("games", done, len(plan.todo))
+    drawn.write(to_keep)
+    report.drawn_games += len(to_keep)
+    report.rendered_games = len(plan.todo)
 
 
 def _render_indexes(writer: SiteWriter, workers: Workers, plan: Plan, old: Manifest,
