@@ -126,7 +126,9 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
             for name, svg in visitor.pictures.items():
                 out.files[f"{folder}/{name}"] = svg
             # kept anew when the page drew a table, or has a course to keep the row lacks
-            if visitor.drew or (course is None and taken is not None):
+            # (one that cannot be kept, :meth:`drawn.Course.text`, would be each build)
+            if visitor.drew or (course is None and taken is not None
+                                and taken.text() is not None):
                 out.tables = drawn.pack(visitor.tables, taken)
     if text is None:
         text = degraded_document(s, title, game, finished.moves, out.problem)
