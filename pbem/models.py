@@ -529,7 +529,8 @@ class Drawn(BaseModel):
 class RoundsDrawn(BaseModel):
     """A finished game's tables as its archive page shows them: at the setup and at the
     end of each round, each as the game's picture (SVG) and its words (``render_text``),
-    compressed (``pbem.archive.drawn``: about 40 KiB a game).
+    with the replay's course (its rounds, scores and result: the page is made without a
+    replay), compressed (``pbem.archive.drawn``: about 40 KiB a game).
 
     They are a pure function of the game's record, its players' names and the code that
     replays and draws it, which ``fingerprint`` names: the archive writes the row when it

@@ -5,7 +5,8 @@ game's picture (SVG) and its words (``render_text``) of ``view(state, EVERYTHING
 more than half of what a page costs to make.  They are a pure function of the game's
 record (a finished game's log never changes: ``seq`` stands for it), its seats' names,
 and the code that replays the record and draws the tables (:func:`drawing_sources`:
-the game's package, the modules every game shares, the replay, and this module), so
+the game's package, the modules every game shares, the replay and its score track,
+and this module), so
 the archive keeps them under a fingerprint of exactly those (:func:`key`):
 
 * the build that first renders a game's page (the scheduler's, at the game's end)
@@ -17,25 +18,36 @@ the archive keeps them under a fingerprint of exactly those (:func:`key`):
   their tables are drawn again; a change to the archive's own page code or templates
   does not.  ``pbem build-site --redraw`` draws every table again whatever is kept.
 
+With the tables the row keeps the replay's **course** (:class:`Course`): where each
+round began and ended, the score track, the engine's result of the final state, all
+the replay gives a page besides the states drawn.  A page with its course and its
+tables kept is made without replaying the log at all; a page whose row has none (a
+game whose replay needed a second, checked run, a course that does not come back from
+its text as it was) replays as before.
+
 A page made from kept tables is byte for byte the page drawn afresh.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import zlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 from pbem.archive.collect import GameSummary, fingerprint
+from pbem.archive.visit import Visitor
 from pbem.games.protocol import EVERYTHING, Rules, State
 from pbem.models import RoundsDrawn, db, write_transaction
 
 #: bump to draw every kept table again when what is drawn of a state changes for a
 #: reason :func:`drawing_sources` cannot see
-DRAWING_FORMAT = "1"
+DRAWING_FORMAT = "2"
 #: the archive's language: its tables are drawn in it
 LANGUAGE = "en"
 #: rows a query reads or an INSERT writes (SQLite's oldest limit is 999 variables)
@@ -47,6 +59,49 @@ _GAMES = _PACKAGE.parent / "games"
 Table = list[str]
 #: a page's tables by the name of the moment: "setup", "r1", "r2", …
 Tables = dict[str, Table]
+#: the score track's points: ``("start", scores)``, then each round's number and scores
+Points = list[tuple[str, list[int]]]
+
+
+@dataclass(frozen=True)
+class Course:
+    """What a page takes of its replay besides the tables: the rounds, each as its
+    number, its moves (the log's next so many) and whether it ended (its table shown);
+    the score track (:class:`pbem.archive.chart.ScoreTrack`); the engine's result of the
+    final state, of a game over."""
+
+    rounds: list[tuple[int, int, bool]]
+    points: Points
+    result: dict[str, Any]
+
+    def text(self) -> str | None:
+        """As JSON (NUL written as ``\\u0000``), or None where it would not come back
+        as it is (:meth:`of_text`): then it is not kept."""
+        text = json.dumps([self.rounds, self.points, self.result])
+        return text if Course.of_text(text) == self else None
+
+    @staticmethod
+    def of_text(text: str) -> Course:
+        rounds, points, result = json.loads(text)
+        return Course([(n, moves, ended) for n, moves, ended in rounds],
+                      [(label, scores) for label, scores in points], result)
+
+
+class RoundsTaken(Visitor):
+    """The rounds of a replay as :attr:`Course.rounds` has them."""
+
+    def __init__(self) -> None:
+        self.rounds: list[tuple[int, int, bool]] = []
+
+    def begin_round(self, number: int, state: State) -> None:
+        self.rounds.append((number, 0, False))
+
+    def move(self, index: int, seat: int, move: str, before: State, after: State) -> None:
+        number, moves, ended = self.rounds[-1]
+        self.rounds[-1] = (number, moves + 1, ended)
+
+    def end_round(self, number: int, state: State) -> None:
+        self.rounds[-1] = (number, self.rounds[-1][1], True)
 
 
 def draw(game: Rules, state: State, names: Sequence[str]) -> Table:
@@ -59,7 +114,8 @@ def draw(game: Rules, state: State, names: Sequence[str]) -> Table:
 def drawing_sources(game_name: str) -> list[Path] | None:
     """The files whose code or data replays a game's record or draws its tables
     (``None``: no such game): this module, the walk of the replay and the record's
-    replay, the modules every game shares (``pbem/games/*.py``) and the game's whole
+    replay, the score track (``chart``: the course keeps its points), the modules every
+    game shares (``pbem/games/*.py``) and the game's whole
     package (its rules make the states, its view, text and picture draw them, its data
     files and words fill them).  Not the archive's page code or templates."""
     try:
@@ -67,7 +123,7 @@ def drawing_sources(game_name: str) -> list[Path] | None:
     except ImportError:
         return None
     folder = Path(module.__file__ or "").resolve().parent
-    files = [_PACKAGE / "drawn.py", _PACKAGE / "visit.py",
+    files = [_PACKAGE / "drawn.py", _PACKAGE / "visit.py", _PACKAGE / "chart.py",
              _PACKAGE.parent / "gamelog" / "records.py"]
     files += sorted(_GAMES.glob("*.py"))
     files += sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
@@ -92,21 +148,24 @@ def key(s: GameSummary) -> str:
                         s.rules_version, s.data_version, s.seq])
 
 
-def pack(tables: Tables) -> bytes | None:
-    """The tables as zlib-compressed text: each moment, picture and words, apart by NUL
-    (which neither SVG nor a table in words holds; where one would, None: not kept).
-    Not JSON: its strings escape every quote of an SVG, and parsing them back cost
-    twice what decompressing does."""
-    parts = [part for moment, (svg, text) in tables.items() for part in (moment, svg, text)]
+def pack(tables: Tables, course: Course | None = None) -> bytes | None:
+    """The course (as JSON, "" for none) and the tables as zlib-compressed text: each
+    moment, picture and words, apart by NUL (which neither SVG nor a table in words
+    holds; where one would, None: not kept).  The tables not as JSON: its strings escape
+    every quote of an SVG, and parsing them back cost twice what decompressing does."""
+    parts = [(course.text() or "") if course is not None else ""]
+    parts += [part for moment, (svg, text) in tables.items() for part in (moment, svg, text)]
     joined = "\0".join(parts)
-    if joined.count("\0") != max(0, len(parts) - 1):
+    if joined.count("\0") != len(parts) - 1:
         return None
     return zlib.compress(joined.encode("utf-8"))
 
 
-def unpack(data: bytes) -> Tables:
-    parts = zlib.decompress(data).decode("utf-8").split("\0") if data else []
-    return {parts[i]: [parts[i + 1], parts[i + 2]] for i in range(0, len(parts) - 2, 3)}
+def unpack(data: bytes) -> tuple[Course | None, Tables]:
+    """The course (None: not kept) and the tables of :func:`pack`."""
+    parts = zlib.decompress(data).decode("utf-8").split("\0") if data else [""]
+    course = Course.of_text(parts[0]) if parts[0] else None
+    return course, {parts[i]: [parts[i + 1], parts[i + 2]] for i in range(1, len(parts) - 2, 3)}
 
 
 def read(summaries: Iterable[GameSummary]) -> dict[int, bytes]:

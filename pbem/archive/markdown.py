@@ -210,11 +210,13 @@ class GamePage(Visitor):
 
     # -- the replay ---------------------------------------------------------
 
-    def _state_block(self, state: State, when: str, alt: str) -> str:
-        """The table as its picture (when the game draws one) and as text."""
+    def _state_block(self, state: State | None, when: str, alt: str) -> str:
+        """The table as its picture (when the game draws one) and as text (``state``
+        None: kept, not replayed)."""
         assert self.game is not None
         table = self.kept.get(when)
         if table is None:
+            assert state is not None
             table = draw(self.game, state, self.names)
             self.drew = True
         self.tables[when] = table
@@ -226,10 +228,13 @@ class GamePage(Visitor):
         return f"![{alt}]({name})\n\n{text}"
 
     def begin(self, game: Rules, record: GameRecord, setup: State) -> None:
+        self._begin(game, setup)
+
+    def _begin(self, game: Rules, setup: State | None) -> None:
         self.game = game
         self.setup = self._state_block(setup, "setup", "The table at the start")
 
-    def begin_round(self, number: int, state: State) -> None:
+    def begin_round(self, number: int, state: State | None) -> None:
         self._lines = [f"## Round {number} {{#round-{number}}}", ""]
         self._turns = TurnList(self.md_names, self._filled)
 
@@ -241,7 +246,11 @@ class GamePage(Visitor):
         else:  # no sentence stored: an older pbem's row, or a record without rows
             said = self.game.describe(before, seat, move, after, EVERYTHING)
             turn_seq, turn_end = None, self.game.turn_over(before, seat, move, after)
-        kind = row.kind if row is not None else Move.PLAYER
+        self._step(index, seat, said, turn_seq, turn_end,
+                   row.kind if row is not None else Move.PLAYER)
+
+    def _step(self, index: int, seat: int, said: str, turn_seq: int | None, turn_end: bool,
+              kind: str) -> None:
         self._add_talk(index)  # said before the first move
         if said:  # an empty sentence: the game does not tell the move (menu navigation)
             sentence = self._filled[said]
@@ -257,7 +266,7 @@ class GamePage(Visitor):
             name = self.md_names[seat] if 0 <= seat < len(self.md_names) else str(seat + 1)
             self._turns.add_line(f"- Table talk, {name}: “{md_text(one_line(text))}”")
 
-    def end_round(self, number: int, state: State) -> None:
+    def end_round(self, number: int, state: State | None) -> None:
         self._lines += self._turns.lines()
         self._lines += ["", f"State after the last move of round {number}:", "",
                         self._state_block(state, f"r{number}",
@@ -267,12 +276,38 @@ class GamePage(Visitor):
         self._lines = []
         self._turns = TurnList(self.md_names, self._filled)
 
-    def end(self, state: State) -> None:
+    def end(self, state: State | None) -> None:
         self._add_talk(len(self.moves) + 1)
         self._lines += self._turns.lines()
         if self._lines:  # moves after the last round's end (a game that stopped mid-round)
             self.rounds.append("\n".join(self._lines))
         self.final = state
+
+    # -- or without it --------------------------------------------------------
+
+    def retell(self, game: Rules, rounds: Sequence[tuple[int, int, bool]]) -> bool:
+        """The page as the replay tells it, told from a replay kept (its rounds, as
+        :attr:`pbem.archive.drawn.Course.rounds`) without replaying: every hook the walk
+        calls, in its order, without the states, which only a table not kept or a move
+        without its stored sentence would need.  False (nothing told) for such a page,
+        or rounds that are not this log's: the replay tells it."""
+        tables = ["setup"] + [f"r{n}" for n, _moves, ended in rounds if ended]
+        if (sum(moves for _number, moves, _ended in rounds) != len(self.moves)
+                or not all(when in self.kept for when in tables)
+                or not all(row.said or row.untold for row in self.moves)):
+            return False
+        self._begin(game, None)
+        at = 0
+        for round_number, moves, ended in rounds:
+            self.begin_round(round_number, None)
+            for index in range(at, at + moves):
+                row = self.moves[index]
+                self._step(index, row.seat, row.said, row.turn_seq, row.turn_end, row.kind)
+            at += moves
+            if ended:
+                self.end_round(round_number, None)
+        self.end(None)
+        return True
 
     # -- the page -----------------------------------------------------------
 

@@ -6,7 +6,9 @@ score track), as played, without checking each move again (``_replayed``): the
 moves read as the sentences stored on their rows, and the replay gives the state
 after each round and the scores.  The tables of those states are drawn, or read as
 an earlier build drew them (``FinishedGame.tables``), and handed back for keeping
-when the page drew any (``Rendered.tables``).  A game whose record
+with the replay's course (rounds, scores, result) when the page drew any
+(``Rendered.tables``).  A page whose course and tables are kept is told from them
+without a replay (``_retold``), the same page.  A game whose record
 no longer replays (an old rules version, a game no longer registered) still
 gets a page, with its moves as recorded and the result stored when it ended.
 """
@@ -108,20 +110,26 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     if game is None:
         out.problem = f"no game called {s.game!r} is registered"
     else:
+        course, kept = drawn.unpack(finished.tables) if finished.tables else (None, {})
+        told = _retold(game, finished, title, course, kept)
         try:
-            visitor, track, final, known = _replayed(game, finished, title)
+            visitor, points, final, known, taken = told or _replayed(game, finished, title,
+                                                                     kept)
         except RecordError as exc:
             out.problem = str(exc)
         else:
             result, notes = _final_result(game, final, s.result, known)
             svg_file = f"{s.id}.svg"
-            text = visitor.document(result, track.points, svg_file, notes)
-            out.files[f"{page}.svg"] = chart.svg(track.points, s.names, CHART_TITLE)
+            text = visitor.document(result, points, svg_file, notes)
+            out.files[f"{page}.svg"] = chart.svg(points, s.names, CHART_TITLE)
             folder = page.rsplit("/", 1)[0]
             for name, svg in visitor.pictures.items():
                 out.files[f"{folder}/{name}"] = svg
-            if visitor.drew:
-                out.tables = drawn.pack(visitor.tables)
+            # kept anew when the page drew a table, or has a course to keep the row lacks
+            # (one that cannot be kept, :meth:`drawn.Course.text`, would be each build)
+            if visitor.drew or (course is None and taken is not None
+                                and taken.text() is not None):
+                out.tables = drawn.pack(visitor.tables, taken)
     if text is None:
         text = degraded_document(s, title, game, finished.moves, out.problem)
     out.files[f"{page}.md"] = text
@@ -134,10 +142,31 @@ def render_game(finished: FinishedGame, renderer: Renderer) -> Rendered:
     return out
 
 
-def _replayed(game: Rules, finished: FinishedGame, title: str,
-              ) -> tuple[GamePage, chart.ScoreTrack, State, dict[str, Any] | None]:
-    """The page's two visitors over one replay of the game's log, its final state, and
-    the engine's result of it where the replay asked it already (else None).
+#: what a page takes of its replay: the Markdown page's visitor, the score track's
+#: points, the final state (None: not replayed), the engine's result of it where the
+#: replay asked it already (else None), and the course to keep (None: none to keep)
+Told = tuple[GamePage, drawn.Points, State | None, dict[str, Any] | None, drawn.Course | None]
+
+
+def _retold(game: Rules, finished: FinishedGame, title: str, course: drawn.Course | None,
+            kept: drawn.Tables) -> Told | None:
+    """The page told from its kept course and tables, without a replay, or None where
+    they do not tell it (none kept, a table or a sentence missing, or a result that is
+    not the one stored: the replay's second, checked run decides that page)."""
+    if course is None or not _stored_result_agrees(course.result, finished.summary.result):
+        return None
+    s = finished.summary
+    visitor = GamePage(s, title, finished.moves, finished.talk, kept)
+    if not visitor.retell(game, course.rounds):
+        return None
+    return visitor, course.points, None, course.result, None
+
+
+def _replayed(game: Rules, finished: FinishedGame, title: str, kept: drawn.Tables) -> Told:
+    """The page's visitors over one replay of the game's log, its final state, and
+    the engine's result of it where the replay asked it already (else None), with the
+    course to keep: of a replay as played that ends as the game did (the only one a
+    course is kept of: a page told from it needs no check again).
 
     The log is a finished game's, each move of which ``apply`` accepted when it was
     played: it replays without checking each move again (``apply_played``; checking
@@ -148,32 +177,38 @@ def _replayed(game: Rules, finished: FinishedGame, title: str,
     """
     s = finished.summary
     record = finished.record()
-    kept = drawn.unpack(finished.tables) if finished.tables else None
     visitor, track = GamePage(s, title, finished.moves, finished.talk, kept), chart.ScoreTrack()
+    rounds = drawn.RoundsTaken()
     try:
-        final = walk(game, record, [visitor, track], played=True)
+        final = walk(game, record, [visitor, track, rounds], played=True)
         if game.is_over(final):
             result = game.result(final).to_json()
             if _stored_result_agrees(result, s.result):
-                return visitor, track, final, result
+                course = drawn.Course(rounds.rounds, track.points, result)
+                return visitor, track.points, final, result, course
     except Exception:  # an unchecked move that was not legal may fail in any way
         pass
     visitor, track = GamePage(s, title, finished.moves, finished.talk, kept), chart.ScoreTrack()
-    return visitor, track, walk(game, record, [visitor, track]), None
+    final = walk(game, record, [visitor, track])
+    return visitor, track.points, final, None, None
 
 
 def _stored_result_agrees(result: dict[str, Any], stored: dict[str, Any] | None) -> bool:
     return not stored or all(stored.get(k) == result[k] for k in _RESULT_KEYS)
 
 
-def _final_result(game: Rules, final: dict[str, Any], stored: dict[str, Any] | None,
+def _final_result(game: Rules, final: State | None, stored: dict[str, Any] | None,
                   known: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[str]]:
     """The engine's result of the replayed game (``known``: of a game over, asked
-    already), with a note if the stored one differs."""
-    if known is None and not game.is_over(final):
-        return dict(stored or {}), ["The move log ends before the game does; the result "
-                                    "shown is the one stored when the game was closed."]
-    result = known if known is not None else game.result(final).to_json()
+    already or kept; else ``final`` is the state replayed), with a note if the stored
+    one differs."""
+    result = known
+    if result is None:
+        assert final is not None
+        if not game.is_over(final):
+            return dict(stored or {}), ["The move log ends before the game does; the result "
+                                        "shown is the one stored when the game was closed."]
+        result = game.result(final).to_json()
     notes = []
     if not _stored_result_agrees(result, stored):
         notes.append("The result stored when the game ended differed from this replay "

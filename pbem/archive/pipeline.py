@@ -34,7 +34,8 @@
    rendered in this process or, when there are many, by it and ``jobs - 1``
    worker processes, which write their pages' files themselves.  A game page
    takes the tables (pictures and words of each round) kept in the database
-   when an earlier build drew them, read with the move logs; the tables a page
+   when an earlier build drew them, with the course of its replay (rounds, scores,
+   result: it then replays nothing), read with the move logs; the tables a page
    drew are kept for the next builds (:mod:`pbem.archive.drawn`).  Then the feed and
    the stylesheet.  The writer skips any file whose bytes are unchanged; the
    files of pages that are gone are removed, and the manifest is written
