@@ -38,7 +38,9 @@ set +e
 # 1,996): the suite needs ~600 CPU s in all, ~300 s on two cores however it is packed.
 # Session 26 (load 6-10, not idle): 361 CPU s in the test processes against 349 for the
 # code before, within the noise; gc.freeze after collecting, PostgreSQL emptied in one
-# text; fixtures' own setups are ~20 of those CPU s (README, "The suite's CPU").
+# text; fixtures' own setups are ~20 of those CPU s (bench/HISTORY.md). On a faster
+# host, idle: 214.6 s for 2,025 tests in CI from a clean clone, the code before the
+# session (e0fa76b) 217.8 s for 2,009 right after: the host, not the code, made it.
 # The aim is 5 minutes; the contract playouts (every viewer's picture in both languages
 # at every state) and the browser tests are the largest parts.
 # Arguments come after, so `./test.sh -n 0` runs it in this one process.
