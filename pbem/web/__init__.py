@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask.templating import Environment as FlaskTemplates
 from itsdangerous import URLSafeTimedSerializer
@@ -170,14 +170,16 @@ except ImportError:  # a Flask with other names: its public proxy then
     _cv_app = None
 
 
+def running_app() -> Flask:
+    """The application handling the current request, read from Flask's context variable
+    (``flask.current_app``, the proxy, where this Flask has none)."""
+    found = _cv_app.get(None) if _cv_app is not None else None
+    return found.app if found is not None else current_app
+
+
 def context() -> Context:
     """The context of the application handling the current request."""
-    found = _cv_app.get(None) if _cv_app is not None else None
-    if found is not None:
-        return found.app.extensions["pbem"]
-    from flask import current_app
-
-    return current_app.extensions["pbem"]
+    return running_app().extensions["pbem"]
 
 
 #: the names and descriptions of the HTTP errors our pages meet, as Werkzeug says them,

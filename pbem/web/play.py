@@ -48,7 +48,7 @@ from pbem.lifecycle import create, moves, notes, talk
 from pbem.mail import compose, kinds, picture
 from pbem.models import Game, Move, Seat, table_of, utcnow, write_transaction
 from pbem.time import clock
-from pbem.web import _cv_app, context, csrf
+from pbem.web import _cv_app, context, csrf, running_app
 from pbem.web.refusal import Refusal, refusal_seconds
 from pbem.web.zones import is_zone, timezones
 
@@ -399,19 +399,8 @@ def _played_redirect(to: str, row: Move) -> Any:
     """The 303 to the seat page ``to``, which says what ``row`` played (``PLAYED_COOKIE``)."""
     response = redirect(to, code=303)
     response.set_cookie(PLAYED_COOKIE, str(row.seq), path=to, httponly=True, samesite="Lax",
-                        secure=_app_config()["SESSION_COOKIE_SECURE"])
+                        secure=running_app().config["SESSION_COOKIE_SECURE"])
     return response
-
-
-def _app_config() -> Any:
-    """The current application's settings (read from Flask's context variable, as
-    ``context``)."""
-    found = _cv_app.get(None) if _cv_app is not None else None
-    if found is not None:
-        return found.app.config
-    from flask import current_app
-
-    return current_app.config
 
 
 def _played_words(game: Game, seat: Seat, told: history.History, sent: str) -> str | None:
@@ -480,7 +469,7 @@ def seat_page(token: str) -> Any:
     response = make_response(page)
     response.delete_cookie(PLAYED_COOKIE, path=request.script_root + request.path,
                            httponly=True, samesite="Lax",
-                           secure=_app_config()["SESSION_COOKIE_SECURE"])
+                           secure=running_app().config["SESSION_COOKIE_SECURE"])
     return response
 
 
