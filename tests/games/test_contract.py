@@ -595,7 +595,10 @@ class Playout:
         offers only with more said (the action with its payment, ``wall 1 pay r:1``)
         counts as reached: its step's menu offers the rest.  So does a move the game
         offers with a choice made for the player that leaves them no worse off
-        (``offered``: Macao pays with the spare colours it picks)."""
+        (``offered``: Macao pays with the spare colours it picks).  And so does a move
+        said whole that the menu offers in two steps, the rest on the next step's menu
+        (``district 17 pay b``: ``district 17``, then ``pay b`` of the colours a player
+        chooses from)."""
         game = self.game
         reached = self.reach(state, seat, reading)
         candidates = sorted({c for move in reached for c in _numbers_changed(move)} - reached)
@@ -605,9 +608,29 @@ class Playout:
             except MoveError:
                 continue
             canon = game.offered(state, seat, move)
-            assert canon in reached or any(r.startswith(canon + " ") for r in reached), (
+            assert canon in reached or any(r.startswith(canon + " ") for r in reached) \
+                or self._offered_in_steps(state, seat, canon, reached), (
                 f"apply accepts {move!r} from seat {seat}, which the menu never offers "
                 f"(its reach: {sorted(reached)}) ({self.where})")
+
+    def _offered_in_steps(self, state: State, seat: int, canon: str, reached: set[str]) -> bool:
+        """Whether ``canon`` is a move of the reach followed by a move that the menu of
+        the step it opens offers (as ``offered`` writes it)."""
+        game = self.game
+        for first in reached:
+            if not canon.startswith(first + " "):
+                continue
+            rest = canon[len(first) + 1:]
+            step = game.apply(state, seat, first)
+            if seat not in game.to_move(step):
+                continue
+            try:
+                game.apply(step, seat, rest)
+            except MoveError:
+                continue
+            if game.offered(step, seat, rest) in game.legal_moves(step, seat):
+                return True
+        return False
 
     # -- per move ---------------------------------------------------------------------
 
