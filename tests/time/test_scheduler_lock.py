@@ -60,18 +60,24 @@ class Ticker:
             self.proc = subprocess.Popen([sys.executable, str(PROBE)], env=env, stdout=out,
                                          stderr=subprocess.STDOUT, cwd=tmp_path)
         self.pid = self.proc.pid
-        #: when ``stop`` saw the process gone: a tick of it that never ended ran until then
+        #: when ``stop`` killed the process (or, had it ended by itself, saw it gone): a
+        #: tick of it that never ended ran until then
         self.gone_at: float | None = None
 
     def said(self, words: str) -> bool:
         return words in self.log.read_text()
 
     def stop(self) -> None:
+        # the time the kill is sent, not when ``wait`` returns: the database frees the
+        # lock as the process dies, and the other node may begin a tick before ``wait``
+        # returns here (seen in CI: 2 ms before), which is no overlap
+        killed_at = None
         if self.proc.poll() is None:
+            killed_at = time.time()
             self.proc.kill()
         self.proc.wait(timeout=30)
         if self.gone_at is None:
-            self.gone_at = time.time()
+            self.gone_at = killed_at if killed_at is not None else time.time()
 
 
 def until(condition: Callable[[], object], seconds: float, what: str,
