@@ -1,6 +1,7 @@
 """What a test's random play through the service owes the tick: on a busy machine a
 change's bots stop at their cap (``moves.MAX_AUTOMATIC_SECONDS``) and leave the rest to
-the next tick (``Game.bots_pending``), and the people's turns begin only after it."""
+the next tick (``Game.bots_pending``), and the turns of people who come after the bots
+begin only then."""
 
 from __future__ import annotations
 

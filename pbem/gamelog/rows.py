@@ -20,7 +20,7 @@ again gets the rows it had.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -86,14 +86,15 @@ def end_turn(seat: Turns) -> None:
 
 
 def settle(seats: Sequence[T], to_move: set[int], begin: Callable[[T], None] = begin_turn,
-           end: Callable[[T], None] = end_turn, may_begin: bool = True) -> None:
+           end: Callable[[T], None] = end_turn, held: Collection[int] = ()) -> None:
     """At the end of a change: the turn of each seat no longer to move ends, and each
-    seat to move with no turn open begins one (unless ``may_begin`` is false: the
-    service's bots still owe moves, and the change goes on at the next tick)."""
+    seat to move with no turn open begins one, but for the ``held``: seats whose own
+    move the service still owes (a bot's, a formality) where a change stopped at its
+    cap and goes on at the next tick; their turns begin as their moves are played."""
     for seat in seats:
         if seat.in_turn and seat.index not in to_move:
             end(seat)
-        if may_begin and seat.index in to_move and not seat.in_turn:
+        if seat.index in to_move and not seat.in_turn and seat.index not in held:
             begin(seat)
 
 

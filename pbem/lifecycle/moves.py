@@ -319,12 +319,13 @@ def _automatic(rules: Rules, state: State, to_move: list[int], seats: list[Seat]
     return None
 
 
-def _owes_automatic(rules: Rules, state: State, to_move: list[int],
-                    seats: list[Seat]) -> bool:
-    """Whether a move nobody has to think about is to be played (``_automatic`` would
-    find one), without working out a bot's move.  ``to_move``: as ``_automatic`` says."""
-    return any(seats[i].bot for i in to_move) or any(
-        rules.formality(state, i) is not None for i in to_move)
+def _owed_automatic(rules: Rules, state: State, to_move: list[int],
+                    seats: list[Seat]) -> set[int]:
+    """The seats to move whose move nobody has to think about (a bot's, a formality:
+    ``_automatic`` would find one), without working out a bot's move.  ``to_move``: as
+    ``_automatic`` says."""
+    return {i for i in to_move
+            if seats[i].bot or rules.formality(state, i) is not None}
 
 
 def _begin_turns(ctx: Context, game: Game, seats: list[Seat], fresh: set[int], state: State,
@@ -399,13 +400,15 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
         limit = min(limit, until)
     thinking = Thinking(limit, ctx.config.getint("bots", "max_iterations") or None)
     game.bots_pending = False
+    owed: set[int] = set()  # seats whose automatic move the next tick plays
     over = rules.is_over(state)
     to_move: list[int] | None = None  # of ``state``, once asked
     while not over:
         to_move = rules.to_move(state)
         if len(played) >= MAX_AUTOMATIC_MOVES or wall_clock() >= limit:
             # the next tick plays on (``continue_bots``), if a bot or a formality is owed
-            game.bots_pending = _owes_automatic(rules, state, to_move, seats)
+            owed = _owed_automatic(rules, state, to_move, seats)
+            game.bots_pending = bool(owed)
             break
         auto = _automatic(rules, state, to_move, seats, rng, thinking)
         if auto is None:
@@ -424,7 +427,10 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
-    settle(seats, set(to_move), begin, end, may_begin=not game.bots_pending)
+    # a person to move beside the bots owed (a choice made at once, as Visby's cards)
+    # begins now: their choice does not wait for the bots', whose turns begin as the
+    # tick plays them; a person after them is not to move yet
+    settle(seats, set(to_move), begin, end, held=owed)
     _begin_turns(ctx, game, seats, fresh, state, now, mail_later)
     if over:
         game.status = Game.FINISHED

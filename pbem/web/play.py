@@ -421,8 +421,8 @@ def _played_words(game: Game, seat: Seat, told: history.History, sent: str) -> s
 
 def _menu(game: Game, seat: Seat, seats: list[Seat]) -> list[Choice]:
     """The seat's choices, names filled in: none when the game is not running, or when
-    the seat's turn has not begun (bots still owe moves a busy server left to the tick,
-    ``Game.bots_pending``: a button of that turn would only be refused)."""
+    the seat's turn has not begun (bots' moves before it that a busy server left to the
+    tick, ``Game.bots_pending``: a button of that turn would only be refused)."""
     if game.status != Game.ACTIVE or not seat.in_turn:
         return []
     return named_choices(get_game(game.game).menu(game.state, seat.index,

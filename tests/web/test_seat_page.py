@@ -8,6 +8,7 @@ from web_helpers import (
     latest_mail,
     move_forms,
     move_paths,
+    player,
     post_form,
     seat_path,
     table,
@@ -96,28 +97,65 @@ def test_deadlines_show_in_the_readers_time_zone_and_settings_change_it(ctx, cli
     assert bad.status_code == 400
 
 
-def test_while_bots_still_owe_moves_the_seat_waits_for_them(ctx, client, monkeypatch):
-    """A change whose bots stopped at their cap leaves their moves to the tick, and the
-    people's turns begin after them: the seat page offers no button of a turn that has
-    not begun (it could only be refused), says why, and offers the turn once it has."""
+def test_while_bots_still_owe_moves_a_person_choosing_beside_them_plays_at_once(
+        ctx, client, monkeypatch):
+    """A change whose bots stopped at their cap leaves their moves to the tick; a person
+    to move beside them (Visby's cards, chosen by everyone at once) does not wait for
+    them: her turn begins, her mail goes, her seat page offers the turn."""
     from pbem.games import get_game
     from pbem.lifecycle import moves
-    from pbem.models import Game, Seat
+    from pbem.models import Game, Outbox, Seat
 
     table(ctx, humans=1, bots=2)  # Alice and two bots choose their cards at once
     seat = seat_path(latest_mail("alice@example.org"))
     monkeypatch.setattr(moves, "MAX_AUTOMATIC_SECONDS", 0.0)  # the cap met at once
+    mails = Outbox.select().where(Outbox.to_address == "alice@example.org",
+                                  Outbox.kind == "turn")
+    before = mails.count()
     for _ in range(2):  # Alice's two cards: the second ends the round, a new one begins
         form = move_forms(client.get(seat).text)[0]
         assert post_form(client, form).status_code == 303
     game, alice = Game.get(), Seat.get(Seat.index == 0)
-    # the rules have Alice choose again, but her turn waits for the bots' part
+    # the rules have Alice choose again beside the bots, whose choices the tick plays
     assert game.bots_pending and 0 in get_game("visby").to_move(game.state)
-    assert not alice.in_turn
+    assert {1, 2} <= set(get_game("visby").to_move(game.state))
+    assert alice.in_turn and alice.deadline is not None
+    assert mails.count() == before + 1  # the new round's turn mail
+    page = client.get(seat).text
+    assert move_forms(page) and "The bots are still moving" not in page
+    # she chooses before the bots have: her card is taken, the bots' are still owed
+    assert post_form(client, move_forms(page)[0]).status_code == 303
+    assert Game.get().bots_pending
+    monkeypatch.undo()
+    assert moves.continue_bots(ctx, Game.get().id) > 0
+    assert not Game.get().bots_pending
+
+
+def test_while_bots_still_owe_moves_a_person_after_them_waits(ctx, client, monkeypatch):
+    """Where the bots' moves come before a person's turn (Riga: one seat after the
+    other), her turn begins after the tick has played them: the seat page offers no
+    button of a turn that has not begun (it could only be refused), says why, and offers
+    the turn once it has."""
+    from pbem.games import get_game
+    from pbem.lifecycle import create, moves
+    from pbem.models import Game, Seat
+
+    alice = player("alice@example.org", "Alice")
+    game = create.create_game(ctx, "riga", alice, [None, None], seed=5)
+    seat = seat_path(latest_mail("alice@example.org"))
+    monkeypatch.setattr(moves, "MAX_AUTOMATIC_SECONDS", 0.0)  # the cap met at once
+    for _ in range(12):  # Alice's turn, step by step, until the bots are to move
+        if not Seat.get(Seat.game == game, Seat.index == 0).in_turn:
+            break
+        assert post_form(client, move_forms(client.get(seat).text)[0]).status_code == 303
+    game = Game.get_by_id(game.id)
+    assert game.bots_pending and 0 not in get_game("riga").to_move(game.state)
     page = client.get(seat).text
     assert move_forms(page) == []
     assert "The bots are still moving" in page
     monkeypatch.undo()
-    assert moves.continue_bots(ctx, Game.get().id) > 0
+    while Game.get_by_id(game.id).bots_pending:
+        assert moves.continue_bots(ctx, game.id) > 0
+    assert Seat.get(Seat.game == game, Seat.index == 0).in_turn
     page = client.get(seat).text
     assert move_forms(page) and "The bots are still moving" not in page
