@@ -341,10 +341,13 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
     click signs none); the row becomes its thread's root where the thread has none yet.
     An address that asked never to be mailed again meanwhile gets nothing: the row is
     removed, as ``queue`` would not have added it (False)."""
-    if Blocked.has(mail.to_address):
+    root = mail.in_reply_to if not mail.digest else None
+    blocked, root_held = _blocked_and_root_held(mail.to_address, root)
+    if blocked:
         mail.delete_instance()
         return False
-    _take_root(mail)
+    if root is not None and not root_held:
+        _take_root(mail)
     # the player comes with the table (``Seat.of``, ``table_of``): not read again
     player = next((s.player for s in seats if s.player_id == mail.player_id
                    and s.player_id is not None), None)
@@ -362,16 +365,15 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
     if reply_of is not None and ctx.config.getbool("inbound", "replies"):
         _reply_fields(ctx, mail, reply_of, reply_moves or [])  # the row has its id
         written += [Outbox.choices, Outbox.reply_to]
-    mail.save(only=written)
+    sqlcache.update_rows([mail], only=written)  # its SQL built once: ``mail.save(only=…)``
     return True
 
 
 def _take_root(mail: Outbox) -> None:
     """A ``pending`` row, queued referring to its thread's root, becomes that root where
-    no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread)."""
+    no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread):
+    ``finish`` has asked that (``_blocked_and_root_held``)."""
     root = mail.in_reply_to
-    if root is None or mail.digest or _root_held(root):
-        return
     try:
         with db.atomic():  # a savepoint: a root queued at the same time keeps its id
             Outbox.update(message_id=root, in_reply_to=None).where(Outbox.id == mail.id).execute()
@@ -384,6 +386,30 @@ def _root_held(root: str) -> bool:
     """Whether a mail of the thread already holds ``root`` as its Message-ID (a thread's
     root is given once: ``_insert``, ``_take_root``)."""
     return Outbox.select().where(Outbox.message_id == root).exists()
+
+
+#: ``_blocked_and_root_held``'s statement, by the kind of database (its parameter mark)
+_BLOCKED_AND_ROOT_HELD: dict[type, str] = {}
+
+
+def _blocked_and_root_held(address: str, root: str | None) -> tuple[bool, bool]:
+    """Whether ``address`` asked never to be mailed again (``Blocked.has``) and whether a
+    mail holds ``root`` as its Message-ID (``_root_held``; False for no ``root``): both
+    asked in one statement whose text is written once (``finish`` asks both for every
+    row it writes, and building each query cost more than the database's answer)."""
+    database = getattr(db, "obj", None) or db
+    sql = _BLOCKED_AND_ROOT_HELD.get(type(database))
+    if sql is None:
+        p = database.param
+        sql = _BLOCKED_AND_ROOT_HELD[type(database)] = (
+            f'SELECT EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
+            f'WHERE "{Blocked.email.column_name}" = {p}), '
+            f'EXISTS (SELECT 1 FROM "{Outbox._meta.table_name}" '
+            f'WHERE "{Outbox.message_id.column_name}" = {p})')
+    cursor = database.execute_sql(sql, [address.lower(), root])
+    blocked, held = cursor.fetchone()
+    cursor.close()
+    return bool(blocked), bool(held)
 
 
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:

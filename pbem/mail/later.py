@@ -36,14 +36,17 @@ ATTEMPTS = 3
 #: a row by its id, its SQL built once (``pbem.sqlcache``): each row is read twice, and
 #: building a wide row's query cost more than the database's answer
 _MAIL = Prepared(Outbox, lambda mail_id: Outbox.select().where(Outbox.id == mail_id), 1)
+#: the rows still to be written, its SQL built once too: the step asks after every row it
+#: wrote and every time it looks (building it cost more than the database's answer)
+_DUE = Prepared(Outbox, lambda limit: (
+    Outbox.select(Outbox.id)
+    .where(Outbox.composed == False, Outbox.failed_at.is_null())  # noqa: E712
+    .order_by(Outbox.id).limit(limit)), 1)
 
 
 def due(limit: int = BATCH) -> list[int]:
     """The rows still to be written, oldest first (index ``outbox_to_compose``)."""
-    return [row.id for row in
-            Outbox.select(Outbox.id)
-            .where(Outbox.composed == False, Outbox.failed_at.is_null())  # noqa: E712
-            .order_by(Outbox.id).limit(limit)]
+    return [row.id for row in _DUE.rows(limit)]
 
 
 def finish_due(ctx: Context, now: datetime | None = None) -> int:
