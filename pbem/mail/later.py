@@ -21,10 +21,12 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+import peewee as pw
+
 from pbem.context import Context
 from pbem.mail import compose
 from pbem.mail.outbox import stale_turn
-from pbem.models import Outbox, table_of, utcnow, write_transaction
+from pbem.models import Outbox, db, table_of, utcnow, write_transaction
 from pbem.sqlcache import Prepared
 
 log = logging.getLogger("pbem.mail.later")
@@ -36,17 +38,30 @@ ATTEMPTS = 3
 #: a row by its id, its SQL built once (``pbem.sqlcache``): each row is read twice, and
 #: building a wide row's query cost more than the database's answer
 _MAIL = Prepared(Outbox, lambda mail_id: Outbox.select().where(Outbox.id == mail_id), 1)
-#: the rows still to be written, its SQL built once too: the step asks after every row it
-#: wrote and every time it looks (building it cost more than the database's answer)
-_DUE = Prepared(Outbox, lambda limit: (
-    Outbox.select(Outbox.id)
-    .where(Outbox.composed == False, Outbox.failed_at.is_null())  # noqa: E712
-    .order_by(Outbox.id).limit(limit)), 1)
+#: the rows still to be written, by the kind of database (``due``)
+_DUE: dict[type, str] = {}
 
 
 def due(limit: int = BATCH) -> list[int]:
-    """The rows still to be written, oldest first (index ``outbox_to_compose``)."""
-    return [row.id for row in _DUE.rows(limit)]
+    """The rows still to be written, oldest first (index ``outbox_to_compose``).
+
+    Its SQL is written once (the step asks after every row it wrote and every time it
+    looks), with ``composed`` a constant: SQLite takes a partial index only for a
+    constant, and a bound value made it plan the statement anew at every run (peewee
+    binds every value)."""
+    database = getattr(db, "obj", None) or db
+    sql = _DUE.get(type(database))
+    if sql is None:
+        false = "0" if isinstance(database, pw.SqliteDatabase) else "false"
+        sql = _DUE[type(database)] = (
+            f'SELECT "{Outbox.id.column_name}" FROM "{Outbox._meta.table_name}" '
+            f'WHERE "{Outbox.composed.column_name}" = {false} '
+            f'AND "{Outbox.failed_at.column_name}" IS NULL '
+            f'ORDER BY "{Outbox.id.column_name}" LIMIT {database.param}')
+    cursor = database.execute_sql(sql, [limit])
+    found = cursor.fetchall()
+    cursor.close()
+    return [row[0] for row in found]
 
 
 def finish_due(ctx: Context, now: datetime | None = None) -> int:
