@@ -333,16 +333,60 @@ def _dressed(ctx: Context, game: Game, player: Player, subject: str, text: str,
     return text, html, taken
 
 
+class Asked(NamedTuple):
+    """What ``finish`` asks the database of a ``pending`` row before it writes it."""
+
+    #: its address asked never to be mailed again (``Blocked.has``)
+    blocked: bool
+    #: a mail holds its thread's root as its Message-ID already (``_root_held``)
+    root_held: bool
+
+
+def still_pending(mail: Outbox) -> Asked | None:
+    """Under its game's lock: ``Asked`` of a ``pending`` row as read before, if it is still
+    to be written (no other tick wrote it, gave it up or removed it meanwhile), else
+    None; one statement, its text written once (``finish`` asks these of every row it
+    writes, and building each query cost more than the database's answer).  Nothing but
+    writing it changes such a row's other columns (``finish``, under the same lock)."""
+    database = getattr(db, "obj", None) or db
+    sql = _STILL_PENDING.get(type(database))
+    if sql is None:
+        p = database.param
+        outbox = Outbox._meta.table_name
+        sql = _STILL_PENDING[type(database)] = (
+            f'SELECT "{Outbox.composed.column_name}", "{Outbox.failed_at.column_name}", '
+            f'EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
+            f'WHERE "{Blocked.email.column_name}" = {p}), '
+            f'EXISTS (SELECT 1 FROM "{outbox}" WHERE "{Outbox.message_id.column_name}" = {p}) '
+            f'FROM "{outbox}" WHERE "{Outbox.id.column_name}" = {p}')
+    cursor = database.execute_sql(sql, [mail.to_address.lower(), _root_of(mail), mail.id])
+    found = cursor.fetchone()
+    cursor.close()
+    if found is None or found[0] or found[1] is not None:
+        return None
+    return Asked(bool(found[2]), bool(found[3]))
+
+
+#: ``still_pending``'s statement, by the kind of database (its parameter mark)
+_STILL_PENDING: dict[type, str] = {}
+
+
+def _root_of(mail: Outbox) -> str | None:
+    """The root a ``pending`` row may become (``_take_root``): none for a digest's."""
+    return mail.in_reply_to if not mail.digest else None
+
+
 def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: str,
            text: str, html: str | None, reply_of: Seat | None = None,
-           reply_moves: list[str] | None = None) -> bool:
+           reply_moves: list[str] | None = None, asked: Asked | None = None) -> bool:
     """Write the body of a ``pending`` row as ``queue`` would have written it then:
     the talk waiting now, the headline, the reply address, its List-Unsubscribe link (a
     click signs none); the row becomes its thread's root where the thread has none yet.
     An address that asked never to be mailed again meanwhile gets nothing: the row is
-    removed, as ``queue`` would not have added it (False)."""
-    root = mail.in_reply_to if not mail.digest else None
-    blocked, root_held = _blocked_and_root_held(mail.to_address, root)
+    removed, as ``queue`` would not have added it (False).  ``asked``: what
+    ``still_pending`` said of the row in this transaction, else it is asked here."""
+    root = _root_of(mail)
+    blocked, root_held = asked or _blocked_and_root_held(mail.to_address, root)
     if blocked:
         mail.delete_instance()
         return False

@@ -35,8 +35,8 @@ log = logging.getLogger("pbem.mail.later")
 BATCH = 500
 #: times a row's body is drawn again when its game moved while it was drawn
 ATTEMPTS = 3
-#: a row by its id, its SQL built once (``pbem.sqlcache``): each row is read twice, and
-#: building a wide row's query cost more than the database's answer
+#: a row by its id, its SQL built once (``pbem.sqlcache``): building a wide row's query
+#: cost more than the database's answer
 _MAIL = Prepared(Outbox, lambda mail_id: Outbox.select().where(Outbox.id == mail_id), 1)
 #: the rows still to be written, by the kind of database (``due``)
 _DUE: dict[type, str] = {}
@@ -95,8 +95,9 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
         body = compose.turn_body(ctx, game, seat, seats, game.state)
         with write_transaction():
             locked, seats = table_of(game.id, lock=True)
-            mail = _MAIL.first(mail_id)
-            if mail is None or mail.composed or mail.failed_at is not None:
+            # the row as read above, if no other tick wrote it or gave it up meanwhile
+            asked = compose.still_pending(mail)
+            if asked is None:
                 return False
             if locked is None or locked.seq != game.seq or locked.status != game.status:
                 continue  # a move came between: draw it again from the new state
@@ -105,7 +106,7 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
                 continue
             written = compose.finish(ctx, mail, locked, seats, body.subject, body.text,
                                      body.html, reply_of=seats[mail.seat_index],
-                                     reply_moves=compose.reply_moves(body.menu))
+                                     reply_moves=compose.reply_moves(body.menu), asked=asked)
             if written:
                 body.keep(locked, seats[mail.seat_index])
             return written
