@@ -94,7 +94,9 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
         seat = seats[mail.seat_index]
         body = compose.turn_body(ctx, game, seat, seats, game.state)
         with write_transaction():
-            locked, seats = table_of(game.id, lock=True)
+            # the table again, fresh under the lock; not its state, which is drawn from
+            # the first read and compared by its move number and status
+            locked, seats = table_of(game.id, lock=True, state=False)
             # the row as read above, if no other tick wrote it or gave it up meanwhile
             asked = compose.still_pending(mail)
             if asked is None:
