@@ -794,7 +794,8 @@ _LOCKS: dict[tuple[type[BaseModel], bool], Prepared] = {}
 
 
 def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
-             drawn_of: int | None = None) -> tuple[Game | None, list[Seat]]:
+             drawn_of: int | None = None, state: bool = True
+             ) -> tuple[Game | None, list[Seat]]:
     """The game and its seats in table order, each with its player, in one statement:
     every page and move behind a link reads both, and a round trip saved there is saved
     on every click.  With ``lock``, the game row is locked as ``lock_row`` locks it.
@@ -802,7 +803,9 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
     ``pbem.lifecycle.notes.read``); no other seat's note is read.  ``drawn_of``: the
     seat whose kept table (``Drawn``) comes along, as ``drawn_key``, ``drawn_svg`` and
     ``drawn_text`` of its row (``None`` where none is kept; the confirm page of a turn
-    mail's link shows it: ``pbem.mail.picture.kept_table``).
+    mail's link shows it: ``pbem.mail.picture.kept_table``).  Without ``state`` the game
+    comes without its state (not read, not decoded: ``Game.state`` is None, and saving
+    the game leaves the stored one as it is), for a caller that has it already.
 
     The game's columns come with every seat's row, but its state (the one large value)
     only with the first seat's (``_table_query``): it is read and decoded once, and the
@@ -817,10 +820,11 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
         raise TypeError(f"a game and a seat are whole numbers, not {game_id!r}, {asked!r}")
     if lock and not isinstance(db.obj, pw.SqliteDatabase) and not _GAME_LOCK.rows(game_id):
         return None, []
-    kind = (note_of is not None, drawn_of is not None)
+    kind = (note_of is not None, drawn_of is not None, state)
     if kind not in _TABLES:
         _TABLES[kind] = Prepared(
-            Seat, lambda *values: _table_query(*values, with_note=kind[0], with_drawn=kind[1]),
+            Seat, lambda *values: _table_query(*values, with_note=kind[0], with_drawn=kind[1],
+                                               with_state=kind[2]),
             1 + len(asked), shared=(Game,))
     seats = _TABLES[kind].rows(game_id, *asked)
     if not seats or seats[0].index != 0:
@@ -833,8 +837,8 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
             seat.drawn_key = seat.drawn_svg = seat.drawn_text = None
         return game, seats
     game = seats[0].game
-    # set as read, not as changed: saving the game writes only what a change set
-    game.__data__["state"] = Game.state.python_value(seats[0].table_state)
+    if state:  # set as read, not as changed: saving the game writes only what a change set
+        game.__data__["state"] = Game.state.python_value(seats[0].table_state)
     for seat in seats:
         seat.__rel__["game"] = game  # one game object for the whole table
     return game, seats
@@ -844,13 +848,14 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
 _GAME_COLUMNS = [f for f in Game._meta.sorted_fields if f.name != "state"]
 
 
-def _table_query(game_id: Any, *seats: Any, with_note: bool, with_drawn: bool
-                 ) -> pw.ModelSelect:
+def _table_query(game_id: Any, *seats: Any, with_note: bool, with_drawn: bool,
+                 with_state: bool = True) -> pw.ModelSelect:
     """``table_of``'s statement; ``seats``: the seat whose note comes along, then the
     seat whose kept table does, each if asked."""
     note_of, drawn_of = (seats[0] if with_note else None), seats[-1] if with_drawn else None
-    columns = [Seat, Player, *_GAME_COLUMNS,
-               pw.Case(None, [(Seat.index == 0, Game.state)]).alias("table_state")]
+    columns = [Seat, Player, *_GAME_COLUMNS]
+    if with_state:
+        columns.append(pw.Case(None, [(Seat.index == 0, Game.state)]).alias("table_state"))
     if with_note:
         columns.append(pw.Case(None, [(Seat.index == note_of, Note.text)])
                        .alias("note_text"))
@@ -870,8 +875,9 @@ def _table_query(game_id: Any, *seats: Any, with_note: bool, with_drawn: bool
     return query.where(Seat.game == game_id).order_by(Seat.index)
 
 
-#: ``table_of``'s prepared statements, by whether a seat's note and its kept table come
-_TABLES: dict[tuple[bool, bool], Prepared] = {}
+#: ``table_of``'s prepared statements, by whether a seat's note, its kept table and the
+#: game's state come
+_TABLES: dict[tuple[bool, bool, bool], Prepared] = {}
 #: the game's row locked, and nothing read (PostgreSQL: ``table_of``)
 _GAME_LOCK = Prepared(Game, lambda game_id: (
     Game.select(Game.id).where(Game.id == game_id).for_update()), 1)

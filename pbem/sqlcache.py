@@ -544,16 +544,19 @@ def _insert_sql(model: type[pw.Model], fields: list[pw.Field], rows: int, param:
             f'VALUES {", ".join([one] * rows)}')
 
 
-def update_rows(rows: list[Any]) -> None:
+def update_rows(rows: list[Any], only: list[pw.Field] | None = None) -> None:
     """Save what changed in each of ``rows`` (models of one table) in one statement: each
-    column set where a row changed it (``CASE`` on the id), left as it is elsewhere."""
-    dirty = [row for row in rows if row._dirty]
+    column set where a row changed it (``CASE`` on the id), left as it is elsewhere.
+    ``only``: these fields of every row instead, changed or not (peewee's ``save(only=…)``)."""
+    names = None if only is None else frozenset(f.name for f in only)
+    dirty = [row for row in rows if row._dirty] if names is None else list(rows)
     if not dirty:
         return
     model = type(dirty[0])
     database = _database_of(model)
     # fields compare by name here: a peewee field's ``==`` makes an SQL expression
-    key = (model, type(database), tuple(frozenset(row._dirty) for row in dirty))
+    key = (model, type(database),
+           tuple(frozenset(row._dirty) if names is None else names for row in dirty))
     made = _UPDATES.get(key)
     if made is None:
         if len(_UPDATES) >= 1024:
@@ -566,4 +569,7 @@ def update_rows(rows: list[Any]) -> None:
               for i, field, same in slots]
     database.execute_sql(sql, params)
     for row in dirty:
-        row._dirty.clear()
+        if names is None:
+            row._dirty.clear()
+        else:
+            row._dirty -= names

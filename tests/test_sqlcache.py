@@ -191,6 +191,20 @@ def test_rows_made_without_peewees_setattr_are_the_rows_peewee_makes(database, m
         (None, None, None), ("k1", "the table", "mine"), (None, None, None)]
     assert [s.player.name if s.player else None for s in shared[1][0].rows(game.id)] == [
         "Ann", "Bo", None]
+    # without the state (the compose step's read under the lock): the same game and
+    # seats, the state neither read nor changed by saving the game
+    Game.update(state={"round": 2, "hands": [[1, 2], [3]]}).where(Game.id == game.id).execute()
+    whole, seats = table_of(game.id)
+    bare, bare_seats = table_of(game.id, state=False)
+    assert bare.state is None and whole.state == {"round": 2, "hands": [[1, 2], [3]]}
+    assert {k: v for k, v in bare.__data__.items()} == {
+        k: v for k, v in whole.__data__.items() if k != "state"}
+    assert [(s.__data__, s.player and _made_as(s.player)) for s in bare_seats] == [
+        (s.__data__, s.player and _made_as(s.player)) for s in seats]
+    assert all(s.game is bare for s in bare_seats)
+    bare.seq += 1
+    bare.save()
+    assert Game.get_by_id(game.id).state == whole.state
 
 
 def test_values_left_unconverted_are_those_their_field_gives_back_as_they_are():

@@ -333,18 +333,65 @@ def _dressed(ctx: Context, game: Game, player: Player, subject: str, text: str,
     return text, html, taken
 
 
+class Asked(NamedTuple):
+    """What ``finish`` asks the database of a ``pending`` row before it writes it."""
+
+    #: its address asked never to be mailed again (``Blocked.has``)
+    blocked: bool
+    #: a mail holds its thread's root as its Message-ID already (``_root_held``)
+    root_held: bool
+
+
+def still_pending(mail: Outbox) -> Asked | None:
+    """Under its game's lock: ``Asked`` of a ``pending`` row as read before, if it is still
+    to be written (no other tick wrote it, gave it up or removed it meanwhile), else
+    None; one statement, its text written once (``finish`` asks these of every row it
+    writes, and building each query cost more than the database's answer).  Nothing but
+    writing it changes such a row's other columns (``finish``, under the same lock)."""
+    database = getattr(db, "obj", None) or db
+    sql = _STILL_PENDING.get(type(database))
+    if sql is None:
+        p = database.param
+        outbox = Outbox._meta.table_name
+        sql = _STILL_PENDING[type(database)] = (
+            f'SELECT "{Outbox.composed.column_name}", "{Outbox.failed_at.column_name}", '
+            f'EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
+            f'WHERE "{Blocked.email.column_name}" = {p}), '
+            f'EXISTS (SELECT 1 FROM "{outbox}" WHERE "{Outbox.message_id.column_name}" = {p}) '
+            f'FROM "{outbox}" WHERE "{Outbox.id.column_name}" = {p}')
+    cursor = database.execute_sql(sql, [mail.to_address.lower(), _root_of(mail), mail.id])
+    found = cursor.fetchone()
+    cursor.close()
+    if found is None or found[0] or found[1] is not None:
+        return None
+    return Asked(bool(found[2]), bool(found[3]))
+
+
+#: ``still_pending``'s statement, by the kind of database (its parameter mark)
+_STILL_PENDING: dict[type, str] = {}
+
+
+def _root_of(mail: Outbox) -> str | None:
+    """The root a ``pending`` row may become (``_take_root``): none for a digest's."""
+    return mail.in_reply_to if not mail.digest else None
+
+
 def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: str,
            text: str, html: str | None, reply_of: Seat | None = None,
-           reply_moves: list[str] | None = None) -> bool:
+           reply_moves: list[str] | None = None, asked: Asked | None = None) -> bool:
     """Write the body of a ``pending`` row as ``queue`` would have written it then:
     the talk waiting now, the headline, the reply address, its List-Unsubscribe link (a
     click signs none); the row becomes its thread's root where the thread has none yet.
     An address that asked never to be mailed again meanwhile gets nothing: the row is
-    removed, as ``queue`` would not have added it (False)."""
-    if Blocked.has(mail.to_address):
+    removed, as ``queue`` would not have added it (False).  ``asked``: what
+    ``still_pending`` said of the row in this transaction, else it is asked here."""
+    root = _root_of(mail)
+    blocked, root_held = asked or _blocked_and_root_held(mail.to_address, root)
+    if blocked:
         mail.delete_instance()
         return False
-    _take_root(mail)
+    if root is not None and not root_held:
+        _take_root(mail)
     # the player comes with the table (``Seat.of``, ``table_of``): not read again
     player = next((s.player for s in seats if s.player_id == mail.player_id
                    and s.player_id is not None), None)
@@ -362,16 +409,15 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
     if reply_of is not None and ctx.config.getbool("inbound", "replies"):
         _reply_fields(ctx, mail, reply_of, reply_moves or [])  # the row has its id
         written += [Outbox.choices, Outbox.reply_to]
-    mail.save(only=written)
+    sqlcache.update_rows([mail], only=written)  # its SQL built once: ``mail.save(only=…)``
     return True
 
 
 def _take_root(mail: Outbox) -> None:
     """A ``pending`` row, queued referring to its thread's root, becomes that root where
-    no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread)."""
+    no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread):
+    ``finish`` has asked that (``_blocked_and_root_held``)."""
     root = mail.in_reply_to
-    if root is None or mail.digest or _root_held(root):
-        return
     try:
         with db.atomic():  # a savepoint: a root queued at the same time keeps its id
             Outbox.update(message_id=root, in_reply_to=None).where(Outbox.id == mail.id).execute()
@@ -384,6 +430,30 @@ def _root_held(root: str) -> bool:
     """Whether a mail of the thread already holds ``root`` as its Message-ID (a thread's
     root is given once: ``_insert``, ``_take_root``)."""
     return Outbox.select().where(Outbox.message_id == root).exists()
+
+
+#: ``_blocked_and_root_held``'s statement, by the kind of database (its parameter mark)
+_BLOCKED_AND_ROOT_HELD: dict[type, str] = {}
+
+
+def _blocked_and_root_held(address: str, root: str | None) -> tuple[bool, bool]:
+    """Whether ``address`` asked never to be mailed again (``Blocked.has``) and whether a
+    mail holds ``root`` as its Message-ID (``_root_held``; False for no ``root``): both
+    asked in one statement whose text is written once (``finish`` asks both for every
+    row it writes, and building each query cost more than the database's answer)."""
+    database = getattr(db, "obj", None) or db
+    sql = _BLOCKED_AND_ROOT_HELD.get(type(database))
+    if sql is None:
+        p = database.param
+        sql = _BLOCKED_AND_ROOT_HELD[type(database)] = (
+            f'SELECT EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
+            f'WHERE "{Blocked.email.column_name}" = {p}), '
+            f'EXISTS (SELECT 1 FROM "{Outbox._meta.table_name}" '
+            f'WHERE "{Outbox.message_id.column_name}" = {p})')
+    cursor = database.execute_sql(sql, [address.lower(), root])
+    blocked, held = cursor.fetchone()
+    cursor.close()
+    return bool(blocked), bool(held)
 
 
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:

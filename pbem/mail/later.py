@@ -21,10 +21,12 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+import peewee as pw
+
 from pbem.context import Context
 from pbem.mail import compose
 from pbem.mail.outbox import stale_turn
-from pbem.models import Outbox, table_of, utcnow, write_transaction
+from pbem.models import Outbox, db, table_of, utcnow, write_transaction
 from pbem.sqlcache import Prepared
 
 log = logging.getLogger("pbem.mail.later")
@@ -33,17 +35,33 @@ log = logging.getLogger("pbem.mail.later")
 BATCH = 500
 #: times a row's body is drawn again when its game moved while it was drawn
 ATTEMPTS = 3
-#: a row by its id, its SQL built once (``pbem.sqlcache``): each row is read twice, and
-#: building a wide row's query cost more than the database's answer
+#: a row by its id, its SQL built once (``pbem.sqlcache``): building a wide row's query
+#: cost more than the database's answer
 _MAIL = Prepared(Outbox, lambda mail_id: Outbox.select().where(Outbox.id == mail_id), 1)
+#: the rows still to be written, by the kind of database (``due``)
+_DUE: dict[type, str] = {}
 
 
 def due(limit: int = BATCH) -> list[int]:
-    """The rows still to be written, oldest first (index ``outbox_to_compose``)."""
-    return [row.id for row in
-            Outbox.select(Outbox.id)
-            .where(Outbox.composed == False, Outbox.failed_at.is_null())  # noqa: E712
-            .order_by(Outbox.id).limit(limit)]
+    """The rows still to be written, oldest first (index ``outbox_to_compose``).
+
+    Its SQL is written once (the step asks after every row it wrote and every time it
+    looks), with ``composed`` a constant: SQLite takes a partial index only for a
+    constant, and a bound value made it plan the statement anew at every run (peewee
+    binds every value)."""
+    database = getattr(db, "obj", None) or db
+    sql = _DUE.get(type(database))
+    if sql is None:
+        false = "0" if isinstance(database, pw.SqliteDatabase) else "false"
+        sql = _DUE[type(database)] = (
+            f'SELECT "{Outbox.id.column_name}" FROM "{Outbox._meta.table_name}" '
+            f'WHERE "{Outbox.composed.column_name}" = {false} '
+            f'AND "{Outbox.failed_at.column_name}" IS NULL '
+            f'ORDER BY "{Outbox.id.column_name}" LIMIT {database.param}')
+    cursor = database.execute_sql(sql, [limit])
+    found = cursor.fetchall()
+    cursor.close()
+    return [row[0] for row in found]
 
 
 def finish_due(ctx: Context, now: datetime | None = None) -> int:
@@ -76,9 +94,12 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
         seat = seats[mail.seat_index]
         body = compose.turn_body(ctx, game, seat, seats, game.state)
         with write_transaction():
-            locked, seats = table_of(game.id, lock=True)
-            mail = _MAIL.first(mail_id)
-            if mail is None or mail.composed or mail.failed_at is not None:
+            # the table again, fresh under the lock; not its state, which is drawn from
+            # the first read and compared by its move number and status
+            locked, seats = table_of(game.id, lock=True, state=False)
+            # the row as read above, if no other tick wrote it or gave it up meanwhile
+            asked = compose.still_pending(mail)
+            if asked is None:
                 return False
             if locked is None or locked.seq != game.seq or locked.status != game.status:
                 continue  # a move came between: draw it again from the new state
@@ -87,7 +108,7 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
                 continue
             written = compose.finish(ctx, mail, locked, seats, body.subject, body.text,
                                      body.html, reply_of=seats[mail.seat_index],
-                                     reply_moves=compose.reply_moves(body.menu))
+                                     reply_moves=compose.reply_moves(body.menu), asked=asked)
             if written:
                 body.keep(locked, seats[mail.seat_index])
             return written

@@ -251,9 +251,26 @@ def keep_table(game: Any, viewer: int, key: tuple[Any, ...], svg: str, text: str
     """Keep the table ``key`` names (``picture_key``) as drawn for ``viewer``: its SVG
     and its words, in place of the one kept for that reader before (a table of the
     past is never shown again: its key holds a move number gone by)."""
-    Drawn.delete().where(Drawn.game == game.id, Drawn.viewer == viewer).execute()
-    Drawn.insert(game=game.id, viewer=viewer, key=_digest(key), svg=svg,
-                 text=text).on_conflict_ignore().execute()
+    digest = _digest(key)
+    database = getattr(Drawn._meta.database, "obj", None) or Drawn._meta.database
+    sql = _KEPT.get(type(database))
+    if sql is None:
+        p = database.param
+        sql = _KEPT[type(database)] = (
+            f'UPDATE "{Drawn._meta.table_name}" SET "{Drawn.key.column_name}" = {p}, '
+            f'"{Drawn.svg.column_name}" = {p}, "{Drawn.text.column_name}" = {p} '
+            f'WHERE "{Drawn.game.column_name}" = {p} AND "{Drawn.viewer.column_name}" = {p}')
+    # the reader's row of the table before, in one statement: a game keeps one per reader
+    # (this is its only writer), and its SQL is written once, where building a delete and
+    # an insert cost more than the database's answer to both
+    cursor = database.execute_sql(sql, [digest, svg, text, game.id, viewer])
+    if cursor.rowcount < 1:  # the reader's first table in this game
+        Drawn.insert(game=game.id, viewer=viewer, key=digest, svg=svg,
+                     text=text).on_conflict_ignore().execute()
+
+
+#: ``keep_table``'s statement, by the kind of database (its parameter mark)
+_KEPT: dict[type, str] = {}
 
 
 def forget_tables(game: Any) -> None:

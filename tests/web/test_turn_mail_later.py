@@ -166,6 +166,44 @@ def test_a_body_is_drawn_again_when_the_game_moved_while_it_was_drawn(
     assert Outbox.get_by_id(asked.id).composed
 
 
+def test_a_row_another_tick_wrote_while_this_one_drew_is_left_as_written(
+        smtp_ctx, smtp_server, database, monkeypatch):
+    """The row is read before its body is drawn and asked again under the game's lock: a
+    row another tick (another node) wrote meanwhile is left as that tick wrote it, and
+    one given up meanwhile stays given up."""
+    with freeze_time(NOON, ignore=REAL_TIME_FOR):
+        game = table(smtp_ctx, humans=2)
+        client = create_app(smtp_ctx).test_client()
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+        real = compose.turn_body
+        other: list[dict] = []
+
+        def other_tick_first(ctx, game_row, *args):
+            body = real(ctx, game_row, *args)
+            monkeypatch.setattr(compose, "turn_body", real)
+            assert later.finish_one(ctx, asked.id, NOON)  # the other tick, done first
+            other.append(dict(Outbox.get_by_id(asked.id).__data__))
+            return body
+
+        monkeypatch.setattr(compose, "turn_body", other_tick_first)
+        assert not Outbox.get_by_id(asked.id).composed
+        assert not later.finish_one(smtp_ctx, asked.id, NOON)
+        assert other and other[0]["composed"] and other[0]["reply_to"]
+        assert Outbox.get_by_id(asked.id).__data__ == other[0]  # as the other tick left it
+
+        asked = _click_until_bob_is_asked(smtp_ctx, client, game)
+
+        def given_up_meanwhile(ctx, game_row, *args):
+            Outbox.update(failed_at=NOON, last_error="gone").where(
+                Outbox.id == asked.id).execute()
+            return real(ctx, game_row, *args)
+
+        monkeypatch.setattr(compose, "turn_body", given_up_meanwhile)
+        assert not later.finish_one(smtp_ctx, asked.id, NOON)
+    row = Outbox.get_by_id(asked.id)
+    assert not row.composed and row.text_body == "" and row.last_error == "gone"
+
+
 def test_an_address_blocked_before_the_tick_gets_nothing(smtp_ctx, smtp_server, database):
     """Whether the address asked never to be mailed again is asked when the body is
     written, not in the click: one that asked meanwhile gets no mail at all."""
