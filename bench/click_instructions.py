@@ -9,7 +9,8 @@ new, each from its own tree, on copies of the same prepared database):
                  the tick writes it (``move_latency.click`` does the same, timed apart);
                  the clicks' addresses and a clock an hour on go to DIR/clicks.json
 ``run DIR``      makes the clicks through Flask's test client in this process (confirm
-                 page, POST, seat page), on a copy of the database: the first round
+                 page, POST, seat page; ``--floor``: the floor click of ``load_app``
+                 in place of each), on a copy of the database: the first round
                  warms the process (templates compiled, pieces of pictures kept), the
                  others are counted.  Under ``valgrind --tool=callgrind
                  --instr-atstart=no`` only the counted requests are measured (a client
@@ -135,7 +136,14 @@ def _clicks(args: argparse.Namespace, work: Path, before: Any, after: Any) -> No
     shutil.copy(folder / "pbem.db", work / "pbem.db")
     ctx = context(work, work / "pbem.db")
     open_database(ctx.config.database_url)
-    client = create_app(ctx).test_client()
+    app = create_app(ctx)
+    if getattr(args, "floor", False):  # the floor click of load_app, in place of each click
+        from load_app import FLOOR_PATH, BenchRow, floor
+
+        app.register_blueprint(floor)
+        BenchRow.create_table()
+        first = BenchRow.create(value=1)
+    client = app.test_client()
 
     def request(phase: str, c: dict[str, Any], want: int, method: Any, path: str,
                 **kwargs: Any) -> Any:
@@ -146,7 +154,11 @@ def _clicks(args: argparse.Namespace, work: Path, before: Any, after: Any) -> No
             raise SystemExit(f"{phase} of {c['kind']}: {answer.status_code}")
         return answer
 
-    for c in prepared["clicks"]:
+    for c in prepared["clicks"] if getattr(args, "floor", False) else ():
+        request("confirm", c, 200, client.get, f"{FLOOR_PATH}/{first.id}")
+        played = request("POST", c, 303, client.post, FLOOR_PATH)
+        request("seat", c, 200, client.get, urlsplit(played.headers["Location"]).path)
+    for c in prepared["clicks"] if not getattr(args, "floor", False) else ():
         path = c["path"]
         page = request("confirm", c, 200, client.get, path)
         token = _CSRF.search(page.text)
@@ -320,6 +332,9 @@ def main() -> None:
     r = steps.add_parser("run")
     r.add_argument("dir")
     r.add_argument("--profile", metavar="FILE", help="cProfile the counted requests to FILE")
+    r.add_argument("--floor", action="store_true",
+                   help="make load_app's floor click in place of each click (its GET, "
+                        "POST and the GET it redirects to)")
     r.add_argument("--templates", action="store_true",
                    help="count the templates' instructions alone (Flask's _render)")
     t = steps.add_parser("time")
