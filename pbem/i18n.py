@@ -218,17 +218,26 @@ def say(text: str | Phrase, lang: str) -> str:
 _DATETIME_PATTERNS = {"en": "EEE dd MMM y, HH:mm", "de": "ccc dd.MM.y, HH:mm"}
 
 
+@cache
+def locale_of(lang: str) -> Locale:
+    """Babel's locale of ``lang`` (a language we write in), made once: a locale made anew
+    reads its data again at its first use (a deadline written with a new one cost three
+    times as much as with one kept), and Flask-Babel made one from its selector's answer
+    on every request (``install``)."""
+    return Locale.parse(lang)
+
+
 def format_local_time(local: datetime, tz: str, lang: str | None = None) -> str:
     """A local time as a reader of ``lang`` writes it, with its zone:
     'Thu 05 Mar 2026, 12:00 (UTC)', 'Do 05.03.2026, 12:00 (UTC)' (``local`` is naive)."""
     lang = supported(lang or current())
     pattern = _DATETIME_PATTERNS.get(lang, _DATETIME_PATTERNS[DEFAULT])
-    return f"{dates.format_datetime(local, pattern, locale=Locale.parse(lang))} ({tz})"
+    return f"{dates.format_datetime(local, pattern, locale=locale_of(lang))} ({tz})"
 
 
 def format_number(number: float, lang: str | None = None) -> str:
     """A number as a reader of ``lang`` writes it: 1,234.5 or 1.234,5."""
-    return numbers.format_decimal(number, locale=Locale.parse(supported(lang or current())))
+    return numbers.format_decimal(number, locale=locale_of(supported(lang or current())))
 
 
 # -- the web app ----------------------------------------------------------------------
@@ -246,11 +255,13 @@ def install(app: Any) -> None:
         def get_translations(self) -> NullTranslations:
             return translations(current())
 
-    def select_locale() -> str:
+    def select_locale() -> Locale:
+        # a locale, not its name: Flask-Babel parses a name into a new one every request
         chosen = getattr(g, "pbem_language", None)
         if chosen in LANGUAGES:
-            return chosen
-        return request.accept_languages.best_match(list(LANGUAGES), default=DEFAULT)
+            return locale_of(chosen)
+        return locale_of(supported(request.accept_languages.best_match(
+            list(LANGUAGES), default=DEFAULT)))
 
     babel = Babel()
     babel.domain_instance = CatalogDomain()  # a cached property: set before first use

@@ -52,7 +52,9 @@ def seat_lines(lines: Sequence[str], names: Sequence[str]) -> Markup:
     """One turn's lines as safe HTML, each filled as ``seat_filter`` fills it, joined by
     "; " (``{{ t.lines | seat_lines(names) }}``: a filter, not ``map`` and ``join``, which
     cost a history as much as its lines)."""
-    return Markup("; ").join([seat_filter(line, names) for line in lines])
+    # joined as text and made Markup once: ``Markup.join`` escapes each of them again,
+    # which copies each (they are Markup already)
+    return Markup("; ".join([seat_filter(line, names) for line in lines]))
 
 
 def seat_lines_text(lines: Sequence[str], names: Sequence[str]) -> str:
