@@ -340,6 +340,7 @@ def main() -> None:
     t = steps.add_parser("time")
     t.add_argument("dir")
     t.add_argument("--times", type=int, default=3, help="runs of the clicks (3)")
+    t.add_argument("--floor", action="store_true", help="the floor click in place of each")
     g = steps.add_parser("pages")
     g.add_argument("dir")
     g.add_argument("out")
