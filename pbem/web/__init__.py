@@ -26,16 +26,13 @@ from __future__ import annotations
 from datetime import timedelta
 from importlib import import_module
 from pathlib import Path
-from types import FunctionType
 from typing import Any
 
 import jinja2
-import jinja2.runtime
 from flask import Flask, current_app, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask.templating import Environment as FlaskTemplates
 from itsdangerous import URLSafeTimedSerializer
-from markupsafe import Markup, escape
 from werkzeug.exceptions import HTTPException
 
 from pbem import i18n, links
@@ -116,76 +113,6 @@ def create_app(ctx: Context | None = None) -> Flask:
     return app
 
 
-class _PageContext(jinja2.runtime.Context):
-    """Jinja's template context, calling a plain function or a macro straight away.
-
-    A page calls functions and macros some forty times (``_``, ``url_for``, the CSRF
-    field, a form's macro), each through ``Context.call``, which asks the callable and
-    its ``__call__`` whether they take the context, the evaluation context or the
-    environment, then drops the loop's and block's variables from the arguments.  A
-    Python function says so by its ``jinja_pass_arg`` (``jinja2.pass_context`` sets it);
-    one without, and a macro, take none, and are called here as ``Context.call`` would
-    call them; one that takes the context is given this one where the call carries no
-    loop or block variables (else ``Context.call`` derives a context with them).
-    Anything else goes to ``Context.call``."""
-
-    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
-        kind = type(__obj)
-        if kind is FunctionType:
-            pass_arg = getattr(__obj, "jinja_pass_arg", None)
-            if pass_arg is None:
-                pass
-            elif pass_arg is _PASS_CONTEXT and not kwargs.get("_loop_vars") and not (
-                    kwargs.get("_block_vars")):
-                args = (__self, *args)
-            else:
-                return super().call(__obj, *args, **kwargs)
-        elif kind is not jinja2.runtime.Macro:
-            return super().call(__obj, *args, **kwargs)
-        if kwargs:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-        try:
-            return __obj(*args, **kwargs)
-        except StopIteration:  # as ``Context.call``
-            return __self.environment.undefined(
-                "value was undefined because a callable raised a StopIteration exception")
-
-
-_PASS_CONTEXT = getattr(jinja2.pass_context(lambda: None), "jinja_pass_arg", None)
-
-try:  # markupsafe's escaping of a str, in C (what ``markupsafe.escape`` wraps in a Markup)
-    from markupsafe._speedups import _escape_inner
-except ImportError:  # another markupsafe: its ``escape`` for every value then
-    _escape_inner = None
-
-
-def _output_escape(value: Any) -> Any:
-    """What a page's template writes for ``{{ value }}``, as ``markupsafe.escape`` writes
-    it: a ``Markup`` (a translated word, a macro's form, a filter's lines) as it is, where
-    ``escape`` copies it into a new one, and a str escaped without being copied into a
-    ``Markup`` (its text is all the page keeps: the output is joined into one str);
-    anything else by ``escape``.  A page writes about ninety values."""
-    kind = type(value)
-    if kind is Markup:
-        return value
-    if kind is str and _escape_inner is not None:
-        return _escape_inner(value)
-    return escape(value)
-
-
-class _PageTemplate(jinja2.Template):
-    """A page's template, writing its values with ``_output_escape``: the compiled
-    template's code calls ``escape`` (markupsafe's) on every value it writes, by the name
-    its module imported, which is set here before the template takes its functions."""
-
-    @classmethod
-    def _from_namespace(cls, environment: Any, namespace: Any, globals: Any) -> Any:
-        if namespace.get("escape") is escape:
-            namespace["escape"] = _output_escape
-        return super()._from_namespace(environment, namespace, globals)
-
-
 class _Templates(FlaskTemplates):
     """Flask's template environment, each template's globals one dict, made when the
     template is loaded, where Jinja makes a ``ChainMap`` over the environment's: every
@@ -193,9 +120,6 @@ class _Templates(FlaskTemplates):
     and every import compares them, which a ``ChainMap`` answers by merging its maps
     again (a page has about eight).  Every global is set in ``create_app``, before any
     template is loaded, as Jinja advises (``Environment.make_globals``)."""
-
-    context_class = _PageContext
-    template_class = _PageTemplate
 
     def make_globals(self, d: Any) -> Any:
         return {**self.globals, **(d or {})}
