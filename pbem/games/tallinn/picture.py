@@ -88,6 +88,11 @@ _COIN = _style({"fill": "none", "stroke": "#7a5c00", "stroke_width": 1.5,
 #: the frame of a half of the display, and of the start card
 _HALF_FRAME = _style({"rx": 3, "fill": "none", "stroke": "#bbb", "stroke_width": 1})
 _START_FRAME = _style({"rx": 3, "fill": "none", "stroke": "#555", "stroke_width": 1.5})
+#: what every picture draws around its seats' blocks: the heading, the bar beside a
+#: seat to move and the rule under each seat (written here once, not at every picture)
+_HEADING = _style({"font_size": 14, "font_weight": "bold", "text_anchor": "start"})
+_MOVING_BAR = _style({"fill": "#2e7d32"})
+_SEAT_RULE = _style({"stroke": "#ddd"})
 
 
 def draw_symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
@@ -389,7 +394,12 @@ def _seat_block(svg: Canvas, view: dict[str, Any], entry: dict[str, Any], name: 
     pieces = _seat_pieces(entry, lang)
     args = (data.SETS.active.version, lang, name, you, deciding, y, *pieces)
     links = svg.links
-    regions = _seat_regions(*pieces, you, deciding) if links else ()
+    # another seat's regions all begin with its "seat <k> " (``_seat_regions``): its
+    # block is listed only where a link begins so (the seat page links the viewer's)
+    mine = "" if you else f"seat {entry['seat'] + 1} "
+    regions = (_seat_regions(*pieces, you, deciding)
+               if links and (you or any(type(link) is not str or link.startswith(mine)
+                                        for link in links)) else ())
     if any(region in links for region in regions):
         return svg.drawn(_kept_seat_block, *args, regions=regions)
     markup, below = _unlinked(_kept_seat_block, *args)
@@ -487,15 +497,15 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     heading = (f"Tallinn · {words['over']}" if view["phase"] == "over" else
                f"Tallinn · {words['round']} {view['round']} {words['of']} "
                f"{view['max_rounds']}")
-    _text(svg, 6, y + 14, heading, 14, "bold")
+    svg.styled_text(6, y + 14, heading, _HEADING)
     y += ROW + 4
     for entry in view["seats"]:
         seat = entry["seat"]
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
         if entry["to_move"]:
-            svg.rect(1, y, 3, ROW * 2, fill="#2e7d32")
+            svg.styled_rect(1, y, 3, ROW * 2, _MOVING_BAR)
         y = _seat_block(svg, view, entry, name, y, lang)
-        svg.line(4, y, WIDTH - 4, y, stroke="#ddd")
+        svg.styled_line(4, y, WIDTH - 4, y, _SEAT_RULE)
         y += 4
     height = int(y + 4)
     title = xml_text(f"Tallinn, {words['round'].lower()} {view['round']}")
