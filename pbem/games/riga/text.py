@@ -403,8 +403,8 @@ def _buildings(buildings: Any) -> Any:
     return building_keys(buildings)
 
 
-#: parts of texts (``_kept_lines``), their lines broken, by what they read as ``marshal``
-#: writes it; forgotten all at once at ``_LINES_MOST`` of them
+#: parts of texts (``_kept_lines``), their lines broken and joined, by what they read as
+#: ``marshal`` writes it; forgotten all at once at ``_LINES_MOST`` of them
 _LINES: dict[bytes, tuple[str, ...]] = {}
 _LINES_MOST = 2048
 # a bench's fresh round forgets them with the pictures' pieces
@@ -416,14 +416,20 @@ def _kept_lines(reads: tuple[Any, ...], make: Callable[..., list[str]],
     """``make(*args)``'s lines broken (``_wrapped``), kept by ``reads``: everything they
     read of the view, the names, the language and the data version, written by
     ``marshal`` (equal bytes are equal values of the same kinds: ``True`` and ``1``
-    write apart); made anew where ``reads`` holds a value marshal cannot write."""
+    write apart); made anew where ``reads`` holds a value marshal cannot write.
+
+    Kept joined by line breaks, as one text (none where there are no lines): the text's
+    lines are joined at its end, and a few kept texts are read there faster than the
+    many lines they hold, each a string of its own (that join was a third of a text's
+    time at the seat page, where the lines are found out of the processor's caches)."""
     try:
         key = _dumps(reads, 2)
     except ValueError:
         return _wrapped(make(*args))
     found = _LINES.get(key)
     if found is None:
-        found = tuple(_wrapped(make(*args)))
+        lines = _wrapped(make(*args))
+        found = ("\n".join(lines),) if lines else ()
         if len(_LINES) >= _LINES_MOST:
             _LINES.clear()
         _LINES[key] = found
