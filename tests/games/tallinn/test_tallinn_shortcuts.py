@@ -20,7 +20,7 @@ from pbem.games.datafile import marked
 from pbem.games.protocol import EVERYTHING
 from pbem.games.tallinn import GAME, data, menu, picture, rules, sentences, text, view
 from pbem.games.tallinn.moves import Tower
-from pbem.games.tallinn.words import half_text
+from pbem.games.tallinn.words import card_name, half_text
 
 GAMES = [(2, 1, {}), (3, 2, {"legat": True}), (4, 3, {"tower_order": True}),
          (3, 4, {"legat": True, "tower_order": True}), (2, 5, {"legat": True})]
@@ -62,6 +62,9 @@ def test_display_counts_start_cards_and_marks_are_the_full_ones(players, seed, o
             assert view.start_view(start.name) == {
                 "card": start.name, "persons": start.persons.persons(),
                 "text": half_text(start.persons), "text_de": half_text(start.persons, "de")}
+            for card, half in state["display"][seat]:  # a reveal's line, kept
+                assert rules._played(card, half) == \
+                    f"{card_name(card)}: {half_text(rules.half_of(card, half))}"
             cards = [start.name] + [card for card, _ in state["display"][seat]]
             for card in cards:
                 assert text._reconstructed(card) == (data.status(card) != data.PRINTED)
