@@ -564,7 +564,11 @@ class Rules(ABC):
 
     @abstractmethod
     def view(self, state: State, seat: int | None) -> View:
-        """What ``seat`` may see; ``SPECTATOR`` for the public, ``EVERYTHING`` for the archive."""
+        """What ``seat`` may see; ``SPECTATOR`` for the public, ``EVERYTHING`` for the archive.
+
+        A view is read, never changed (its text and its picture are drawn from it, it is
+        written as JSON): a game may share the parts that read the same in every view of
+        its data version (a card's entry, its words) between views, not copy them."""
 
     @abstractmethod
     def render_text(self, view: View, names: list[str], lang: str = "en") -> str:

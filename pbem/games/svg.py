@@ -563,7 +563,8 @@ class Canvas:
         elif type(markup) is tuple:
             parts.extend(markup)
         else:  # its links written in: this canvas's own markup, not the kept strings
-            parts.append(markup.filled(hrefs))
+            # (its pieces as they are: the picture joins its parts once, at its end)
+            markup.fill(parts, hrefs)
             first = len(parts)
         self._kept_spans.append((first, len(parts)))
         self._kept_names.append(kept[3])
@@ -654,12 +655,17 @@ class _Linked:
     def filled(self, hrefs: tuple[str | None, ...]) -> str:
         """The markup with the links ``hrefs`` (by their regions' order) written in, as
         ``Canvas.region`` writes them."""
+        out: list[str] = []
+        self.fill(out, hrefs)
+        return "".join(out)
+
+    def fill(self, out: list[str], hrefs: tuple[str | None, ...]) -> None:
+        """``filled``'s pieces, appended to ``out``."""
         texts = self.texts
-        out = [texts[0]]
+        out.append(texts[0])
         for slot, text in zip(self.slots, texts[1:], strict=True):
             out.append(f'href="{xml_text(hrefs[slot])}"')
             out.append(text)
-        return "".join(out)
 
 
 def _region_names(canvas: Canvas, markup: str) -> frozenset[str]:

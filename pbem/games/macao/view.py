@@ -20,7 +20,10 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     for c in shown:
         if c not in words:
             words[c] = _card_words(c, graf)
-    cards = {c: words[c].copy() for c in shown}   # the view's own copies
+    # each card's entry shared by every view of the data version (a view is read, never
+    # changed: its text and picture are drawn from it, it is written as JSON); a copy of
+    # each of its some forty cards was a third of making a view
+    cards = {c: words[c] for c in shown}
     # each seat's wall field, in one pass over the wall
     wall = {s: i for i, stack in enumerate(state["wall"]) for s in stack}
     seats = []

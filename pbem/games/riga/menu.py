@@ -119,19 +119,26 @@ def choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:
 
 def _kept_by(state: State, seat: int, move: Move, lang: str) -> tuple[Any, ...] | None:
     """What says ``move``'s entry's words besides the data version, as the key to keep
-    the entry by; None where the state says more (a payment's value, a set's cards, a
-    bank's money).  The move alone and its place say most; a commodity discarded is of
-    the winter or of the Wechselstube (its group)."""
+    the entry by; None where the state says more (a payment's value, a bank's money).
+    The move alone and its place say most; a commodity discarded is of the winter or of
+    the Wechselstube (its group); a set's entry is said by its cards."""
     kind = type(move)
     if kind is Discard and not data.is_building(move.card):
         return ("menu choice", move, words(lang)["code"], state["phase"] == "winter")
     if kind is Discard or kind in _BY_MOVE:
         return ("menu choice", move, words(lang)["code"], region_of(state, seat, move))
+    if kind in _BY_SET:  # a set's entry says its cards (and their value): the same while
+        # the set lies there, at every seat page and mail of those moves
+        return ("menu set choice", move, words(lang)["code"],
+                tuple(state["sets"][move.index]))
     return None
 
 
 #: the moves whose entry the move alone says, with its place (``_kept_by``)
 _BY_MOVE = frozenset({Keep, Take, Build, Add, Choose, School, Menu})
+#: the moves whose entry the move and the cards of its set say (``_set_entry``; the
+#: place is the set's)
+_BY_SET = frozenset({TakeSet, SwapFrom, SwapTo})
 
 
 def _choice(state: State, seat: int, move: Move, lang: str = "en") -> Choice:

@@ -51,7 +51,7 @@ from pbem.games import language
 from pbem.games.riga import data
 from pbem.games.riga import words as riga_words
 from pbem.games.riga.menu import STRIP
-from pbem.games.riga.view import building_view
+from pbem.games.riga.view import building_key, building_keys, building_view
 from pbem.games.riga.words import building_help, building_name
 from pbem.games.svg import Canvas, seat_name, shorten, text_width, wrap
 from pbem.games.svg import xml_text as _text
@@ -297,14 +297,19 @@ def _building(svg: _Drawing, b: dict[str, Any], y: float, lang: str, faded: bool
     """One building as a line: badge, name (and its commodity), cost, points, values;
     the region ``region`` (``row <id>``, ``hand <id>``…) with the card's help."""
     region = region or f"building {b.get('id', '?')}"
-    # a building looks the same in the row, a hand, a draw, and in every reader's picture
-    return svg.drawn(_building_card, data.SETS.active.version, lang, _face(b, _LINE_KEYS),
+    # a building looks the same in the row, a hand, a draw, and in every reader's picture:
+    # kept by its id where it is the data version's entry (``building_key``), else by
+    # what its line reads of it
+    key = building_key(b)
+    return svg.drawn(_building_card, data.SETS.active.version, lang,
+                     key if type(key) is str else _face(b, _LINE_KEYS),
                      y, faded, region, regions=(region,))
 
 
-def _building_card(svg: _Drawing, _version: str, lang: str, face: tuple[tuple[str, Any], ...],
-                   y: float, faded: bool, region: str) -> float:
-    b = _thawed(face)
+def _building_card(svg: _Drawing, _version: str, lang: str,
+                   face: str | tuple[tuple[str, Any], ...], y: float, faded: bool,
+                   region: str) -> float:
+    b = building_view(face) if type(face) is str else _thawed(face)
     with svg.region(region, help=_building_help(b, lang),
                     box=(MARGIN - 2, y + 1, WIDTH - 2 * MARGIN + 4, ROW_H - 2)):
         _building_line(svg, b, y, lang, faded)
@@ -755,16 +760,18 @@ def _row(svg: _Drawing, view: dict[str, Any], y: float, lang: str,
     if not row:
         return y
     # the row looks the same to every reader of a table and mostly in the next moves:
-    # kept whole, by its cards' views as they are (a look-up, where a key of each card's
-    # face took a fifth of a picture drawn from kept pieces); a row that changed draws
-    # its cards from theirs
-    return svg.drawn(_row_kept, data.SETS.active.version, lang, row, view.get("below"), y,
+    # kept whole, by its cards (each the data version's entry by its id, ``building_keys``,
+    # else its view as it is: a look-up, where a key of each card's face took a fifth of
+    # a picture drawn from kept pieces); a row that changed draws its cards from theirs
+    return svg.drawn(_row_kept, data.SETS.active.version, lang,
+                     building_keys(row), view.get("below"), y,
                      regions=lambda: [f"row {b.get('id', '?')}" for b in row])
 
 
-def _row_kept(svg: _Drawing, _version: str, lang: str, row: list[dict[str, Any]],
-              below: Any, y: float) -> float:
+def _row_kept(svg: _Drawing, _version: str, lang: str,
+              cards: tuple[str | dict[str, Any], ...], below: Any, y: float) -> float:
     words = _words(lang)[1]
+    row = [building_view(b) if type(b) is str else b for b in cards]
     svg.rule(0, y, WIDTH, y)
     with svg.group(class_="row"):
         svg.label(MARGIN, y + 15, words["row"], size=12, weight="bold")
@@ -888,8 +895,12 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
     project and a draw."""
     hand = view.get("hand")
     if hand is not None and view.get("you") is not None:
-        # the viewer's hand stays over most moves: kept whole by its view as it is
-        y = svg.drawn(_own_hand, data.SETS.active.version, lang, hand, y, regions=lambda: [
+        # the viewer's hand stays over most moves: kept whole by its commodities and its
+        # buildings (``building_keys``)
+        buildings = hand.get("gebaeude")
+        y = svg.drawn(_own_hand, data.SETS.active.version, lang, hand.get("waren"),
+                      building_keys(buildings) if buildings else buildings,
+                      y, regions=lambda: [
             *(f"hand {code}" for code in WAREN),
             *(f"hand {b.get('id', '?')}" for b in hand.get("gebaeude") or [])])
     step = _sub_line(view, names, words)
@@ -925,9 +936,13 @@ def _own(svg: _Drawing, view: dict[str, Any], names: list[str], y: float, lang: 
     return y
 
 
-def _own_hand(svg: _Drawing, _version: str, lang: str, hand: dict[str, Any], y: float) -> float:
-    """The viewer's hand under a rule, from ``y``; the y under it."""
+def _own_hand(svg: _Drawing, _version: str, lang: str, waren: Any, buildings: Any,
+              y: float) -> float:
+    """The viewer's hand (its commodities, and its buildings: each the data version's
+    entry by its id, else its view) under a rule, from ``y``; the y under it."""
     words = _words(lang)[1]
+    hand = {"waren": waren, "gebaeude": [building_view(b) if type(b) is str else b
+                                         for b in buildings] if buildings else buildings}
     svg.rule(0, y, WIDTH, y)
     with svg.group(class_="hand own"):
         return _hand(svg, hand, y + 4, lang, words, words["your hand"])
@@ -1015,11 +1030,10 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     title = _text(heading)
     # a picture with places to tap is no longer one image: role="img" would hide them
     role = "" if svg.linked else ' role="img"'
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="{WIDTH}" height="{height}"{role} font-family="{FONT}">'
-        f"<title>{title}</title>"
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PAPER}"/>'
-        + svg.markup()
-        + "</svg>"
-    )
+    # written in one join (the head, the canvas's parts, the end): the picture is copied
+    # once, not three times
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+            f'width="{WIDTH}" height="{height}"{role} font-family="{FONT}">'
+            f"<title>{title}</title>"
+            f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PAPER}"/>')
+    return "".join([head, *svg.parts, "</svg>"])

@@ -23,7 +23,7 @@ from pbem.games.language import Words, plural
 from pbem.games.render import seat_text
 from pbem.games.riga import data
 from pbem.games.riga.sentences import art_the, event, event_lines
-from pbem.games.riga.view import building_view
+from pbem.games.riga.view import building_keys, building_view
 from pbem.games.riga.words import building_name, words
 from pbem.games.svg import keeps_beside
 
@@ -355,12 +355,13 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     # the board's part, each seat's and the viewer's hand, kept by what each reads of the
     # view (``_kept_lines``): most stay from one move to the next and are the same in
     # every reader's text of a table; who is to move and what changes with the turn not
+    # (a building that is the data version's entry by its id: ``_buildings``)
     code, version = w["code"], data.SETS.active.version
     phase, you, start = view.get("phase", ""), view.get("you"), view.get("start")
     lines = _wrapped([_head(view, w), *_table_lines(view, names, w)])
     lines.extend(_kept_lines(
-        ("board", code, version, view.get("row"), view.get("below"), view.get("sets"),
-         view.get("piles")),
+        ("board", code, version, _buildings(view.get("row")), view.get("below"),
+         view.get("sets"), view.get("piles")),
         _board_lines, view, w))
     for entry in view.get("seats") or []:
         # a seat's lines read of the table's view whether the seat is the viewer's and the
@@ -372,9 +373,12 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
                                                "start": s if starts else None},
                                  entry, names, w))
     # the viewer's own: its hand kept, what changes with the turn (``_own_lines``) not
-    if you is not None and view.get("hand") is not None:
-        lines.extend(_kept_lines(("hand", code, version, view["hand"]), _hand_part,
-                                 view["hand"], w))
+    hand = view.get("hand")
+    if you is not None and hand is not None:
+        # what ``_hand_part`` reads of it
+        reads = (hand.get("waren"), _buildings(hand.get("gebaeude"))) \
+            if type(hand) is dict else hand
+        lines.extend(_kept_lines(("hand", code, version, reads), _hand_part, hand, w))
     lines.extend(_wrapped(_own_lines(view, names, w)))
     tail = []
     events = view.get("events") or []
@@ -390,8 +394,17 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     return with_note("\n".join(lines), lang, 76)
 
 
-#: parts of texts (``_kept_lines``), their lines broken, by what they read as ``marshal``
-#: writes it; forgotten all at once at ``_LINES_MOST`` of them
+def _buildings(buildings: Any) -> Any:
+    """A view's list of buildings as a text's key reads it: each the data version's entry
+    by its id (``building_keys``), the rest as they are; ``buildings`` itself where it is
+    no list (``None``)."""
+    if type(buildings) is not list:
+        return buildings
+    return building_keys(buildings)
+
+
+#: parts of texts (``_kept_lines``), their lines broken and joined, by what they read as
+#: ``marshal`` writes it; forgotten all at once at ``_LINES_MOST`` of them
 _LINES: dict[bytes, tuple[str, ...]] = {}
 _LINES_MOST = 2048
 # a bench's fresh round forgets them with the pictures' pieces
@@ -403,14 +416,20 @@ def _kept_lines(reads: tuple[Any, ...], make: Callable[..., list[str]],
     """``make(*args)``'s lines broken (``_wrapped``), kept by ``reads``: everything they
     read of the view, the names, the language and the data version, written by
     ``marshal`` (equal bytes are equal values of the same kinds: ``True`` and ``1``
-    write apart); made anew where ``reads`` holds a value marshal cannot write."""
+    write apart); made anew where ``reads`` holds a value marshal cannot write.
+
+    Kept joined by line breaks, as one text (none where there are no lines): the text's
+    lines are joined at its end, and a few kept texts are read there faster than the
+    many lines they hold, each a string of its own (that join was a third of a text's
+    time at the seat page, where the lines are found out of the processor's caches)."""
     try:
         key = _dumps(reads, 2)
     except ValueError:
         return _wrapped(make(*args))
     found = _LINES.get(key)
     if found is None:
-        found = tuple(_wrapped(make(*args)))
+        lines = _wrapped(make(*args))
+        found = ("\n".join(lines),) if lines else ()
         if len(_LINES) >= _LINES_MOST:
             _LINES.clear()
         _LINES[key] = found

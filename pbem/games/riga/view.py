@@ -22,16 +22,41 @@ from pbem.games.riga import data, rules
 
 
 def building_view(ident: str) -> dict[str, Any]:
-    # every seat's view of every state shows the buildings on display again, each
-    # with its help in both languages: made once per data version and building (its
-    # values are the version's), each view gets a copy
-    shown = _shown(ident)
-    return {**shown, "values": shown["values"].copy()}
+    """A building as every view shows it (the row, a hand, an offer, a project, a draw):
+    the entry of the active data version, made once and shared by every view (a view is
+    read, never changed: its text and its picture are drawn from it, it is written as
+    JSON).  Each view copied it before, and its text and picture then read every copy
+    whole (its help in two languages most of it) to find the lines and drawings they
+    keep; a shared entry is named by its id there (``building_keys``)."""
+    entries = _entries()
+    found = entries.get(ident)
+    if found is None:
+        found = entries[ident] = _building_words(ident)
+    return found
 
 
-def _shown(ident: str) -> dict[str, Any]:
-    """``building_view`` of the active data version, kept with it (not to be changed)."""
-    return data.SETS.active.kept(("building_view", ident), _building_words, ident)
+_shown = building_view
+
+
+def _entries() -> dict[str, dict[str, Any]]:
+    """The active data version's entries of buildings (``building_view``), by id."""
+    return data.SETS.active.kept("building views", dict)
+
+
+def building_keys(buildings: Any) -> tuple[Any, ...]:
+    """Buildings' views as parts of a key to keep what is drawn or written of them by:
+    each by its id where it is the active data version's entry of that building
+    (``building_view``: what is drawn or written of it is then the version's and its
+    id's, and a key that names the version says all), any other as it is (a view made
+    otherwise, e.g. read back from JSON)."""
+    entries = _entries()
+    return tuple([ident if type(b) is dict and type(ident := b.get("id")) is str
+                  and entries.get(ident) is b else b for b in buildings])
+
+
+def building_key(b: Any) -> Any:
+    """One building's view as ``building_keys`` keys it."""
+    return building_keys((b,))[0]
 
 
 def _building_words(ident: str) -> dict[str, Any]:
@@ -54,7 +79,7 @@ def _display_entry(e: dict[str, Any], turn: int, always: bool) -> dict[str, Any]
     usable = active and (
         (art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
         or (art in data.EINMALIG and not e["used"]))
-    return {**shown, "values": shown["values"].copy(), "used": e["used"],
+    return {**shown, "used": e["used"],
             "usable": bool(usable), "face": e["face"], "built_turn": e["built_turn"],
             "new": not active}
 

@@ -32,6 +32,7 @@ from pbem.games.tallinn.menu import (
     hand_region,
     legat_region,
 )
+from pbem.games.tallinn.view import half_view
 from pbem.games.tallinn.words import (
     TABLES,
     card_text,
@@ -88,6 +89,11 @@ _COIN = _style({"fill": "none", "stroke": "#7a5c00", "stroke_width": 1.5,
 #: the frame of a half of the display, and of the start card
 _HALF_FRAME = _style({"rx": 3, "fill": "none", "stroke": "#bbb", "stroke_width": 1})
 _START_FRAME = _style({"rx": 3, "fill": "none", "stroke": "#555", "stroke_width": 1.5})
+#: what every picture draws around its seats' blocks: the heading, the bar beside a
+#: seat to move and the rule under each seat (written here once, not at every picture)
+_HEADING = _style({"font_size": 14, "font_weight": "bold", "text_anchor": "start"})
+_MOVING_BAR = _style({"fill": "#2e7d32"})
+_SEAT_RULE = _style({"stroke": "#ddd"})
 
 
 def draw_symbol(svg: Canvas, code: str, x: float, y: float, coin: bool = False) -> None:
@@ -378,18 +384,20 @@ def _tower(svg: Canvas, faces: tuple[tuple[tuple[int, ...], int], ...], x: float
 
 
 def _seat_block(svg: Canvas, view: dict[str, Any], entry: dict[str, Any], name: str,
-                y: float, lang: str) -> float:
+                y: float, lang: str, others_linked: bool = True) -> float:
     """One seat (``_kept_seat_block``), kept whole by what it draws, its place and whether
     the viewer decides there: the seat page is drawn after every move, and most seats
     look as they did at the move before (in the picture of every reader of the table);
     the y below it.  Kept in ``_unlinked`` as its pieces are, or where the viewer has
-    places to tap in it, by ``Canvas.drawn`` with its links written in at each use."""
+    places to tap in it, by ``Canvas.drawn`` with its links written in at each use.
+    ``others_linked``: whether a link may name another seat's region (``draw``)."""
     you = entry["seat"] == view["you"]
     deciding = view["phase"] if you and entry["seat"] in view["to_move"] else ""
     pieces = _seat_pieces(entry, lang)
     args = (data.SETS.active.version, lang, name, you, deciding, y, *pieces)
     links = svg.links
-    regions = _seat_regions(*pieces, you, deciding) if links else ()
+    regions = (_seat_regions(*pieces, you, deciding)
+               if links and (you or others_linked) else ())
     if any(region in links for region in regions):
         return svg.drawn(_kept_seat_block, *args, regions=regions)
     markup, below = _unlinked(_kept_seat_block, *args)
@@ -408,22 +416,60 @@ def _seat_pieces(entry: dict[str, Any], lang: str) -> tuple[tuple[Any, ...], ...
     as much as the drawing."""
     start, chosen = entry["start"], entry.get("chosen")
     picked = chosen and chosen["card"]
+    version = data.SETS.active.version
+    display = []
+    for d in entry["display"]:
+        # a half the view shares (``view.half_view``): its piece made with it, once
+        shared = _shared_pieces(version, d["card"], d["half"])
+        display.append(shared[1] if shared[0] is d else _display_piece(d))
     return (
         (entry["seat"], entry["points"], entry["hand_count"], entry["pile_count"],
          entry["tower_count"], _counts(entry["counts"])),
         (start["card"], start[words_for(lang)["text field"]], _counts(start["persons"])),
-        tuple((d["card"], d["half"], _counts(d["persons"]), d["coin"], 1 if d["wappen"] else 0)
-              for d in entry["display"]),
+        tuple(display),
         tuple((card["card"],
-               tuple((h["half"], _counts(h["persons"]), h["coin"], 1 if h["wappen"] else 0)
-                     for h in card["halves"]),
+               tuple(_piece_of(version, h, 2, _hand_piece) for h in card["halves"]),
                chosen["half"] if picked == card["card"] else None)
               for card in entry.get("hand") or ()),
         tuple((tower.get("card"),
-               tuple((_counts(h["persons"]), 1 if h["wappen"] else 0)
-                     for h in tower.get("halves", ())))
+               tuple(_piece_of(version, h, 3, _tower_piece) for h in tower.get("halves", ())))
               for tower in entry["towers"]),
     )
+
+
+def _display_piece(d: dict[str, Any]) -> tuple[Any, ...]:
+    """A half of the display in a seat's key (``_seat_pieces``)."""
+    return d["card"], d["half"], _counts(d["persons"]), d["coin"], 1 if d["wappen"] else 0
+
+
+def _hand_piece(h: dict[str, Any]) -> tuple[Any, ...]:
+    """A half of a hand card in a seat's key."""
+    return h["half"], _counts(h["persons"]), h["coin"], 1 if h["wappen"] else 0
+
+
+def _tower_piece(h: dict[str, Any]) -> tuple[Any, ...]:
+    """A half of a tower turned up in a seat's key."""
+    return _counts(h["persons"]), 1 if h["wappen"] else 0
+
+
+def _piece_of(version: str, h: dict[str, Any], which: int,
+              piece: Callable[[dict[str, Any]], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """``piece(h)``: made with the half where the view shares it (``_shared_pieces``)."""
+    shared = _shared_pieces(version, h["card"], h["half"])
+    return shared[which] if shared[0] is h else piece(h)
+
+
+# A view shares each half's entry (``view.half_view``, one per data version): its pieces of
+# a seat's key are made with it, once, and are the same tuples in every key.  A seat's key
+# was made from every half's persons again at each picture, and then compared whole with
+# the key it was kept by (tuples that are the same objects compare at once); a half not
+# shared (a view read back from JSON) is read as before.
+@functools.lru_cache(maxsize=1024)
+def _shared_pieces(version: str, card: str, side: str) -> tuple[Any, ...]:
+    """The half's shared entry (``half_view``, ``version`` the active one) and its pieces:
+    of a display, a hand card and a tower."""
+    entry = half_view(card, side)
+    return entry, _display_piece(entry), _hand_piece(entry), _tower_piece(entry)
 
 
 def _seat_regions(head: tuple[Any, ...], _start: tuple[Any, ...], display: tuple[Any, ...],
@@ -483,26 +529,32 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     """The SVG document for ``view``; ``names`` are plain text (escaped here)."""
     words = words_for(lang)["picture"]
     svg = Canvas(numbers="str", links=links)
+    # another seat's regions all begin with "seat " (``_seat_regions``): their names are
+    # listed only where a link begins so (the seat page links the viewer's alone)
+    others_linked = any(type(link) is not str or link.startswith("seat ")
+                        for link in svg.links)
     y = 4.0
     heading = (f"Tallinn · {words['over']}" if view["phase"] == "over" else
                f"Tallinn · {words['round']} {view['round']} {words['of']} "
                f"{view['max_rounds']}")
-    _text(svg, 6, y + 14, heading, 14, "bold")
+    svg.styled_text(6, y + 14, heading, _HEADING)
     y += ROW + 4
     for entry in view["seats"]:
         seat = entry["seat"]
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
         if entry["to_move"]:
-            svg.rect(1, y, 3, ROW * 2, fill="#2e7d32")
-        y = _seat_block(svg, view, entry, name, y, lang)
-        svg.line(4, y, WIDTH - 4, y, stroke="#ddd")
+            svg.styled_rect(1, y, 3, ROW * 2, _MOVING_BAR)
+        y = _seat_block(svg, view, entry, name, y, lang, others_linked)
+        svg.styled_line(4, y, WIDTH - 4, y, _SEAT_RULE)
         y += 4
     height = int(y + 4)
     title = xml_text(f"Tallinn, {words['round'].lower()} {view['round']}")
     # a picture with links is no longer one image: its links must stay readable
     role = "" if svg.linked else ' role="img"'
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+    # written in one join (the head, the canvas's parts, the end): the picture is copied
+    # once, not three times
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
             f'width="100%"{role} aria-label="{title}" '
             f'font-family="sans-serif"><title>{title}</title>'
-            f'<rect width="{WIDTH}" height="{height}" fill="#fffdf6"/>'
-            + svg.markup() + "</svg>")
+            f'<rect width="{WIDTH}" height="{height}" fill="#fffdf6"/>')
+    return "".join([head, *svg.parts, "</svg>"])

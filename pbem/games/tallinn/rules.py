@@ -501,12 +501,22 @@ def _reveal(state: State) -> None:
         card, half = played
         state["hand"][seat].remove(card)
         state["display"][seat].append([card, half])
-        _event(state, f"{{{seat}}} plays {card_name(card)}: {half_text(half_of(card, half))}")
+        _event(state, f"{{{seat}}} plays {_played(card, half)}")
     if any(_plays_wappen(state, s) for s in range(n)):
         state["phase"] = "legat"
         state["decision"] += 1
         return
     _resolve_contests(state)
+
+
+def _played(card: str, half: str) -> str:
+    """``card 7: 2 Mönche, 1 Ritter``: a half played as the round's events write it (in
+    English), made once per data version (a reveal writes it for every seat)."""
+    return data.SETS.active.kept(("played", card, half), _played_words, card, half)
+
+
+def _played_words(card: str, half: str) -> str:
+    return f"{card_name(card)}: {half_text(half_of(card, half))}"
 
 
 def display_counts(state: State, seat: int) -> dict[str, int]:

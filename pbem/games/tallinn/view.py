@@ -21,32 +21,36 @@ from pbem.games.tallinn.words import DE, card_name, card_text, half_text
 
 
 def half_view(card: str, half: str) -> dict[str, Any]:
-    kept = _half(data.SETS.active.version, card, half)
-    # a view of its own: whoever changes it changes only it
-    entry = kept.copy()
-    entry["persons"] = kept["persons"].copy()
-    return entry
+    """A half's entry in a view: the one entry of the data version, shared by every view
+    that shows the half (``_half``)."""
+    return _half(data.SETS.active.version, card, half)
 
 
-# a half reads the same in every view of a data version: its entry is made once and
-# copied (a view names some forty halves, and every page and mail of a table makes views)
+# A half reads the same in every view of a data version (a view names some forty halves,
+# and every page and mail of a table makes views): its entry is made once and every view
+# shares it.  A view is read, never changed (its text and its picture are drawn from it,
+# it is written as JSON): nobody changes a shared entry.  A copy for each view was half
+# of making one, and the picture and the text then read forty copies where they read
+# one entry each.
 @functools.lru_cache(maxsize=1024)
 def _half(_version: str, card: str, half: str) -> dict[str, Any]:
-    """``half_view``'s entry, never handed out itself."""
+    """``half_view``'s entry, made once per data version."""
     h = rules.half_of(card, half)
     return {"card": card, "half": half, "persons": h.persons(), "coin": h.coin_estate(),
             "wappen": h.wappen, "text": half_text(h), "text_de": half_text(h, "de")}
 
 
 def card_view(card: str) -> dict[str, Any]:
-    """Both halves of a card, for a hand or a turned-up tower."""
-    name, text, text_de = _card(data.SETS.active.version, card)
+    """Both halves of a card, for a hand or a turned-up tower (its halves shared, as
+    ``half_view``'s)."""
+    version = data.SETS.active.version
+    name, text, text_de = _card(version, card)
     return {
         "card": card,
         "name": name,
         "text": text,
         "text_de": text_de,
-        "halves": [half_view(card, h) for h in rules.HALVES],
+        "halves": [_half(version, card, h) for h in rules.HALVES],
     }
 
 
@@ -56,7 +60,8 @@ def _card(_version: str, card: str) -> tuple[str, str, str]:
 
 
 def start_view(name: str) -> dict[str, Any]:
-    """A start card in a seat's entry: its name, persons and words."""
+    """A start card in a seat's entry: its name, persons and words (an entry of its own:
+    one a seat, where a half is shared by forty)."""
     persons, text, text_de = _start(data.SETS.active.version, name)
     return {"card": name, "persons": dict(persons), "text": text, "text_de": text_de}
 

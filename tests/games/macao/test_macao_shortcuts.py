@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from pbem.games.macao import GAME, moves, rules
+from pbem.games.macao import GAME, moves, rules, view
 from pbem.games.macao.moves import DONE, END, FINISH, Sail, Wall, With
 
 
@@ -52,3 +52,26 @@ def test_the_answers_without_the_menu_are_the_menus(players, graf, seed):
                     # with ``kept``, without playing it out; without, played out
                     assert rules._offer(state, seat, move, kept) == \
                         rules._offer(state, seat, move), moves.bare(move).notation()
+
+
+@pytest.mark.parametrize(("players", "graf", "seed"), [(3, True, "teilen-a")])
+def test_a_card_entry_is_shared_and_stays_as_made(players, graf, seed):
+    """A card's entry in a view (its names, costs, helps) is made once per data version
+    and whether the Graf lowers costs, and shared by every view; drawing the views (text
+    and picture, both languages) changes none."""
+    names = ["Ada", "Ben", "Cy"][:players]
+    shared = []
+    for n, state in enumerate(_states(players, graf, seed)):
+        if n % 3:
+            continue
+        for seat in [*range(players), None]:
+            shown = GAME.view(state, seat)
+            for lang in ("en", "de"):
+                GAME.render_text(shown, names, lang)
+                GAME.picture(shown, names, lang)
+            for card, entry in shown["cards"].items():
+                assert entry is GAME.view(state, seat)["cards"][card]
+                shared.append((card, shown["graf_senkt"], entry))
+    assert len(shared) > 100
+    for card, lowers, entry in shared:
+        assert entry == view._card_words(card, lowers)

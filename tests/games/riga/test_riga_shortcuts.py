@@ -8,12 +8,14 @@ whole games, for every seat and a spectator, in both languages."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
+from pbem.games.protocol import EVERYTHING
 from pbem.games.render import seat_text
-from pbem.games.riga import GAME, menu, rules, sentences, text
+from pbem.games.riga import GAME, menu, rules, sentences, text, view
 from pbem.games.riga.moves import Choose, Discard, End, School
 from pbem.games.riga.words import words
 
@@ -120,3 +122,32 @@ def test_formality_is_the_full_computation():
                 assert rules.formality(state, seat) == full, (state["phase"], seat, moves)
                 forced += full is not None
     assert forced  # some states have such a move
+
+
+@pytest.mark.parametrize(("players", "riga", "seed"),
+                         [(3, True, "geteilt-a"), (2, False, "geteilt-b")])
+def test_a_building_entry_is_shared_and_stays_as_made(players, riga, seed):
+    """A building's entry (the row's, a hand's, an offer's) is made once per data version
+    and shared by every view; drawing the views (text and picture, with links, both
+    languages) changes none, and a view read back from JSON (its entries its own, its
+    text and picture kept by them, not by the buildings' ids) reads and looks the same."""
+    names = ["Malte", "Heike", "Anne"][:players]
+    shared = []
+    for n, state in enumerate(_states(players, riga, seed)):
+        for seat in [*range(players), None, EVERYTHING]:
+            shown = GAME.view(state, seat)
+            links = {c.region: f"/m/{i}" for i, c in enumerate(
+                GAME.menu(state, seat, "en") if seat in range(players) else []) if c.region}
+            copy = json.loads(json.dumps(shown))
+            for lang in ("en", "de"):
+                assert GAME.render_text(shown, names, lang) == \
+                    GAME.render_text(copy, names, lang), (n, seat, lang)
+                if n % 5 == 0:
+                    assert GAME.picture(shown, names, lang, links) == \
+                        GAME.picture(copy, names, lang, links), (n, seat, lang)
+            for b in _buildings(shown):
+                assert b is view.building_view(b["id"])
+                shared.append(b)
+    assert len(shared) > 100
+    for b in shared:
+        assert b == view._building_words(b["id"])

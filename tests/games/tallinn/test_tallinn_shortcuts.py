@@ -9,15 +9,18 @@ so a key that leaves out what the answer depends on meets a state that tells."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from games.kept_menu import kept_menu_is_full
 from tallinn_helpers import NAMES, random_steps
 
 from pbem.games import svg
 from pbem.games.datafile import marked
+from pbem.games.protocol import EVERYTHING
 from pbem.games.tallinn import GAME, data, menu, picture, rules, sentences, text, view
 from pbem.games.tallinn.moves import Tower
-from pbem.games.tallinn.words import half_text
+from pbem.games.tallinn.words import card_name, half_text
 
 GAMES = [(2, 1, {}), (3, 2, {"legat": True}), (4, 3, {"tower_order": True}),
          (3, 4, {"legat": True, "tower_order": True}), (2, 5, {"legat": True})]
@@ -59,6 +62,9 @@ def test_display_counts_start_cards_and_marks_are_the_full_ones(players, seed, o
             assert view.start_view(start.name) == {
                 "card": start.name, "persons": start.persons.persons(),
                 "text": half_text(start.persons), "text_de": half_text(start.persons, "de")}
+            for card, half in state["display"][seat]:  # a reveal's line, kept
+                assert rules._played(card, half) == \
+                    f"{card_name(card)}: {half_text(rules.half_of(card, half))}"
             cards = [start.name] + [card for card, _ in state["display"][seat]]
             for card in cards:
                 assert text._reconstructed(card) == (data.status(card) != data.PRINTED)
@@ -70,6 +76,43 @@ def test_a_start_card_entry_is_a_view_of_its_own():
     first = view.start_view(name)
     first["persons"]["K"] += 5
     assert view.start_view(name)["persons"] == data.STARTKARTEN[name].persons.persons()
+
+
+def _halves_of(shown: dict) -> list[dict]:
+    """Every half's entry in a view: displays, played, chosen, hands, towers turned up."""
+    found = []
+    for entry in shown["seats"]:
+        found += entry["display"] + [h for h in (entry["played"], entry.get("chosen")) if h]
+        for card in entry.get("hand", []) + [t for t in entry["towers"] if "halves" in t]:
+            found += card["halves"]
+    return found
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), GAMES[:3])
+def test_a_half_entry_is_shared_and_stays_as_made(players, seed, options):
+    """A half's entry is made once per data version and shared by every view that shows
+    it; drawing the views (text and picture, with links, both languages) changes none,
+    and a view read back from JSON (its halves its own, its picture kept by what they
+    hold, not by the shared halves' pieces) looks the same."""
+    shared = []
+    for state in _states(players, seed, options) + [_last(players, seed, options)]:
+        for seat in [*range(players), None, EVERYTHING]:
+            shown = view.build(state, seat)
+            links = {c.region: f"/m/{i}" for i, c in enumerate(
+                menu.menu(state, seat, "en") if seat not in (None, EVERYTHING) else [])
+                if c.region}
+            copy = json.loads(json.dumps(shown))
+            for lang in ("en", "de"):
+                text.render(shown, NAMES, lang)
+                assert picture.draw(shown, NAMES, lang, links) == \
+                    picture.draw(copy, NAMES, lang, links)
+            for half in _halves_of(shown):
+                assert half is view.half_view(half["card"], half["half"])
+                shared.append(half)
+    assert shared
+    version = data.SETS.active.version
+    for half in shared:
+        assert half == view._half.__wrapped__(version, half["card"], half["half"])
 
 
 @pytest.mark.parametrize(("players", "seed", "options"), GAMES[:3])
