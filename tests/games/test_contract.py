@@ -503,6 +503,9 @@ class Playout:
                 f"the places of the menu differ in {lang} {where}"
         links = {region: f"#tap-{i}" for i, region in enumerate(sorted(set(regions)))}
         svg = game.picture(reading.view(seat), self.names, LANGS[0], links)
+        # the picture drawn from the view itself (not a copy) must leave it as it was
+        assert as_json(reading.view(seat)) == reading.json(seat), \
+            f"the picture changed the view {where}"
         if svg is None:
             return
         well_formed(svg)
@@ -527,6 +530,9 @@ class Playout:
             return
         assert game.render_text(view, self.names, UNSPOKEN) == text, \
             f"render_text in a language the game lacks is not English {where}"
+        # a view is read, never changed (``Rules.view``): games share its unchanging parts
+        # between views, so words drawn from it must leave it as it was
+        assert as_json(view) == dumped, f"render_text changed the view {where}"
         german = reading.text(viewer, "de")
         assert isinstance(german, str) and german.strip(), f"empty German text {where}"
         self.hidden(german, f"the German text of {viewer}")
