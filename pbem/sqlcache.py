@@ -9,8 +9,9 @@ dialect), and each run sends that SQL with the values in those places.  Rows com
 as the query's own models (joins included), through peewee's cursor wrapper.
 
 Only for queries whose shape never changes and whose values are whole numbers (ids,
-move numbers, seat indexes, limits); a value of another kind is converted by peewee,
-which a marker cannot stand for.
+move numbers, seat indexes, limits) or, at the places named ``dates``, moments
+(``datetime``: the tick's "due by now", which peewee hands the driver as it is); a value
+of another kind is converted by peewee, which a marker cannot stand for.
 """
 
 from __future__ import annotations
@@ -18,22 +19,28 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import peewee as pw
 
 #: the first marker; the n-th value is ``_MARK - n`` (no id or move number comes near)
 _MARK = -7_301_946_557
+#: the first moment marker; the n-th is a microsecond later (no stored time comes near)
+_MOMENT = datetime(1, 2, 3, 4, 5, 6, 7)
 
 
 class Prepared:
     """A query of ``model`` (``build(*values)`` returns it), run by :meth:`rows`."""
 
     def __init__(self, model: type[pw.Model], build: Callable[..., pw.BaseQuery],
-                 arity: int, shared: tuple[type[pw.Model], ...] = ()):
+                 arity: int, shared: tuple[type[pw.Model], ...] = (),
+                 dates: tuple[int, ...] = ()):
         self.model = model
         self.build = build
         self.arity = arity
+        #: the places of the values that are moments (``datetime``), the others whole numbers
+        self.kinds = tuple(datetime if i in dates else int for i in range(arity))
         #: joined models that every row names the same one of (a table's seats, their
         #: game): made from the first row, and that one model given to every row
         self.shared = shared
@@ -44,14 +51,16 @@ class Prepared:
     def _made_for(self, database: pw.Database) -> tuple[pw.BaseQuery, str, list[Any]]:
         made = self._made.get(type(database))
         if made is None:
-            marks = [_MARK - i for i in range(self.arity)]
+            marks = [_MOMENT + timedelta(microseconds=i) if kind is datetime else _MARK - i
+                     for i, kind in enumerate(self.kinds)]
             query = self.build(*marks)
             sql, params = query.sql()
             # each parameter: the value given at that mark's place, or a constant of the shape
-            slots = [(True, marks.index(p)) if type(p) is int and p in marks else (False, p)
-                     for p in params]
+            slots = [(True, marks.index(p)) if type(p) in self.kinds and p in marks
+                     else (False, p) for p in params]
             if {i for is_mark, i in slots if is_mark} != set(range(self.arity)):
-                raise ValueError("every value must reach the SQL as a whole number")
+                raise ValueError("every value must reach the SQL as it was given "
+                                 "(a whole number, or a moment where ``dates`` says)")
             made = (query, sql, slots)
             with self._lock:
                 self._made[type(database)] = made
@@ -59,8 +68,12 @@ class Prepared:
 
     def rows(self, *values: int) -> list[Any]:
         """The rows of the query with ``values`` in the markers' places."""
-        if len(values) != self.arity or not all(type(v) is int for v in values):
-            raise TypeError(f"{self.arity} whole numbers expected, not {values!r}")
+        # a moment may be of a subclass (freezegun's), which the driver takes as it is
+        if len(values) != self.arity or not all(
+                type(v) is int if kind is int else isinstance(v, kind)
+                for v, kind in zip(values, self.kinds, strict=True)):
+            raise TypeError(f"{self.arity} values of the kinds {self.kinds} expected, "
+                            f"not {values!r}")
         database = self.model._meta.database
         database = getattr(database, "obj", None) or database  # behind a DatabaseProxy
         template, sql, slots = self._made_for(database)

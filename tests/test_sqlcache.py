@@ -246,3 +246,32 @@ def test_values_written_as_they_are_are_those_their_field_writes_as_they_are():
                     assert field.db_value(value) is value, (model, field.name)
     assert kinds == {int, str, bool}
     assert _stored_as_is(Game.state) is None and _stored_as_is(Game.parked_at) is None
+
+
+def test_a_moment_may_be_a_value_in_two_places_and_freezegun_s_too(database):
+    """``dates``: the tick's "due by now" queries, built once, find what peewee finds."""
+    from datetime import datetime, timedelta
+
+    from freezegun import freeze_time
+
+    from pbem.models import utcnow
+    from pbem.time import reminders
+
+    game = _game(3)
+    start = datetime(2026, 3, 2, 12, 0)
+    for seat in Seat.select().where(Seat.game == game):
+        Seat.update(remind_at=start + timedelta(hours=seat.index)).where(
+            Seat.id == seat.id).execute()
+    query = Prepared(Seat, lambda now, limit: (
+        Seat.select().where((Seat.remind_at <= now) | (Seat.deadline <= now))
+        .order_by(Seat.remind_at).limit(limit)), 2, dates=(0,))
+    for now in (start - timedelta(seconds=1), start, start + timedelta(hours=1, minutes=1)):
+        peewees = list(Seat.select().where((Seat.remind_at <= now) | (Seat.deadline <= now))
+                       .order_by(Seat.remind_at).limit(5))
+        assert [s.id for s in query.rows(now, 5)] == [s.id for s in peewees]
+    with freeze_time(start + timedelta(hours=5)):
+        assert len(reminders.due(utcnow())) == 3  # a frozen clock's moment, as it is
+    with pytest.raises(TypeError):
+        query.rows(5, 5)
+    with pytest.raises(TypeError):
+        query.rows(start, start)

@@ -92,6 +92,7 @@ from pbem.archive.writer import SiteWriter
 from pbem.context import TEMPLATES_DIR
 from pbem.heap import keep_freed_memory
 from pbem.models import Game, utcnow
+from pbem.sqlcache import Prepared
 
 #: bump to re-render every page when the output changes for a reason the
 #: code fingerprint cannot see
@@ -669,8 +670,12 @@ def _mark_archived(ids: list[int]) -> None:
                                            Game.archived_at.is_null()).execute()
 
 
+#: a game finished and not yet archived (what peewee's ``exists`` asks: one row at most):
+#: every tick asks, its SQL built once
+_UNARCHIVED = Prepared(Game, lambda: Game.select(Game.id).where(
+    Game.status == Game.FINISHED, Game.archived_at.is_null()).limit(1), 0)
+
+
 def needs_build() -> bool:
     """Whether a game has finished since the last build (cheap: one indexed query)."""
-    return (Game.select(Game.id)
-            .where(Game.status == Game.FINISHED, Game.archived_at.is_null())
-            .exists())
+    return bool(_UNARCHIVED.rows())

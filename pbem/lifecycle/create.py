@@ -38,6 +38,7 @@ from pbem.models import (
     utcnow,
     write_transaction,
 )
+from pbem.sqlcache import Prepared
 from pbem.time import clock
 
 # -- players and games ---------------------------------------------------------
@@ -287,13 +288,17 @@ def held_games(player: Player, now: datetime | None = None) -> list[Game]:
                 .order_by(Game.id.desc()).limit(20))
 
 
+#: the held games created before a moment: every tick asks (its SQL built once)
+_HELD_BEFORE = Prepared(Game, lambda before: Game.select(Game.id).where(
+    Game.status == Game.HELD, Game.created_at <= before), 1, dates=(0,))
+
+
 def discard_stale_held(now: datetime | None = None) -> int:
     """Delete the held games nobody confirmed within ``HELD_DAYS``: they never started,
     mailed nobody but their creator's address and have no moves; how many.  Called
     whenever the open form asks for a game, so held games never pile up."""
     before = (now or utcnow()) - timedelta(days=HELD_DAYS)
-    stale = [g.id for g in Game.select(Game.id).where(Game.status == Game.HELD,
-                                                      Game.created_at <= before)]
+    stale = [g.id for g in _HELD_BEFORE.rows(before)]
     if stale:
         Seat.delete().where(Seat.game.in_(stale)).execute()
         Outbox.update(game=None).where(Outbox.game.in_(stale)).execute()

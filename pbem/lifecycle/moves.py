@@ -478,10 +478,14 @@ def due_bots(until: float) -> Iterator[int]:
 
 def pending_bots() -> list[int]:
     """Games whose bots still owe moves, for the tick."""
-    # ``== True``, not the bare column: only a comparison can use the index
-    return [g.id for g in Game.select(Game.id).where(
-        Game.bots_pending == True, Game.status == Game.ACTIVE,  # noqa: E712
-        Game.parked_at.is_null())]
+    return [g.id for g in _BOTS_PENDING.rows()]
+
+
+#: every tick asks (its SQL built once); ``== True``, not the bare column: only a
+#: comparison can use the index
+_BOTS_PENDING = sqlcache.Prepared(Game, lambda: Game.select(Game.id).where(
+    Game.bots_pending == True, Game.status == Game.ACTIVE,  # noqa: E712
+    Game.parked_at.is_null()), 0)
 
 
 def take_back(ctx: Context, game_id: int, seat_index: int,

@@ -41,6 +41,7 @@ from pbem.i18n import N_, gettext
 from pbem.lifecycle import moves, talk
 from pbem.mail import compose, inbound
 from pbem.models import Game, Inbound, Move, Outbox, Player, Seat, utcnow, write_transaction
+from pbem.sqlcache import Prepared
 
 log = logging.getLogger("pbem.replies")
 
@@ -306,6 +307,12 @@ def _may_answer(ctx: Context, sender: str, now: datetime) -> bool:
 FORGET_BATCH = 1000
 
 
+#: the oldest mails received before a moment: every tick asks (its SQL built once)
+_RECEIVED_BEFORE = Prepared(Inbound, lambda before: (
+    Inbound.select(Inbound.id).where(Inbound.received_at < before)
+    .order_by(Inbound.received_at).limit(FORGET_BATCH)), 1, dates=(0,))
+
+
 def forget_old(ctx: Context, now: datetime) -> int:
     """Forget the mails that came in more than ``[inbound] keep_days`` ago (0: never), so
     the table does not grow for ever: a mail server retries a delivery for days, not
@@ -314,9 +321,7 @@ def forget_old(ctx: Context, now: datetime) -> int:
     days = ctx.config.getint("inbound", "keep_days")
     if days <= 0:
         return 0
-    old = [row.id for row in Inbound.select(Inbound.id)
-           .where(Inbound.received_at < now - timedelta(days=days))
-           .order_by(Inbound.received_at).limit(FORGET_BATCH)]
+    old = [row.id for row in _RECEIVED_BEFORE.rows(now - timedelta(days=days))]
     if not old:  # the idle tick takes no write lock for it
         return 0
     with write_transaction():

@@ -33,6 +33,7 @@ from pbem.models import (
     utcnow,
     write_transaction,
 )
+from pbem.sqlcache import Prepared
 from pbem.time import steps
 
 #: the longest message, in characters (after control characters are removed)
@@ -123,10 +124,16 @@ def due(ctx: Context, now: datetime, limit: int = 500) -> list[tuple[int, int]]:
     """(game, player) pairs with a message waiting longer than the mail delay, oldest
     first: found by ``Seat.talk_waiting_since`` alone, so the cost follows the waiting
     readers, not the seats."""
-    query = (Seat.select(Seat.game, Seat.player)
-             .where(Seat.talk_waiting_since <= now - _delay(ctx))
-             .order_by(Seat.talk_waiting_since, Seat.id).limit(limit))
-    return list(dict.fromkeys((row.game_id, row.player_id) for row in query))
+    return list(dict.fromkeys((row.game_id, row.player_id)
+                              for row in _DUE.rows(now - _delay(ctx), limit)))
+
+
+#: the seats with a message waiting since before a moment (built once, as the tick's
+#: other "due" queries)
+_DUE = Prepared(Seat, lambda since, limit: (
+    Seat.select(Seat.game, Seat.player)
+    .where(Seat.talk_waiting_since <= since)
+    .order_by(Seat.talk_waiting_since, Seat.id).limit(limit)), 2, dates=(0,))
 
 
 def send_due(ctx: Context, now: datetime) -> int:

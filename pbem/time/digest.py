@@ -23,19 +23,23 @@ from pbem.mail import compose
 from pbem.mail.outbox import stale_turn
 from pbem.mail.talk import take_unmailed
 from pbem.models import Game, Outbox, Player, Seat, write_transaction
+from pbem.sqlcache import Prepared
 from pbem.time import steps
 from pbem.time.running import running_clocks
+
+#: players with held mail whose digest time has come (built once, as ``timeouts.due``'s);
+#: held mail is never given up on (``failed_at``): said so, the index of mail still to go
+#: finds it
+_DUE = Prepared(Outbox, lambda now, limit: (
+    Outbox.select(Outbox.player).where(Outbox.sent_at.is_null(), Outbox.failed_at.is_null(),
+                                       Outbox.digest, Outbox.not_before <= now)
+    .group_by(Outbox.player).order_by(pw.fn.MIN(Outbox.not_before)).limit(limit)),
+    2, dates=(0,))
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
     """Players with held mail whose digest time has come."""
-    # held mail is never given up on (``failed_at``); said so, the index of mail still
-    # to go finds it
-    query = (Outbox.select(Outbox.player).where(Outbox.sent_at.is_null(),
-                                                Outbox.failed_at.is_null(), Outbox.digest,
-                                                Outbox.not_before <= now)
-             .group_by(Outbox.player).order_by(pw.fn.MIN(Outbox.not_before)).limit(limit))
-    return [row.player_id for row in query if row.player_id is not None]
+    return [row.player_id for row in _DUE.rows(now, limit) if row.player_id is not None]
 
 
 def send_due(ctx: Context, now: datetime) -> int:

@@ -21,15 +21,21 @@ from pbem.i18n import phrase, say
 from pbem.lifecycle.follow import DIGEST_EVERY, link
 from pbem.mail import compose
 from pbem.models import Follower, Game, Player, Seat, write_transaction
+from pbem.sqlcache import Prepared
 from pbem.time import steps
 
 #: the outbox kind of a followed game's digest (``kinds.FOLLOWED``)
 KIND = "follow"
 
 
+#: followers whose digest is due (built once, as ``timeouts.due``'s)
+_DUE = Prepared(Follower, lambda now, limit: (
+    Follower.select(Follower.id).where(Follower.digest_due <= now)
+    .order_by(Follower.digest_due).limit(limit)), 2, dates=(0,))
+
+
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
-    return [f.id for f in Follower.select(Follower.id).where(Follower.digest_due <= now)
-            .order_by(Follower.digest_due).limit(limit)]
+    return [f.id for f in _DUE.rows(now, limit)]
 
 
 def send_due(ctx: Context, now: datetime) -> int:

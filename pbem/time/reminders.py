@@ -17,14 +17,18 @@ from pbem.games import get_game
 from pbem.i18n import in_language, phrase
 from pbem.mail import compose
 from pbem.models import Game, Seat, lock_row, write_transaction
+from pbem.sqlcache import Prepared
 from pbem.time import clock, steps
+
+#: the seats a reminder is due for (built once, as ``timeouts.due``'s)
+_DUE = Prepared(Seat, lambda now, limit: (
+    Seat.select(Seat.id).join(Game)
+    .where(Seat.remind_at <= now, Game.parked_at.is_null())
+    .order_by(Seat.remind_at, Seat.id).limit(limit)), 2, dates=(0,))
 
 
 def due(now: datetime, limit: int = steps.BATCH) -> list[int]:
-    query = (Seat.select(Seat.id).join(Game)
-             .where(Seat.remind_at <= now, Game.parked_at.is_null())
-             .order_by(Seat.remind_at, Seat.id).limit(limit))
-    return [row.id for row in query]
+    return [row.id for row in _DUE.rows(now, limit)]
 
 
 def send_due(ctx: Context, now: datetime) -> int:

@@ -22,6 +22,7 @@ from pbem.context import Context
 from pbem.i18n import Phrase, gettext, phrase
 from pbem.lifecycle import moves
 from pbem.models import Game, Player, Seat, lock_row, write_transaction
+from pbem.sqlcache import Prepared
 from pbem.time import clock, quiet, steps
 
 DAY = timedelta(days=1)
@@ -127,10 +128,14 @@ def _move_clocks(ctx: Context, player_id: int, delta: timedelta, now: datetime,
         steps.tell_table(ctx, game, seats, text, subject, now, end=".")
 
 
+#: players whose vacation is over (built once, as ``timeouts.due``'s)
+_DUE = Prepared(Player, lambda now, limit: (
+    Player.select(Player.id).where(Player.vacation_until <= now)
+    .order_by(Player.vacation_until, Player.id).limit(limit)), 2, dates=(0,))
+
+
 def due_returns(now: datetime, limit: int = steps.BATCH) -> list[int]:
-    query = (Player.select(Player.id).where(Player.vacation_until <= now)
-             .order_by(Player.vacation_until, Player.id).limit(limit))
-    return [row.id for row in query]
+    return [row.id for row in _DUE.rows(now, limit)]
 
 
 def finish_due(ctx: Context, now: datetime) -> int:
