@@ -423,6 +423,41 @@ def _database_of(model: type[pw.Model]) -> pw.Database:
     return getattr(database, "obj", None) or database  # behind a DatabaseProxy
 
 
+class Written:
+    """A statement whose SQL text ``write`` writes once per kind of database (it is given
+    the database: its parameter mark ``param``, its kind), for a query peewee would build
+    anew at every run, or whose shape peewee cannot give (a constant where peewee binds
+    every value: ``pbem.mail.later.due``).  ``model``: a model of the database it runs on."""
+
+    def __init__(self, model: type[pw.Model], write: Callable[[pw.Database], str]) -> None:
+        self.model, self.write = model, write
+        self._sql: dict[type, str] = {}
+
+    def run(self, params: list[Any]) -> Any:
+        """The statement run with ``params``; its cursor."""
+        database = _database_of(self.model)
+        sql = self._sql.get(type(database))
+        if sql is None:  # two threads may both write it: the same text
+            sql = self._sql[type(database)] = self.write(database)
+        return database.execute_sql(sql, params)
+
+    def one(self, params: list[Any]) -> tuple[Any, ...] | None:
+        """The first row of its answer, or None."""
+        cursor = self.run(params)
+        try:
+            return cursor.fetchone()
+        finally:
+            cursor.close()
+
+    def all(self, params: list[Any]) -> list[tuple[Any, ...]]:
+        """Every row of its answer."""
+        cursor = self.run(params)
+        try:
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+
 def _written(key: tuple[Any, ...], make: Callable[[], str]) -> str:
     sql = _WRITES.get(key)
     if sql is None:

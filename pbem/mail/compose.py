@@ -348,27 +348,20 @@ def still_pending(mail: Outbox) -> Asked | None:
     None; one statement, its text written once (``finish`` asks these of every row it
     writes, and building each query cost more than the database's answer).  Nothing but
     writing it changes such a row's other columns (``finish``, under the same lock)."""
-    database = getattr(db, "obj", None) or db
-    sql = _STILL_PENDING.get(type(database))
-    if sql is None:
-        p = database.param
-        outbox = Outbox._meta.table_name
-        sql = _STILL_PENDING[type(database)] = (
-            f'SELECT "{Outbox.composed.column_name}", "{Outbox.failed_at.column_name}", '
-            f'EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
-            f'WHERE "{Blocked.email.column_name}" = {p}), '
-            f'EXISTS (SELECT 1 FROM "{outbox}" WHERE "{Outbox.message_id.column_name}" = {p}) '
-            f'FROM "{outbox}" WHERE "{Outbox.id.column_name}" = {p}')
-    cursor = database.execute_sql(sql, [mail.to_address.lower(), _root_of(mail), mail.id])
-    found = cursor.fetchone()
-    cursor.close()
+    found = _STILL_PENDING.one([mail.to_address.lower(), _root_of(mail), mail.id])
     if found is None or found[0] or found[1] is not None:
         return None
     return Asked(bool(found[2]), bool(found[3]))
 
 
-#: ``still_pending``'s statement, by the kind of database (its parameter mark)
-_STILL_PENDING: dict[type, str] = {}
+#: ``still_pending``'s statement
+_STILL_PENDING = sqlcache.Written(Outbox, lambda database: (
+    f'SELECT "{Outbox.composed.column_name}", "{Outbox.failed_at.column_name}", '
+    f'EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
+    f'WHERE "{Blocked.email.column_name}" = {database.param}), '
+    f'EXISTS (SELECT 1 FROM "{Outbox._meta.table_name}" '
+    f'WHERE "{Outbox.message_id.column_name}" = {database.param}) '
+    f'FROM "{Outbox._meta.table_name}" WHERE "{Outbox.id.column_name}" = {database.param}'))
 
 
 def _root_of(mail: Outbox) -> str | None:
@@ -432,8 +425,12 @@ def _root_held(root: str) -> bool:
     return Outbox.select().where(Outbox.message_id == root).exists()
 
 
-#: ``_blocked_and_root_held``'s statement, by the kind of database (its parameter mark)
-_BLOCKED_AND_ROOT_HELD: dict[type, str] = {}
+#: ``_blocked_and_root_held``'s statement
+_BLOCKED_AND_ROOT_HELD = sqlcache.Written(Outbox, lambda database: (
+    f'SELECT EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
+    f'WHERE "{Blocked.email.column_name}" = {database.param}), '
+    f'EXISTS (SELECT 1 FROM "{Outbox._meta.table_name}" '
+    f'WHERE "{Outbox.message_id.column_name}" = {database.param})'))
 
 
 def _blocked_and_root_held(address: str, root: str | None) -> tuple[bool, bool]:
@@ -441,18 +438,7 @@ def _blocked_and_root_held(address: str, root: str | None) -> tuple[bool, bool]:
     mail holds ``root`` as its Message-ID (``_root_held``; False for no ``root``): both
     asked in one statement whose text is written once (``finish`` asks both for every
     row it writes, and building each query cost more than the database's answer)."""
-    database = getattr(db, "obj", None) or db
-    sql = _BLOCKED_AND_ROOT_HELD.get(type(database))
-    if sql is None:
-        p = database.param
-        sql = _BLOCKED_AND_ROOT_HELD[type(database)] = (
-            f'SELECT EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
-            f'WHERE "{Blocked.email.column_name}" = {p}), '
-            f'EXISTS (SELECT 1 FROM "{Outbox._meta.table_name}" '
-            f'WHERE "{Outbox.message_id.column_name}" = {p})')
-    cursor = database.execute_sql(sql, [address.lower(), root])
-    blocked, held = cursor.fetchone()
-    cursor.close()
+    blocked, held = _BLOCKED_AND_ROOT_HELD.one([address.lower(), root])
     return bool(blocked), bool(held)
 
 

@@ -26,8 +26,8 @@ import peewee as pw
 from pbem.context import Context
 from pbem.mail import compose
 from pbem.mail.outbox import stale_turn
-from pbem.models import Outbox, db, table_of, utcnow, write_transaction
-from pbem.sqlcache import Prepared
+from pbem.models import Outbox, table_of, utcnow, write_transaction
+from pbem.sqlcache import Prepared, Written
 
 log = logging.getLogger("pbem.mail.later")
 
@@ -38,8 +38,13 @@ ATTEMPTS = 3
 #: a row by its id, its SQL built once (``pbem.sqlcache``): building a wide row's query
 #: cost more than the database's answer
 _MAIL = Prepared(Outbox, lambda mail_id: Outbox.select().where(Outbox.id == mail_id), 1)
-#: the rows still to be written, by the kind of database (``due``)
-_DUE: dict[type, str] = {}
+#: the rows still to be written (``due``), with ``composed`` a constant
+_DUE = Written(Outbox, lambda database: (
+    f'SELECT "{Outbox.id.column_name}" FROM "{Outbox._meta.table_name}" '
+    f'WHERE "{Outbox.composed.column_name}" = '
+    f'{"0" if isinstance(database, pw.SqliteDatabase) else "false"} '
+    f'AND "{Outbox.failed_at.column_name}" IS NULL '
+    f'ORDER BY "{Outbox.id.column_name}" LIMIT {database.param}'))
 
 
 def due(limit: int = BATCH) -> list[int]:
@@ -49,19 +54,7 @@ def due(limit: int = BATCH) -> list[int]:
     looks), with ``composed`` a constant: SQLite takes a partial index only for a
     constant, and a bound value made it plan the statement anew at every run (peewee
     binds every value)."""
-    database = getattr(db, "obj", None) or db
-    sql = _DUE.get(type(database))
-    if sql is None:
-        false = "0" if isinstance(database, pw.SqliteDatabase) else "false"
-        sql = _DUE[type(database)] = (
-            f'SELECT "{Outbox.id.column_name}" FROM "{Outbox._meta.table_name}" '
-            f'WHERE "{Outbox.composed.column_name}" = {false} '
-            f'AND "{Outbox.failed_at.column_name}" IS NULL '
-            f'ORDER BY "{Outbox.id.column_name}" LIMIT {database.param}')
-    cursor = database.execute_sql(sql, [limit])
-    found = cursor.fetchall()
-    cursor.close()
-    return [row[0] for row in found]
+    return [row[0] for row in _DUE.all([limit])]
 
 
 def finish_due(ctx: Context, now: datetime | None = None) -> int:

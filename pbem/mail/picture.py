@@ -45,6 +45,7 @@ from html import unescape
 from typing import Any
 
 from pbem.models import Drawn
+from pbem.sqlcache import Written
 
 log = logging.getLogger(__name__)
 
@@ -252,25 +253,22 @@ def keep_table(game: Any, viewer: int, key: tuple[Any, ...], svg: str, text: str
     and its words, in place of the one kept for that reader before (a table of the
     past is never shown again: its key holds a move number gone by)."""
     digest = _digest(key)
-    database = getattr(Drawn._meta.database, "obj", None) or Drawn._meta.database
-    sql = _KEPT.get(type(database))
-    if sql is None:
-        p = database.param
-        sql = _KEPT[type(database)] = (
-            f'UPDATE "{Drawn._meta.table_name}" SET "{Drawn.key.column_name}" = {p}, '
-            f'"{Drawn.svg.column_name}" = {p}, "{Drawn.text.column_name}" = {p} '
-            f'WHERE "{Drawn.game.column_name}" = {p} AND "{Drawn.viewer.column_name}" = {p}')
     # the reader's row of the table before, in one statement: a game keeps one per reader
     # (this is its only writer), and its SQL is written once, where building a delete and
     # an insert cost more than the database's answer to both
-    cursor = database.execute_sql(sql, [digest, svg, text, game.id, viewer])
+    cursor = _KEPT.run([digest, svg, text, game.id, viewer])
     if cursor.rowcount < 1:  # the reader's first table in this game
         Drawn.insert(game=game.id, viewer=viewer, key=digest, svg=svg,
                      text=text).on_conflict_ignore().execute()
 
 
-#: ``keep_table``'s statement, by the kind of database (its parameter mark)
-_KEPT: dict[type, str] = {}
+#: ``keep_table``'s statement: the reader's kept table replaced
+_KEPT = Written(Drawn, lambda database: (
+    f'UPDATE "{Drawn._meta.table_name}" SET "{Drawn.key.column_name}" = {database.param}, '
+    f'"{Drawn.svg.column_name}" = {database.param}, '
+    f'"{Drawn.text.column_name}" = {database.param} '
+    f'WHERE "{Drawn.game.column_name}" = {database.param} '
+    f'AND "{Drawn.viewer.column_name}" = {database.param}'))
 
 
 def forget_tables(game: Any) -> None:
