@@ -370,20 +370,18 @@ def _root_of(mail: Outbox) -> str | None:
 
 
 def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: str,
-           text: str, html: str | None, reply_of: Seat | None = None,
-           reply_moves: list[str] | None = None, asked: Asked | None = None) -> bool:
+           text: str, html: str | None, asked: Asked, reply_of: Seat | None = None,
+           reply_moves: list[str] | None = None) -> bool:
     """Write the body of a ``pending`` row as ``queue`` would have written it then:
     the talk waiting now, the headline, the reply address, its List-Unsubscribe link (a
     click signs none); the row becomes its thread's root where the thread has none yet.
     An address that asked never to be mailed again meanwhile gets nothing: the row is
     removed, as ``queue`` would not have added it (False).  ``asked``: what
-    ``still_pending`` said of the row in this transaction, else it is asked here."""
-    root = _root_of(mail)
-    blocked, root_held = asked or _blocked_and_root_held(mail.to_address, root)
-    if blocked:
+    ``still_pending`` said of the row in this transaction."""
+    if asked.blocked:
         mail.delete_instance()
         return False
-    if root is not None and not root_held:
+    if _root_of(mail) is not None and not asked.root_held:
         _take_root(mail)
     # the player comes with the table (``Seat.of``, ``table_of``): not read again
     player = next((s.player for s in seats if s.player_id == mail.player_id
@@ -409,7 +407,7 @@ def finish(ctx: Context, mail: Outbox, game: Game, seats: list[Seat], subject: s
 def _take_root(mail: Outbox) -> None:
     """A ``pending`` row, queued referring to its thread's root, becomes that root where
     no mail of the thread holds it yet (as ``_insert`` makes the first mail of a thread):
-    ``finish`` has asked that (``_blocked_and_root_held``)."""
+    ``finish`` has asked that (``still_pending``)."""
     root = mail.in_reply_to
     try:
         with db.atomic():  # a savepoint: a root queued at the same time keeps its id
@@ -423,23 +421,6 @@ def _root_held(root: str) -> bool:
     """Whether a mail of the thread already holds ``root`` as its Message-ID (a thread's
     root is given once: ``_insert``, ``_take_root``)."""
     return Outbox.select().where(Outbox.message_id == root).exists()
-
-
-#: ``_blocked_and_root_held``'s statement
-_BLOCKED_AND_ROOT_HELD = sqlcache.Written(Outbox, lambda database: (
-    f'SELECT EXISTS (SELECT 1 FROM "{Blocked._meta.table_name}" '
-    f'WHERE "{Blocked.email.column_name}" = {database.param}), '
-    f'EXISTS (SELECT 1 FROM "{Outbox._meta.table_name}" '
-    f'WHERE "{Outbox.message_id.column_name}" = {database.param})'))
-
-
-def _blocked_and_root_held(address: str, root: str | None) -> tuple[bool, bool]:
-    """Whether ``address`` asked never to be mailed again (``Blocked.has``) and whether a
-    mail holds ``root`` as its Message-ID (``_root_held``; False for no ``root``): both
-    asked in one statement whose text is written once (``finish`` asks both for every
-    row it writes, and building each query cost more than the database's answer)."""
-    blocked, held = _BLOCKED_AND_ROOT_HELD.one([address.lower(), root])
-    return bool(blocked), bool(held)
 
 
 def _give_reply_address(ctx: Context, mail: Outbox, seat: Seat, moves: list[str]) -> None:

@@ -100,8 +100,8 @@ def finish_one(ctx: Context, mail_id: int, now: datetime) -> bool:
                     or seats[mail.seat_index].menu_seq != seat.menu_seq):
                 continue
             written = compose.finish(ctx, mail, locked, seats, body.subject, body.text,
-                                     body.html, reply_of=seats[mail.seat_index],
-                                     reply_moves=compose.reply_moves(body.menu), asked=asked)
+                                     body.html, asked, reply_of=seats[mail.seat_index],
+                                     reply_moves=compose.reply_moves(body.menu))
             if written:
                 body.keep(locked, seats[mail.seat_index])
             return written
