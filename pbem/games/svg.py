@@ -604,6 +604,12 @@ class Canvas:
         """What was drawn, as SVG markup (without the ``<svg>`` element around it)."""
         return "".join(self.parts)
 
+    def enclosed(self, head: str) -> str:
+        """What was drawn, after ``head`` (the ``<svg …>`` start tag and what comes before
+        the drawing) and closed by ``</svg>``: joined once, where ``head + markup() +
+        "</svg>"`` copied the picture (tens of thousands of characters) three times."""
+        return "".join([head, *self.parts, "</svg>"])
+
     def document(self, width: float, height: float, title: str, /, **attrs: Any) -> str:
         """The drawing as an SVG document of ``width`` by ``height`` units, titled.
 
@@ -615,8 +621,8 @@ class Canvas:
         size = self.attributes({"viewBox": f"0 0 {self._number(width)} "
                                            f"{self._number(height)}",
                                 "width": width, "height": height})
-        return (f'<svg xmlns="http://www.w3.org/2000/svg"{size}{self.attributes(attrs)}>'
-                f"<title>{xml_text(title)}</title>{self.markup()}</svg>")
+        return self.enclosed(f'<svg xmlns="http://www.w3.org/2000/svg"{size}'
+                             f'{self.attributes(attrs)}><title>{xml_text(title)}</title>')
 
 
 #: where a drawing kept with its links written in at each use has a link: ``href="``

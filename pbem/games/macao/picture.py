@@ -216,8 +216,7 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" '
             f'viewBox="0 0 {WIDTH} {height}"{role} aria-label="{_text(title)}" '
             f'font-family="{FONT}"><title>{_text(title)}</title>')
-    # one join: the picture is some 60,000 characters, and each "+" copied them all
-    return "".join([head, *svg.parts, "</svg>"])
+    return svg.enclosed(head)
 
 
 # Each section of the picture (the header, the scores, the wall, the city, the sea, each

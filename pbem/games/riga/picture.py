@@ -1030,10 +1030,8 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     title = _text(heading)
     # a picture with places to tap is no longer one image: role="img" would hide them
     role = "" if svg.linked else ' role="img"'
-    # written in one join (the head, the canvas's parts, the end): the picture is copied
-    # once, not three times
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
             f'width="{WIDTH}" height="{height}"{role} font-family="{FONT}">'
             f"<title>{title}</title>"
             f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="{PAPER}"/>')
-    return "".join([head, *svg.parts, "</svg>"])
+    return svg.enclosed(head)

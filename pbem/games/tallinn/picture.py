@@ -551,10 +551,8 @@ def draw(view: dict[str, Any], names: list[str], lang: str = "en",
     title = xml_text(f"Tallinn, {words['round'].lower()} {view['round']}")
     # a picture with links is no longer one image: its links must stay readable
     role = "" if svg.linked else ' role="img"'
-    # written in one join (the head, the canvas's parts, the end): the picture is copied
-    # once, not three times
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
             f'width="100%"{role} aria-label="{title}" '
             f'font-family="sans-serif"><title>{title}</title>'
             f'<rect width="{WIDTH}" height="{height}" fill="#fffdf6"/>')
-    return "".join([head, *svg.parts, "</svg>"])
+    return svg.enclosed(head)

@@ -302,13 +302,11 @@ def draw(view: View, names: list[str], lang: str = "en",
     # escape them, and the picture would change by a byte)
     # a picture with links is no longer one image (see ``Canvas.document``)
     role = "" if svg.linked else ' role="img"'
-    # written in one join (the head, the canvas's parts, the end): the picture is copied
-    # once, not three times
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
             f'width="{WIDTH}" height="{height}"{role} font-family="{FONT}">'
             f"<title>{_text(heading)}</title>"
             f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="#ffffff"/>')
-    return "".join([head, *svg.parts, "</svg>"])
+    return svg.enclosed(head)
 
 
 # what the picture keeps beside ``Canvas.drawn`` (whole tracks, the waiting lines),
