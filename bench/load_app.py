@@ -206,14 +206,17 @@ def add_bench_routes(app: Flask) -> Flask:
 
 
 def build_app() -> Flask:
-    """pbem's app (``pbem.web.create_app()``) with the bench's routes."""
-    from pbem.web import create_app
+    """pbem's app as gunicorn serves it (``pbem.web.serving_app()``) with the bench's
+    routes."""
+    from pbem.web import serving_app
 
-    return add_bench_routes(create_app())
+    return add_bench_routes(serving_app())
 
 
 def serve(argv: list[str]) -> None:
-    """``pbem serve`` itself (the development server, threaded), its app given the route."""
+    """``pbem serve`` itself (the development server, threaded), its app given the route
+    (``serving_app`` calls ``create_app`` through the module, so the route is in the app
+    before what it loaded is frozen)."""
     import pbem.web
     from pbem.cli import main
 

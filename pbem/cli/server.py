@@ -132,11 +132,11 @@ def scheduler_wanted(ctx: Context, use_reloader: bool, environ: dict[str, str]) 
               help="restart when the code changes (the scheduler runs in the child only)")
 def serve(host: str | None, port: int | None, reload: bool) -> None:
     # the web app (Flask, every blueprint) is the heaviest import: only `serve` needs it
-    from pbem.web import create_app
+    from pbem.web import serving_app
 
     ctx = _open(create=True)
     db.close()  # back to the pool: the requests' threads take their own
-    app = create_app(ctx)
+    app = serving_app(ctx)
     host = host or ctx.config.get("server", "host")
     port = port or ctx.config.getint("server", "port")
     warn_if_no_fonts()

@@ -1,8 +1,10 @@
 """The web server: a Flask application factory and its blueprints.
 
 ``create_app(ctx)`` builds one application from one :class:`~pbem.context.Context`
-(settings, link signer): tests make a fresh app per test, ``pbem serve`` and
-gunicorn (``gunicorn "pbem.web:create_app()"``) make one at start-up.  The
+(settings, link signer): tests make a fresh app per test; ``pbem serve`` and
+gunicorn (``gunicorn "pbem.web:serving_app()"``) make one at start-up through
+``serving_app``, which also leaves what start-up loaded out of the garbage
+collector's walks (``pbem.heap.freeze_loaded``).  The
 pages never apply rules or send mail themselves: they read the database, and
 every change goes through :mod:`pbem.lifecycle.moves`, whose transaction also queues
 the mails that the scheduler delivers.
@@ -37,7 +39,7 @@ from werkzeug.exceptions import HTTPException
 
 from pbem import i18n, links
 from pbem.context import TEMPLATES_DIR, Context, make_context
-from pbem.heap import keep_freed_memory
+from pbem.heap import freeze_loaded, keep_freed_memory
 from pbem.models import db, open_database
 from pbem.web import assets, csrf
 from pbem.web.refusal import Refusal
@@ -110,6 +112,15 @@ def create_app(ctx: Context | None = None) -> Flask:
     _database_per_request(app)
     _pages_for_errors(app)
     _safety_headers(app)
+    return app
+
+
+def serving_app(ctx: Context | None = None) -> Flask:
+    """The app for a process that serves it until it stops (gunicorn's workers, ``pbem
+    serve``): ``create_app(ctx)``, then what it loaded frozen out of the collector's
+    generations, so no full collection inside a request walks it all again."""
+    app = create_app(ctx)
+    freeze_loaded()
     return app
 
 
