@@ -30,6 +30,12 @@ _MARK = -7_301_946_557
 _MOMENT = datetime(1, 2, 3, 4, 5, 6, 7)
 
 
+def _markable(value: Any) -> bool:
+    """Whether ``value`` may be one of the marks a statement is made with: a whole number
+    or a moment (freezegun's too: ``isinstance`` answers for either class)."""
+    return type(value) is int or isinstance(value, datetime)
+
+
 class Prepared:
     """A query of ``model`` (``build(*values)`` returns it), run by :meth:`rows`."""
 
@@ -39,8 +45,11 @@ class Prepared:
         self.model = model
         self.build = build
         self.arity = arity
-        #: the places of the values that are moments (``datetime``), the others whole numbers
-        self.kinds = tuple(datetime if i in dates else int for i in range(arity))
+        #: for each place, whether its value is a moment (``datetime``) or a whole number;
+        #: flags, not classes: a module imported under freezegun sees its ``FakeDatetime``
+        #: where ``datetime`` is named, and a class kept from then would not be the one
+        #: named after (or before) the frozen clock
+        self.moments = tuple(i in dates for i in range(arity))
         #: joined models that every row names the same one of (a table's seats, their
         #: game): made from the first row, and that one model given to every row
         self.shared = shared
@@ -51,12 +60,12 @@ class Prepared:
     def _made_for(self, database: pw.Database) -> tuple[pw.BaseQuery, str, list[Any]]:
         made = self._made.get(type(database))
         if made is None:
-            marks = [_MOMENT + timedelta(microseconds=i) if kind is datetime else _MARK - i
-                     for i, kind in enumerate(self.kinds)]
+            marks = [_MOMENT + timedelta(microseconds=i) if moment else _MARK - i
+                     for i, moment in enumerate(self.moments)]
             query = self.build(*marks)
             sql, params = query.sql()
             # each parameter: the value given at that mark's place, or a constant of the shape
-            slots = [(True, marks.index(p)) if type(p) in self.kinds and p in marks
+            slots = [(True, marks.index(p)) if _markable(p) and p in marks
                      else (False, p) for p in params]
             if {i for is_mark, i in slots if is_mark} != set(range(self.arity)):
                 raise ValueError("every value must reach the SQL as it was given "
@@ -70,9 +79,10 @@ class Prepared:
         """The rows of the query with ``values`` in the markers' places."""
         # a moment may be of a subclass (freezegun's), which the driver takes as it is
         if len(values) != self.arity or not all(
-                type(v) is int if kind is int else isinstance(v, kind)
-                for v, kind in zip(values, self.kinds, strict=True)):
-            raise TypeError(f"{self.arity} values of the kinds {self.kinds} expected, "
+                isinstance(v, datetime) if moment else type(v) is int
+                for v, moment in zip(values, self.moments, strict=True)):
+            kinds = tuple("datetime" if moment else "int" for moment in self.moments)
+            raise TypeError(f"{self.arity} values of the kinds {kinds} expected, "
                             f"not {values!r}")
         database = self.model._meta.database
         database = getattr(database, "obj", None) or database  # behind a DatabaseProxy

@@ -275,3 +275,29 @@ def test_a_moment_may_be_a_value_in_two_places_and_freezegun_s_too(database):
         query.rows(5, 5)
     with pytest.raises(TypeError):
         query.rows(start, start)
+
+
+def test_a_statement_first_made_under_a_frozen_clock(database):
+    """A process that imports the tick's modules under freezegun (a test of ``pbem demo``,
+    run alone) makes their statements there: freezegun has put its own class in place of
+    ``datetime`` in every module, which must not make a moment's place look like a whole
+    number's (every step of that tick failed with "every value must reach the SQL")."""
+    from datetime import datetime, timedelta
+
+    from freezegun import freeze_time
+
+    game = _game(3)
+    start = datetime(2026, 3, 2, 12, 0)
+    for seat in Seat.select().where(Seat.game == game):
+        Seat.update(remind_at=start + timedelta(hours=seat.index)).where(
+            Seat.id == seat.id).execute()
+    with freeze_time(start + timedelta(hours=1, minutes=1)):
+        from pbem.models import utcnow
+
+        # made as a tick's module imported under the frozen clock makes it
+        query = Prepared(Seat, lambda now, limit: (
+            Seat.select().where(Seat.remind_at <= now).order_by(Seat.remind_at)
+            .limit(limit)), 2, dates=(0,))
+        assert len(query.rows(utcnow(), 5)) == 2
+        assert len(query.rows(start, 5)) == 1  # a real datetime, under the frozen clock
+    assert len(query.rows(start + timedelta(hours=5), 5)) == 3  # and after it
