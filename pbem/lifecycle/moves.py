@@ -401,10 +401,11 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
     thinking = Thinking(limit, ctx.config.getint("bots", "max_iterations") or None)
     game.bots_pending = False
     owed: set[int] = set()  # seats whose automatic move the next tick plays
-    over = rules.is_over(state)
-    to_move: list[int] | None = None  # of ``state``, once asked
+    # a seat to move says the game is not over (the contract test holds ``is_over`` to
+    # be "nobody to move"): ``is_over`` is asked only of a state with nobody to move
+    to_move = rules.to_move(state)
+    over = not to_move and rules.is_over(state)
     while not over:
-        to_move = rules.to_move(state)
         if len(played) >= MAX_AUTOMATIC_MOVES or wall_clock() >= limit:
             # the next tick plays on (``continue_bots``), if a bot or a formality is owed
             owed = _owed_automatic(rules, state, to_move, seats)
@@ -420,10 +421,9 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
         played.append(row)
         if row.turn_end:
             end(seat)
-        state, to_move = after, None
-        over = rules.is_over(state)
-    if to_move is None:
+        state = after
         to_move = rules.to_move(state)
+        over = not to_move and rules.is_over(state)
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good

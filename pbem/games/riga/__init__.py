@@ -222,7 +222,12 @@ class Riga(Rules):
 
     def describe_all(self, before: State, seat: int, move: str, after: State,
                      langs: Sequence[str]) -> dict[str, tuple[str, str]]:
-        return told_by_viewer(sentences.describe, before, seat, parse(move), after, langs)
+        played = parse(move)
+        if sentences.alike(played):  # told once a language: every viewer reads the same
+            told = {lang: sentences.describe(before, seat, played, after, seat, lang)
+                    for lang in langs}
+            return {lang: (said, said) for lang, said in told.items()}
+        return told_by_viewer(sentences.describe, before, seat, played, after, langs)
 
     # -- server support -----------------------------------------------------------
 
