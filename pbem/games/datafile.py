@@ -347,7 +347,7 @@ class DataSets(Generic[T]):
 _STATE_METHODS = ("to_move", "legal_moves", "menu", "choice", "is_secret", "formality", "apply",
                   "apply_played", "is_over", "result", "scores", "round", "view",
                   "render_text", "picture", "describe", "describe_all", "default_move", "bot_move",
-                  "turn_over", "is_commit_point")
+                  "turn_over", "is_commit_point", "move_facts")
 
 
 def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:

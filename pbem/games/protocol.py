@@ -102,7 +102,7 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -121,6 +121,16 @@ class Use:
     seat: int
     verb: str
     name: str
+
+
+class MoveFacts(NamedTuple):
+    """What the server records of a move beside its sentences (:meth:`Rules.move_facts`):
+    the round it was played in (``round`` of the state before it), whether it ended its
+    seat's turn (``turn_over``) and whether it is a commit point (``is_commit_point``)."""
+
+    round: int
+    turn_over: bool
+    commit: bool
 
 
 #: Pass as ``seat`` to :meth:`Game.view` to see everything (the archive, after
@@ -701,6 +711,14 @@ class Rules(ABC):
         offers "take back" only for moves after the last commit point.
         """
         return self.turn_over(before, seat, move, after)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        """``round(before)``, ``turn_over`` and ``is_commit_point`` of one move, asked at
+        once: the server records the three with every move it plays or replays, and a
+        game answers them in one call, reading the move and the states once (the contract
+        test holds them to the three methods).  By default the three methods."""
+        return MoveFacts(self.round(before), self.turn_over(before, seat, move, after),
+                         self.is_commit_point(before, seat, move, after))
 
     def uses(self, log: Log) -> list[Use]:
         """Which named cards, buildings or offices each seat took, played or built in

@@ -224,13 +224,13 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     """Append ``move`` to the log with its sentences, written now, once."""
     game.seq += 1
     i = seat.index
-    turn_end = rules.turn_over(before, i, move, after)
+    facts = rules.move_facts(before, i, move, after)
+    turn_end = facts.turn_over
     row = sqlcache.insert(
         Move,
         game=game, seq=game.seq, seat=i, move=move, kind=kind,
         menu_seq=seat.menu_seq if menu_seq is None else menu_seq,
-        turn_seq=seat.turn_seq, round=rules.round(before),
-        commit=rules.is_commit_point(before, i, move, after),
+        turn_seq=seat.turn_seq, round=facts.round, commit=facts.commit,
         turn_end=turn_end,
         **history.sentences(rules, before, i, move, after),
         clock_before=(json.dumps(clock.snapshot(seat))

@@ -170,9 +170,9 @@ def _compare_end(found: Check, rules: Rules, game: Game, state: State) -> None:
 
 def _compare_move(found: Check, rules: Rules, row: Move, seat: int, move: str,
                   before: State, after: State) -> None:
-    facts = {"round": rules.round(before),
-             "commit": rules.is_commit_point(before, seat, move, after),
-             "turn_end": rules.turn_over(before, seat, move, after)}
+    replayed = rules.move_facts(before, seat, move, after)
+    facts = {"round": replayed.round, "commit": replayed.commit,
+             "turn_end": replayed.turn_over}
     for name in _MOVE_FACTS:
         if getattr(row, name) != facts[name]:
             found.add(f"move {row.seq} ({seat}: {move}): the stored {name} "

@@ -28,8 +28,9 @@ values the game accepts is played to the end a few times by its own bots
   seat or a spectator sees or reads, in any language, depends on which move
   the mover made;
 * the game is over exactly when nobody is to move; ``turn_over`` is True when
-  the mover is no longer to move; ``result`` ranks every seat and the winners
-  are the seats ranked 1.
+  the mover is no longer to move; ``move_facts`` answers ``round``, ``turn_over``
+  and ``is_commit_point`` of every move at once, the same; ``result`` ranks every seat
+  and the winners are the seats ranked 1.
 * key order never decides: at every state and for every move, the state as the
   database gives it back (JSON with sorted keys) and the state with the keys of
   every dict reversed give, byte for byte as canonical JSON, the same state after
@@ -655,7 +656,14 @@ class Playout:
         assert isinstance(turn_over, bool)
         if seat not in game.to_move(after):
             assert turn_over, f"the mover is no longer to move but its turn is not over: {where}"
-        assert isinstance(game.is_commit_point(state, seat, move, after), bool)
+        commit = game.is_commit_point(state, seat, move, after)
+        assert isinstance(commit, bool)
+        # what the server records of the move, asked at once: the same three answers
+        facts = game.move_facts(state, seat, move, after)
+        assert facts == (game.round(state), turn_over, commit) and \
+            type(facts.round) is int and type(facts.turn_over) is bool \
+            and type(facts.commit) is bool, \
+            f"move_facts {facts} is not round, turn_over and is_commit_point: {where}"
         # each viewer's sentence without a language: what "en" and a language nobody
         # speaks must read, and the author's tells whether the move is told at all
         english = {viewer: game.describe(state, seat, move, after, viewer)

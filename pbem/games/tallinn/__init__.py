@@ -19,6 +19,7 @@ from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
+    MoveFacts,
     Option,
     PositionError,
     Result,
@@ -277,6 +278,14 @@ class Tallinn(Rules):
         if after["decision"] != before["decision"]:
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three answers of every move the server records, in one call of the game
+        # (``round``, ``turn_over`` and ``is_commit_point`` above, who is to move asked once)
+        moved_on = after["decision"] != before["decision"]
+        gone = seat not in rules.to_move(after)
+        return MoveFacts(max(1, int(before["round"])), gone or moved_on,
+                         moved_on or (gone and not rules.is_secret(before)))
 
 
     def check_invariants(self, state: State) -> None:

@@ -19,6 +19,7 @@ from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
+    MoveFacts,
     Option,
     OptionError,
     Result,
@@ -256,6 +257,13 @@ class Visby(Rules):
         if before["phase"] == "choose" and not self._moved_on(before, after):
             return False
         return self._turn_over(before, seat, after)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three answers of every move the server records, in one call of the game:
+        # ``round`` (``Rules.round``'s), and the turn's end asked once for the other two
+        turn_end = self._turn_over(before, seat, after)
+        secret_kept = before["phase"] == "choose" and not self._moved_on(before, after)
+        return MoveFacts(int(before.get("round", 1)), turn_end, turn_end and not secret_kept)
 
 
 GAME = Visby()
