@@ -148,6 +148,11 @@ class Visby(Rules):
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
 
+    def apply_played(self, state: State, seat: int, move: str) -> State:
+        # ``apply`` itself (its checks are a few comparisons), asked at once: by default
+        # ``Rules.apply_played`` asks it again through ``apply``'s data version wrapper
+        return rules.apply(state, seat, moves.parse(move))
+
     def uses(self, log: Log) -> list[Use]:
         return moves.uses(log)
 
