@@ -19,11 +19,13 @@ the same registered texts give the same answers; no game reads a file at play ti
 
 from __future__ import annotations
 
+import builtins
 import functools
 import hashlib
 import inspect
 import textwrap
 import tomllib
+import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -444,25 +446,29 @@ def _on_shipped(method: Callable[..., Any], on_version: Callable[..., Any],
     params = list(inspect.signature(method).parameters.values())
     if len(params) < 2 or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
         return on_version
-    names = [p.name for p in params]
+    names = tuple(p.name for p in params)
     space: dict[str, Any] = {"_method": method, "_slow": on_version, "_sets": sets,
-                             "_shipped": sets.shipped, "_version": sets.shipped.version}
-    if set(names) & {*space, "_named"} or any(n.startswith("_default_") for n in names):
+                             "_shipped": sets.shipped, "_version": sets.shipped.version,
+                             "__builtins__": builtins}
+    if set(names) & {*space, "_named"}:
         return on_version  # a parameter named as one of the text's own names
-    heads = []
-    for p in params:
-        if p.default is p.empty:
-            heads.append(p.name)
-        else:
-            space[f"_default_{p.name}"] = p.default
-            heads.append(f"{p.name}=_default_{p.name}")
+    defaults = tuple(p.default for p in params if p.default is not p.empty)
+    # one code for every method of these parameters (a game's methods share a few), each
+    # function with its own method, versions and defaults
+    return types.FunctionType(_fast_code(names), space, method.__name__, defaults or None)
+
+
+@functools.cache
+def _fast_code(names: tuple[str, ...]) -> types.CodeType:
+    """The code of ``_on_shipped``'s function for a method of the parameters ``names``."""
     passed = ", ".join(names)
     source = (
-        f"def fast({', '.join(heads)}):\n"
+        f"def fast({passed}):\n"
         f"    if type({names[1]}) is dict and _sets.active is _shipped:\n"
         f"        _named = {names[1]}.get('data_version')\n"
         f"        if not _named or _named == _version:\n"
         f"            return _method({passed})\n"
         f"    return _slow({passed})\n")
+    space: dict[str, Any] = {}
     exec(source, space)  # noqa: S102 - the text above, of the method's parameter names
-    return space["fast"]
+    return space["fast"].__code__
