@@ -187,6 +187,27 @@ def _labels_alone(cls: type) -> bool:
     return _defined_in(cls, "menu") is _defined_in(cls, "menu_entry")
 
 
+@functools.cache
+def _facts_alone(cls: type) -> bool:
+    """Whether the class of ``cls``'s MRO that answers ``move_facts`` knows the three
+    answers it gives: none of ``round``, ``turn_over`` and ``is_commit_point`` is
+    answered by a class below it (a subclass that rewords one of them alone, as a test's
+    game does, would find its own answer passed over)."""
+    owner = _defined_in(cls, "move_facts")
+    return all(issubclass(owner, _defined_in(cls, name))
+               for name in ("round", "turn_over", "is_commit_point"))
+
+
+def facts_of(rules: Rules, before: State, seat: int, move: str, after: State) -> MoveFacts:
+    """What the server records of a move (``Rules.move_facts``), asked of the game at once
+    where its ``move_facts`` knows the three answers (``_facts_alone``), else of the three
+    methods."""
+    if _facts_alone(type(rules)):
+        return rules.move_facts(before, seat, move, after)
+    return MoveFacts(rules.round(before), rules.turn_over(before, seat, move, after),
+                     rules.is_commit_point(before, seat, move, after))
+
+
 def new_seed() -> str:
     """A fresh seed for a new game: 128 random bits, as 32 hex digits."""
     return secrets.token_hex(16)
@@ -716,7 +737,9 @@ class Rules(ABC):
         """``round(before)``, ``turn_over`` and ``is_commit_point`` of one move, asked at
         once: the server records the three with every move it plays or replays, and a
         game answers them in one call, reading the move and the states once (the contract
-        test holds them to the three methods).  By default the three methods."""
+        test holds them to the three methods).  By default the three methods; the server
+        asks through :func:`facts_of`, which asks the three methods of a subclass that
+        rewords one of them alone."""
         return MoveFacts(self.round(before), self.turn_over(before, seat, move, after),
                          self.is_commit_point(before, seat, move, after))
 

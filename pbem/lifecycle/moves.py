@@ -33,7 +33,7 @@ from pbem.context import Context
 from pbem.gamelog import history
 from pbem.gamelog.rows import begin_turn, settle
 from pbem.games import get_game, search
-from pbem.games.protocol import MoveError, OptionError, Rules, State
+from pbem.games.protocol import MoveError, OptionError, Rules, State, facts_of
 from pbem.i18n import gettext, phrase
 from pbem.lifecycle import ratings
 from pbem.mail import compose
@@ -224,7 +224,7 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     """Append ``move`` to the log with its sentences, written now, once."""
     game.seq += 1
     i = seat.index
-    facts = rules.move_facts(before, i, move, after)
+    facts = facts_of(rules, before, i, move, after)
     turn_end = facts.turn_over
     row = sqlcache.insert(
         Move,

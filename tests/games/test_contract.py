@@ -1188,3 +1188,26 @@ def test_the_reach_follows_pages_and_rows_of_a_menu():
     reached = Playout(game, 2, {}, "reach").reach(state, seat)
     behind = set(game.legal_moves(game.apply(state, seat, browse[0]), seat))
     assert behind - set(menu) and behind <= reached
+
+
+def test_what_the_server_records_of_a_move_follows_a_game_that_rewords_one_answer():
+    """``facts_of`` asks ``move_facts`` of a game whose ``move_facts`` knows the three
+    answers, and the three methods of a game that rewords one of them alone (a subclass,
+    as a test's game): its own answer, never the one ``move_facts`` above it gives."""
+    from pbem.games.protocol import MoveFacts, facts_of
+    from pbem.games.ziehen import TURN, Ziehen
+
+    class EndTakenBack(Ziehen):
+        def is_commit_point(self, before, seat, move, after):
+            return move == "draw"
+
+    plain, reworded = Ziehen(), EndTakenBack()
+    state = plain.setup(2, None, "facts")
+    seat = plain.to_move(state)[0]
+    for move in TURN:  # a step, the draw, a step, the end: the end is final in Ziehen
+        after = plain.apply(state, seat, move)
+        assert facts_of(plain, state, seat, move, after) == plain.move_facts(
+            state, seat, move, after)
+        assert facts_of(reworded, state, seat, move, after) == MoveFacts(
+            plain.round(state), plain.turn_over(state, seat, move, after), move == "draw")
+        state = after
