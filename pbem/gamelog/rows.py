@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from pbem.gamelog.history import sentences
-from pbem.games.protocol import Rules, State
+from pbem.games.protocol import Rules, State, facts_of
 from pbem.models import Move
 
 Step = tuple[int, int, str, State, State]
@@ -118,13 +118,12 @@ def move_rows(rules: Rules, setup: State, steps: Sequence[Step], kinds: Sequence
             _settle(rules, before, seats)
         elif not seats[seat].in_turn:  # a bot's or a formality's move begins its own turn
             begin_turn(seats[seat])
-        turn_end = rules.turn_over(before, seat, move, after)
+        facts = facts_of(rules, before, seat, move, after)
+        turn_end = facts.turn_over
         rows.append({
             "seq": index + 1, "seat": seat, "move": move, "kind": kinds[index],
             "menu_seq": seats[seat].menu_seq, "turn_seq": seats[seat].turn_seq,
-            "round": rules.round(before),
-            "commit": rules.is_commit_point(before, seat, move, after),
-            "turn_end": turn_end,
+            "round": facts.round, "commit": facts.commit, "turn_end": turn_end,
             **sentences(rules, before, seat, move, after),
         })
         seats[seat].menu_seq += 1

@@ -19,10 +19,13 @@ the same registered texts give the same answers; no game reads a file at play ti
 
 from __future__ import annotations
 
+import builtins
 import functools
 import hashlib
+import inspect
 import textwrap
 import tomllib
+import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -346,7 +349,7 @@ class DataSets(Generic[T]):
 _STATE_METHODS = ("to_move", "legal_moves", "menu", "choice", "is_secret", "formality", "apply",
                   "apply_played", "is_over", "result", "scores", "round", "view",
                   "render_text", "picture", "describe", "describe_all", "default_move", "bot_move",
-                  "turn_over", "is_commit_point")
+                  "turn_over", "is_commit_point", "move_facts")
 
 
 def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
@@ -360,7 +363,6 @@ def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
         is_view = method.__name__ == "view"
         versions, shipped = sets.versions, sets.shipped
 
-        @functools.wraps(method)
         def on_version(self: Any, first: Any, *args: Any, **kwargs: Any) -> Any:
             version = (first.get("data_version")
                        if type(first) is dict or isinstance(first, Mapping) else None)
@@ -378,7 +380,7 @@ def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
             if is_view and version and version != shipped.version and isinstance(out, dict):
                 out.setdefault("data_version", version)
             return out
-        return on_version
+        return functools.wraps(method)(_on_shipped(method, on_version, sets))
 
     def decorate(cls: type) -> type:
         for name in _STATE_METHODS:
@@ -429,3 +431,44 @@ def plays_on(sets: DataSets[Any]) -> Callable[[type], type]:
         return cls
 
     return decorate
+
+
+def _on_shipped(method: Callable[..., Any], on_version: Callable[..., Any],
+                sets: DataSets[Any]) -> Callable[..., Any]:
+    """``on_version`` (``plays_on``'s wrapper of ``method``) with the common case first: a
+    state (or view) as a plain dict that names no version or the shipped one, while the
+    shipped version is active, runs ``method`` at once.  Written with ``method``'s own
+    parameters, so that the call is passed on as it came: every call of a game's methods
+    goes through here (some twenty a click, thousands a bot's search), and packing its
+    arguments (``*args, **kwargs``) and looking the version up cost more than many of the
+    methods themselves (issue 23).  A method whose parameters are not all plain (``*``,
+    keyword-only) keeps ``on_version`` alone."""
+    params = list(inspect.signature(method).parameters.values())
+    if len(params) < 2 or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return on_version
+    names = tuple(p.name for p in params)
+    space: dict[str, Any] = {"_method": method, "_slow": on_version, "_sets": sets,
+                             "_shipped": sets.shipped, "_version": sets.shipped.version,
+                             "__builtins__": builtins}
+    if set(names) & {*space, "_named"}:
+        return on_version  # a parameter named as one of the text's own names
+    defaults = tuple(p.default for p in params if p.default is not p.empty)
+    # one code for every method of these parameters (a game's methods share a few), each
+    # function with its own method, versions and defaults
+    return types.FunctionType(_fast_code(names), space, method.__name__, defaults or None)
+
+
+@functools.cache
+def _fast_code(names: tuple[str, ...]) -> types.CodeType:
+    """The code of ``_on_shipped``'s function for a method of the parameters ``names``."""
+    passed = ", ".join(names)
+    source = (
+        f"def fast({passed}):\n"
+        f"    if type({names[1]}) is dict and _sets.active is _shipped:\n"
+        f"        _named = {names[1]}.get('data_version')\n"
+        f"        if not _named or _named == _version:\n"
+        f"            return _method({passed})\n"
+        f"    return _slow({passed})\n")
+    space: dict[str, Any] = {}
+    exec(source, space)  # noqa: S102 - the text above, of the method's parameter names
+    return space["fast"].__code__

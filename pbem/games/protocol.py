@@ -102,7 +102,7 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 State = dict[str, Any]
 View = dict[str, Any]
@@ -121,6 +121,16 @@ class Use:
     seat: int
     verb: str
     name: str
+
+
+class MoveFacts(NamedTuple):
+    """What the server records of a move beside its sentences (:meth:`Rules.move_facts`):
+    the round it was played in (``round`` of the state before it), whether it ended its
+    seat's turn (``turn_over``) and whether it is a commit point (``is_commit_point``)."""
+
+    round: int
+    turn_over: bool
+    commit: bool
 
 
 #: Pass as ``seat`` to :meth:`Game.view` to see everything (the archive, after
@@ -175,6 +185,27 @@ def _labels_alone(cls: type) -> bool:
     """Whether the class of ``cls``'s MRO that words its ``menu`` also labels one move
     alone (``menu_entry``), asked once per class: every confirm page asks ``choice``."""
     return _defined_in(cls, "menu") is _defined_in(cls, "menu_entry")
+
+
+@functools.cache
+def _facts_alone(cls: type) -> bool:
+    """Whether the class of ``cls``'s MRO that answers ``move_facts`` knows the three
+    answers it gives: none of ``round``, ``turn_over`` and ``is_commit_point`` is
+    answered by a class below it (a subclass that rewords one of them alone, as a test's
+    game does, would find its own answer passed over)."""
+    owner = _defined_in(cls, "move_facts")
+    return all(issubclass(owner, _defined_in(cls, name))
+               for name in ("round", "turn_over", "is_commit_point"))
+
+
+def facts_of(rules: Rules, before: State, seat: int, move: str, after: State) -> MoveFacts:
+    """What the server records of a move (``Rules.move_facts``), asked of the game at once
+    where its ``move_facts`` knows the three answers (``_facts_alone``), else of the three
+    methods."""
+    if _facts_alone(type(rules)):
+        return rules.move_facts(before, seat, move, after)
+    return MoveFacts(rules.round(before), rules.turn_over(before, seat, move, after),
+                     rules.is_commit_point(before, seat, move, after))
 
 
 def new_seed() -> str:
@@ -701,6 +732,16 @@ class Rules(ABC):
         offers "take back" only for moves after the last commit point.
         """
         return self.turn_over(before, seat, move, after)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        """``round(before)``, ``turn_over`` and ``is_commit_point`` of one move, asked at
+        once: the server records the three with every move it plays or replays, and a
+        game answers them in one call, reading the move and the states once (the contract
+        test holds them to the three methods).  By default the three methods; the server
+        asks through :func:`facts_of`, which asks the three methods of a subclass that
+        rewords one of them alone."""
+        return MoveFacts(self.round(before), self.turn_over(before, seat, move, after),
+                         self.is_commit_point(before, seat, move, after))
 
     def uses(self, log: Log) -> list[Use]:
         """Which named cards, buildings or offices each seat took, played or built in

@@ -24,8 +24,26 @@ def _next_random(state: dict[str, Any]) -> random.Random:
 def shuffled(state: dict[str, Any], items: list[T]) -> list[T]:
     """A shuffled copy of ``items``; advances the state's draw counter."""
     out = list(items)
-    _next_random(state).shuffle(out)
+    shuffle(_next_random(state), out)
     return out
+
+
+def shuffle(rng: random.Random, cards: list[T]) -> None:
+    """``rng.shuffle(cards)``, written out: the same Fisher-Yates shuffle, each index
+    drawn as ``random.Random._randbelow`` draws it (the bits of ``n``'s length, again
+    while they name no index below ``n``), so that every deck of every recorded game comes
+    out as it did (a test holds it to ``random.Random.shuffle``).  A Riga year's end
+    shuffles the discard pile in a player's click, and the method call of each index
+    was a fifth of the shuffle (issue 23); written here, the shuffle of a recorded game
+    also no longer rests on how a later Python writes ``random.shuffle``."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        bound = i + 1
+        bits = bound.bit_length()
+        j = getrandbits(bits)
+        while j >= bound:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def choice_index(state: dict[str, Any], n: int) -> int:

@@ -33,7 +33,7 @@ from pbem.context import Context
 from pbem.gamelog import history
 from pbem.gamelog.rows import begin_turn, settle
 from pbem.games import get_game, search
-from pbem.games.protocol import MoveError, OptionError, Rules, State
+from pbem.games.protocol import MoveError, OptionError, Rules, State, facts_of
 from pbem.i18n import gettext, phrase
 from pbem.lifecycle import ratings
 from pbem.mail import compose
@@ -224,13 +224,13 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
     """Append ``move`` to the log with its sentences, written now, once."""
     game.seq += 1
     i = seat.index
-    turn_end = rules.turn_over(before, i, move, after)
+    facts = facts_of(rules, before, i, move, after)
+    turn_end = facts.turn_over
     row = sqlcache.insert(
         Move,
         game=game, seq=game.seq, seat=i, move=move, kind=kind,
         menu_seq=seat.menu_seq if menu_seq is None else menu_seq,
-        turn_seq=seat.turn_seq, round=rules.round(before),
-        commit=rules.is_commit_point(before, i, move, after),
+        turn_seq=seat.turn_seq, round=facts.round, commit=facts.commit,
         turn_end=turn_end,
         **history.sentences(rules, before, i, move, after),
         clock_before=(json.dumps(clock.snapshot(seat))
@@ -401,10 +401,11 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
     thinking = Thinking(limit, ctx.config.getint("bots", "max_iterations") or None)
     game.bots_pending = False
     owed: set[int] = set()  # seats whose automatic move the next tick plays
-    over = rules.is_over(state)
-    to_move: list[int] | None = None  # of ``state``, once asked
+    # a seat to move says the game is not over (the contract test holds ``is_over`` to
+    # be "nobody to move"): ``is_over`` is asked only of a state with nobody to move
+    to_move = rules.to_move(state)
+    over = not to_move and rules.is_over(state)
     while not over:
-        to_move = rules.to_move(state)
         if len(played) >= MAX_AUTOMATIC_MOVES or wall_clock() >= limit:
             # the next tick plays on (``continue_bots``), if a bot or a formality is owed
             owed = _owed_automatic(rules, state, to_move, seats)
@@ -420,10 +421,9 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
         played.append(row)
         if row.turn_end:
             end(seat)
-        state, to_move = after, None
-        over = rules.is_over(state)
-    if to_move is None:
+        state = after
         to_move = rules.to_move(state)
+        over = not to_move and rules.is_over(state)
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good

@@ -32,7 +32,7 @@ from typing import Any
 from pbem.gamelog.history import sentences
 from pbem.gamelog.records import RecordError, replay, replay_steps
 from pbem.games import UnknownGameError, get_game
-from pbem.games.protocol import RESULT_LANGUAGE_KEYS, Result, Rules, State
+from pbem.games.protocol import RESULT_LANGUAGE_KEYS, Result, Rules, State, facts_of
 from pbem.lifecycle.records import game_record
 from pbem.models import Game, Move, lock_row, write_transaction
 
@@ -170,9 +170,9 @@ def _compare_end(found: Check, rules: Rules, game: Game, state: State) -> None:
 
 def _compare_move(found: Check, rules: Rules, row: Move, seat: int, move: str,
                   before: State, after: State) -> None:
-    facts = {"round": rules.round(before),
-             "commit": rules.is_commit_point(before, seat, move, after),
-             "turn_end": rules.turn_over(before, seat, move, after)}
+    replayed = facts_of(rules, before, seat, move, after)
+    facts = {"round": replayed.round, "commit": replayed.commit,
+             "turn_end": replayed.turn_over}
     for name in _MOVE_FACTS:
         if getattr(row, name) != facts[name]:
             found.add(f"move {row.seq} ({seat}: {move}): the stored {name} "

@@ -28,8 +28,9 @@ values the game accepts is played to the end a few times by its own bots
   seat or a spectator sees or reads, in any language, depends on which move
   the mover made;
 * the game is over exactly when nobody is to move; ``turn_over`` is True when
-  the mover is no longer to move; ``result`` ranks every seat and the winners
-  are the seats ranked 1.
+  the mover is no longer to move; ``move_facts`` answers ``round``, ``turn_over``
+  and ``is_commit_point`` of every move at once, the same; ``result`` ranks every seat
+  and the winners are the seats ranked 1.
 * key order never decides: at every state and for every move, the state as the
   database gives it back (JSON with sorted keys) and the state with the keys of
   every dict reversed give, byte for byte as canonical JSON, the same state after
@@ -655,7 +656,14 @@ class Playout:
         assert isinstance(turn_over, bool)
         if seat not in game.to_move(after):
             assert turn_over, f"the mover is no longer to move but its turn is not over: {where}"
-        assert isinstance(game.is_commit_point(state, seat, move, after), bool)
+        commit = game.is_commit_point(state, seat, move, after)
+        assert isinstance(commit, bool)
+        # what the server records of the move, asked at once: the same three answers
+        facts = game.move_facts(state, seat, move, after)
+        assert facts == (game.round(state), turn_over, commit) and \
+            type(facts.round) is int and type(facts.turn_over) is bool \
+            and type(facts.commit) is bool, \
+            f"move_facts {facts} is not round, turn_over and is_commit_point: {where}"
         # each viewer's sentence without a language: what "en" and a language nobody
         # speaks must read, and the author's tells whether the move is told at all
         english = {viewer: game.describe(state, seat, move, after, viewer)
@@ -1180,3 +1188,26 @@ def test_the_reach_follows_pages_and_rows_of_a_menu():
     reached = Playout(game, 2, {}, "reach").reach(state, seat)
     behind = set(game.legal_moves(game.apply(state, seat, browse[0]), seat))
     assert behind - set(menu) and behind <= reached
+
+
+def test_what_the_server_records_of_a_move_follows_a_game_that_rewords_one_answer():
+    """``facts_of`` asks ``move_facts`` of a game whose ``move_facts`` knows the three
+    answers, and the three methods of a game that rewords one of them alone (a subclass,
+    as a test's game): its own answer, never the one ``move_facts`` above it gives."""
+    from pbem.games.protocol import MoveFacts, facts_of
+    from pbem.games.ziehen import TURN, Ziehen
+
+    class EndTakenBack(Ziehen):
+        def is_commit_point(self, before, seat, move, after):
+            return move == "draw"
+
+    plain, reworded = Ziehen(), EndTakenBack()
+    state = plain.setup(2, None, "facts")
+    seat = plain.to_move(state)[0]
+    for move in TURN:  # a step, the draw, a step, the end: the end is final in Ziehen
+        after = plain.apply(state, seat, move)
+        assert facts_of(plain, state, seat, move, after) == plain.move_facts(
+            state, seat, move, after)
+        assert facts_of(reworded, state, seat, move, after) == MoveFacts(
+            plain.round(state), plain.turn_over(state, seat, move, after), move == "draw")
+        state = after

@@ -170,3 +170,39 @@ def test_what_a_version_keeps_is_made_once_for_that_version():
     with sets.using(version):
         assert sets.active.kept(("word", "a"), make, "a") == f"a of {version}"
     assert made == ["a", "b", "a"]  # each version its own
+
+
+def test_a_games_methods_run_on_the_version_their_state_names_however_called():
+    """``plays_on``'s wrappers, the quick way in (a state naming no version or the
+    shipped one, while the shipped one is active) and the other: the call passed on as
+    it came, keywords and defaults included, on the version the state names."""
+    from pbem.games.datafile import plays_on
+    from pbem.games.ziehen import data as ziehen_data
+
+    sets = DataSets("pbem.games.ziehen", ziehen_data.Daten, ziehen_data._derive,
+                    ziehen_data._constraints)
+
+    @plays_on(sets)
+    class Played:
+        def menu(self, state, seat, lang="en"):
+            return sets.active.version, seat, lang
+
+        def view(self, state, seat):
+            return {"seat": seat, "on": sets.active.version}
+
+    game, shipped = Played(), sets.shipped.version
+    assert game.menu({}, 1) == (shipped, 1, "en")
+    assert game.menu({"data_version": shipped}, 2, lang="de") == (shipped, 2, "de")
+    assert game.menu(state={}, seat=3, lang="de") == (shipped, 3, "de")
+    assert Played.menu.__wrapped__(game, {}, 0) == (shipped, 0, "en")
+    assert game.view({}, 0) == {"seat": 0, "on": shipped}  # no version named: none added
+    corrected = sets.shipped.text.replace('version = "1"', 'version = "2"')
+    version = sets.load(corrected)
+    assert "+" in version
+    assert game.menu({"data_version": version}, 1, "de") == (version, 1, "de")
+    assert game.view({"data_version": version}, 0) == {"seat": 0, "on": version,
+                                                       "data_version": version}
+    with sets.using(version):  # a state of the shipped version, met inside another's
+        assert game.menu({}, 1) == (shipped, 1, "en")
+    with pytest.raises(DataFileError, match="no data version"):
+        game.menu({"data_version": "2+0000"}, 1)  # an operator's file no longer here

@@ -21,6 +21,7 @@ from pbem.games.macao.words import DE, DEFAULT_TIMEOUT_NOTE, EN
 from pbem.games.protocol import (
     Choice,
     Log,
+    MoveFacts,
     Option,
     PositionError,
     Result,
@@ -249,6 +250,12 @@ class Macao(Rules):
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
         # revealing cards or rolling dice starts a new decision, even for the same seat
         return seat not in rules.to_move(after) or after["decision"] != before["decision"]
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three answers of every move the server records, in one call of the game:
+        # ``round`` and ``turn_over`` above; the turn's end is the commit point (``Rules``)
+        turn_end = seat not in rules.to_move(after) or after["decision"] != before["decision"]
+        return MoveFacts(max(1, int(before["round"])), turn_end, turn_end)
 
 
     def check_invariants(self, state: State) -> None:

@@ -45,7 +45,7 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "city": dict(state["city"]), "tiles": dict(state["tiles"]),
         "harbours": {h: list(v) for h, v in state["harbours"].items()},
         # what each harbour takes and its spaces' prestige (board data, for the template)
-        "harbour_spec": {h: {"good": g, "values": list(v)} for h, (g, v) in data.HARBOURS.items()},
+        "harbour_spec": data.SETS.active.kept("harbour spec", _harbour_spec),
         "deck_count": len(state["deck"]), "discard": list(state["discard"]),
         "seats": seats, "final": state["final"],
         # whether the Graf lowers costs (rules.graf_senkt): its help says so
@@ -55,6 +55,12 @@ def build(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "you": seat if isinstance(seat, int) and seat >= 0 else None,
         "owed": _owed(state),
     }
+
+
+def _harbour_spec() -> dict[str, dict[str, Any]]:
+    """What each harbour takes and its spaces' prestige: board data, the same in every view
+    of the data version, which shares it (a view is read, never changed)."""
+    return {h: {"good": g, "values": list(v)} for h, (g, v) in data.HARBOURS.items()}
 
 
 def _spent(me: dict[str, Any]) -> dict[str, Any]:

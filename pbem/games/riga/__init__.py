@@ -21,6 +21,7 @@ from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
+    MoveFacts,
     Option,
     PositionError,
     Result,
@@ -174,6 +175,11 @@ class Riga(Rules):
         return state["phase"] == "over"
 
     def round(self, state: State) -> int:
+        return self._year(state)
+
+    @staticmethod
+    def _year(state: State) -> int:
+        # ``round`` without the data version's wrapper (``move_facts`` asks it too)
         return max(1, int(state["year"]))
 
     # -- menus -------------------------------------------------------------------
@@ -222,7 +228,12 @@ class Riga(Rules):
 
     def describe_all(self, before: State, seat: int, move: str, after: State,
                      langs: Sequence[str]) -> dict[str, tuple[str, str]]:
-        return told_by_viewer(sentences.describe, before, seat, parse(move), after, langs)
+        played = parse(move)
+        if sentences.alike(played):  # told once a language: every viewer reads the same
+            told = {lang: sentences.describe(before, seat, played, after, seat, lang)
+                    for lang in langs}
+            return {lang: (said, said) for lang, said in told.items()}
+        return told_by_viewer(sentences.describe, before, seat, played, after, langs)
 
     # -- server support -----------------------------------------------------------
 
@@ -241,16 +252,29 @@ class Riga(Rules):
         return rules.determinize(state, seat, rng)
 
     def turn_over(self, before: State, seat: int, move: str, after: State) -> bool:
+        return self._turn_over(before, seat, after)
+
+    @staticmethod
+    def _turn_over(before: State, seat: int, after: State) -> bool:
         # the player right of the start player has two turns back to back
         return not rules.is_to_move(after, seat) or after["decision"] != before["decision"]
 
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
-        played = parse(move)
+        return self._commit(before, seat, parse(move), after)
+
+    @staticmethod
+    def _commit(before: State, seat: int, played: moves.Move, after: State) -> bool:
         if isinstance(played, Use) and played.art in rules.DRAW_ARTS:
             return True  # a private draw: hidden cards were seen
         if after["decision"] != before["decision"]:
             return True
         return not rules.is_secret(before) and not rules.is_to_move(after, seat)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three answers of every move the server records, in one call of the game
+        # (each without the data version's wrapper of its own)
+        return MoveFacts(self._year(before), self._turn_over(before, seat, after),
+                         self._commit(before, seat, parse(move), after))
 
 
     def check_invariants(self, state: State) -> None:

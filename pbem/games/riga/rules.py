@@ -365,7 +365,8 @@ def _draw_building(state: State) -> str | None:
 
 
 def set_value(cards: list[str]) -> int:
-    return sum(data.WERT[w] for w in cards)
+    # each set of every view, menu and spring: the values looked up in one C loop
+    return sum(map(data.WERT.__getitem__, cards))
 
 
 def hand_count(state: State, seat: int) -> int:
@@ -937,12 +938,19 @@ def _top_up(state: State, cards: list[str]) -> None:
     """Cards drawn onto the set ``cards`` until it is worth the minimum (``set_value``
     added up as they come, not summed again for each card)."""
     value = set_value(cards)
-    while value < data.REIHE_MINDESTWERT:
-        ware = _draw_ware(state)
-        if ware is None:
-            break
+    pile, wert, least = state["waren_pile"], data.WERT, data.REIHE_MINDESTWERT
+    while value < least:
+        # the top card taken here (a spring deals some fifteen: a call each was a sixth of
+        # a year's end); ``_draw_ware`` only for an empty pile, which it refills
+        if pile:
+            ware = pile.pop()
+        else:
+            ware = _draw_ware(state)
+            if ware is None:
+                break
+            pile = state["waren_pile"]
         cards.append(ware)
-        value += data.WERT[ware]
+        value += wert[ware]
 
 
 def _spring(state: State) -> None:

@@ -86,6 +86,19 @@ _PLAIN: dict[type, tuple[str, Any]] = {
 }
 
 
+def alike(move: Move) -> bool:
+    """Whether ``describe`` tells ``move`` alike to every viewer: all but what only its
+    author sees (a building kept, a draw, a card chosen from it, a building discarded),
+    the four places that ask ``sees``."""
+    if isinstance(move, Keep | Choose):
+        return False
+    if isinstance(move, Use):
+        return move.art not in rules.DRAW_ARTS
+    if isinstance(move, Discard):
+        return not data.is_building(move.card)
+    return True
+
+
 def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,
              lang: str = "en") -> str:
     """``move`` of ``seat`` as a sentence for ``viewer`` in ``lang``."""

@@ -19,6 +19,7 @@ from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
+    MoveFacts,
     Option,
     PositionError,
     Result,
@@ -158,6 +159,11 @@ class Tallinn(Rules):
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
 
+    def apply_played(self, state: State, seat: int, move: str) -> State:
+        # ``apply`` itself (its checks are a few comparisons), asked at once: by default
+        # ``Rules.apply_played`` asks it again through ``apply``'s data version wrapper
+        return rules.apply(state, seat, moves.parse(move))
+
     def uses(self, log: Log) -> list[Use]:
         return moves.uses(log)
 
@@ -277,6 +283,14 @@ class Tallinn(Rules):
         if after["decision"] != before["decision"]:
             return True
         return not rules.is_secret(before) and seat not in rules.to_move(after)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three answers of every move the server records, in one call of the game
+        # (``round``, ``turn_over`` and ``is_commit_point`` above, who is to move asked once)
+        moved_on = after["decision"] != before["decision"]
+        gone = seat not in rules.to_move(after)
+        return MoveFacts(max(1, int(before["round"])), gone or moved_on,
+                         moved_on or (gone and not rules.is_secret(before)))
 
 
     def check_invariants(self, state: State) -> None:

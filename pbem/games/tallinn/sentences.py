@@ -11,6 +11,7 @@ and a line they do not know stays as written.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -33,6 +34,14 @@ def together(sentence: str, lang: str = "en") -> str | None:
     return language.together(words(lang), TOGETHER.get(code(lang), TOGETHER["en"]), sentence)
 
 
+@functools.lru_cache(maxsize=512)
+def _half_said(_version: str, card: str, half: str, lang: str) -> str:
+    """A half's words as a sentence names the half played (``half_text``), made once per
+    data version and language: every card chosen is told in each language the server
+    speaks, and its words took a dozen calls."""
+    return half_text(rules.half_of(card, half), lang)
+
+
 def describe(before: State, seat: int, move: Move, after: State, viewer: int | None,
              lang: str = "en") -> str:
     w = words(lang)
@@ -42,8 +51,8 @@ def describe(before: State, seat: int, move: Move, after: State, viewer: int | N
     if isinstance(move, Play):
         if sees:
             text = w["said play"].format(seat=who, card=card_name(move.card, lang),
-                                         half=half_text(rules.half_of(move.card, move.half),
-                                                        lang))
+                                         half=_half_said(data.SETS.active.version, move.card,
+                                                         move.half, lang))
         else:
             text = w["said play secret"].format(seat=who)
         return text + (w["said revealed"] if revealed else "")

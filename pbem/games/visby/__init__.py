@@ -19,6 +19,7 @@ from pbem.games.datafile import plays_on
 from pbem.games.protocol import (
     Choice,
     Log,
+    MoveFacts,
     Option,
     OptionError,
     Result,
@@ -147,6 +148,11 @@ class Visby(Rules):
     def apply(self, state: State, seat: int, move: str) -> State:
         return rules.apply(state, seat, moves.parse(move))
 
+    def apply_played(self, state: State, seat: int, move: str) -> State:
+        # ``apply`` itself (its checks are a few comparisons), asked at once: by default
+        # ``Rules.apply_played`` asks it again through ``apply``'s data version wrapper
+        return rules.apply(state, seat, moves.parse(move))
+
     def uses(self, log: Log) -> list[Use]:
         return moves.uses(log)
 
@@ -256,6 +262,13 @@ class Visby(Rules):
         if before["phase"] == "choose" and not self._moved_on(before, after):
             return False
         return self._turn_over(before, seat, after)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three answers of every move the server records, in one call of the game:
+        # ``round`` (``Rules.round``'s), and the turn's end asked once for the other two
+        turn_end = self._turn_over(before, seat, after)
+        secret_kept = before["phase"] == "choose" and not self._moved_on(before, after)
+        return MoveFacts(int(before.get("round", 1)), turn_end, turn_end and not secret_kept)
 
 
 GAME = Visby()

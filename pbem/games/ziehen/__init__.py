@@ -43,6 +43,7 @@ from pbem.games.protocol import (
     Choice,
     IllegalMoveError,
     Log,
+    MoveFacts,
     PositionError,
     Result,
     Rules,
@@ -117,6 +118,12 @@ class Ziehen(Rules):
     def is_commit_point(self, before: State, seat: int, move: str, after: State) -> bool:
         # the draw shows the author a card: what came before it cannot be taken back
         return moves.parse(move).verb in (DRAW, END)
+
+    def move_facts(self, before: State, seat: int, move: str, after: State) -> MoveFacts:
+        # the three questions the server asks of every move it records, in one call (by
+        # default ``Rules`` asks the three methods): the move read once
+        verb = moves.parse(move).verb
+        return MoveFacts(min(before["round"], ROUNDS), verb == END, verb in (DRAW, END))
 
     # -- the end -----------------------------------------------------------------
 
