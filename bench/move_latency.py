@@ -397,10 +397,13 @@ def report_engine(clicks: list[Click]) -> None:
           "included, / the click's seconds as the bench waited for it):")
     for kind in sorted({c.kind for c in clicks}):
         mine = [c for c in clicks if c.kind == kind]
-        parts = [statistics.median(c.engine[i] for c in mine) * 1000 for i in range(3)]
-        print(f"    {kind:<8} {pct([c.engine_share for c in mine])}  (median ms in the "
-              f"engines: confirm {parts[0]:.1f}, POST {parts[1]:.1f}, seat page "
-              f"{parts[2]:.1f})")
+        # in microseconds as well as the share: the share moves with the host's speed
+        # for the rest of the click (the same code 5.0% on one host, 5.2% on a faster)
+        parts = [statistics.median(c.engine[i] for c in mine) * 1e6 for i in range(3)]
+        whole = statistics.median(sum(c.engine) for c in mine) * 1e6
+        print(f"    {kind:<8} {pct([c.engine_share for c in mine])}  (median us in the "
+              f"engines: confirm {parts[0]:.0f}, POST {parts[1]:.0f}, seat page "
+              f"{parts[2]:.0f}; a click {whole:.0f})")
     shares = [c.engine_share for c in clicks]
     verdict = "met" if statistics.median(shares) <= 0.05 else "MISSED"
     print(f"    all      {pct(shares)}  (goal: <= 5%: {verdict})")
