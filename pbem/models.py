@@ -514,13 +514,17 @@ class Drawn(BaseModel):
     or by whatever began the turn; the confirm page of its link is served by another
     process and would draw the same table again: it reads it here (one row per game
     and viewer, the latest; the game's rows go when it ends).  Pictures drawn by an
-    older pbem stay until the next move: the mail shows that drawing too."""
+    older pbem stay until the next move: the mail shows that drawing too.  ``choices``:
+    the menu the mail listed, names filled in (JSON, ``pbem.mail.picture.kept_choices``),
+    from which the confirm page names the link's move without asking the game again;
+    empty in a row an older pbem kept."""
 
     game = pw.ForeignKeyField(Game, backref="drawn", on_delete="CASCADE")
     viewer = pw.IntegerField()
     key = pw.CharField(max_length=64, unique=True)
     svg = pw.TextField()
     text = pw.TextField()
+    choices = pw.TextField(default="")
 
     class Meta:
         indexes = ((("game", "viewer"), False),)
@@ -801,11 +805,12 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
     on every click.  With ``lock``, the game row is locked as ``lock_row`` locks it.
     ``note_of``: the seat whose private note comes along (its seat page shows it:
     ``pbem.lifecycle.notes.read``); no other seat's note is read.  ``drawn_of``: the
-    seat whose kept table (``Drawn``) comes along, as ``drawn_key``, ``drawn_svg`` and
-    ``drawn_text`` of its row (``None`` where none is kept; the confirm page of a turn
-    mail's link shows it: ``pbem.mail.picture.kept_table``).  Without ``state`` the game
-    comes without its state (not read, not decoded: ``Game.state`` is None, and saving
-    the game leaves the stored one as it is), for a caller that has it already.
+    seat whose kept table (``Drawn``) comes along, as ``drawn_key``, ``drawn_svg``,
+    ``drawn_text`` and ``drawn_choices`` of its row (``None`` where none is kept; the
+    confirm page of a turn mail's link shows it: ``pbem.mail.picture.kept_table``).
+    Without ``state`` the game comes without its state (not read, not decoded:
+    ``Game.state`` is None, and saving the game leaves the stored one as it is), for a
+    caller that has it already.
 
     The game's columns come with every seat's row, but its state (the one large value)
     only with the first seat's (``_table_query``): it is read and decoded once, and the
@@ -834,7 +839,7 @@ def table_of(game_id: int, lock: bool = False, note_of: int | None = None,
             note = Note.get_or_none(Note.seat == seat.id) if seat.index == note_of else None
             seat.note_text = note.text if note is not None else None
         for seat in seats if drawn_of is not None else ():  # none read: drawn afresh
-            seat.drawn_key = seat.drawn_svg = seat.drawn_text = None
+            seat.drawn_key = seat.drawn_svg = seat.drawn_text = seat.drawn_choices = None
         return game, seats
     game = seats[0].game
     if state:  # set as read, not as changed: saving the game writes only what a change set
@@ -863,7 +868,7 @@ def _table_query(game_id: Any, *seats: Any, with_note: bool, with_drawn: bool,
         # each as a value of the seat's row (a field of ``Drawn`` would make a model)
         columns += [pw.Case(None, [(Seat.index == drawn_of, field)]).alias(f"drawn_{name}")
                     for name, field in (("key", Drawn.key), ("svg", Drawn.svg),
-                                        ("text", Drawn.text))]
+                                        ("text", Drawn.text), ("choices", Drawn.choices))]
     query = (Seat.select(*columns)
              .join(Player, pw.JOIN.LEFT_OUTER).switch(Seat).join(Game))
     if with_note:

@@ -639,14 +639,15 @@ def reply_moves(menu: Menu) -> list[str]:
 
 class TurnBody(NamedTuple):
     """A "your move" mail's subject line, text, HTML and menu, and the table it shows
-    (``picture_key``, SVG, words; ``None`` without a picture), which the confirm page of
-    its links shows as the mail did once it is kept with the mail (``keep``)."""
+    (``picture_key``, SVG, words, the menu's choices; ``None`` without a picture), which
+    the confirm page of its links shows as the mail did once it is kept with the mail
+    (``keep``)."""
 
     subject: str
     text: str
     html: str | None
     menu: Menu | None
-    table: tuple[tuple[Any, ...], str, str] | None = None
+    table: tuple[tuple[Any, ...], str, str, list[Choice]] | None = None
 
     def keep(self, game: Game, seat: Seat) -> None:
         """Keep the table for the confirm page, in the transaction that keeps the mail."""
@@ -679,7 +680,8 @@ def turn_body(ctx: Context, game: Game, seat: Seat, seats: list[Seat], state: St
     text, html = render_mail(ctx, "turn", lang, **values)
     subject = say(phrase("{title}: your move", title=game_title(game)), lang)
     return TurnBody(subject, text, html, menu,
-                    None if drawn is None else (key, drawn.svg, view_text))
+                    None if drawn is None else (key, drawn.svg, view_text,
+                                                [link.choice for link in menu]))
 
 
 def queue_result(ctx: Context, game: Game, seats: list[Seat], state: State,

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
 import re
 import threading
@@ -44,6 +45,7 @@ from functools import cached_property
 from html import unescape
 from typing import Any
 
+from pbem.games.protocol import Choice
 from pbem.models import Drawn
 from pbem.sqlcache import Written
 
@@ -248,25 +250,30 @@ def _digest(key: tuple[Any, ...]) -> str:
     return hashlib.sha256(repr(key).encode("utf-8")).hexdigest()
 
 
-def keep_table(game: Any, viewer: int, key: tuple[Any, ...], svg: str, text: str) -> None:
-    """Keep the table ``key`` names (``picture_key``) as drawn for ``viewer``: its SVG
-    and its words, in place of the one kept for that reader before (a table of the
-    past is never shown again: its key holds a move number gone by)."""
+def keep_table(game: Any, viewer: int, key: tuple[Any, ...], svg: str, text: str,
+               choices: list[Choice]) -> None:
+    """Keep the table ``key`` names (``picture_key``) as drawn for ``viewer``: its SVG,
+    its words and the menu the mail listed (``choices``, names filled in), in place of
+    the one kept for that reader before (a table of the past is never shown again: its
+    key holds a move number gone by)."""
     digest = _digest(key)
+    listed = json.dumps([[c.move, c.label, c.group, c.help, c.region] for c in choices],
+                        ensure_ascii=False, separators=(",", ":"))
     # the reader's row of the table before, in one statement: a game keeps one per reader
     # (this is its only writer), and its SQL is written once, where building a delete and
     # an insert cost more than the database's answer to both
-    cursor = _KEPT.run([digest, svg, text, game.id, viewer])
+    cursor = _KEPT.run([digest, svg, text, listed, game.id, viewer])
     if cursor.rowcount < 1:  # the reader's first table in this game
-        Drawn.insert(game=game.id, viewer=viewer, key=digest, svg=svg,
-                     text=text).on_conflict_ignore().execute()
+        Drawn.insert(game=game.id, viewer=viewer, key=digest, svg=svg, text=text,
+                     choices=listed).on_conflict_ignore().execute()
 
 
 #: ``keep_table``'s statement: the reader's kept table replaced
 _KEPT = Written(Drawn, lambda database: (
     f'UPDATE "{Drawn._meta.table_name}" SET "{Drawn.key.column_name}" = {database.param}, '
     f'"{Drawn.svg.column_name}" = {database.param}, '
-    f'"{Drawn.text.column_name}" = {database.param} '
+    f'"{Drawn.text.column_name}" = {database.param}, '
+    f'"{Drawn.choices.column_name}" = {database.param} '
     f'WHERE "{Drawn.game.column_name}" = {database.param} '
     f'AND "{Drawn.viewer.column_name}" = {database.param}'))
 
@@ -284,6 +291,18 @@ def kept_table(seat: Any, key: tuple[Any, ...]) -> tuple[str, str] | None:
     if getattr(seat, "drawn_key", None) != _digest(key):
         return None
     return seat.drawn_svg, seat.drawn_text
+
+
+def kept_choices(seat: Any, key: tuple[Any, ...]) -> list[Choice] | None:
+    """The menu the seat's turn mail listed (names filled in), if it kept the table
+    ``key`` names as ``kept_table`` finds it; ``None`` where it did not (or an older
+    pbem kept the table without its menu).  The key names the move number and the
+    seats' menu versions, so a menu kept under it is the seat's menu now: a move it
+    lists is legal, and its entry is the one the game would give again."""
+    listed = getattr(seat, "drawn_choices", None)
+    if not listed or getattr(seat, "drawn_key", None) != _digest(key):
+        return None
+    return [Choice(*entry) for entry in json.loads(listed)]
 
 
 def _drawn(rules: Any, view: Any, names: list[str], lang: str,

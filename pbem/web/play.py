@@ -210,13 +210,15 @@ def _sentence(game: Game, row: Move | None, viewer: int) -> str | None:
                      compose.names_of(_seats(game)))
 
 
-def check_move_link(link: MoveLink) -> Choice:
+def check_move_link(link: MoveLink, kept: list[Choice] | None = None) -> Choice:
     """Refuse a move link that can no longer be played (read-only; ``moves.play`` decides
     last, under the game's lock); else the menu's entry for its move, names filled in
     (the confirm page shows it).
 
     The menu offers exactly the legal moves (the protocol's ``menu``): a move it has an
-    entry for is legal, and the game lists its moves once for both questions."""
+    entry for is legal, and the game lists its moves once for both questions.  ``kept``:
+    the seat's menu now, as its turn mail kept it (``_kept_menu``), which answers both
+    without asking the game."""
     game, seat = link.game, link.seat
     if game.status == Game.FINISHED:
         raise Refusal("not-active", _("This game has ended; its links cannot be played any "
@@ -226,7 +228,8 @@ def check_move_link(link: MoveLink) -> Choice:
         raise Refusal("not-active", _("This game is not running."), **link.links)
     refused = moves.link_refusal(game, seat, link.turn_seq, link.menu_seq, link.move)
     if refused is None:
-        choice = _choice(get_game(game.game), game, seat, link.move, seat.player.language)
+        choice = (_choice(get_game(game.game), game, seat, link.move, seat.player.language)
+                  if kept is None else next((c for c in kept if c.move == link.move), None))
         if choice is not None:
             return choice
         refused = moves.gone()
@@ -332,13 +335,26 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
 # -- pages ---------------------------------------------------------------------
 
 
+def _kept_menu(game: Game, seats: list[Seat], seat: Seat) -> list[Choice] | None:
+    """The seat's menu as its turn mail listed it, where the mail kept the table as it is
+    now for this page's reader (``picture.kept_choices``) in the words the game's menu
+    speaks to the seat (``check_move_link`` asks it in the player's language); else
+    None.  A confirm page of a mailed link mostly finds it: the game is not asked again
+    for the move's entry (a Riga menu lists every legal move to find one)."""
+    lang = i18n.current()
+    if game.state is None or lang != seat.player.language:
+        return None
+    return picture.kept_choices(seat, picture.picture_key(
+        game, seats, seat.index, compose.names_of(seats), lang))
+
+
 @bp.get("/m/<token>")
 def confirm(token: str) -> Any:
     link = load_move_link(token, drawn=True)
-    choice = check_move_link(link)
     game, seat = link.game, link.seat
-    rules = get_game(game.game)
     seats = _seats(game)
+    choice = check_move_link(link, _kept_menu(game, seats, seat))
+    rules = get_game(game.game)
     values = table_values(game, seats, seat.index, in_turn=seat.in_turn, mailed=True)
     return render_template(
         "pages/confirm.html", **values, seat=seat, move=link.move, choice=choice,

@@ -6,6 +6,7 @@ is never shown: once anything changed, the page draws the table as it is."""
 
 from __future__ import annotations
 
+import json
 from html import unescape
 
 from web_helpers import finish, latest_mail, move_paths, play_first_move, seat_path, table
@@ -120,3 +121,71 @@ def test_a_turn_mail_the_tick_writes_keeps_its_table_too(ctx, client):
     page = client.get(move_paths(latest_mail(BOB))[0])
     assert page.status_code == 200 and MARK in page.text, \
         "the confirm page did not show the table the tick kept"
+
+
+def _asked_never(*_args, **_kwargs):
+    raise AssertionError("the confirm page asked the game for an entry the mail had kept")
+
+
+def test_the_confirm_page_names_the_move_from_the_menu_the_mail_kept(ctx, client,
+                                                                     monkeypatch):
+    """The mail kept its menu with its table: the confirm page of one of its links finds
+    the move there, legal and labelled, without asking the game (``_kept_menu``)."""
+    game = table(ctx, humans=2)
+    rules = get_game("visby")
+    kept = _kept(game, 0)
+    menu = rules.menu(game.state, 0, "en")
+    assert json.loads(kept.choices) == [[c.move, c.label, c.group, c.help, c.region]
+                                        for c in menu]
+    path = move_paths(latest_mail(ALICE))[0]
+    shown = client.get(path)
+    assert shown.status_code == 200
+    # the kept labels marked: the page shows the kept one, and asks the game for none
+    Drawn.update(choices=json.dumps([[c.move, f"kept: {c.label}", c.group, c.help,
+                                      c.region] for c in menu])).where(
+        Drawn.id == kept.id).execute()
+    for name in ("choice", "menu_entry", "menu", "legal_moves"):
+        monkeypatch.setattr(rules, name, _asked_never)
+    page = client.get(path)
+    assert page.status_code == 200, page.text
+    assert "kept: " in page.text
+
+
+def test_a_table_kept_without_its_menu_asks_the_game_for_the_entry(ctx, client,
+                                                                   monkeypatch):
+    """A table an older pbem kept has no menu with it: the game names the move, as it
+    did before the menu was kept."""
+    game = table(ctx, humans=2)
+    rules = get_game("visby")
+    Drawn.update(choices="").where(Drawn.game == game.id).execute()
+    asked = []
+    choice = rules.choice
+
+    def counted(*args, **kwargs):
+        asked.append(args)
+        return choice(*args, **kwargs)
+
+    monkeypatch.setattr(rules, "choice", counted)
+    page = client.get(move_paths(latest_mail(ALICE))[0])
+    assert page.status_code == 200 and len(asked) == 1
+
+
+def test_a_move_the_kept_menu_does_not_list_is_refused(ctx, client):
+    """A kept menu is the seat's menu now (its key names the move number and the menus'
+    versions): a move it does not list is not legal now, and the link is refused as one
+    whose choice is gone."""
+    game = table(ctx, humans=2)
+    Drawn.update(choices="[]").where(Drawn.game == game.id, Drawn.viewer == 0).execute()
+    page = client.get(move_paths(latest_mail(ALICE))[0])
+    assert page.status_code >= 400 and 'data-reason="gone"' in page.text
+
+
+def test_once_the_table_changed_the_kept_menu_is_not_read(ctx, client):
+    """A menu kept with a table of a state gone by names nothing now: the game is asked."""
+    game = table(ctx, humans=2)
+    rules = get_game("visby")
+    path = move_paths(latest_mail(ALICE))[0]
+    Drawn.update(choices="[]").where(Drawn.game == game.id, Drawn.viewer == 0).execute()
+    bob = Seat.get(Seat.game == game, Seat.index == 1)
+    moves.play(ctx, game.id, 1, rules.legal_moves(game.state, 1)[0], menu_seq=bob.menu_seq)
+    assert client.get(path).status_code == 200, "Alice's link still plays"
