@@ -24,10 +24,12 @@ Without a font resvg would draw a picture with no words at all: ``fonts_usable``
 that out once per process, ``pbem serve`` and ``pbem scheduler`` warn at start-up
 (``font_warning``), and the mails go without the picture.
 
-A "your move" mail's table (its picture and its words) is also kept in the database
-(``keep_table``, model ``Drawn``), so that the confirm page of the mail's link shows
-it without drawing it again (``kept_table``; it comes with the seats the page reads
-anyway): the page is served by another process than the one that wrote the mail.
+A "your move" mail's table (its picture, its words and the menu it listed) is also kept
+in the database (``keep_table``, model ``Drawn``), so that the confirm page of the mail's
+link shows it without drawing it again (``kept_table``; it comes with the seats the page
+reads anyway) and names the link's move from the menu without asking the game
+(``kept_choices``): the page is served by another process than the one that wrote the
+mail.
 """
 
 from __future__ import annotations
