@@ -49,10 +49,9 @@ from urllib.parse import urlsplit
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from move_latency import copy_with_threads, templates  # noqa: E402
+from move_latency import copy_with_threads, template_arguments, templates  # noqa: E402
 
 from pbem.context import Context, make_context  # noqa: E402
-from pbem.games import game_names  # noqa: E402
 from pbem.mail import compose  # noqa: E402
 from pbem.models import Seat, create_tables, db, open_database, utcnow  # noqa: E402
 
@@ -322,11 +321,7 @@ def main() -> None:
     steps = parser.add_subparsers(dest="step", required=True)
     p = steps.add_parser("prepare")
     p.add_argument("dir")
-    p.add_argument("--kinds", default=",".join(game_names()))
-    p.add_argument("--games", type=int, default=1, help="games of each kind (1)")
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--at", type=int, default=50)
-    p.add_argument("--seed", type=int, default=1)
+    template_arguments(p, games=1)
     p.add_argument("--rounds", type=int, default=5,
                    help="clicks of each game, the first warming the process (5)")
     r = steps.add_parser("run")
@@ -347,8 +342,6 @@ def main() -> None:
     s = steps.add_parser("summary")
     s.add_argument("files", nargs="+")
     args = parser.parse_args()
-    if args.step == "prepare":
-        args.kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     steps_ = {"prepare": prepare, "run": run, "time": timed, "pages": pages, "summary": summary}
     steps_[args.step](args)
 

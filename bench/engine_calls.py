@@ -53,10 +53,14 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
 from load_app import wrap_engines  # noqa: E402
-from move_latency import Template, copy_with_threads, templates  # noqa: E402
+from move_latency import (  # noqa: E402
+    Template,
+    copy_with_threads,
+    template_arguments,
+    templates,
+)
 
 from pbem.context import Context, make_context  # noqa: E402
-from pbem.games import game_names  # noqa: E402
 from pbem.games import svg as svg_module  # noqa: E402
 from pbem.mail import compose  # noqa: E402
 from pbem.models import Seat, create_tables, db, open_database  # noqa: E402
@@ -237,11 +241,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
-    parser.add_argument("--kinds", default=",".join(game_names()))
-    parser.add_argument("--games", type=int, default=3, help="games of each kind (3)")
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--at", type=int, default=50)
-    parser.add_argument("--seed", type=int, default=1)
+    template_arguments(parser, games=3)
     parser.add_argument("--clicks", type=int, default=6,
                         help="clicks of each game, the first a table never drawn (6)")
     parser.add_argument("--replays", type=int, default=30,
@@ -252,7 +252,6 @@ def main() -> None:
                         help="cProfile the engine calls of this request at the later "
                              "clicks of the first game kind")
     args = parser.parse_args()
-    args.kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     folder = Path(tempfile.mkdtemp(prefix="pbem-engine-calls-"))
     try:
         big = "1000000"

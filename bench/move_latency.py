@@ -181,6 +181,22 @@ def template(ctx: Context, rules: Rules, players: int, at: int, seed: int) -> Te
     return fallback
 
 
+def template_arguments(parser: argparse.ArgumentParser, games: int) -> None:
+    """The arguments ``templates`` reads (which games, how many, where clicked), for each
+    bench that clicks in its games: ``--kinds`` comes as a list of names."""
+    parser.add_argument("--kinds", type=_names, default=list(game_names()),
+                        help="games to click in, comma-separated (default: all)")
+    parser.add_argument("--games", type=int, default=games,
+                        help=f"games of each kind ({games})")
+    parser.add_argument("--players", type=int, default=3, help="people at each table (3)")
+    parser.add_argument("--at", type=int, default=50, help="the move clicked at (50)")
+    parser.add_argument("--seed", type=int, default=1)
+
+
+def _names(text: str) -> list[str]:
+    return [k.strip() for k in text.split(",") if k.strip()]
+
+
 def templates(ctx: Context, args: argparse.Namespace) -> list[Template]:
     found = []
     for kind in args.kinds:
@@ -416,17 +432,11 @@ def main() -> None:
     parser.add_argument("--database", choices=[*DATABASES, "both"], default="both")
     parser.add_argument("--postgres-url", default="")
     parser.add_argument("--server", choices=["gunicorn", "serve"], default="gunicorn")
-    parser.add_argument("--kinds", default=",".join(game_names()),
-                        help="games to click in (default: all)")
-    parser.add_argument("--games", type=int, default=3, help="games of each kind (3)")
-    parser.add_argument("--players", type=int, default=3, help="people at each table (3)")
-    parser.add_argument("--at", type=int, default=50, help="the move clicked at (50)")
+    template_arguments(parser, games=3)
     parser.add_argument("--clicks", type=int, default=24, help="clicks of each per repeat")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    args.kinds = [k.strip() for k in args.kinds.split(",") if k.strip()]
     if not (0 < args.games <= 20 and 0 < args.clicks <= 1000 and 0 < args.repeats <= 100
             and 0 <= args.warmup <= 100 and 0 <= args.at <= 1000):
         parser.error("sizes out of range")
