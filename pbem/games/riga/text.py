@@ -355,12 +355,12 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     # the board's part, each seat's and the viewer's hand, kept by what each reads of the
     # view (``_kept_lines``): most stay from one move to the next and are the same in
     # every reader's text of a table; who is to move and what changes with the turn not
-    # (a building that is the data version's entry by its id: ``_buildings``)
+    # (a building that is the data version's entry by its id: ``building_keys``)
     code, version = w["code"], data.SETS.active.version
     phase, you, start = view.get("phase", ""), view.get("you"), view.get("start")
     lines = _wrapped([_head(view, w), *_table_lines(view, names, w)])
     lines.extend(_kept_lines(
-        ("board", code, version, _buildings(view.get("row")), view.get("below"),
+        ("board", code, version, building_keys(view.get("row")), view.get("below"),
          view.get("sets"), view.get("piles")),
         _board_lines, view, w))
     for entry in view.get("seats") or []:
@@ -376,7 +376,7 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     hand = view.get("hand")
     if you is not None and hand is not None:
         # what ``_hand_part`` reads of it
-        reads = (hand.get("waren"), _buildings(hand.get("gebaeude"))) \
+        reads = (hand.get("waren"), building_keys(hand.get("gebaeude"))) \
             if type(hand) is dict else hand
         lines.extend(_kept_lines(("hand", code, version, reads), _hand_part, hand, w))
     lines.extend(_wrapped(_own_lines(view, names, w)))
@@ -392,15 +392,6 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
         tail.extend(rows)
     lines.extend(_wrapped(tail))
     return with_note("\n".join(lines), lang, 76)
-
-
-def _buildings(buildings: Any) -> Any:
-    """A view's list of buildings as a text's key reads it: each the data version's entry
-    by its id (``building_keys``), the rest as they are; ``buildings`` itself where it is
-    no list (``None``)."""
-    if type(buildings) is not list:
-        return buildings
-    return building_keys(buildings)
 
 
 #: parts of texts (``_kept_lines``), their lines broken and joined, by what they read as

@@ -43,12 +43,15 @@ def _entries() -> dict[str, dict[str, Any]]:
     return data.SETS.active.kept("building views", dict)
 
 
-def building_keys(buildings: Any) -> tuple[Any, ...]:
+def building_keys(buildings: Any) -> Any:
     """Buildings' views as parts of a key to keep what is drawn or written of them by:
     each by its id where it is the active data version's entry of that building
     (``building_view``: what is drawn or written of it is then the version's and its
     id's, and a key that names the version says all), any other as it is (a view made
-    otherwise, e.g. read back from JSON)."""
+    otherwise, e.g. read back from JSON); ``buildings`` itself where it is no list of
+    them (a view without that part: ``None``)."""
+    if not isinstance(buildings, list | tuple):
+        return buildings
     entries = _entries()
     return tuple([ident if type(b) is dict and type(ident := b.get("id")) is str
                   and entries.get(ident) is b else b for b in buildings])
