@@ -279,11 +279,13 @@ def region_links(game: Game, seat: Seat, token: str, menu: list[Choice]) -> dict
 
 def table_values(game: Game, seats: list[Seat], viewer: int | None,
                  since: int = 0, in_turn: bool | None = None,
-                 links: dict[str, str] | None = None, mailed: bool = False
-                 ) -> dict[str, Any]:
+                 links: dict[str, str] | None = None, mailed: bool = False,
+                 waiting: bool = True) -> dict[str, Any]:
     """What every game page shows: the view, its picture (with ``links``: the places to
     tap, ``region_links``), names, what happened since move ``since`` (with
-    ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move.
+    ``in_turn``: what seat ``viewer`` missed, ``seat_history``), who is to move (with
+    ``waiting``: the seat and the game pages say whom they wait for; the confirm and the
+    region pages say nothing of it, and the game is not asked).
     ``mailed``: the reader came from a turn mail, whose table (picture and words) was
     kept when it was written and read with the seats (``table_of(drawn_of=…)``): shown
     as kept, not drawn again, and its view not computed (``view`` is then None; the
@@ -327,7 +329,7 @@ def table_values(game: Game, seats: list[Seat], viewer: int | None,
         history.history(game, viewer, since_seq=since, lang=values["lang"])
         if in_turn is None or viewer is None
         else history.seat_history(game, viewer, in_turn, lang=values["lang"]))
-    if game.status == Game.ACTIVE:
+    if waiting and game.status == Game.ACTIVE:
         values["to_move"] = [names[s] for s in rules.to_move(game.state)]
     return values
 
@@ -355,7 +357,8 @@ def confirm(token: str) -> Any:
     seats = _seats(game)
     choice = check_move_link(link, _kept_menu(game, seats, seat))
     rules = get_game(game.game)
-    values = table_values(game, seats, seat.index, in_turn=seat.in_turn, mailed=True)
+    values = table_values(game, seats, seat.index, in_turn=seat.in_turn, mailed=True,
+                          waiting=False)
     return render_template(
         "pages/confirm.html", **values, seat=seat, move=link.move, choice=choice,
         seat_url=seat_path(game, seat), secret=rules.is_secret(game.state),
@@ -502,7 +505,7 @@ def seat_region(token: str) -> Any:
         flash(_("Nothing to play there now: choose on your seat page."), "refused")
         return redirect(url_for("play.seat_page", token=token), code=303)
     values = table_values(game, seats, seat.index, in_turn=seat.in_turn,
-                          links=region_links(game, seat, token, menu))
+                          links=region_links(game, seat, token, menu), waiting=False)
     return render_template(
         "pages/region.html", **values, seat=seat, me=seat.player, token=token,
         choices=here, messages=get_flashed_messages(with_categories=True))

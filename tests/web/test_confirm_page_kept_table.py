@@ -151,6 +151,29 @@ def test_the_confirm_page_names_the_move_from_the_menu_the_mail_kept(ctx, client
     assert "kept: " in page.text
 
 
+def test_the_confirm_page_asks_the_game_nothing_it_does_not_show(ctx, client, monkeypatch):
+    """Whom the game waits for is said on the seat and the game pages, not on the confirm
+    page: it does not ask the game (``table_values(waiting=False)``); the seat page
+    does, and says it."""
+    table(ctx, humans=2)
+    rules = get_game("visby")
+    path = move_paths(latest_mail(ALICE))[0]
+    seat_page = seat_path(latest_mail(ALICE))
+    assert client.get(path).status_code == 200  # the page as it is, once
+    for name in ("to_move", "picture", "render_text", "view", "choice", "menu",
+                 "legal_moves"):
+        monkeypatch.setattr(rules, name, _asked_never)
+    page = client.get(path)
+    assert page.status_code == 200, page.text
+    monkeypatch.undo()
+    # Alice chooses her cards: then the seat page waits for Bob, and says so
+    for _ in range(4):
+        if "Waiting for: " in client.get(seat_page).text:
+            break
+        assert play_first_move(client, seat_page)
+    assert "Waiting for: Bob" in client.get(seat_page).text
+
+
 def test_a_table_kept_without_its_menu_asks_the_game_for_the_entry(ctx, client,
                                                                    monkeypatch):
     """A table an older pbem kept has no menu with it: the game names the move, as it
