@@ -18,11 +18,14 @@ project) built in, so a plain ``pip install`` works without a system library;
 container lacks.  The binding has one maintainer; the call below is its only use, so
 swapping renderers touches ``render_png`` alone.  resvg draws text with the system's
 fonts (it bundles none): Debian's ``fonts-dejavu-core`` is enough, and ``.ci/run``
-installs it where it is missing.  A picture that cannot be drawn (no renderer, a bad
-SVG) is logged and left out: the mail goes without it, its text table says the same.
-Without a font resvg would draw a picture with no words at all: ``fonts_usable`` finds
-that out once per process, ``pbem serve`` and ``pbem scheduler`` warn at start-up
-(``font_warning``), and the mails go without the picture.
+installs it where it is missing; resvg reads no fontconfig, so it is told which family
+is ``sans-serif``, the generic family the games' pictures end their lists with
+(``fonts_usable`` finds the first of ``SANS_SERIF_FAMILIES`` installed).  A picture
+that cannot be drawn (no renderer, a bad SVG) is logged and left out: the mail goes
+without it, its text table says the same.  Without a font resvg would draw a picture
+with no words at all: ``fonts_usable`` finds that out once per process, ``pbem serve``
+and ``pbem scheduler`` warn at start-up (``font_warning``), and the mails go without
+the picture.
 
 A "your move" mail's table (its picture, its words and the menu it listed) is also kept
 in the database (``keep_table``, model ``Drawn``), so that the confirm page of the mail's
@@ -98,6 +101,19 @@ _LABEL = re.compile(r'aria-label="([^"]*)"')
 _FONT_DIRS: list[str] | None = None
 #: whether words come out of the renderer here: probed once (``fonts_usable``)
 _FONTS_USABLE: bool | None = None
+#: the family resvg is told its generic ``sans-serif`` is (``fonts_usable`` finds it), or
+#: None for resvg's own: resvg asks no fontconfig, and its own is Arial, which no Debian
+#: has.  With Debian's DejaVu alone it then wrote no word at all (``fonts_usable`` said
+#: no font, and every mail went without its picture, though the README promises DejaVu
+#: is enough); with Liberation beside it (chromium brings it) Liberation Sans stood in,
+#: and a line with a sign it lacks (Visby's market rate "2:2◇") was set whole in a serif
+#: face, not bold.  The games' pictures name ``sans-serif`` last of their families.
+_SANS_SERIF: str | None = None
+#: the families tried for ``sans-serif``, in order: DejaVu Sans first (fontconfig's own
+#: sans-serif on Debian, so a browser there shows the pictures in it too; it has every
+#: sign the games draw), then faces of the same metrics as Arial, then resvg's default
+SANS_SERIF_FAMILIES = ("DejaVu Sans", "Liberation Sans", "Arimo", "Noto Sans", "FreeSans",
+                       "Arial", None)
 #: a word as the games write theirs (``font-family`` ends in the generic sans-serif), and
 #: the same picture without it: with no usable font both render to the same PNG
 _PROBE = ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="16">{}</svg>')
@@ -129,25 +145,39 @@ class Picture:
 
 def use_font_dirs(dirs: list[str] | None) -> None:
     """Read fonts from ``dirs`` alone (``None``: the system's), and probe them anew."""
-    global _FONT_DIRS, _FONTS_USABLE
-    _FONT_DIRS, _FONTS_USABLE = (None if dirs is None else list(dirs)), None
+    global _FONT_DIRS, _FONTS_USABLE, _SANS_SERIF
+    _FONT_DIRS, _FONTS_USABLE, _SANS_SERIF = (None if dirs is None else list(dirs)), None, None
 
 
-def _font_options() -> dict[str, Any]:
-    return {} if _FONT_DIRS is None else {"skip_system_fonts": True, "font_dirs": _FONT_DIRS}
+def _font_options(sans_serif: str | None = None) -> dict[str, Any]:
+    """resvg's options for fonts: where it reads them, and what ``sans-serif`` is
+    (``sans_serif``, else the one ``fonts_usable`` found)."""
+    options: dict[str, Any] = ({} if _FONT_DIRS is None
+                               else {"skip_system_fonts": True, "font_dirs": _FONT_DIRS})
+    family = sans_serif or _SANS_SERIF
+    if family is not None:
+        options["sans_serif_family"] = family
+    return options
 
 
 def fonts_usable() -> bool:
-    """Whether the renderer writes words here: a word drawn must change the picture."""
-    global _FONTS_USABLE
+    """Whether the renderer writes words here: a word drawn must change the picture.  The
+    first of ``SANS_SERIF_FAMILIES`` that writes it is ``sans-serif`` from then on."""
+    global _FONTS_USABLE, _SANS_SERIF
     if _FONTS_USABLE is None:
         try:
             import resvg_py
 
-            word, blank = (bytes(resvg_py.svg_to_bytes(svg_string=_PROBE.format(inner),
-                                                       **_font_options()))
-                           for inner in (_WORD, ""))
-            _FONTS_USABLE = word != blank
+            blank = bytes(resvg_py.svg_to_bytes(svg_string=_PROBE.format(""),
+                                                **_font_options()))
+            for family in SANS_SERIF_FAMILIES:
+                word = bytes(resvg_py.svg_to_bytes(svg_string=_PROBE.format(_WORD),
+                                                   **_font_options(family)))
+                if word != blank:
+                    _SANS_SERIF, _FONTS_USABLE = family, True
+                    break
+            else:
+                _FONTS_USABLE = False
         except Exception:  # no renderer: render_png says so for each picture
             log.exception("the renderer of the mails' pictures cannot be tried")
             _FONTS_USABLE = True

@@ -256,12 +256,14 @@ def _drawn_widths(svg: str, monkeypatch) -> tuple[bytes, list[int]]:
 
 def _first_that_fits(svg: str, widths: list[int]) -> bytes:
     """The PNG of the first of ``widths`` at most ``MAX_BYTES``, else of the last: what
-    ``render_png`` gives, drawn at every width in turn."""
+    ``render_png`` gives, drawn at every width in turn (with its fonts)."""
     import resvg_py
 
+    assert picture.fonts_usable()
     png = b""
     for width in widths:
-        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width))
+        png = bytes(resvg_py.svg_to_bytes(svg_string=svg, width=width,
+                                          **picture._font_options()))
         if len(png) <= picture.MAX_BYTES:
             break
     return png
@@ -313,7 +315,8 @@ def test_a_width_surely_too_large_is_not_drawn(name, players, expected_widths, m
     assert drawn == expected_widths
     assert png == _first_that_fits(svg, list(picture.PIXEL_WIDTHS))
     # what the widths skipped rest on: each drawing weighs its share of the largest
-    weighs = {w: len(render(svg_string=svg, width=w)) for w in picture._SHARES}
+    weighs = {w: len(render(svg_string=svg, width=w, **picture._font_options()))
+              for w in picture._SHARES}
     for width, (least, most) in picture._SHARES.items():
         share = weighs[width] / weighs[picture.PIXEL_WIDTHS[0]]
         assert least <= share <= most, f"{width} pixels: {share:.3f} of the largest"
