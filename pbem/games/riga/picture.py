@@ -497,11 +497,12 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
 
 
 def _display_faces(display: Any) -> tuple[tuple[tuple[str, Any], ...], ...]:
-    """What a seat's line reads of its display's buildings: each one's ``_face``, made once
-    with a building's entry where the view shares it (``view.display_view``), and kept by
-    the data version with it, known by its identity; any other (a view read back from
-    JSON) read as it is.  The seat's key was made from every entry whole, some eighteen
-    keys and its help in two languages, at every picture."""
+    """What a seat's line reads of its display's buildings (``display``, not empty): each
+    one's ``_face``, made once with a building's entry where the view shares it
+    (``view.display_view``), and kept by the data version with it, known by its identity;
+    any other (a view read back from JSON) read as it is.  The seat's key was made from
+    every entry whole, some eighteen keys and its help in two languages, at every
+    picture."""
     faces = data.SETS.active.kept("picture display faces", dict)
     made = []
     for d in display:  # a loop, not a generator: every building of every display
@@ -855,7 +856,8 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
     # its seat's line from the one kept for it (``_seat``); its display as that line reads
     # it (``_display_faces``), not the view's entries whole
     seat = entry["seat"]
-    drawn = dict(entry, display=_display_faces(entry.get("display") or ()))
+    display = entry.get("display")
+    drawn = dict(entry, display=_display_faces(display)) if display else entry
     return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, drawn,
                      seat == view.get("you"), seat in (view.get("to_move") or []),
                      seat == view.get("start"), view.get("phase"), names, y,

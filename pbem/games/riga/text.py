@@ -118,11 +118,12 @@ def _display_item(d: dict[str, Any], w: Words) -> str:
 
 
 def _display_items(display: Any, w: Words) -> tuple[str, ...]:
-    """A display's buildings as its seat's line names them (``_display_item``): made once
-    with a building's entry where the view shares it (``view.display_view``), kept by the
-    data version and language with it, known by its identity; any other (a view read back
-    from JSON) read as it is.  The seat's lines were kept by every entry whole, some
-    eighteen keys and its help in two languages, written again at every text."""
+    """A display's buildings (``display``, not empty) as its seat's line names them
+    (``_display_item``): made once with a building's entry where the view shares it
+    (``view.display_view``), kept by the data version and language with it, known by its
+    identity; any other (a view read back from JSON) read as it is.  The seat's lines were
+    kept by every entry whole, some eighteen keys and its help in two languages, written
+    again at every text."""
     items = data.SETS.active.kept(("text display items", w["code"]), dict)
     made = []
     for d in display:  # a loop, not a generator: every building of every display
@@ -297,7 +298,8 @@ def _seat_lines(view: dict[str, Any], entry: dict[str, Any], names: list[str],
         cards = entry["revealed"]
         lines.append(w["revealed"].format(cards=", ".join(ware_name(c) for c in cards),
                                           value=sum(data.WERT.get(c, 0) for c in cards)))
-    display = entry.get("display")  # its buildings named (``render``: ``_display_items``)
+    # its buildings named (``render``: ``_display_items``), or an empty display as it is
+    display = entry.get("display")
     lines.append(w["display"] + ("; ".join(display) if display else w["no display"]))
     if entry.get("riga_left"):
         lines.append(w["riga left"] + ", ".join(entry["riga_left"]))
@@ -388,7 +390,8 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
         # (its display as those lines name it: ``_display_items``, not the view's entries)
         s = entry["seat"]
         mine, starts = s == you, s == start
-        written = dict(entry, display=_display_items(entry.get("display") or (), w))
+        display = entry.get("display")
+        written = dict(entry, display=_display_items(display, w)) if display else entry
         lines.extend(_kept_lines(("seat", code, version, phase, mine, starts, written, names),
                                  _seat_lines, {"phase": phase, "you": s if mine else None,
                                                "start": s if starts else None},
