@@ -52,6 +52,7 @@ from pbem.games.riga import data
 from pbem.games.riga import words as riga_words
 from pbem.games.riga.menu import STRIP
 from pbem.games.riga.view import (
+    DISPLAYS_MOST,
     building_key,
     building_keys,
     building_view,
@@ -512,6 +513,8 @@ def _display_faces(display: Any) -> tuple[tuple[tuple[str, Any], ...], ...]:
             continue
         face = _face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS)
         if is_shared_display(d):  # kept with it: its id is its own while it is kept
+            if len(faces) >= DISPLAYS_MOST:  # as many as the view keeps entries
+                faces.clear()
             faces[id(d)] = (d, face)
         made.append(face)
     return tuple(made)

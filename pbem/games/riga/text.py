@@ -23,7 +23,12 @@ from pbem.games.language import Words, plural
 from pbem.games.render import seat_text
 from pbem.games.riga import data
 from pbem.games.riga.sentences import art_the, event, event_lines
-from pbem.games.riga.view import building_keys, building_view, is_shared_display
+from pbem.games.riga.view import (
+    DISPLAYS_MOST,
+    building_keys,
+    building_view,
+    is_shared_display,
+)
 from pbem.games.riga.words import building_name, words
 from pbem.games.svg import keeps_beside
 
@@ -133,6 +138,8 @@ def _display_items(display: Any, w: Words) -> tuple[str, ...]:
             continue
         item = _display_item(d, w)
         if is_shared_display(d):  # kept with it: its id is its own while it is kept
+            if len(items) >= DISPLAYS_MOST:  # as many as the view keeps entries
+                items.clear()
             items[id(d)] = (d, item)
         made.append(item)
     return tuple(made)

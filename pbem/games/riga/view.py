@@ -86,6 +86,12 @@ def display_view(ident: str, used: Any, face: Any, built_turn: Any,
     return _display_of(_display_entries(), ident, used, face, built_turn, active)
 
 
+#: how many display entries (``display_view``) a data version keeps: then they are all
+#: forgotten at once (a building's entry is one a turn it was built in, and a server
+#: plays on for months; a few hundred serve the tables of a dozen games)
+DISPLAYS_MOST = 4096
+
+
 def _display_of(entries: dict[tuple[Any, ...], dict[str, Any]], ident: str, used: Any,
                 face: Any, built_turn: Any, active: bool) -> dict[str, Any]:
     """``display_view`` in ``entries``, the active version's (a view asks for its seats'
@@ -96,6 +102,8 @@ def _display_of(entries: dict[tuple[Any, ...], dict[str, Any]], ident: str, used
     key = (ident, used, face, built_turn, active)
     found = entries.get(key)
     if found is None:
+        if len(entries) >= DISPLAYS_MOST:
+            entries.clear()  # the views made with them keep theirs, now read as not shared
         found = entries[key] = _display_words(ident, used, face, built_turn, active)
     return found
 

@@ -272,3 +272,35 @@ def test_a_display_entry_of_other_kinds_is_its_own():
     mine = view.build_view(odd, 0)["seats"][0]["display"][0]
     assert mine == shared and mine is not shared and not view.is_shared_display(mine)
     assert type(mine["used"]) is int and type(shared["used"]) is bool
+
+
+def test_the_display_entries_kept_are_bounded(monkeypatch):
+    """A data version keeps at most ``view.DISPLAYS_MOST`` display entries (one a turn a
+    building was built in, and a server plays for months), and the picture and the text
+    as many of their pieces: then all are forgotten at once; a view made before reads as
+    a view read back from JSON does, and draws and reads the same."""
+    most = 6
+    for module in (view, picture, text):
+        monkeypatch.setattr(module, "DISPLAYS_MOST", most)
+    kept = ["display views", "picture display faces", ("text display items", "de"),
+            ("text display items", "en")]
+    for key in kept:  # what the tests before kept (safe: a view's entries are its own)
+        data.SETS.active.memo.pop(key, None)
+    names = ["Malte", "Heike", "Anne"]
+    views = []
+    for n, state in enumerate(_played(3, False, "grenze")):
+        if n % 10:
+            continue
+        shown = GAME.view(state, 1)
+        views.append((shown, GAME.picture(shown, names, "de"), GAME.render_text(shown, names)))
+        assert all(len(data.SETS.active.kept(key, dict)) <= most for key in kept)
+    forgotten = 0
+    for shown, drawn, written in views:
+        forgotten += not all(view.is_shared_display(d) for e in shown["seats"]
+                             for d in e["display"])
+        assert GAME.picture(shown, names, "de") == drawn
+        assert GAME.render_text(shown, names) == written
+        copy = json.loads(json.dumps(shown))
+        assert GAME.picture(copy, names, "de") == drawn
+        assert GAME.render_text(copy, names) == written
+    assert forgotten > 5
