@@ -51,7 +51,13 @@ from pbem.games import language
 from pbem.games.riga import data
 from pbem.games.riga import words as riga_words
 from pbem.games.riga.menu import STRIP
-from pbem.games.riga.view import building_key, building_keys, building_view
+from pbem.games.riga.view import (
+    DISPLAYS_MOST,
+    building_key,
+    building_keys,
+    building_view,
+    is_shared_display,
+)
 from pbem.games.riga.words import building_help, building_name
 from pbem.games.svg import Canvas, seat_name, shorten, text_width, wrap
 from pbem.games.svg import xml_text as _text
@@ -485,10 +491,33 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
     limit = entry.get("hand_limit", 8 if entry.get("speicher") else 6)
     revealed = (tuple(entry.get("revealed") or ())
                 if view.get("phase") in ("reveal", "choose_start", "keep") else ())
-    display = tuple([_face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS) for d in entry.get("display") or ()])
+    display = tuple(entry.get("display") or ())  # its buildings' faces (``_seat_block``)
     left = tuple(entry.get("riga_left") or ())
     return _seat_line(svg, lang, seat, you, moving, start, title, entry.get("points", 0),
                       counts, limit, revealed, display, left, y)
+
+
+def _display_faces(display: Any) -> tuple[tuple[tuple[str, Any], ...], ...]:
+    """What a seat's line reads of its display's buildings (``display``, not empty): each
+    one's ``_face``, made once with a building's entry where the view shares it
+    (``view.display_view``), and kept by the data version with it, known by its identity;
+    any other (a view read back from JSON) read as it is.  The seat's key was made from
+    every entry whole, some eighteen keys and its help in two languages, at every
+    picture."""
+    faces = data.SETS.active.kept("picture display faces", dict)
+    made = []
+    for d in display:  # a loop, not a generator: every building of every display
+        found = faces.get(id(d))
+        if found is not None and found[0] is d:
+            made.append(found[1])
+            continue
+        face = _face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS)
+        if is_shared_display(d):  # kept with it: its id is its own while it is kept
+            if len(faces) >= DISPLAYS_MOST:  # as many as the view keeps entries
+                faces.clear()
+            faces[id(d)] = (d, face)
+        made.append(face)
+    return tuple(made)
 
 
 def _seat_regions(entry: dict[str, Any], seat: int, you: bool) -> tuple[str, ...]:
@@ -827,9 +856,12 @@ def _seat_block(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any],
     # is the viewer's, to move, the start player, and the phase (a look-up, where a key
     # of its parts took a tenth of a picture drawn from kept pieces; the same block in
     # every other reader's picture, and while others move); a block that changed draws
-    # its seat's line from the one kept for it (``_seat``)
+    # its seat's line from the one kept for it (``_seat``); its display as that line reads
+    # it (``_display_faces``), not the view's entries whole
     seat = entry["seat"]
-    return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, entry,
+    display = entry.get("display")
+    drawn = dict(entry, display=_display_faces(display)) if display else entry
+    return svg.drawn(_seat_block_kept, data.SETS.active.version, lang, drawn,
                      seat == view.get("you"), seat in (view.get("to_move") or []),
                      seat == view.get("start"), view.get("phase"), names, y,
                      regions=lambda: _seat_block_regions(entry, seat == view.get("you")))

@@ -23,7 +23,12 @@ from pbem.games.language import Words, plural
 from pbem.games.render import seat_text
 from pbem.games.riga import data
 from pbem.games.riga.sentences import art_the, event, event_lines
-from pbem.games.riga.view import building_keys, building_view
+from pbem.games.riga.view import (
+    DISPLAYS_MOST,
+    building_keys,
+    building_view,
+    is_shared_display,
+)
 from pbem.games.riga.words import building_name, words
 from pbem.games.svg import keeps_beside
 
@@ -115,6 +120,29 @@ def _display_item(d: dict[str, Any], w: Words) -> str:
     if name.endswith(")"):
         return f"{name[:-1]}, {', '.join(notes)})"
     return f"{name} ({', '.join(notes)})"
+
+
+def _display_items(display: Any, w: Words) -> tuple[str, ...]:
+    """A display's buildings (``display``, not empty) as its seat's line names them
+    (``_display_item``): made once with a building's entry where the view shares it
+    (``view.display_view``), kept by the data version and language with it, known by its
+    identity; any other (a view read back from JSON) read as it is.  The seat's lines were
+    kept by every entry whole, some eighteen keys and its help in two languages, written
+    again at every text."""
+    items = data.SETS.active.kept(("text display items", w["code"]), dict)
+    made = []
+    for d in display:  # a loop, not a generator: every building of every display
+        found = items.get(id(d))
+        if found is not None and found[0] is d:
+            made.append(found[1])
+            continue
+        item = _display_item(d, w)
+        if is_shared_display(d):  # kept with it: its id is its own while it is kept
+            if len(items) >= DISPLAYS_MOST:  # as many as the view keeps entries
+                items.clear()
+            items[id(d)] = (d, item)
+        made.append(item)
+    return tuple(made)
 
 
 def waren_text(waren: dict[str, int], w: Words) -> str:
@@ -277,9 +305,9 @@ def _seat_lines(view: dict[str, Any], entry: dict[str, Any], names: list[str],
         cards = entry["revealed"]
         lines.append(w["revealed"].format(cards=", ".join(ware_name(c) for c in cards),
                                           value=sum(data.WERT.get(c, 0) for c in cards)))
-    display = entry.get("display") or []
-    lines.append(w["display"] + ("; ".join(_display_item(d, w) for d in display) if display
-                                 else w["no display"]))
+    # its buildings named (``render``: ``_display_items``), or an empty display as it is
+    display = entry.get("display")
+    lines.append(w["display"] + ("; ".join(display) if display else w["no display"]))
     if entry.get("riga_left"):
         lines.append(w["riga left"] + ", ".join(entry["riga_left"]))
     if s != you and entry.get("hand"):  # only the archive's view holds other hands
@@ -366,12 +394,15 @@ def render(view: dict[str, Any], names: list[str], lang: str = "en") -> str:
     for entry in view.get("seats") or []:
         # a seat's lines read of the table's view whether the seat is the viewer's and the
         # start player's, and the phase: the same in every other reader's text
+        # (its display as those lines name it: ``_display_items``, not the view's entries)
         s = entry["seat"]
         mine, starts = s == you, s == start
-        lines.extend(_kept_lines(("seat", code, version, phase, mine, starts, entry, names),
+        display = entry.get("display")
+        written = dict(entry, display=_display_items(display, w)) if display else entry
+        lines.extend(_kept_lines(("seat", code, version, phase, mine, starts, written, names),
                                  _seat_lines, {"phase": phase, "you": s if mine else None,
                                                "start": s if starts else None},
-                                 entry, names, w))
+                                 written, names, w))
     # the viewer's own: its hand kept, what changes with the turn (``_own_lines``) not
     hand = view.get("hand")
     if you is not None and hand is not None:

@@ -73,18 +73,68 @@ def _building_words(ident: str) -> dict[str, Any]:
     }
 
 
-def _display_entry(e: dict[str, Any], turn: int, always: bool) -> dict[str, Any]:
-    """A building of a display as every view shows it: ``rules.is_active`` with the
-    state's ``turn`` and whether its phase counts every building (``always``)."""
-    shown = _shown(e["id"])
+def display_view(ident: str, used: Any, face: Any, built_turn: Any,
+                 active: bool) -> dict[str, Any]:
+    """A building of a display as every view shows it (``active``: ``rules.is_active``):
+    the entry of the active data version for these values, made once and shared by every
+    view that shows it, as ``building_view``'s (a view is read, never changed).  Each view
+    made each display's entries anew, some eighteen keys a building, and its picture and
+    its text then read every one whole to key what they draw and write of it; they now
+    make their pieces of a shared entry once (``is_shared_display``).  Values of kinds a
+    state does not hold (``used`` not a truth value, say) make an entry of its own: a key
+    cannot tell ``1`` from ``True``, and the entry would show the other."""
+    return _display_of(_display_entries(), ident, used, face, built_turn, active)
+
+
+#: how many display entries (``display_view``) a data version keeps: then they are all
+#: forgotten at once (a building's entry is one a turn it was built in, and a server
+#: plays on for months; a few hundred serve the tables of a dozen games)
+DISPLAYS_MOST = 4096
+
+
+def _display_of(entries: dict[tuple[Any, ...], dict[str, Any]], ident: str, used: Any,
+                face: Any, built_turn: Any, active: bool) -> dict[str, Any]:
+    """``display_view`` in ``entries``, the active version's (a view asks for its seats'
+    entries once)."""
+    if type(used) is not bool or type(built_turn) is not int \
+            or not (face is None or type(face) is int or type(face) is str):
+        return _display_words(ident, used, face, built_turn, active)
+    key = (ident, used, face, built_turn, active)
+    found = entries.get(key)
+    if found is None:
+        if len(entries) >= DISPLAYS_MOST:
+            entries.clear()  # the views made with them keep theirs, now read as not shared
+        found = entries[key] = _display_words(ident, used, face, built_turn, active)
+    return found
+
+
+def _display_entries() -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The active data version's display entries (``display_view``), by their values."""
+    return data.SETS.active.kept("display views", dict)
+
+
+def is_shared_display(d: Any) -> bool:
+    """Whether ``d`` is the active data version's shared entry of a display's building
+    (``display_view``): what is drawn or written of it may then be made once and kept
+    with it (by its identity); any other (a view read back from JSON) is read as it is."""
+    if type(d) is not dict:
+        return False
+    try:
+        key = (d["id"], d["used"], d["face"], d["built_turn"], not d["new"])
+        return _display_entries().get(key) is d
+    except (KeyError, TypeError):  # not a view's entry, or a value that cannot key it
+        return False
+
+
+def _display_words(ident: str, used: Any, face: Any, built_turn: Any,
+                   active: bool) -> dict[str, Any]:
+    shown = _shown(ident)
     art = shown["art"]
-    active = e["built_turn"] < turn or always
     usable = active and (
-        (art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
-        or (art in data.EINMALIG and not e["used"]))
-    return {**shown, "used": e["used"],
-            "usable": bool(usable), "face": e["face"], "built_turn": e["built_turn"],
-            "new": not active}
+        (art == "Wechselstube" and face == data.WECHSELSTUBE_DUKATEN)
+        or (art in data.EINMALIG and not used))
+    return {**shown, "used": used, "usable": bool(usable), "face": face,
+            "built_turn": built_turn, "new": not active}
 
 
 def build_view(state: dict[str, Any], seat: int | None) -> View:
@@ -93,6 +143,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
     you = seat if seat is not None and seat >= 0 else None
     seats = []
     turn, always = state["turn"], state["phase"] in ("over", "winter")
+    shared = _display_entries()
     for s in range(n):
         r, k = rules.persons(state, s, active_only=False)
         hand = state["hand"][s]
@@ -104,7 +155,9 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
             "hand_count": waren + gebaeude,
             "waren_count": waren,
             "gebaeude_count": gebaeude,
-            "display": [_display_entry(e, turn, always) for e in state["display"][s]],
+            "display": [_display_of(shared, e["id"], e["used"], e["face"], e["built_turn"],
+                                    e["built_turn"] < turn or always)
+                        for e in state["display"][s]],
             "riga_left": list(state["riga_left"][s]),
             "ritter": r, "kaufleute": k,
             "speicher": any(e["id"] == "Speicher" for e in state["display"][s]),

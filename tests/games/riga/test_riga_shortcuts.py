@@ -13,9 +13,10 @@ import random
 
 import pytest
 
+from pbem.games.datafile import DataSet
 from pbem.games.protocol import EVERYTHING
 from pbem.games.render import seat_text
-from pbem.games.riga import GAME, menu, rules, sentences, text, view
+from pbem.games.riga import GAME, data, menu, picture, rules, sentences, text, view
 from pbem.games.riga.moves import Choose, Discard, End, School
 from pbem.games.riga.words import words
 
@@ -151,3 +152,155 @@ def test_a_building_entry_is_shared_and_stays_as_made(players, riga, seed):
     assert len(shared) > 100
     for b in shared:
         assert b == view._building_words(b["id"])
+
+
+def _played(players: int, riga: bool, seed: str) -> list[dict]:
+    """The states of a whole game the bots play (they build, where random moves mostly
+    do not: displays of many buildings, used, turned, new)."""
+    chance = random.Random(seed)
+    state = GAME.setup(players, {"riga": riga}, seed)
+    out = [state]
+    while not GAME.is_over(state):
+        seat = chance.choice(GAME.to_move(state))
+        state = GAME.apply(state, seat, GAME.bot_move(state, seat, chance))
+        out.append(state)
+    return out
+
+
+def _as_made(state: dict, e: dict) -> dict:
+    """A display's building as a view showed it when each view made its own entries."""
+    active = rules.is_active(state, e)
+    art = data.ART_VON[e["id"]]
+    usable = active and ((art == "Wechselstube" and e["face"] == data.WECHSELSTUBE_DUKATEN)
+                         or (art in data.EINMALIG and not e["used"]))
+    return {**view.building_view(e["id"]), "used": e["used"], "usable": bool(usable),
+            "face": e["face"], "built_turn": e["built_turn"], "new": not active}
+
+
+@pytest.mark.parametrize(("players", "riga", "seed"),
+                         [(3, True, "auslage-a"), (4, False, "auslage-b")])
+def test_a_display_entry_is_shared_and_stays_as_made(players, riga, seed):
+    """A display's building is one entry per data version and what the view shows of it
+    (``view.display_view``), shared by every view of every seat, the same as each view
+    made of its own before; drawing the views (text and picture, with links, both
+    languages) changes none, and a view read back from JSON (its entries its own: its
+    text and picture made from them, not from the pieces kept with the shared ones)
+    reads and looks the same."""
+    names = ["Malte", "Heike", "Anne", "Bob"][:players]
+    shared = []
+    for n, state in enumerate(_played(players, riga, seed)):
+        first = None
+        for seat in [*range(players), None, EVERYTHING]:
+            shown = GAME.view(state, seat)
+            displays = [e["display"] for e in shown["seats"]]
+            for s, display in enumerate(displays):
+                assert [json.dumps(d) for d in display] == \
+                    [json.dumps(_as_made(state, e)) for e in state["display"][s]]
+                for d in display:
+                    assert view.is_shared_display(d)
+                    assert d is view.display_view(d["id"], d["used"], d["face"],
+                                                  d["built_turn"], not d["new"])
+            if first is None:
+                first = displays
+            else:  # every seat's view shows the very entries of the first
+                assert all(d is e for a, b in zip(first, displays, strict=True)
+                           for d, e in zip(a, b, strict=True))
+            shared += [d for display in displays for d in display]
+            if n % 8:
+                continue
+            links = {c.region: f"/m/{i}" for i, c in enumerate(
+                GAME.menu(state, seat, "en") if seat in range(players) else []) if c.region}
+            copy = json.loads(json.dumps(shown))
+            assert not any(view.is_shared_display(d) for e in copy["seats"]
+                           for d in e["display"])
+            for lang in ("en", "de"):
+                assert GAME.render_text(shown, names, lang) == \
+                    GAME.render_text(copy, names, lang), (n, seat, lang)
+                assert GAME.picture(shown, names, lang, links) == \
+                    GAME.picture(copy, names, lang, links), (n, seat, lang)
+    assert len({id(d) for d in shared}) > 50 and len(shared) > 10_000
+    assert any(d["used"] for d in shared) and any(d["new"] for d in shared)
+    for d in shared:  # as made, after every drawing
+        assert d == view._display_words(d["id"], d["used"], d["face"], d["built_turn"],
+                                        not d["new"])
+
+
+def test_a_display_entry_is_its_data_versions_own(monkeypatch):
+    """The entries, and the picture's and the text's pieces kept with them, are the
+    active data version's: a view made while another version is active (an operator's
+    file, its own memo) shares none of the first version's entries, draws and reads as a
+    view read back from JSON does, and the first version's entries are not taken for its
+    own."""
+    state = next(s for s in _played(3, False, "fassung") if sum(map(len, s["display"])) > 4)
+    names = ["Malte", "Heike", "Anne"]
+
+    def drawn(shown: dict) -> tuple[str, str]:
+        return picture.draw(shown, names, "de"), text.render(shown, names, "de")
+
+    before = view.build_view(state, 0)
+    as_drawn = drawn(before)
+    shipped = data.SETS.active
+    other = DataSet(f"{shipped.version}+anders", shipped.data, shipped.text, shipped.derived)
+    monkeypatch.setitem(data.SETS.__dict__, "active", other)
+    assert data.SETS.active is other
+    after = view.build_view(state, 0)
+    pairs = [(d, e) for a, b in zip(before["seats"], after["seats"], strict=True)
+             for d, e in zip(a["display"], b["display"], strict=True)]
+    assert len(pairs) > 4
+    for d, e in pairs:
+        assert d == e and d is not e
+        assert view.is_shared_display(e) and not view.is_shared_display(d)
+    assert all(d is e for a, b in zip(after["seats"], view.build_view(state, 1)["seats"],
+                                      strict=True)
+               for d, e in zip(a["display"], b["display"], strict=True))
+    # the shipped version's entries read as entries of no version's, and the same
+    assert drawn(before) == drawn(json.loads(json.dumps(before))) == drawn(after)
+    monkeypatch.undo()
+    assert data.SETS.active is shipped
+    assert view.is_shared_display(before["seats"][0]["display"][0]) or \
+        not before["seats"][0]["display"]
+    assert drawn(before) == as_drawn
+
+
+def test_a_display_entry_of_other_kinds_is_its_own():
+    """A display's values of kinds a state does not hold (``1`` for ``True``) make an
+    entry of their own: the shared one (``used`` a truth value) would show the other."""
+    state = next(s for s in _played(2, False, "sorten") if s["display"][0])
+    shared = view.build_view(state, 0)["seats"][0]["display"][0]
+    odd = json.loads(json.dumps(state))
+    odd["display"][0][0]["used"] = int(odd["display"][0][0]["used"])
+    mine = view.build_view(odd, 0)["seats"][0]["display"][0]
+    assert mine == shared and mine is not shared and not view.is_shared_display(mine)
+    assert type(mine["used"]) is int and type(shared["used"]) is bool
+
+
+def test_the_display_entries_kept_are_bounded(monkeypatch):
+    """A data version keeps at most ``view.DISPLAYS_MOST`` display entries (one a turn a
+    building was built in, and a server plays for months), and the picture and the text
+    as many of their pieces: then all are forgotten at once; a view made before reads as
+    a view read back from JSON does, and draws and reads the same."""
+    most = 6
+    for module in (view, picture, text):
+        monkeypatch.setattr(module, "DISPLAYS_MOST", most)
+    kept = ["display views", "picture display faces", ("text display items", "de"),
+            ("text display items", "en")]
+    for key in kept:  # what the tests before kept (safe: a view's entries are its own)
+        data.SETS.active.memo.pop(key, None)
+    names = ["Malte", "Heike", "Anne"]
+    views = []
+    for n, state in enumerate(_played(3, False, "grenze")):
+        if n % 10:
+            continue
+        shown = GAME.view(state, 1)
+        views.append((shown, GAME.picture(shown, names, "de"), GAME.render_text(shown, names)))
+        assert all(len(data.SETS.active.kept(key, dict)) <= most for key in kept)
+    forgotten = 0
+    for shown, drawn, written in views:
+        forgotten += not all(view.is_shared_display(d) for e in shown["seats"]
+                             for d in e["display"])
+        assert GAME.picture(shown, names, "de") == drawn
+        assert GAME.render_text(shown, names) == written
+        copy = json.loads(json.dumps(shown))
+        assert GAME.picture(copy, names, "de") == drawn
+        assert GAME.render_text(copy, names) == written
+    assert forgotten > 5
