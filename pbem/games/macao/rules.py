@@ -973,8 +973,22 @@ def formality(state: State, seat: int) -> Move | None:
     # payments (the server asks this after every move, and the seat page again)
     if not _turn_to_end(state, seat):
         return None
-    groups, last = _turn_groups(state, seat, offer=False)
-    return None if groups else last
+    # no group with a move (``_turn_groups``, bare), asked group by group, the cheapest
+    # first, and left at the first with a move: the server asks after every move, for
+    # every seat to move, and listing every group (and the turn's end, which plays out
+    # the cards it would use) was most of a Macao click's POST in the engines
+    if any(_GROUPS[name](state, seat) for name in _FORMALITY_ORDER):
+        return None
+    uses, last = _use_moves(state, seat), _turn_end(state, seat)
+    if uses and last == FINISH:  # as ``_turn_groups``: the prestige ``finish`` takes
+        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
+        uses = [m for m in uses if m not in prestige]
+    return None if uses else last
+
+
+#: the action groups ``formality`` asks, the cheapest first; the use group after them
+#: (what is left of it depends on the turn's end)
+_FORMALITY_ORDER = ("tribute", "joker", "ship", "wall", "city", "activate")
 
 
 # -- apply -----------------------------------------------------------------------------
