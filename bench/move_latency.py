@@ -8,8 +8,10 @@ One run per database, the two kinds of click interleaved on one server:
   snapshot, deadlines and queued mails), then the redirect followed (``GET
   /s/<token>``, the seat page). Clicks are made at move ~50 (``--at``) of real games
   of every kind (``--games`` of each, ``--players`` seated people, played move by move
-  through the service, the game's default move with a random one in ten; the click is
-  the first seat's default move where it begins another seat's turn): each click is
+  through the service by the game's own bot, as players would build and buy; the
+  click is the first seat's default move where it begins another seat's turn; until
+  session 29 the tables were played by default moves, with which nobody in Riga ever
+  built, and its tables were cheaper to draw than a real game's): each click is
   made on a fresh copy of such a game (copied untimed), so that every click meets the
   same position and Riga's and Macao's heavier pictures count;
 * **floor**: the cheapest click of that shape on the same app, server and database
@@ -174,9 +176,10 @@ def template(ctx: Context, rules: Rules, players: int, at: int, seed: int) -> Te
                 return found
             fallback = found
         seat = rng.choice(rules.to_move(state))
-        move = (rng.choice(rules.legal_moves(state, seat)) if rng.random() < 0.1
-                else rules.default_move(state, seat))
-        moves.play(ctx, game.id, seat, move)
+        # the games' own bots play the table up to the click, as players would: the
+        # default moves a timeout plays, which are never strong, left Riga's displays
+        # empty at every click (nobody built), a table cheaper to draw than a real one
+        moves.play(ctx, game.id, seat, rules.bot_move(state, seat, rng))
         game = Game.get_by_id(game.id)
     return fallback
 
