@@ -330,10 +330,13 @@ def _turn_groups(state: State, seat: int, offer: bool = True
     return groups, last
 
 
-def _turn_end(state: State, seat: int) -> Move:
+def _turn_end(state: State, seat: int, free: list[Use] | None = None) -> Move:
     """The end of the turn the action menu offers: ``finish`` where there are cards it
-    uses (``free_uses``), else ``end``."""
-    return FINISH if free_uses(state, seat) else END
+    uses (``free_uses``), else ``end``.  ``free``: the seat's ``_free_use_moves`` now,
+    where the caller has them."""
+    # ``free_uses`` is empty exactly where the first card it would use is none: asked
+    # without playing the uses out on a copy of the state
+    return FINISH if (_free_use_moves(state, seat) if free is None else free) else END
 
 
 def _turn_to_end(state: State, seat: int) -> bool:
@@ -977,11 +980,12 @@ def formality(state: State, seat: int) -> Move | None:
     # first, and left at the first with a move: the server asks after every move, for
     # every seat to move, and listing every group (and the turn's end, which plays out
     # the cards it would use) was most of a Macao click's POST in the engines
-    if any(_GROUPS[name](state, seat) for name in _FORMALITY_ORDER):
+    if any(_ANY.get(name, _GROUPS[name])(state, seat) for name in _FORMALITY_ORDER):
         return None
-    uses, last = _use_moves(state, seat), _turn_end(state, seat)
+    uses, free = _use_moves(state, seat), _free_use_moves(state, seat)
+    last = _turn_end(state, seat, free)
     if uses and last == FINISH:  # as ``_turn_groups``: the prestige ``finish`` takes
-        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
+        prestige = [m for m in free if _prestige_only(m.card)]
         uses = [m for m in uses if m not in prestige]
     return None if uses else last
 
@@ -989,6 +993,18 @@ def formality(state: State, seat: int) -> Move | None:
 #: the action groups ``formality`` asks, the cheapest first; the use group after them
 #: (what is left of it depends on the turn's end)
 _FORMALITY_ORDER = ("tribute", "joker", "ship", "wall", "city", "activate")
+
+
+def _wall_any(state: State, seat: int) -> bool:
+    """Whether the wall group has a move (``_wall_moves``): a field's price grows with
+    the fields, so the first one's tells (``_wall_steps`` prices every field there is)."""
+    if state["seats"][seat]["walled"] or wall_position(state, seat) >= data.WALL_FIELDS - 1:
+        return False
+    return _wall_price(1, *_wall_terms(state, seat)) <= pool_size(state, seat)
+
+
+#: whether a group has a move, where that is cheaper to tell than its moves
+_ANY: dict[str, Callable[[State, int], Any]] = {"wall": _wall_any}
 
 
 # -- apply -----------------------------------------------------------------------------
