@@ -212,22 +212,28 @@ def play(
             after = apply(state, seat_index, move)
         except MoveError as exc:
             raise PlayError("illegal", str(exc)) from exc
-        moves = [record(game, seat, rules, state, move, after, kind, menu_seq)]
+        # the move's row, and those of the moves it sets off (bots', formalities), go in
+        # together, in one statement (``record``'s ``pending``)
+        pending: list[dict[str, Any]] = []
+        moves = [record(game, seat, rules, state, move, after, kind, menu_seq, pending)]
         played, to_move = _after_change(ctx, game, rules, seats, after, moves, now,
-                                        mail_later=mail_later)
+                                        mail_later=mail_later, pending=pending)
         return Outcome(game=game, seat=seat, moves=moves + played,
                        still_to_move=seat_index in to_move)
 
 
 def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after: State,
-           kind: str, menu_seq: int | None = None) -> Move:
-    """Append ``move`` to the log with its sentences, written now, once."""
+           kind: str, menu_seq: int | None = None,
+           pending: list[dict[str, Any]] | None = None) -> Move:
+    """Append ``move`` to the log with its sentences, written now, once.  With
+    ``pending``, its row's values go there, and the caller inserts them with the other
+    moves of the change (``insert_moves``): the row returned then has no id (the service
+    names a move by its game and number)."""
     game.seq += 1
     i = seat.index
     facts = facts_of(rules, before, i, move, after)
     turn_end = facts.turn_over
-    row = sqlcache.insert(
-        Move,
+    values = dict(
         game=game, seq=game.seq, seat=i, move=move, kind=kind,
         menu_seq=seat.menu_seq if menu_seq is None else menu_seq,
         turn_seq=seat.turn_seq, round=facts.round, commit=facts.commit,
@@ -236,6 +242,11 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
         clock_before=(json.dumps(clock.snapshot(seat))
                       if turn_end and seat.deadline is not None else ""),
     )
+    if pending is None:
+        row = sqlcache.insert(Move, **values)
+    else:
+        pending.append(values)
+        row = Move(**values)
     # above the version the move was recorded with, even a form's made-up one, so that
     # ``link_refusal`` may trust that no move carries the seat's current version
     seat.menu_seq = max(seat.menu_seq, row.menu_seq) + 1
@@ -243,6 +254,18 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
         seat.timeouts_in_row = 0
     # saved by ``after_change``, which follows every record and saves each seat once
     return row
+
+
+def insert_moves(pending: list[dict[str, Any]]) -> None:
+    """The rows ``record`` left in ``pending``, inserted (one statement where they name
+    the same columns, as one game's moves do: a click that sets off a bot's or a
+    formality's moves wrote a statement for each), and ``pending`` emptied."""
+    if len({tuple(values) for values in pending}) == 1:
+        sqlcache.insert_many(Move, pending)
+    else:
+        for values in pending:
+            sqlcache.insert(Move, **values)
+    pending.clear()
 
 
 def level_of(seat: Seat, rules: Rules) -> search.Level:
@@ -371,13 +394,17 @@ def after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], stat
 
 def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
                   moves: list[Move], now: datetime | None = None,
-                  until: float | None = None, mail_later: bool = False
+                  until: float | None = None, mail_later: bool = False,
+                  pending: list[dict[str, Any]] | None = None
                   ) -> tuple[list[Move], list[int]]:
     """``after_change``, and who is to move in the state it leaves (``play`` asks).
+    ``pending``: rows of ``moves`` still to insert (``record``), inserted with those of
+    the moves played here, before anything reads the log (a mail, the result).
 
     Each question to the engine is asked once of each state it reaches: every call
     costs the more for being made among the server's other work (issue 23)."""
     now = now or utcnow()
+    pending = [] if pending is None else pending
     played: list[Move] = []
     fresh: set[int] = set()  # seats whose turn began in this change
 
@@ -417,13 +444,14 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
         seat, before, move, after, kind = auto
         if not seat.in_turn:
             begin(seat)
-        row = record(game, seat, rules, before, move, after, kind)
+        row = record(game, seat, rules, before, move, after, kind, pending=pending)
         played.append(row)
         if row.turn_end:
             end(seat)
         state = after
         to_move = rules.to_move(state)
         over = not to_move and rules.is_over(state)
+    insert_moves(pending)
     game.state = state
     if moves or played:
         game.failures = 0  # the game moves: what failed before was not for good
