@@ -464,19 +464,26 @@ def _after_change(ctx: Context, game: Game, rules: Rules, seats: list[Seat], sta
     settle(seats, set(to_move), begin, end, held=owed)
     _begin_turns(ctx, game, seats, fresh, state, now, mail_later)
     if over:
-        game.status = Game.FINISHED
-        game.finished_at = now
-        game.result = rules.result(state).to_json()
-        for seat in seats:
-            clock.stop(seat)
-            seat.in_turn = False
-        save_changed(*seats)
-        compose.queue_result(ctx, game, seats, state, now)
-        ratings.rate(game, seats)
+        _game_over(ctx, game, rules, seats, state, now)
     # only what this change set (the state, the counters): the options, clock and result
     # are not written again unchanged
     sqlcache.update_rows([game])
     return played, to_move
+
+
+def _game_over(ctx: Context, game: Game, rules: Rules, seats: list[Seat], state: State,
+               now: datetime) -> None:
+    """The game ended in this change: its result, every clock stopped, the result mail
+    queued, the players rated."""
+    game.status = Game.FINISHED
+    game.finished_at = now
+    game.result = rules.result(state).to_json()
+    for seat in seats:
+        clock.stop(seat)
+        seat.in_turn = False
+    save_changed(*seats)
+    compose.queue_result(ctx, game, seats, state, now)
+    ratings.rate(game, seats)
 
 
 def continue_bots(ctx: Context, game_id: int, now: datetime | None = None,

@@ -168,15 +168,7 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
         if sees_all:
             entry["hand"] = _hand_view(state, s)
         seats.append(entry)
-    project = state["project"]
-    pview = None
-    if project is not None:
-        owner = state["current"]
-        pview = dict(project, buildings=list(project["buildings"]),
-                     paid=dict(project["paid"]), functions=list(project["functions"]),
-                     cost=rules.project_cost(state, project),
-                     paid_value=rules.project_paid(state, owner, project),
-                     building_views=[building_view(b) for b in project["buildings"]])
+    pview = _project_view(state)
     draw = state["pending_draw"]
     own_draw = None
     if draw is not None and (sees_all or you == state["current"]):
@@ -218,6 +210,19 @@ def build_view(state: dict[str, Any], seat: int | None) -> View:
             if state["phase"] in ("choose_start", "keep") else None
         view["kept_all"] = list(state["kept"]) if state["phase"] == "keep" else None
     return view
+
+
+def _project_view(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The project in progress as every view shows it (its paid cards are laid out), or
+    None."""
+    project = state["project"]
+    if project is None:
+        return None
+    return dict(project, buildings=list(project["buildings"]),
+                paid=dict(project["paid"]), functions=list(project["functions"]),
+                cost=rules.project_cost(state, project),
+                paid_value=rules.project_paid(state, state["current"], project),
+                building_views=[building_view(b) for b in project["buildings"]])
 
 
 def _hand_view(state: dict[str, Any], seat: int) -> dict[str, Any]:
