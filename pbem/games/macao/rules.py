@@ -322,12 +322,19 @@ def _turn_groups(state: State, seat: int, offer: bool = True
     """The action menu's groups (``_action_groups``, as offered or with ``offer`` False
     bare) and the end of the turn it offers: ``finish`` where there are cards it uses,
     else ``end``."""
-    groups, last = _action_groups(state, seat, offer), _turn_end(state, seat)
+    groups, free = _action_groups(state, seat, offer), _free_use_moves(state, seat)
+    last = _turn_end(state, seat, free)
     if last == FINISH:   # the cards it uses that only give prestige are not offered
-        prestige = [m for m in _free_use_moves(state, seat) if _prestige_only(m.card)]
-        groups["use"] = [m for m in groups.get("use", []) if m not in prestige]
+        groups["use"] = _offered_uses(groups.get("use", []), free)
         groups = {k: v for k, v in groups.items() if v}
     return groups, last
+
+
+def _offered_uses(uses: list[Move], free: list[Use]) -> list[Move]:
+    """The use moves the action menu offers beside ``finish``: not those of the cards
+    ``finish`` uses that only give prestige (``free``: ``_free_use_moves``)."""
+    prestige = [m for m in free if _prestige_only(m.card)]
+    return [m for m in uses if m not in prestige]
 
 
 def _turn_end(state: State, seat: int, free: list[Use] | None = None) -> Move:
@@ -984,9 +991,8 @@ def formality(state: State, seat: int) -> Move | None:
         return None
     uses, free = _use_moves(state, seat), _free_use_moves(state, seat)
     last = _turn_end(state, seat, free)
-    if uses and last == FINISH:  # as ``_turn_groups``: the prestige ``finish`` takes
-        prestige = [m for m in free if _prestige_only(m.card)]
-        uses = [m for m in uses if m not in prestige]
+    if uses and last == FINISH:  # as ``_turn_groups``
+        uses = _offered_uses(uses, free)
     return None if uses else last
 
 
