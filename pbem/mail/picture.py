@@ -111,7 +111,8 @@ _FONTS_USABLE: bool | None = None
 _SANS_SERIF: str | None = None
 #: the families tried for ``sans-serif``, in order: DejaVu Sans first (fontconfig's own
 #: sans-serif on Debian, so a browser there shows the pictures in it too; it has every
-#: sign the games draw), then faces of the same metrics as Arial, then resvg's default
+#: sign the games draw), then Liberation Sans and Arimo (Arial's metrics), Noto Sans,
+#: FreeSans, Arial itself (macOS, Windows), then resvg's default
 SANS_SERIF_FAMILIES = ("DejaVu Sans", "Liberation Sans", "Arimo", "Noto Sans", "FreeSans",
                        "Arial", None)
 #: a word as the games write theirs (``font-family`` ends in the generic sans-serif), and
