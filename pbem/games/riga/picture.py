@@ -51,13 +51,7 @@ from pbem.games import language
 from pbem.games.riga import data
 from pbem.games.riga import words as riga_words
 from pbem.games.riga.menu import STRIP
-from pbem.games.riga.view import (
-    DISPLAYS_MOST,
-    building_key,
-    building_keys,
-    building_view,
-    is_shared_display,
-)
+from pbem.games.riga.view import building_key, building_keys, building_view, display_pieces
 from pbem.games.riga.words import building_help, building_name
 from pbem.games.svg import Canvas, seat_name, shorten, text_width, wrap
 from pbem.games.svg import xml_text as _text
@@ -499,25 +493,13 @@ def _seat(svg: _Drawing, entry: dict[str, Any], view: dict[str, Any], names: lis
 
 def _display_faces(display: Any) -> tuple[tuple[tuple[str, Any], ...], ...]:
     """What a seat's line reads of its display's buildings (``display``, not empty): each
-    one's ``_face``, made once with a building's entry where the view shares it
-    (``view.display_view``), and kept by the data version with it, known by its identity;
-    any other (a view read back from JSON) read as it is.  The seat's key was made from
-    every entry whole, some eighteen keys and its help in two languages, at every
-    picture."""
-    faces = data.SETS.active.kept("picture display faces", dict)
-    made = []
-    for d in display:  # a loop, not a generator: every building of every display
-        found = faces.get(id(d))
-        if found is not None and found[0] is d:
-            made.append(found[1])
-            continue
-        face = _face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS)
-        if is_shared_display(d):  # kept with it: its id is its own while it is kept
-            if len(faces) >= DISPLAYS_MOST:  # as many as the view keeps entries
-                faces.clear()
-            faces[id(d)] = (d, face)
-        made.append(face)
-    return tuple(made)
+    one's ``_face`` (``view.display_pieces``)."""
+    return display_pieces(display, data.SETS.active.kept("picture display faces", dict),
+                          _display_face)
+
+
+def _display_face(d: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return _face(d, _DISPLAY_KEYS, _DISPLAY_FLAGS)
 
 
 def _seat_regions(entry: dict[str, Any], seat: int, you: bool) -> tuple[str, ...]:

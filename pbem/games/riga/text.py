@@ -23,12 +23,7 @@ from pbem.games.language import Words, plural
 from pbem.games.render import seat_text
 from pbem.games.riga import data
 from pbem.games.riga.sentences import art_the, event, event_lines
-from pbem.games.riga.view import (
-    DISPLAYS_MOST,
-    building_keys,
-    building_view,
-    is_shared_display,
-)
+from pbem.games.riga.view import building_keys, building_view, display_pieces
 from pbem.games.riga.words import building_name, words
 from pbem.games.svg import keeps_beside
 
@@ -124,25 +119,10 @@ def _display_item(d: dict[str, Any], w: Words) -> str:
 
 def _display_items(display: Any, w: Words) -> tuple[str, ...]:
     """A display's buildings (``display``, not empty) as its seat's line names them
-    (``_display_item``): made once with a building's entry where the view shares it
-    (``view.display_view``), kept by the data version and language with it, known by its
-    identity; any other (a view read back from JSON) read as it is.  The seat's lines were
-    kept by every entry whole, some eighteen keys and its help in two languages, written
-    again at every text."""
-    items = data.SETS.active.kept(("text display items", w["code"]), dict)
-    made = []
-    for d in display:  # a loop, not a generator: every building of every display
-        found = items.get(id(d))
-        if found is not None and found[0] is d:
-            made.append(found[1])
-            continue
-        item = _display_item(d, w)
-        if is_shared_display(d):  # kept with it: its id is its own while it is kept
-            if len(items) >= DISPLAYS_MOST:  # as many as the view keeps entries
-                items.clear()
-            items[id(d)] = (d, item)
-        made.append(item)
-    return tuple(made)
+    (``_display_item``, ``view.display_pieces``)."""
+    return display_pieces(display, data.SETS.active.kept(("text display items", w["code"]),
+                                                         dict),
+                          lambda d: _display_item(d, w))
 
 
 def waren_text(waren: dict[str, int], w: Words) -> str:

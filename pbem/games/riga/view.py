@@ -15,10 +15,13 @@ this view alone.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pbem.games.protocol import EVERYTHING, View
 from pbem.games.riga import data, rules
+
+_T = TypeVar("_T")
 
 
 def building_view(ident: str) -> dict[str, Any]:
@@ -124,6 +127,29 @@ def is_shared_display(d: Any) -> bool:
         return _display_entries().get(key) is d
     except (KeyError, TypeError):  # not a view's entry, or a value that cannot key it
         return False
+
+
+def display_pieces(display: Any, kept: dict[int, tuple[Any, _T]],
+                   make: Callable[[dict[str, Any]], _T]) -> tuple[_T, ...]:
+    """``make(d)`` for each building ``d`` of ``display`` (a seat's, not empty): what the
+    picture or the text reads of it, made once with an entry the view shares
+    (``display_view``) and kept in ``kept`` (the version's, at most ``DISPLAYS_MOST``) by
+    its identity; of any other entry (a view read back from JSON) made each time.  A
+    seat's key had been every entry whole, some eighteen keys and its help in two
+    languages, at every picture and text."""
+    made = []
+    for d in display:  # a loop, not a generator: every building of every display
+        found = kept.get(id(d))
+        if found is not None and found[0] is d:
+            made.append(found[1])
+            continue
+        piece = make(d)
+        if is_shared_display(d):  # kept with it: its id is its own while it is kept
+            if len(kept) >= DISPLAYS_MOST:  # as many as the view keeps entries
+                kept.clear()
+            kept[id(d)] = (d, piece)
+        made.append(piece)
+    return tuple(made)
 
 
 def _display_words(ident: str, used: Any, face: Any, built_turn: Any,

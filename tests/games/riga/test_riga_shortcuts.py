@@ -280,8 +280,7 @@ def test_the_display_entries_kept_are_bounded(monkeypatch):
     as many of their pieces: then all are forgotten at once; a view made before reads as
     a view read back from JSON does, and draws and reads the same."""
     most = 6
-    for module in (view, picture, text):
-        monkeypatch.setattr(module, "DISPLAYS_MOST", most)
+    monkeypatch.setattr(view, "DISPLAYS_MOST", most)  # the picture's and text's bound too
     kept = ["display views", "picture display faces", ("text display items", "de"),
             ("text display items", "en")]
     for key in kept:  # what the tests before kept (safe: a view's entries are its own)
