@@ -935,6 +935,20 @@ def test_random_playouts_keep_the_contract(game, players, options, playout):
     run.play(random.Random(seed))
 
 
+#: playouts that once failed, replayed in every run: (game, players, options, seed)
+FAILED_BEFORE = [
+    # Macao accepted "show use 1" where the menu's use group, without the uses that
+    # ``finish`` takes, had one page only (its check counted the group whole)
+    ("macao", 2, {"graf_senkt": False}, "7a0d7e73a29596fe90c0bd286c939d52"),
+]
+
+
+@pytest.mark.parametrize("name, players, options, seed", FAILED_BEFORE,
+                         ids=[f"{n}-{p}p-{s[:8]}" for n, p, _, s in FAILED_BEFORE])
+def test_a_playout_that_failed_before_keeps_the_contract(name, players, options, seed):
+    Playout(get_game(name), players, options, seed).play(random.Random(seed))
+
+
 def test_every_registered_game_is_checked():
     # the module's fixture has Ziehen registered, as cases() had at collection
     ids = {p.id.split("-")[0] for p in cases()}

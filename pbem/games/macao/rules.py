@@ -759,6 +759,14 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
     # move of another kind
     if isinstance(move, Show):   # a page of a group, where a longer menu had it (old logs)
         shown = _GROUPS[move.group](state, seat) if move.group in _GROUPS else []
+        if move.group == "use" and shown and state["rules_version"] != "1":
+            # the use group as the menu has it (``_turn_groups``): without the uses
+            # ``finish`` takes, as every game of these rules had it (the logs of rules
+            # version 1 browsed the whole group); a page past it was a move the menu
+            # never offers (the contract test's reach found one)
+            free = _free_use_moves(state, seat)
+            if _turn_end(state, seat, free) == FINISH:
+                shown = _offered_uses(shown, free)
         return bool(shown) and move.page * PAGE < len(shown)
     if isinstance(move, Row):
         return not me["district"] and any((d - 1) // data.CITY_COLUMNS == move.row

@@ -99,6 +99,12 @@ def _old_extra_legal(s, seat, move) -> bool:
     me = s["seats"][seat]
     groups = rules._action_groups(s, seat)  # offered: each payment played out
     if isinstance(move, moves.Show):
+        # a page of a group as the menu has it (``_turn_groups``: the use group without
+        # the uses ``finish`` takes); the whole group for a game of rules version 1, whose
+        # logs browsed it (the old answer took the whole group for every game, and so
+        # accepted a page no menu of rules version 2 offers)
+        if s["rules_version"] != "1":
+            groups = rules._turn_groups(s, seat)[0]
         return move.group in groups and move.page * rules.PAGE < len(groups[move.group])
     if isinstance(move, moves.Row):
         return not me["district"] and any((d - 1) // rules.data.CITY_COLUMNS == move.row
