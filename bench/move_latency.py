@@ -34,9 +34,10 @@ A repeat clicks the same few tables again (on fresh copies), whose pictures' pie
 server then keeps whole from the first repeat on, as no real click finds them: the table
 after a move is a new one, and a turn mail's confirm page shows the table the tick drew
 in its own process.  So after the repeats ``--fresh`` tables of each kind that the server
-has drawn nothing of are clicked once each (a floor click beside each), and their ratio
-and engines' share are printed apart, as "first sight" (session 29: 18.8% against 5.5%,
-the seat page's picture 0.7-3 ms of cold drawing).
+has not drawn (pieces they share with the tables before may be kept) are clicked once
+each (a floor click beside each), and their ratio and engines' share are printed apart,
+as "first sight" (session 29: 18.8% against 5.5%, the seat page's picture 0.7-3 ms of
+cold drawing).
 
     python bench/move_latency.py                      # SQLite, then PostgreSQL
     python bench/move_latency.py --database sqlite --repeats 3 --clicks 20
@@ -429,8 +430,8 @@ def report(database: str, everything: list[Repeat], server: str) -> None:
     report_collector(clicks, floors)
     for seen in (r for r in everything if r.first_sight):
         print(f"  first sight: {len(seen.clicks)} other tables, each clicked once after the "
-              f"repeats (no piece of their pictures drawn before): click / floor "
-              f"{seen.ratio:.2f}x")
+              f"repeats (tables this server has not drawn; pieces they share with the "
+              f"tables before, a card's, may be kept): click / floor {seen.ratio:.2f}x")
         report_engine(seen.clicks)
 
 
