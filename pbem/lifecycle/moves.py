@@ -215,7 +215,8 @@ def play(
         # the move's row, and those of the moves it sets off (bots', formalities), go in
         # together, in one statement (``record``'s ``pending``)
         pending: list[dict[str, Any]] = []
-        moves = [record(game, seat, rules, state, move, after, kind, menu_seq, pending)]
+        moves = [record(game, seat, rules, state, move, after, kind, menu_seq,
+                        pending=pending)]
         played, to_move = _after_change(ctx, game, rules, seats, after, moves, now,
                                         mail_later=mail_later, pending=pending)
         return Outcome(game=game, seat=seat, moves=moves + played,
@@ -223,12 +224,11 @@ def play(
 
 
 def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after: State,
-           kind: str, menu_seq: int | None = None,
-           pending: list[dict[str, Any]] | None = None) -> Move:
-    """Append ``move`` to the log with its sentences, written now, once.  With
-    ``pending``, its row's values go there, and the caller inserts them with the other
-    moves of the change (``insert_moves``): the row returned then has no id (the service
-    names a move by its game and number)."""
+           kind: str, menu_seq: int | None = None, *,
+           pending: list[dict[str, Any]]) -> Move:
+    """Append ``move`` to the log with its sentences, written now, once: its row's values
+    go to ``pending``, which the change inserts with its other moves (``insert_moves``),
+    and the row returned has no id (the service names a move by its game and number)."""
     game.seq += 1
     i = seat.index
     facts = facts_of(rules, before, i, move, after)
@@ -242,11 +242,8 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
         clock_before=(json.dumps(clock.snapshot(seat))
                       if turn_end and seat.deadline is not None else ""),
     )
-    if pending is None:
-        row = sqlcache.insert(Move, **values)
-    else:
-        pending.append(values)
-        row = Move(**values)
+    pending.append(values)
+    row = Move(**values)
     # above the version the move was recorded with, even a form's made-up one, so that
     # ``link_refusal`` may trust that no move carries the seat's current version
     seat.menu_seq = max(seat.menu_seq, row.menu_seq) + 1
@@ -257,14 +254,11 @@ def record(game: Game, seat: Seat, rules: Rules, before: State, move: str, after
 
 
 def insert_moves(pending: list[dict[str, Any]]) -> None:
-    """The rows ``record`` left in ``pending``, inserted (one statement where they name
-    the same columns, as one game's moves do: a click that sets off a bot's or a
-    formality's moves wrote a statement for each), and ``pending`` emptied."""
-    if len({tuple(values) for values in pending}) == 1:
+    """The rows ``record`` left in ``pending``, inserted in one statement (every row names
+    the same columns; a click that sets off a bot's or a formality's moves wrote a
+    statement for each), and ``pending`` emptied."""
+    if pending:
         sqlcache.insert_many(Move, pending)
-    else:
-        for values in pending:
-            sqlcache.insert(Move, **values)
     pending.clear()
 
 
