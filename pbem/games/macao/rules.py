@@ -322,19 +322,25 @@ def _turn_groups(state: State, seat: int, offer: bool = True
     """The action menu's groups (``_action_groups``, as offered or with ``offer`` False
     bare) and the end of the turn it offers: ``finish`` where there are cards it uses,
     else ``end``."""
-    groups, free = _action_groups(state, seat, offer), _free_use_moves(state, seat)
-    last = _turn_end(state, seat, free)
-    if last == FINISH:   # the cards it uses that only give prestige are not offered
-        groups["use"] = _offered_uses(groups.get("use", []), free)
+    groups = _action_groups(state, seat, offer)
+    uses, last = _menu_uses(state, seat, groups.get("use", []))
+    if last == FINISH:
+        groups["use"] = uses
         groups = {k: v for k, v in groups.items() if v}
     return groups, last
 
 
-def _offered_uses(uses: list[Move], free: list[Use]) -> list[Move]:
-    """The use moves the action menu offers beside ``finish``: not those of the cards
-    ``finish`` uses that only give prestige (``free``: ``_free_use_moves``)."""
-    prestige = [m for m in free if _prestige_only(m.card)]
-    return [m for m in uses if m not in prestige]
+def _menu_uses(state: State, seat: int, uses: list[Move]) -> tuple[list[Move], Move]:
+    """The use group ``uses`` as the action menu offers it, and the turn's end it offers
+    (``_turn_end``): beside ``finish``, the cards it uses that only give prestige are not
+    offered on their own.  The menu (``_turn_groups``), ``formality`` and a page of the
+    group (``_extra_legal``) read the group so."""
+    free = _free_use_moves(state, seat)
+    last = _turn_end(state, seat, free)
+    if last == FINISH and uses:
+        prestige = [m for m in free if _prestige_only(m.card)]
+        uses = [m for m in uses if m not in prestige]
+    return uses, last
 
 
 def _turn_end(state: State, seat: int, free: list[Use] | None = None) -> Move:
@@ -760,13 +766,10 @@ def _extra_legal(state: State, seat: int, move: Move) -> bool:
     if isinstance(move, Show):   # a page of a group, where a longer menu had it (old logs)
         shown = _GROUPS[move.group](state, seat) if move.group in _GROUPS else []
         if move.group == "use" and shown and state["rules_version"] != "1":
-            # the use group as the menu has it (``_turn_groups``): without the uses
-            # ``finish`` takes, as every game of these rules had it (the logs of rules
-            # version 1 browsed the whole group); a page past it was a move the menu
-            # never offers (the contract test's reach found one)
-            free = _free_use_moves(state, seat)
-            if _turn_end(state, seat, free) == FINISH:
-                shown = _offered_uses(shown, free)
+            # the use group as the menu has it, as every game of these rules had it (the
+            # logs of rules version 1 browsed the whole group); a page past it was a move
+            # the menu never offers (the contract test's reach found one)
+            shown = _menu_uses(state, seat, shown)[0]
         return bool(shown) and move.page * PAGE < len(shown)
     if isinstance(move, Row):
         return not me["district"] and any((d - 1) // data.CITY_COLUMNS == move.row
@@ -997,10 +1000,7 @@ def formality(state: State, seat: int) -> Move | None:
     # the cards it would use) was most of a Macao click's POST in the engines
     if any(_ANY.get(name, _GROUPS[name])(state, seat) for name in _FORMALITY_ORDER):
         return None
-    uses, free = _use_moves(state, seat), _free_use_moves(state, seat)
-    last = _turn_end(state, seat, free)
-    if uses and last == FINISH:  # as ``_turn_groups``
-        uses = _offered_uses(uses, free)
+    uses, last = _menu_uses(state, seat, _use_moves(state, seat))
     return None if uses else last
 
 
